@@ -1,0 +1,266 @@
+//! Turning one file's text into documents, with opm's choice between a JSON stream and YAML.
+
+use super::diagnostic::{Diagnostic, Location, Severity, codes};
+use super::json::JsonReader;
+use super::node::{Kind, Node};
+use super::yaml::{self, Chunk};
+
+/// How a document is written in its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+/// One top-level document of a file.
+#[derive(Debug)]
+pub struct Document {
+    pub node: Node,
+    pub format: Format,
+    /// Byte range of the document's own text (for YAML, the whole chunk between separators).
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Decodes a whole file. Problems are pushed to `diags`; every document that could be read is returned.
+pub fn decode(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<Document> {
+    let first = text.bytes().position(|b| !b.is_ascii_whitespace());
+    if text.is_empty() {
+        diags.push(Diagnostic::new(
+            codes::EMPTY,
+            Severity::Info,
+            Location::new(path, 0, 0),
+            "empty file: it holds no catalog objects",
+        ));
+        return Vec::new();
+    }
+    match first {
+        Some(i) if text.as_bytes()[i] == b'{' => decode_json(text, file, path, diags),
+        _ => decode_yaml(text, 0, 1, file, path, diags),
+    }
+}
+
+fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<Document> {
+    let mut reader = JsonReader::new(text, file);
+    let mut docs = Vec::new();
+    let mut last_end = 0usize;
+    loop {
+        match reader.next_value() {
+            None => return docs,
+            Some(Ok(node)) => {
+                last_end = node.pos.end as usize;
+                docs.push(Document {
+                    start: node.pos.start as usize,
+                    end: node.pos.end as usize,
+                    node,
+                    format: Format::Json,
+                });
+            }
+            Some(Err(e)) => {
+                // opm falls back to YAML for the rest of the file when at most one object was read.
+                if docs.len() <= 1 {
+                    let mut from = last_end;
+                    let bytes = text.as_bytes();
+                    while from < bytes.len() && bytes[from].is_ascii_whitespace() {
+                        from += 1;
+                        if bytes[from - 1] == b'\n' {
+                            break;
+                        }
+                    }
+                    let line = 1 + text[..from].bytes().filter(|&b| b == b'\n').count() as u32;
+                    let mut yaml_diags = Vec::new();
+                    let yaml_docs = decode_yaml(text, from, line, file, path, &mut yaml_diags);
+                    if !yaml_diags.iter().any(|d| d.severity == Severity::Error) {
+                        diags.push(Diagnostic::new(
+                            codes::LENIENT,
+                            Severity::Warning,
+                            Location::new(path, e.line, e.col),
+                            format!(
+                                "not valid JSON ({}); opm reads the rest of this file as YAML, and so do we",
+                                e.message
+                            ),
+                        ));
+                        diags.extend(yaml_diags);
+                        docs.extend(yaml_docs);
+                        return docs;
+                    }
+                }
+                diags.push(Diagnostic::new(
+                    codes::SYNTAX,
+                    Severity::Error,
+                    Location::new(path, e.line, e.col),
+                    format!("invalid JSON: {}", e.message),
+                ));
+                return docs;
+            }
+        }
+    }
+}
+
+fn decode_yaml(
+    text: &str,
+    from: usize,
+    first_line: u32,
+    file: u32,
+    path: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Document> {
+    let (chunks, sep_errors) = yaml::split_documents(text, from, first_line);
+    for e in sep_errors {
+        diags.push(Diagnostic::new(
+            codes::SYNTAX,
+            Severity::Error,
+            Location::new(path, e.line, 1),
+            format!(
+                "invalid Yaml document separator: {} (only a comment may follow `---` on its line)",
+                e.rest
+            ),
+        ));
+    }
+    let mut docs = Vec::with_capacity(chunks.len());
+    for chunk in chunks {
+        match yaml::parse_chunk(text, chunk, file) {
+            Ok(parsed) => {
+                if let Some(line) = parsed.ignored_tail {
+                    diags.push(Diagnostic::new(
+                        codes::LENIENT,
+                        Severity::Warning,
+                        Location::new(path, line, 1),
+                        "text after the `...` document end marker is ignored (by opm too); start a new document with `---` instead",
+                    ));
+                }
+                if parsed.node.is_null() {
+                    diags.push(empty_chunk(path, text, chunk));
+                    continue;
+                }
+                docs.push(Document {
+                    node: parsed.node,
+                    format: Format::Yaml,
+                    start: chunk.start,
+                    end: chunk.end,
+                });
+            }
+            Err(e) => diags.push(Diagnostic::new(
+                codes::SYNTAX,
+                Severity::Error,
+                Location::new(path, e.line, e.col),
+                format!("invalid YAML: {}", e.message),
+            )),
+        }
+    }
+    docs
+}
+
+fn empty_chunk(path: &str, text: &str, chunk: Chunk) -> Diagnostic {
+    let body = &text[chunk.start..chunk.end];
+    let what = if body.trim().is_empty() {
+        "blank lines"
+    } else {
+        "only comments"
+    };
+    Diagnostic::new(
+        codes::NOT_A_BLOB,
+        Severity::Error,
+        Location::new(path, chunk.line, 1),
+        format!(
+            "document holds {what}; opm reads it as an object with no schema (\"object '' is missing root schema field\"): remove it or the `---` next to it"
+        ),
+    )
+}
+
+/// The `schema`, `package` and `name` of a document, read like opm: keys matched case-insensitively,
+/// and top-level keys that differ only in case rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Meta {
+    pub schema: String,
+    pub package: String,
+    pub name: String,
+}
+
+/// Reads the meta keys of a document, or explains why it is not a catalog object.
+pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
+    let at = |n: &Node| Location::new(path, n.pos.line, n.pos.col);
+    let Kind::Map(entries) = &node.kind else {
+        return Err(Diagnostic::new(
+            codes::NOT_A_BLOB,
+            Severity::Error,
+            at(node),
+            format!(
+                "expected an object, found {} (opm: cannot unmarshal {} into Go value of type map[string]interface {{}})",
+                node.type_name(),
+                node.type_name()
+            ),
+        ));
+    };
+    // Keys that differ only in case.
+    let mut folded: Vec<(String, &str, &Node)> = entries
+        .iter()
+        .map(|e| (e.key_str().to_lowercase(), e.key_str(), &e.key))
+        .collect();
+    folded.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < folded.len() {
+        let mut j = i + 1;
+        while j < folded.len() && folded[j].0 == folded[i].0 {
+            j += 1;
+        }
+        let mut spellings: Vec<&str> = folded[i..j].iter().map(|f| f.1).collect();
+        spellings.dedup();
+        if spellings.len() > 1 {
+            problems.push((
+                folded[i..j].iter().map(|f| f.2).max_by_key(|n| n.pos.start),
+                format!(
+                    "duplicate keys for key {:?}: [{}]",
+                    folded[i].0,
+                    spellings.join(" ")
+                ),
+            ));
+        }
+        i = j;
+    }
+    if let Some((node_at, _)) = problems.first() {
+        let msg = problems
+            .iter()
+            .map(|p| p.1.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err(Diagnostic::new(
+            codes::META,
+            Severity::Error,
+            node_at.map_or_else(|| at(node), &at),
+            msg,
+        ));
+    }
+    let field = |key: &str| -> Result<String, Diagnostic> {
+        match node.get_field_entry(key) {
+            None => Ok(String::new()),
+            Some(e) => match &e.value.kind {
+                Kind::String(s) => Ok(s.as_inline().unwrap_or_default().to_string()),
+                _ => Err(Diagnostic::new(
+                    codes::META,
+                    Severity::Error,
+                    at(&e.value),
+                    format!(
+                        "expected value for key {key:?} to be a string, got {}",
+                        e.value.type_name()
+                    ),
+                )),
+            },
+        }
+    };
+    let meta = Meta {
+        schema: field("schema")?,
+        package: field("package")?,
+        name: field("name")?,
+    };
+    if meta.schema.is_empty() {
+        return Err(Diagnostic::new(
+            codes::NOT_A_BLOB,
+            Severity::Error,
+            at(node),
+            "object is missing root schema field",
+        ));
+    }
+    Ok(meta)
+}

@@ -1,0 +1,127 @@
+//! Problems found while reading or checking a catalog, each tied to a place in a file.
+
+use std::fmt;
+
+/// How serious a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A place in a catalog file. `line` and `column` are 1-based; 0 means "the whole file".
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Location {
+    /// Path relative to the catalog root, with `/` separators.
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Location {
+    pub fn new(file: impl Into<String>, line: u32, column: u32) -> Self {
+        Location {
+            file: file.into(),
+            line,
+            column,
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.file)
+        } else {
+            write!(f, "{}:{}:{}", self.file, self.line, self.column.max(1))
+        }
+    }
+}
+
+/// One problem. Codes are stable: `FBC00x` are problems found while loading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub location: Location,
+    /// Other places that explain the problem (for example the first of two duplicates).
+    pub related: Vec<Location>,
+}
+
+impl Diagnostic {
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        location: Location,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            location,
+            related: Vec::new(),
+        }
+    }
+
+    /// Sort key: file, line, column, then code and message, so output never depends on thread timing.
+    pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
+        (
+            &self.location.file,
+            self.location.line,
+            self.location.column,
+            self.code,
+            &self.message,
+        )
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}[{}]: {}",
+            self.location, self.severity, self.code, self.message
+        )
+    }
+}
+
+/// Codes of the problems the loader reports.
+pub mod codes {
+    /// A file could not be read (permissions, vanished during the walk, not a regular file).
+    pub const READ: &str = "FBC001";
+    /// A file is not UTF-8 text (binary data or another encoding).
+    pub const ENCODING: &str = "FBC002";
+    /// JSON or YAML syntax error.
+    pub const SYNTAX: &str = "FBC003";
+    /// A document is not an object, or has no `schema`.
+    pub const NOT_A_BLOB: &str = "FBC004";
+    /// Top-level keys that differ only in case, or a non-string `schema`/`package`/`name`.
+    pub const META: &str = "FBC005";
+    /// The file holds no catalog objects (empty file, empty directory).
+    pub const EMPTY: &str = "FBC006";
+    /// Something opm accepts only by accident (for example JSON read as YAML after a trailing comma).
+    pub const LENIENT: &str = "FBC007";
+    /// A symbolic link that is not followed.
+    pub const SYMLINK: &str = "FBC008";
+    /// An `.indexignore` file that could not be used.
+    pub const IGNORE_FILE: &str = "FBC009";
+}

@@ -1,0 +1,427 @@
+//! Loading a catalog directory the way opm does: every file of the tree (hidden ones too, whatever
+//! their extension) except those an `.indexignore` excludes, decoded in parallel, gathered in a
+//! deterministic order. Unlike opm, a broken file does not stop the load: its problem is recorded with
+//! file, line and column, and everything else still loads.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ignore::Match;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use rayon::prelude::*;
+
+use super::decode::{self, Document, Format, Meta};
+use super::diagnostic::{Diagnostic, Location, Severity, codes};
+use super::{Blob, BlobState, Catalog, Index, SourceFile};
+
+/// Why a catalog could not be opened at all.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: {source}")]
+    Root {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}: not a directory")]
+    NotADirectory(PathBuf),
+}
+
+/// Options for [`load`].
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Number of worker threads (0 = one per core).
+    pub threads: usize,
+}
+
+struct Found {
+    rel: String,
+    abs: PathBuf,
+}
+
+struct IgnoreFile {
+    /// Directory of the `.indexignore`, relative to the root (`""` for the root itself).
+    dir: String,
+    matcher: Gitignore,
+}
+
+/// Loads the catalog under `root`.
+pub fn load(root: &Path) -> Result<Catalog, LoadError> {
+    load_with(root, &LoadOptions::default())
+}
+
+pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadError> {
+    let meta = fs::metadata(root).map_err(|source| LoadError::Root {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(LoadError::NotADirectory(root.to_path_buf()));
+    }
+    let canonical_root = fs::canonicalize(root).map_err(|source| LoadError::Root {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let mut diagnostics = Vec::new();
+    let mut files = Vec::new();
+    let mut ignore_paths = Vec::new();
+    walk(
+        root,
+        &canonical_root,
+        "",
+        &mut files,
+        &mut ignore_paths,
+        &mut diagnostics,
+    );
+    let ignores: Vec<IgnoreFile> = ignore_paths
+        .iter()
+        .filter_map(|f| build_ignore(root, f, &mut diagnostics))
+        .collect();
+    let files: Vec<Found> = files
+        .into_iter()
+        .filter(|f| !is_ignored(f, &ignores))
+        .collect();
+    if files.is_empty() {
+        diagnostics.push(Diagnostic::new(
+            codes::EMPTY,
+            Severity::Warning,
+            Location::new(".", 0, 0),
+            format!(
+                "no catalog files found under {} (after .indexignore rules)",
+                root.display()
+            ),
+        ));
+    }
+
+    let parse = |(i, f): (usize, &Found)| read_file(i as u32, f);
+    let results: Vec<FileResult> = if options.threads == 1 {
+        files.iter().enumerate().map(parse).collect()
+    } else {
+        files.par_iter().enumerate().map(parse).collect()
+    };
+
+    let mut catalog = Catalog {
+        root: root.to_path_buf(),
+        files: Vec::with_capacity(results.len()),
+        blobs: Vec::new(),
+        diagnostics: Vec::new(),
+        index: Index::default(),
+    };
+    for r in results {
+        diagnostics.extend(r.diagnostics);
+        let file_id = catalog.files.len();
+        let mut blob_ids = Vec::with_capacity(r.docs.len());
+        for (doc, meta) in r.docs {
+            blob_ids.push(catalog.blobs.len());
+            catalog.blobs.push(Blob {
+                file: file_id,
+                format: doc.format,
+                start: doc.start,
+                end: doc.end,
+                meta,
+                value: doc.node,
+                original: None,
+                state: BlobState::Loaded,
+            });
+        }
+        catalog.files.push(SourceFile {
+            blobs: blob_ids,
+            ..r.file
+        });
+    }
+    diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    catalog.diagnostics = diagnostics;
+    catalog.reindex();
+    Ok(catalog)
+}
+
+/// Go's `fs.WalkDir` order: entries of a directory sorted by name (bytes), depth first.
+fn walk(
+    dir: &Path,
+    canonical_root: &Path,
+    rel: &str,
+    files: &mut Vec<Found>,
+    ignores: &mut Vec<Found>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let shown = if rel.is_empty() { "." } else { rel };
+    let entries = match fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                codes::READ,
+                Severity::Error,
+                Location::new(shown, 0, 0),
+                format!("cannot read directory: {e}"),
+            ));
+            return;
+        }
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let child_rel = if rel.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let abs = entry.path();
+        let Ok(ft) = entry.file_type() else {
+            diags.push(Diagnostic::new(
+                codes::READ,
+                Severity::Error,
+                Location::new(&child_rel, 0, 0),
+                "cannot read file: it disappeared while the catalog was being read",
+            ));
+            continue;
+        };
+        if ft.is_dir() {
+            walk(&abs, canonical_root, &child_rel, files, ignores, diags);
+            continue;
+        }
+        if ft.is_symlink() {
+            match fs::canonicalize(&abs) {
+                Err(e) => {
+                    diags.push(Diagnostic::new(
+                        codes::SYMLINK,
+                        Severity::Error,
+                        Location::new(&child_rel, 0, 0),
+                        format!("broken symbolic link: {e}"),
+                    ));
+                    continue;
+                }
+                Ok(target) if !target.starts_with(canonical_root) => {
+                    diags.push(Diagnostic::new(
+                        codes::SYMLINK,
+                        Severity::Warning,
+                        Location::new(&child_rel, 0, 0),
+                        format!(
+                            "symbolic link to {} points outside the catalog; not followed",
+                            target.display()
+                        ),
+                    ));
+                    continue;
+                }
+                Ok(target) if target.is_dir() => {
+                    diags.push(Diagnostic::new(
+                        codes::SYMLINK,
+                        Severity::Warning,
+                        Location::new(&child_rel, 0, 0),
+                        "symbolic link to a directory; not followed (opm fails to read it as a file)",
+                    ));
+                    continue;
+                }
+                Ok(_) => {}
+            }
+        }
+        let found = Found {
+            rel: child_rel,
+            abs,
+        };
+        if name == ".indexignore" {
+            ignores.push(found);
+        } else {
+            files.push(found);
+        }
+    }
+}
+
+fn build_ignore(root: &Path, f: &Found, diags: &mut Vec<Diagnostic>) -> Option<IgnoreFile> {
+    let text = match fs::read(&f.abs) {
+        Ok(t) => String::from_utf8_lossy(&t).into_owned(),
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                codes::IGNORE_FILE,
+                Severity::Error,
+                Location::new(&f.rel, 0, 0),
+                format!("cannot read .indexignore: {e}"),
+            ));
+            return None;
+        }
+    };
+    let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    let mut builder = GitignoreBuilder::new(if dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(&dir)
+    });
+    for (i, line) in text.lines().enumerate() {
+        // opm trims both ends of every line before reading it as a pattern.
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Err(e) = builder.add_line(None, line) {
+            diags.push(Diagnostic::new(
+                codes::IGNORE_FILE,
+                Severity::Warning,
+                Location::new(&f.rel, i as u32 + 1, 1),
+                format!("pattern is not valid and matches nothing: {e}"),
+            ));
+        }
+    }
+    match builder.build() {
+        Ok(matcher) => Some(IgnoreFile { dir, matcher }),
+        Err(e) => {
+            diags.push(Diagnostic::new(
+                codes::IGNORE_FILE,
+                Severity::Error,
+                Location::new(&f.rel, 0, 0),
+                format!("cannot use .indexignore: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+/// A file is ignored when the nearest-in-priority `.indexignore` that has an opinion says so. Patterns of
+/// `.indexignore` files later in walk order win, as in opm; each applies only below its own directory.
+fn is_ignored(f: &Found, ignores: &[IgnoreFile]) -> bool {
+    for ig in ignores.iter().rev() {
+        let inside = ig.dir.is_empty()
+            || f.rel
+                .strip_prefix(&ig.dir)
+                .is_some_and(|r| r.starts_with('/'));
+        if !inside {
+            continue;
+        }
+        match ig.matcher.matched_path_or_any_parents(&f.abs, false) {
+            Match::Ignore(_) => return true,
+            Match::Whitelist(_) => return false,
+            Match::None => {}
+        }
+    }
+    false
+}
+
+struct FileResult {
+    file: SourceFile,
+    docs: Vec<(Document, Meta)>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn read_file(id: u32, f: &Found) -> FileResult {
+    let mut diagnostics = Vec::new();
+    let mut file = SourceFile {
+        path: f.rel.clone(),
+        abs: f.abs.clone(),
+        len: 0,
+        modified: None,
+        hash: 0,
+        format: None,
+        clean: false,
+        blobs: Vec::new(),
+        created: false,
+    };
+    let fail = |diagnostics: Vec<Diagnostic>, file| FileResult {
+        file,
+        docs: Vec::new(),
+        diagnostics,
+    };
+    let (bytes, metadata) = match fs::read(&f.abs).and_then(|b| Ok((b, fs::metadata(&f.abs)?))) {
+        Ok(v) => v,
+        Err(e) => {
+            let why = if e.kind() == std::io::ErrorKind::NotFound {
+                "it disappeared while the catalog was being read".to_string()
+            } else {
+                e.to_string()
+            };
+            diagnostics.push(Diagnostic::new(
+                codes::READ,
+                Severity::Error,
+                Location::new(&f.rel, 0, 0),
+                format!("cannot read file: {why}"),
+            ));
+            return fail(diagnostics, file);
+        }
+    };
+    file.len = bytes.len() as u64;
+    file.modified = metadata.modified().ok();
+    file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if bytes.len() > u32::MAX as usize {
+        diagnostics.push(Diagnostic::new(
+            codes::READ,
+            Severity::Error,
+            Location::new(&f.rel, 0, 0),
+            "file is larger than 4 GiB; not read",
+        ));
+        return fail(diagnostics, file);
+    }
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let before = &bytes[..at];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            let col = String::from_utf8_lossy(&before[line_start..])
+                .chars()
+                .count() as u32
+                + 1;
+            let what = if bytes.contains(&0) {
+                "a binary file"
+            } else {
+                "not UTF-8 text"
+            };
+            diagnostics.push(Diagnostic::new(
+                codes::ENCODING,
+                Severity::Error,
+                Location::new(&f.rel, line, col),
+                format!(
+                    "{what}: invalid UTF-8 byte 0x{:02x} at offset {at} (catalog files must be UTF-8 JSON or YAML)",
+                    bytes[at]
+                ),
+            ));
+            return fail(diagnostics, file);
+        }
+    };
+    let docs = decode::decode(text, id, &f.rel, &mut diagnostics);
+    file.format = docs.first().map(|d| d.format).or_else(|| {
+        let first = text.bytes().find(|b| !b.is_ascii_whitespace());
+        Some(if first == Some(b'{') {
+            Format::Json
+        } else {
+            Format::Yaml
+        })
+    });
+    let mut with_meta = Vec::with_capacity(docs.len());
+    for doc in docs {
+        match decode::meta(&doc.node, &f.rel) {
+            Ok(meta) => with_meta.push((doc, meta)),
+            Err(d) => diagnostics.push(d),
+        }
+    }
+    file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
+    FileResult {
+        file,
+        docs: with_meta,
+        diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_vanishes_during_the_walk_is_reported() {
+        let tmp = tempfile::tempdir().unwrap();
+        let found = Found {
+            rel: "gone.yaml".into(),
+            abs: tmp.path().join("gone.yaml"),
+        };
+        let r = read_file(0, &found);
+        assert!(r.docs.is_empty());
+        assert!(!r.file.clean);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert_eq!(
+            r.diagnostics[0].to_string(),
+            "gone.yaml: error[FBC001]: cannot read file: it disappeared while the catalog was being read"
+        );
+    }
+}

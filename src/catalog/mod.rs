@@ -1,0 +1,354 @@
+//! The catalog format: files, blobs with their positions, typed views, the index, and writing back.
+
+pub mod decode;
+pub mod diagnostic;
+pub mod index;
+pub mod json;
+pub mod load;
+pub mod model;
+pub mod node;
+pub mod write;
+pub mod yaml;
+pub mod yaml11;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+pub use decode::{Format, Meta};
+pub use diagnostic::{Diagnostic, Location, Severity};
+pub use index::{Index, PackageIndex};
+pub use load::{LoadError, LoadOptions, load};
+pub use node::{Entry, Kind, Node, Pos, Str, Style};
+
+/// Index of a file in [`Catalog::files`].
+pub type FileId = usize;
+/// Index of a blob in [`Catalog::blobs`].
+pub type BlobId = usize;
+
+/// Well-known schema names.
+pub mod schema {
+    pub const PACKAGE: &str = "olm.package";
+    pub const CHANNEL: &str = "olm.channel";
+    pub const BUNDLE: &str = "olm.bundle";
+    pub const DEPRECATIONS: &str = "olm.deprecations";
+}
+
+/// A file of the catalog as it was when loaded.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the catalog root, `/`-separated.
+    pub path: String,
+    pub abs: PathBuf,
+    pub len: u64,
+    pub modified: Option<SystemTime>,
+    /// xxh3 of the bytes as loaded, to notice changes on disk.
+    pub hash: u64,
+    /// Format of the file's documents (of the first one when mixed); `None` for a file with none.
+    pub format: Option<Format>,
+    /// Whether the file was read and decoded without errors. Files with errors are never rewritten.
+    pub clean: bool,
+    /// Blobs in file order (including ones added by edits, at their place).
+    pub blobs: Vec<BlobId>,
+    /// Whether the file is new (created by an edit, not on disk yet).
+    pub created: bool,
+}
+
+/// Whether a blob is as loaded, new, or removed by an edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlobState {
+    Loaded,
+    Added,
+    Removed,
+}
+
+/// One catalog object (a top-level JSON object or YAML document).
+#[derive(Debug, Clone)]
+pub struct Blob {
+    pub file: FileId,
+    pub format: Format,
+    /// Byte range of the document in the file as loaded (for YAML, the text between separators).
+    pub start: usize,
+    pub end: usize,
+    pub meta: Meta,
+    /// The current value.
+    pub value: Node,
+    /// The value as loaded, kept once the blob has been edited.
+    pub original: Option<Node>,
+    pub state: BlobState,
+}
+
+impl Blob {
+    /// Line of the blob's first key (1-based).
+    pub fn line(&self) -> u32 {
+        self.original.as_ref().unwrap_or(&self.value).pos.line
+    }
+
+    pub fn schema(&self) -> &str {
+        &self.meta.schema
+    }
+
+    pub fn package(&self) -> &str {
+        &self.meta.package
+    }
+
+    pub fn name(&self) -> &str {
+        &self.meta.name
+    }
+
+    /// Whether the blob differs from what is on disk.
+    pub fn is_dirty(&self) -> bool {
+        match self.state {
+            BlobState::Loaded => self.original.as_ref().is_some_and(|o| *o != self.value),
+            BlobState::Added | BlobState::Removed => true,
+        }
+    }
+}
+
+/// A loaded catalog.
+#[derive(Debug)]
+pub struct Catalog {
+    pub root: PathBuf,
+    pub files: Vec<SourceFile>,
+    pub blobs: Vec<Blob>,
+    /// Problems found while loading, sorted by file and line.
+    pub diagnostics: Vec<Diagnostic>,
+    index: Index,
+}
+
+impl Catalog {
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    pub fn blob(&self, id: BlobId) -> &Blob {
+        &self.blobs[id]
+    }
+
+    pub fn file_of(&self, id: BlobId) -> &SourceFile {
+        &self.files[self.blobs[id].file]
+    }
+
+    /// Where a blob starts, for messages.
+    pub fn location(&self, id: BlobId) -> Location {
+        let b = &self.blobs[id];
+        let n = b.original.as_ref().unwrap_or(&b.value);
+        Location::new(&self.files[b.file].path, n.pos.line, n.pos.col)
+    }
+
+    /// Where a node of a blob sits (falls back to the blob when the node was made by an edit).
+    pub fn node_location(&self, id: BlobId, node: &Node) -> Location {
+        if node.pos.is_real() {
+            Location::new(
+                &self.files[self.blobs[id].file].path,
+                node.pos.line,
+                node.pos.col,
+            )
+        } else {
+            self.location(id)
+        }
+    }
+
+    /// Blobs that are not removed, in file order.
+    pub fn live_blobs(&self) -> impl Iterator<Item = (BlobId, &Blob)> {
+        self.blobs
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.state != BlobState::Removed)
+    }
+
+    /// Reads a string that was left on disk.
+    pub fn resolve(&self, s: &Str) -> std::io::Result<String> {
+        match s {
+            Str::Inline(v) => Ok(v.to_string()),
+            Str::Deferred { file, start, len } => {
+                use std::io::{Read, Seek, SeekFrom};
+                let f = self.files.get(*file as usize).ok_or_else(|| {
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file")
+                })?;
+                let mut h = std::fs::File::open(&f.abs)?;
+                let meta = h.metadata()?;
+                if meta.len() != f.len || meta.modified().ok() != f.modified {
+                    return Err(std::io::Error::other(format!(
+                        "{} changed on disk since it was loaded",
+                        f.path
+                    )));
+                }
+                h.seek(SeekFrom::Start(*start as u64))?;
+                let mut buf = vec![0; *len as usize];
+                h.read_exact(&mut buf)?;
+                String::from_utf8(buf).map_err(|e| std::io::Error::other(e.to_string()))
+            }
+        }
+    }
+
+    /// Changes a blob's value with `f`, keeping the loaded value for writing back, and refreshes the index.
+    pub fn edit<R>(&mut self, id: BlobId, f: impl FnOnce(&mut Node) -> R) -> R {
+        let blob = &mut self.blobs[id];
+        if blob.state == BlobState::Loaded && blob.original.is_none() {
+            blob.original = Some(blob.value.clone());
+        }
+        let r = f(&mut blob.value);
+        if let Ok(meta) = decode::meta(&blob.value, "") {
+            blob.meta = meta;
+        }
+        self.reindex();
+        r
+    }
+
+    /// Adds a new blob. It goes after the last blob of its package in the file the package already uses
+    /// (the file of its `olm.package` blob, else of its other blobs); a package with no file gets
+    /// `<package>/catalog.yaml`.
+    pub fn add_blob(&mut self, value: Node) -> Result<BlobId, String> {
+        let meta = decode::meta(&value, "").map_err(|d| d.message)?;
+        let pkg = if meta.schema == schema::PACKAGE {
+            meta.name.clone()
+        } else {
+            meta.package.clone()
+        };
+        let file = self.file_for_package(&pkg);
+        let file = match file {
+            Some(f) => f,
+            None => self.create_file(&format!("{pkg}/catalog.yaml"), Format::Yaml)?,
+        };
+        Ok(self.add_blob_to(file, value, meta))
+    }
+
+    fn file_for_package(&self, pkg: &str) -> Option<FileId> {
+        let p = self.index.package(pkg)?;
+        p.packages
+            .iter()
+            .chain(&p.channels)
+            .chain(&p.bundles)
+            .chain(&p.deprecations)
+            .find(|&&b| self.blobs[b].state != BlobState::Removed)
+            .map(|&b| self.blobs[b].file)
+    }
+
+    /// Creates an empty file (written on save).
+    pub fn create_file(&mut self, rel: &str, format: Format) -> Result<FileId, String> {
+        if rel
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == "..")
+        {
+            return Err(format!("invalid file path {rel:?}"));
+        }
+        if self.files.iter().any(|f| f.path == rel) {
+            return Err(format!("{rel} already exists in the catalog"));
+        }
+        self.files.push(SourceFile {
+            path: rel.to_string(),
+            abs: self.root.join(rel),
+            len: 0,
+            modified: None,
+            hash: 0,
+            format: Some(format),
+            clean: true,
+            blobs: Vec::new(),
+            created: true,
+        });
+        Ok(self.files.len() - 1)
+    }
+
+    /// Adds a blob to a given file, after the last blob of the same package there (or at the end).
+    pub fn add_blob_to(&mut self, file: FileId, value: Node, meta: Meta) -> BlobId {
+        let format = self.files[file].format.unwrap_or(Format::Yaml);
+        let id = self.blobs.len();
+        let pkg_of = |b: &Blob| {
+            if b.meta.schema == schema::PACKAGE {
+                b.meta.name.clone()
+            } else {
+                b.meta.package.clone()
+            }
+        };
+        let pkg = if meta.schema == schema::PACKAGE {
+            meta.name.clone()
+        } else {
+            meta.package.clone()
+        };
+        let at = self.files[file]
+            .blobs
+            .iter()
+            .rposition(|&b| pkg_of(&self.blobs[b]) == pkg)
+            .map_or(self.files[file].blobs.len(), |i| i + 1);
+        self.blobs.push(Blob {
+            file,
+            format,
+            start: 0,
+            end: 0,
+            meta,
+            value,
+            original: None,
+            state: BlobState::Added,
+        });
+        self.files[file].blobs.insert(at, id);
+        self.reindex();
+        id
+    }
+
+    /// Removes a blob (its text is cut from the file on save).
+    pub fn remove_blob(&mut self, id: BlobId) {
+        self.blobs[id].state = BlobState::Removed;
+        self.reindex();
+    }
+
+    /// Files whose text would change on save.
+    pub fn dirty_files(&self) -> Vec<FileId> {
+        (0..self.files.len())
+            .filter(|&f| {
+                self.files[f]
+                    .blobs
+                    .iter()
+                    .any(|&b| self.blobs[b].is_dirty())
+                    || (self.files[f].created && !self.files[f].blobs.is_empty())
+            })
+            .collect()
+    }
+
+    pub(crate) fn reindex(&mut self) {
+        self.index = Index::build(self);
+    }
+}
+
+impl Catalog {
+    /// A node as a `serde_json::Value`, reading strings left on disk (they read as empty when the file
+    /// changed since loading).
+    pub fn to_json(&self, node: &Node) -> serde_json::Value {
+        use serde_json::Value;
+        match &node.kind {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
+            Kind::String(s) => Value::String(self.resolve(s).unwrap_or_default()),
+            Kind::Seq(items) => Value::Array(items.iter().map(|i| self.to_json(i)).collect()),
+            Kind::Map(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|e| (e.key_str().to_string(), self.to_json(&e.value)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl Catalog {
+    /// Decodes an `olm.bundle.object` payload (base64 of a JSON or YAML manifest), reading it from disk
+    /// when it was left there.
+    pub fn bundle_object(&self, data: &Str) -> Result<serde_json::Value, String> {
+        use base64::Engine as _;
+        let text = self.resolve(data).map_err(|e| e.to_string())?;
+        let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(compact.as_bytes())
+            .map_err(|e| format!("invalid base64: {e}"))?;
+        let manifest =
+            String::from_utf8(bytes).map_err(|_| "manifest is not UTF-8 text".to_string())?;
+        let mut diags = Vec::new();
+        let docs = decode::decode(&manifest, u32::MAX, "manifest", &mut diags);
+        if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
+            return Err(d.message.clone());
+        }
+        docs.first()
+            .map(|d| self.to_json(&d.node))
+            .ok_or_else(|| "manifest is empty".to_string())
+    }
+}

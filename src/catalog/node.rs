@@ -1,0 +1,338 @@
+//! The order-preserving value every blob is read into.
+//!
+//! A [`Node`] remembers where it came from (byte range, line and column in its file) and how it was
+//! written (quoting, block or flow), so an edit can be written back touching only what changed.
+//! Very long strings (for example `olm.bundle.object` payloads) are not copied: they stay on disk as
+//! a [`Str::Deferred`] reference and are read only when asked for.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Strings at least this long whose text on disk is exactly their value are kept on disk.
+pub const DEFER_THRESHOLD: usize = 4096;
+
+/// Where a node sits in its file. Offsets are bytes from the start of the file; `line` and `col` are
+/// 1-based. A node built by an edit has `line == 0`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub start: u32,
+    pub end: u32,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Pos {
+    pub const NONE: Pos = Pos {
+        start: 0,
+        end: 0,
+        line: 0,
+        col: 0,
+    };
+
+    pub fn is_real(&self) -> bool {
+        self.line != 0
+    }
+}
+
+/// How a node was written, so a rewrite can keep the file's style.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// JSON text, or a node created by an edit.
+    #[default]
+    Any,
+    Plain,
+    SingleQuoted,
+    DoubleQuoted,
+    Literal,
+    Folded,
+    /// YAML block collection (indentation based).
+    Block,
+    /// YAML flow collection (`{}` / `[]`).
+    Flow,
+}
+
+/// A string value: held in memory, or left on disk when long.
+#[derive(Clone, Debug)]
+pub enum Str {
+    Inline(Box<str>),
+    /// Bytes `start..start+len` of catalog file number `file` (an index into the catalog's files).
+    Deferred {
+        file: u32,
+        start: u32,
+        len: u32,
+    },
+}
+
+impl Str {
+    pub fn new(s: impl Into<Box<str>>) -> Self {
+        Str::Inline(s.into())
+    }
+
+    /// The text, when it is held in memory.
+    pub fn as_inline(&self) -> Option<&str> {
+        match self {
+            Str::Inline(s) => Some(s),
+            Str::Deferred { .. } => None,
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Str::Inline(s) => s.len(),
+            Str::Deferred { len, .. } => *len as usize,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Str::Inline(a), Str::Inline(b)) => a == b,
+            (
+                Str::Deferred {
+                    file: f1,
+                    start: s1,
+                    len: l1,
+                },
+                Str::Deferred {
+                    file: f2,
+                    start: s2,
+                    len: l2,
+                },
+            ) => f1 == f2 && s1 == s2 && l1 == l2,
+            _ => false,
+        }
+    }
+}
+
+/// A key and its value in a mapping. The key is always a string node.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub key: Node,
+    pub value: Node,
+}
+
+impl Entry {
+    pub fn key_str(&self) -> &str {
+        self.key.as_str().unwrap_or("")
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Null,
+    Bool(bool),
+    /// A number as JSON text (YAML numbers are converted the way opm converts them).
+    Number(Box<str>),
+    String(Str),
+    Seq(Vec<Node>),
+    Map(Vec<Entry>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub kind: Kind,
+    pub pos: Pos,
+    pub style: Style,
+}
+
+impl PartialEq for Node {
+    /// Nodes are equal when their values are; position and style are ignored.
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.kind, &other.kind) {
+            (Kind::Null, Kind::Null) => true,
+            (Kind::Bool(a), Kind::Bool(b)) => a == b,
+            (Kind::Number(a), Kind::Number(b)) => a == b,
+            (Kind::String(a), Kind::String(b)) => a == b,
+            (Kind::Seq(a), Kind::Seq(b)) => a == b,
+            (Kind::Map(a), Kind::Map(b)) => {
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(x, y)| x.key_str() == y.key_str() && x.value == y.value)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Node {
+    pub fn new(kind: Kind) -> Self {
+        Node {
+            kind,
+            pos: Pos::NONE,
+            style: Style::Any,
+        }
+    }
+
+    pub fn string(s: impl Into<Box<str>>) -> Self {
+        Node::new(Kind::String(Str::new(s)))
+    }
+
+    pub fn map(entries: Vec<(&str, Node)>) -> Self {
+        Node::new(Kind::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| Entry {
+                    key: Node::string(k),
+                    value: v,
+                })
+                .collect(),
+        ))
+    }
+
+    pub fn seq(items: Vec<Node>) -> Self {
+        Node::new(Kind::Seq(items))
+    }
+
+    /// The type name opm's JSON decoder would use in an error message.
+    pub fn type_name(&self) -> &'static str {
+        match self.kind {
+            Kind::Null => "null",
+            Kind::Bool(_) => "bool",
+            Kind::Number(_) => "number",
+            Kind::String(_) => "string",
+            Kind::Seq(_) => "array",
+            Kind::Map(_) => "object",
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, Kind::Null)
+    }
+
+    /// The string held in memory, if this is an in-memory string.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::String(s) => s.as_inline(),
+            _ => None,
+        }
+    }
+
+    pub fn as_string(&self) -> Option<&Str> {
+        match &self.kind {
+            Kind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.kind {
+            Kind::Seq(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq_mut(&mut self) -> Option<&mut Vec<Node>> {
+        match &mut self.kind {
+            Kind::Seq(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&[Entry]> {
+        match &self.kind {
+            Kind::Map(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn as_map_mut(&mut self) -> Option<&mut Vec<Entry>> {
+        match &mut self.kind {
+            Kind::Map(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The value of `key` (exact spelling; the last one wins, as in opm's JSON decoding).
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .rev()
+            .find(|e| e.key_str() == key)
+            .map(|e| &e.value)
+    }
+
+    /// The value of `key` matched the way Go's `encoding/json` fills a struct field: case-insensitively,
+    /// the last matching key winning.
+    pub fn get_field(&self, key: &str) -> Option<&Node> {
+        self.get_field_entry(key).map(|e| &e.value)
+    }
+
+    pub fn get_field_entry(&self, key: &str) -> Option<&Entry> {
+        self.as_map()?
+            .iter()
+            .rev()
+            .find(|e| e.key_str().eq_ignore_ascii_case(key))
+    }
+
+    /// Mutable access to the value of `key` (case-insensitive, last wins).
+    pub fn get_field_mut(&mut self, key: &str) -> Option<&mut Node> {
+        self.as_map_mut()?
+            .iter_mut()
+            .rev()
+            .find(|e| e.key_str().eq_ignore_ascii_case(key))
+            .map(|e| &mut e.value)
+    }
+
+    /// Sets `key` to `value`, replacing an existing field (case-insensitive) or appending a new one.
+    pub fn set_field(&mut self, key: &str, value: Node) {
+        if let Some(slot) = self.get_field_mut(key) {
+            *slot = value;
+        } else if let Some(map) = self.as_map_mut() {
+            map.push(Entry {
+                key: Node::string(key),
+                value,
+            });
+        }
+    }
+
+    /// Removes every field matching `key` (case-insensitive). Returns whether anything was removed.
+    pub fn remove_field(&mut self, key: &str) -> bool {
+        match self.as_map_mut() {
+            Some(map) => {
+                let before = map.len();
+                map.retain(|e| !e.key_str().eq_ignore_ascii_case(key));
+                before != map.len()
+            }
+            None => false,
+        }
+    }
+}
+
+/// Writes `s` as a JSON string literal (no HTML escaping, like opm's encoder).
+pub fn write_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if (c as u32) < 0x20 => {
+                use fmt::Write;
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Text of a string node, reading deferred strings with `resolve`.
+pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Option<Cow<'a, str>> {
+    match s {
+        Str::Inline(v) => Some(Cow::Borrowed(v)),
+        Str::Deferred { .. } => resolve(s).map(Cow::Owned),
+    }
+}

@@ -1,0 +1,848 @@
+//! Everything YAML: splitting a file into documents the way opm does, reading a document into a
+//! [`Node`] tree with positions (YAML 1.1 scalar rules, as opm applies them), and writing nodes back
+//! in a document's own style.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span};
+
+use super::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
+use super::yaml11::{self, Plain, QuoteStyle};
+
+/// One document of a YAML stream: bytes `start..end` of the file, starting at `line`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+}
+
+/// A line starting with `---` that has other text after it (opm rejects it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeparatorError {
+    pub line: u32,
+    pub rest: String,
+}
+
+/// Splits `text` (starting at byte `from`, which is on line `first_line`) into documents with opm's rule:
+/// a line whose first three bytes are `---` ends a document; only spaces or a comment may follow on that
+/// line. Chunks with no bytes at all are dropped; a chunk of blank lines is kept (opm rejects it).
+pub fn split_documents(
+    text: &str,
+    from: usize,
+    first_line: u32,
+) -> (Vec<Chunk>, Vec<SeparatorError>) {
+    let mut chunks = Vec::new();
+    let mut errors = Vec::new();
+    let bytes = text.as_bytes();
+    let mut line = first_line;
+    let mut chunk_start = from;
+    let mut chunk_line = first_line;
+    let mut i = from;
+    while i < bytes.len() {
+        let eol = memchr_newline(bytes, i);
+        let next = if eol < bytes.len() { eol + 1 } else { eol };
+        if bytes[i..eol].starts_with(b"---") {
+            let rest = text[i + 3..eol].trim();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                errors.push(SeparatorError {
+                    line,
+                    rest: rest.to_string(),
+                });
+            }
+            if i > chunk_start {
+                chunks.push(Chunk {
+                    start: chunk_start,
+                    end: i,
+                    line: chunk_line,
+                });
+            }
+            chunk_start = next;
+            chunk_line = line + 1;
+        }
+        i = next;
+        line += 1;
+    }
+    if bytes.len() > chunk_start {
+        chunks.push(Chunk {
+            start: chunk_start,
+            end: bytes.len(),
+            line: chunk_line,
+        });
+    }
+    (chunks, errors)
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| from + p)
+}
+
+/// A YAML problem at a place in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+/// Reading a document gives its value (`Null` for an empty or comment-only document) and notes about
+/// constructs opm reads differently from what a reader might expect.
+pub struct ParsedDoc {
+    pub node: Node,
+    /// Text after an explicit `...` end marker, which opm ignores.
+    pub ignored_tail: Option<u32>,
+}
+
+/// Maps character indices of saphyr markers to byte offsets of the file.
+struct Positions<'a> {
+    chunk: &'a str,
+    base: usize,
+    first_line: u32,
+    /// Byte offset of each character, when the chunk is not ASCII.
+    char_bytes: Option<Vec<u32>>,
+}
+
+impl<'a> Positions<'a> {
+    fn new(chunk: &'a str, base: usize, first_line: u32) -> Self {
+        let char_bytes = if chunk.is_ascii() {
+            None
+        } else {
+            let mut v: Vec<u32> = chunk.char_indices().map(|(b, _)| b as u32).collect();
+            v.push(chunk.len() as u32);
+            Some(v)
+        };
+        Positions {
+            chunk,
+            base,
+            first_line,
+            char_bytes,
+        }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        match &self.char_bytes {
+            None => char_index.min(self.chunk.len()),
+            Some(v) => v
+                .get(char_index)
+                .copied()
+                .unwrap_or(self.chunk.len() as u32) as usize,
+        }
+    }
+
+    fn pos(&self, span: &Span) -> Pos {
+        Pos {
+            start: (self.base + self.byte(span.start.index())) as u32,
+            end: (self.base + self.byte(span.end.index())) as u32,
+            line: self.first_line + span.start.line() as u32 - 1,
+            col: span.start.col() as u32 + 1,
+        }
+    }
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        pos: Pos,
+        flow: bool,
+        anchor: usize,
+    },
+    Map {
+        entries: Vec<Entry>,
+        key: Option<Node>,
+        pos: Pos,
+        flow: bool,
+        anchor: usize,
+    },
+}
+
+const MAX_DEPTH: usize = 256;
+
+/// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
+pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
+    let src = &text[chunk.start..chunk.end];
+    let positions = Positions::new(src, chunk.start, chunk.line);
+    let mut parser = Parser::new_from_str(src);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: HashMap<usize, Node> = HashMap::new();
+    let mut root: Option<Node> = None;
+    let mut docs = 0u32;
+    let mut ignored_tail = None;
+
+    let scan_error = |e: saphyr_parser::ScanError| {
+        let m = e.marker();
+        YamlError {
+            line: chunk.line + m.line() as u32 - 1,
+            col: m.col() as u32 + 1,
+            message: e.info().to_string(),
+        }
+    };
+
+    while let Some(ev) = parser.next_event() {
+        let (event, span) = ev.map_err(scan_error)?;
+        let pos = positions.pos(&span);
+        let completed: Option<(Node, usize)> = match event {
+            Event::StreamStart | Event::StreamEnd | Event::Nothing | Event::DocumentEnd => None,
+            Event::DocumentStart(_) => {
+                docs += 1;
+                if docs > 1 && ignored_tail.is_none() {
+                    ignored_tail = Some(pos.line);
+                }
+                None
+            }
+            _ if docs > 1 => None,
+            Event::Alias(id) => match anchors.get(&id) {
+                Some(n) => {
+                    let mut n = strip_positions(n.clone());
+                    n.pos = pos;
+                    n.style = Style::Plain;
+                    Some((n, 0))
+                }
+                None => {
+                    return Err(YamlError {
+                        line: pos.line,
+                        col: pos.col,
+                        message: "unknown anchor".into(),
+                    });
+                }
+            },
+            Event::Scalar(value, style, anchor, tag) => {
+                let mut node_pos = pos;
+                let node_style = match style {
+                    ScalarStyle::Plain => Style::Plain,
+                    ScalarStyle::SingleQuoted => Style::SingleQuoted,
+                    ScalarStyle::DoubleQuoted => Style::DoubleQuoted,
+                    ScalarStyle::Literal => Style::Literal,
+                    ScalarStyle::Folded => Style::Folded,
+                };
+                if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+                    // A block scalar's span runs up to the next token; end it at its last character.
+                    let raw = &text[node_pos.start as usize..node_pos.end as usize];
+                    node_pos.end = node_pos.start + raw.trim_end().len() as u32;
+                }
+                let force_str = tag
+                    .as_ref()
+                    .is_some_and(|t| t.suffix == "str" || (t.handle == "!" && t.suffix.is_empty()));
+                let kind = if style == ScalarStyle::Plain && !force_str {
+                    match yaml11::resolve_plain(&value) {
+                        Plain::Null => Kind::Null,
+                        Plain::Bool(b) => Kind::Bool(b),
+                        Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
+                        Plain::NonFinite => {
+                            return Err(YamlError {
+                                line: pos.line,
+                                col: pos.col,
+                                message: format!(
+                                    "{value:?} is an infinite or NaN number, which cannot be converted to JSON"
+                                ),
+                            });
+                        }
+                        Plain::Str => Kind::String(make_str(&value, text, node_pos, file)),
+                    }
+                } else {
+                    Kind::String(make_str(&value, text, node_pos, file))
+                };
+                let node = Node {
+                    kind,
+                    pos: node_pos,
+                    style: node_style,
+                };
+                Some((node, anchor))
+            }
+            Event::SequenceStart(anchor, _) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(YamlError {
+                        line: pos.line,
+                        col: pos.col,
+                        message: "document nested too deeply".into(),
+                    });
+                }
+                let flow = span.len() == 1;
+                stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    pos,
+                    flow,
+                    anchor,
+                });
+                None
+            }
+            Event::MappingStart(anchor, _) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(YamlError {
+                        line: pos.line,
+                        col: pos.col,
+                        message: "document nested too deeply".into(),
+                    });
+                }
+                let flow = span.len() == 1;
+                stack.push(Frame::Map {
+                    entries: Vec::new(),
+                    key: None,
+                    pos,
+                    flow,
+                    anchor,
+                });
+                None
+            }
+            Event::SequenceEnd => match stack.pop() {
+                Some(Frame::Seq {
+                    items,
+                    mut pos,
+                    flow,
+                    anchor,
+                }) => {
+                    pos.end = if flow {
+                        positions.pos(&span).end
+                    } else {
+                        items.last().map_or(pos.start, |n| n.pos.end)
+                    };
+                    if !flow {
+                        // saphyr starts an indentless sequence at its first item: start it at the dash.
+                        if let Some(first) = items.first().filter(|n| n.pos.is_real()) {
+                            let before = text[..first.pos.start as usize]
+                                .trim_end_matches([' ', '\t', '\n', '\r']);
+                            if before.ends_with('-') {
+                                let dash = before.len() - 1;
+                                let line_start = text[..dash].rfind('\n').map_or(0, |i| i + 1);
+                                pos.start = dash as u32;
+                                pos.line = 1 + first.pos.line
+                                    - text[dash..first.pos.start as usize]
+                                        .bytes()
+                                        .filter(|&b| b == b'\n')
+                                        .count() as u32
+                                    - 1;
+                                pos.col = (dash - line_start) as u32 + 1;
+                            }
+                        }
+                    }
+                    let style = if flow { Style::Flow } else { Style::Block };
+                    Some((
+                        Node {
+                            kind: Kind::Seq(items),
+                            pos,
+                            style,
+                        },
+                        anchor,
+                    ))
+                }
+                _ => None,
+            },
+            Event::MappingEnd => match stack.pop() {
+                Some(Frame::Map {
+                    entries,
+                    mut pos,
+                    flow,
+                    anchor,
+                    ..
+                }) => {
+                    pos.end = if flow {
+                        positions.pos(&span).end
+                    } else {
+                        entries
+                            .last()
+                            .map_or(pos.start, |e| e.value.pos.end.max(e.key.pos.end))
+                    };
+                    let style = if flow { Style::Flow } else { Style::Block };
+                    let entries = apply_merge_keys(entries);
+                    Some((
+                        Node {
+                            kind: Kind::Map(entries),
+                            pos,
+                            style,
+                        },
+                        anchor,
+                    ))
+                }
+                _ => None,
+            },
+        };
+        let Some((node, anchor)) = completed else {
+            continue;
+        };
+        if anchor != 0 {
+            anchors.insert(anchor, node.clone());
+        }
+        match stack.last_mut() {
+            None => root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(key_node(node)?),
+                Some(k) => entries.push(Entry {
+                    key: k,
+                    value: node,
+                }),
+            },
+        }
+    }
+    let node = root.unwrap_or(Node {
+        kind: Kind::Null,
+        pos: Pos {
+            start: chunk.start as u32,
+            end: chunk.start as u32,
+            line: chunk.line,
+            col: 1,
+        },
+        style: Style::Plain,
+    });
+    Ok(ParsedDoc { node, ignored_tail })
+}
+
+/// A string node's value: kept on disk when long and identical to its text there.
+fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
+    if value.len() >= DEFER_THRESHOLD {
+        let raw = &text[pos.start as usize..pos.end as usize];
+        if raw == value {
+            return Str::Deferred {
+                file,
+                start: pos.start,
+                len: value.len() as u32,
+            };
+        }
+    }
+    Str::Inline(value.into())
+}
+
+/// Mapping keys become strings, as in opm's YAML-to-JSON conversion.
+fn key_node(mut node: Node) -> Result<Node, YamlError> {
+    let text: Box<str> = match &node.kind {
+        Kind::String(_) => return Ok(node),
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => if *b { "true" } else { "false" }.into(),
+        Kind::Number(n) => n.clone(),
+        Kind::Seq(_) | Kind::Map(_) => {
+            return Err(YamlError {
+                line: node.pos.line,
+                col: node.pos.col,
+                message: "a mapping key must be a scalar, not a collection".into(),
+            });
+        }
+    };
+    node.kind = Kind::String(Str::Inline(text));
+    Ok(node)
+}
+
+/// `<<: *anchor` merges the keys of the referenced mapping(s) that the mapping does not define itself.
+fn apply_merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
+    if !entries
+        .iter()
+        .any(|e| e.key.style == Style::Plain && e.key_str() == "<<")
+    {
+        return entries;
+    }
+    let (merges, mut own): (Vec<Entry>, Vec<Entry>) = entries
+        .into_iter()
+        .partition(|e| e.key.style == Style::Plain && e.key_str() == "<<");
+    for m in merges {
+        let sources: Vec<Node> = match m.value.kind {
+            Kind::Map(_) => vec![m.value],
+            Kind::Seq(items) => items,
+            _ => Vec::new(),
+        };
+        for src in sources {
+            if let Kind::Map(src_entries) = src.kind {
+                for e in src_entries {
+                    if !own.iter().any(|o| o.key_str() == e.key_str()) {
+                        own.push(e);
+                    }
+                }
+            }
+        }
+    }
+    own
+}
+
+fn strip_positions(mut n: Node) -> Node {
+    n.pos = Pos::NONE;
+    match &mut n.kind {
+        Kind::Seq(items) => {
+            for i in items.iter_mut() {
+                *i = strip_positions(std::mem::replace(i, Node::new(Kind::Null)));
+            }
+        }
+        Kind::Map(entries) => {
+            for e in entries.iter_mut() {
+                e.key.pos = Pos::NONE;
+                e.value = strip_positions(std::mem::replace(&mut e.value, Node::new(Kind::Null)));
+            }
+        }
+        _ => {}
+    }
+    n
+}
+
+/// The layout of a YAML document, so text written into it looks like its neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct YamlStyle {
+    /// Spaces per nesting level of a mapping.
+    pub indent: usize,
+    /// Whether `- ` items of a sequence sit deeper than their key (`key:\n  - a`) or level with it.
+    pub indent_sequences: bool,
+}
+
+impl Default for YamlStyle {
+    fn default() -> Self {
+        YamlStyle {
+            indent: 2,
+            indent_sequences: false,
+        }
+    }
+}
+
+impl YamlStyle {
+    /// Detects the style of a document from its block collections.
+    pub fn detect(root: &Node) -> YamlStyle {
+        let mut style = YamlStyle::default();
+        let mut found_indent = false;
+        let mut seq_offset = None;
+        detect_walk(root, &mut style, &mut found_indent, &mut seq_offset);
+        if let Some(offset) = seq_offset {
+            style.indent_sequences = offset > 0;
+            // With no nested mapping to learn from, indented sequences tell the indent width.
+            if !found_indent && offset > 0 {
+                style.indent = offset;
+            }
+        }
+        style
+    }
+}
+
+fn detect_walk(
+    node: &Node,
+    style: &mut YamlStyle,
+    found_indent: &mut bool,
+    seq_offset: &mut Option<usize>,
+) {
+    if *found_indent && seq_offset.is_some() {
+        return;
+    }
+    match &node.kind {
+        Kind::Map(entries) => {
+            for e in entries {
+                let nested = node.style == Style::Block
+                    && e.value.style == Style::Block
+                    && e.value.pos.is_real()
+                    && e.key.pos.is_real()
+                    && e.value.pos.line > e.key.pos.line;
+                if nested {
+                    match &e.value.kind {
+                        Kind::Map(_) if !*found_indent && e.value.pos.col > e.key.pos.col => {
+                            style.indent = (e.value.pos.col - e.key.pos.col) as usize;
+                            *found_indent = true;
+                        }
+                        Kind::Seq(_) if seq_offset.is_none() => {
+                            *seq_offset =
+                                Some(e.value.pos.col.saturating_sub(e.key.pos.col) as usize);
+                        }
+                        _ => {}
+                    }
+                }
+                detect_walk(&e.value, style, found_indent, seq_offset);
+            }
+        }
+        Kind::Seq(items) => {
+            for i in items {
+                detect_walk(i, style, found_indent, seq_offset);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Writes a scalar (or an empty collection) inline. `like` is the original node whose quoting to keep.
+pub fn write_inline(out: &mut String, node: &Node, like: Style, resolve: &dyn Fn(&Str) -> String) {
+    match &node.kind {
+        Kind::Null => out.push_str("null"),
+        Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Kind::Number(n) => out.push_str(n),
+        Kind::String(s) => {
+            let text;
+            let s: &str = match s {
+                Str::Inline(s) => s,
+                d => {
+                    text = resolve(d);
+                    &text
+                }
+            };
+            let q = match like {
+                Style::SingleQuoted => QuoteStyle::Single,
+                Style::DoubleQuoted => QuoteStyle::Double,
+                _ => QuoteStyle::Plain,
+            };
+            yaml11::write_scalar_str(out, s, q);
+        }
+        Kind::Seq(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_inline(out, item, Style::Any, resolve);
+            }
+            out.push(']');
+        }
+        Kind::Map(entries) => {
+            out.push('{');
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                yaml11::write_scalar_str(out, e.key_str(), QuoteStyle::Plain);
+                out.push_str(": ");
+                write_inline(out, &e.value, Style::Any, resolve);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn is_block(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Seq(v) => !v.is_empty(),
+        Kind::Map(v) => !v.is_empty(),
+        _ => false,
+    }
+}
+
+fn literal_ok(s: &str) -> bool {
+    s.contains('\n')
+        && !s.starts_with([' ', '\t', '\n'])
+        && !s.ends_with("\n\n")
+        && s.chars().all(|c| c == '\n' || c == '\t' || !c.is_control())
+        && s.lines().all(|l| !l.ends_with([' ', '\t']))
+}
+
+fn push_indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// Writes the value part of a `key: value` pair at mapping indentation `indent`: either ` scalar` on the
+/// same line, or a newline and a block below.
+pub fn write_value_after_key(
+    out: &mut String,
+    value: &Node,
+    indent: usize,
+    style: YamlStyle,
+    resolve: &dyn Fn(&Str) -> String,
+) {
+    match &value.kind {
+        Kind::Map(_) if is_block(value) => {
+            out.push('\n');
+            write_block(out, value, indent + style.indent, style, resolve);
+        }
+        Kind::Seq(_) if is_block(value) => {
+            out.push('\n');
+            let dash = if style.indent_sequences {
+                indent + style.indent
+            } else {
+                indent
+            };
+            write_block(out, value, dash, style, resolve);
+        }
+        Kind::String(Str::Inline(s)) if literal_ok(s) => {
+            out.push_str(if s.ends_with('\n') { " |\n" } else { " |-\n" });
+            for line in s.trim_end_matches('\n').split('\n') {
+                if !line.is_empty() {
+                    push_indent(out, indent + style.indent);
+                    out.push_str(line);
+                }
+                out.push('\n');
+            }
+            out.pop();
+        }
+        _ => {
+            out.push(' ');
+            write_inline(out, value, Style::Any, resolve);
+        }
+    }
+}
+
+/// Writes a block collection whose first line starts at column `indent` (the first line is indented
+/// too). No trailing newline.
+pub fn write_block(
+    out: &mut String,
+    node: &Node,
+    indent: usize,
+    style: YamlStyle,
+    resolve: &dyn Fn(&Str) -> String,
+) {
+    match &node.kind {
+        Kind::Map(entries) if !entries.is_empty() => {
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                push_indent(out, indent);
+                write_map_entry(out, e, indent, style, resolve);
+            }
+        }
+        Kind::Seq(items) if !items.is_empty() => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                push_indent(out, indent);
+                write_seq_item(out, item, indent, style, resolve);
+            }
+        }
+        _ => {
+            push_indent(out, indent);
+            write_inline(out, node, Style::Any, resolve);
+        }
+    }
+}
+
+/// Writes `key: value` (the cursor is already at the key's column).
+pub fn write_map_entry(
+    out: &mut String,
+    e: &Entry,
+    indent: usize,
+    style: YamlStyle,
+    resolve: &dyn Fn(&Str) -> String,
+) {
+    yaml11::write_scalar_str(out, e.key_str(), QuoteStyle::Plain);
+    out.push(':');
+    write_value_after_key(out, &e.value, indent, style, resolve);
+}
+
+/// Writes `- item` (the cursor is already at the dash's column `dash`).
+pub fn write_seq_item(
+    out: &mut String,
+    item: &Node,
+    dash: usize,
+    style: YamlStyle,
+    resolve: &dyn Fn(&Str) -> String,
+) {
+    out.push('-');
+    match &item.kind {
+        Kind::Map(entries) if !entries.is_empty() => {
+            out.push(' ');
+            let inner = dash + 2;
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                    push_indent(out, inner);
+                }
+                write_map_entry(out, e, inner, style, resolve);
+            }
+        }
+        Kind::Seq(items) if !items.is_empty() => {
+            out.push(' ');
+            for (i, it) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                    push_indent(out, dash + 2);
+                }
+                write_seq_item(out, it, dash + 2, style, resolve);
+            }
+        }
+        _ => {
+            // A multi-line string after a dash reads as `- |` with the text indented below.
+            write_value_after_key(out, item, dash, style, resolve);
+        }
+    }
+}
+
+/// Writes a whole document (a block mapping at column 0) followed by a newline.
+pub fn write_document(
+    out: &mut String,
+    node: &Node,
+    style: YamlStyle,
+    resolve: &dyn Fn(&Str) -> String,
+) {
+    write_block(out, node, 0, style, resolve);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Node {
+        let (chunks, errs) = split_documents(text, 0, 1);
+        assert!(errs.is_empty());
+        parse_chunk(text, chunks[0], 0).unwrap().node
+    }
+
+    #[test]
+    fn splits_like_opm() {
+        let text = "---\na: 1\n--- # c\nb: 2\n---\n---\nc: 3\n---\n";
+        let (chunks, errs) = split_documents(text, 0, 1);
+        assert!(errs.is_empty());
+        let bodies: Vec<&str> = chunks.iter().map(|c| &text[c.start..c.end]).collect();
+        assert_eq!(bodies, vec!["a: 1\n", "b: 2\n", "c: 3\n"]);
+        assert_eq!(chunks[1].line, 4);
+        let (_, errs) = split_documents("a: 1\n--- !tag\nb: 2\n", 0, 1);
+        assert_eq!(
+            errs,
+            vec![SeparatorError {
+                line: 2,
+                rest: "!tag".into()
+            }]
+        );
+        let (chunks, _) = split_documents("# header\n---\na: 1\n", 0, 1);
+        assert_eq!(chunks.len(), 2, "a comment-only chunk is kept, as opm does");
+    }
+
+    #[test]
+    fn applies_yaml11_scalars_and_positions() {
+        let n = parse(
+            "schema: olm.bundle\nv: 1.10\nq: \"1.10\"\nb: yes\nnone: ~\non: 1\nlist:\n- a\n- 'b'\n",
+        );
+        assert_eq!(n.get("schema").unwrap().as_str(), Some("olm.bundle"));
+        assert!(matches!(&n.get("v").unwrap().kind, Kind::Number(x) if &**x == "1.1"));
+        assert_eq!(n.get("q").unwrap().as_str(), Some("1.10"));
+        assert!(matches!(n.get("b").unwrap().kind, Kind::Bool(true)));
+        assert!(n.get("none").unwrap().is_null());
+        // A key that YAML 1.1 reads as a boolean becomes "true", as in opm's YAML-to-JSON conversion.
+        assert!(n.get("true").is_some() && n.get("on").is_none());
+        let list = n.get("list").unwrap();
+        assert_eq!(list.pos.line, 8);
+        assert_eq!(list.pos.col, 1);
+        let b = &list.as_seq().unwrap()[1];
+        assert_eq!(b.style, Style::SingleQuoted);
+        assert_eq!(b.pos.line, 9);
+        assert_eq!((b.pos.start, b.pos.end), (70, 73));
+    }
+
+    #[test]
+    fn positions_are_bytes_with_non_ascii_text() {
+        let text = "d: \"héllo wörld\"\nk: x\n";
+        let n = parse(text);
+        let x = n.get("k").unwrap();
+        assert_eq!(&text[x.pos.start as usize..x.pos.end as usize], "x");
+    }
+
+    #[test]
+    fn detects_indent_and_sequence_style() {
+        let a = parse("a:\n    b: 1\nl:\n    - x\n");
+        assert_eq!(
+            YamlStyle::detect(&a),
+            YamlStyle {
+                indent: 4,
+                indent_sequences: true
+            }
+        );
+        let b = parse("a:\n  b: 1\nl:\n- x\n");
+        assert_eq!(YamlStyle::detect(&b), YamlStyle::default());
+    }
+
+    #[test]
+    fn writes_blocks_that_read_back_equal() {
+        let src = "schema: olm.channel\nname: \"yes\"\nentries:\n- name: a\n  skips:\n  - \"1.10\"\n  - on\ndesc: |\n  line one\n  line two\nempty: []\n";
+        let n = parse(src);
+        for style in [
+            YamlStyle::default(),
+            YamlStyle {
+                indent: 4,
+                indent_sequences: true,
+            },
+        ] {
+            let mut out = String::new();
+            write_document(&mut out, &n, style, &|_| String::new());
+            let back = parse(&out);
+            assert_eq!(back, n, "{out}");
+        }
+    }
+}

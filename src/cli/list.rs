@@ -1,0 +1,264 @@
+//! `fbc-edit list DIR [PACKAGE [CHANNEL]]`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::{Output, exit};
+use crate::catalog::model::{Bundle, Channel, Package};
+use crate::catalog::{Catalog, PackageIndex, Severity, load};
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Catalog directory.
+    pub dir: PathBuf,
+    /// Show the channels of this package.
+    pub package: Option<String>,
+    /// Show the entries of this channel of the package.
+    pub channel: Option<String>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t)]
+    pub output: Output,
+}
+
+pub fn run(args: &ListArgs) -> i32 {
+    let catalog = match load(&args.dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fbc-edit: cannot open catalog {e}");
+            return exit::USAGE;
+        }
+    };
+    report_load_problems(&catalog);
+    let result = match (&args.package, &args.channel) {
+        (None, _) => Ok(packages(&catalog)),
+        (Some(p), None) => channels(&catalog, p),
+        (Some(p), Some(c)) => entries(&catalog, p, c),
+    };
+    match result {
+        Err(msg) => {
+            eprintln!("fbc-edit: {msg}");
+            exit::USAGE
+        }
+        Ok(value) => {
+            match args.output {
+                Output::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&value).unwrap_or_default()
+                ),
+                Output::Text => print!("{}", text(&value)),
+            }
+            exit::OK
+        }
+    }
+}
+
+fn report_load_problems(catalog: &Catalog) {
+    let shown: Vec<_> = catalog
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Info)
+        .collect();
+    for d in &shown {
+        eprintln!("{d}");
+    }
+    if !shown.is_empty() {
+        eprintln!(
+            "{} problem(s) while loading; the objects listed below are the ones that loaded",
+            shown.len()
+        );
+    }
+}
+
+fn package_info<'a>(catalog: &'a Catalog, p: &PackageIndex) -> Option<Package<'a>> {
+    p.packages
+        .first()
+        .and_then(|&b| Package::read(&catalog.blob(b).value).ok())
+}
+
+fn packages(catalog: &Catalog) -> Value {
+    let list: Vec<Value> = catalog
+        .index()
+        .packages()
+        .map(|p| {
+            let default = package_info(catalog, p).map(|pk| pk.default_channel.to_string());
+            json!({
+                "name": p.name,
+                "defaultChannel": default.unwrap_or_default(),
+                "channels": p.channels.len(),
+                "bundles": p.bundles.len(),
+            })
+        })
+        .collect();
+    json!({ "packages": list })
+}
+
+fn find_package<'a>(catalog: &'a Catalog, name: &str) -> Result<&'a PackageIndex, String> {
+    catalog.index().package(name).ok_or_else(|| {
+        let names = catalog.index().package_names();
+        format!(
+            "no package {name:?} in the catalog (packages: {})",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        )
+    })
+}
+
+fn channels(catalog: &Catalog, package: &str) -> Result<Value, String> {
+    let p = find_package(catalog, package)?;
+    let default = package_info(catalog, p).map(|pk| pk.default_channel.to_string());
+    let mut list: Vec<Value> = p
+        .channels
+        .iter()
+        .filter_map(|&b| Channel::read(&catalog.blob(b).value).ok())
+        .map(|ch| {
+            let heads = ch.heads();
+            json!({
+                "name": ch.name,
+                "default": default.as_deref() == Some(ch.name),
+                "head": if heads.len() == 1 { Value::from(heads[0]) } else { Value::Null },
+                "heads": heads,
+                "entries": ch.entries.len(),
+            })
+        })
+        .collect();
+    list.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    Ok(json!({
+        "package": package,
+        "defaultChannel": default.unwrap_or_default(),
+        "channels": list,
+    }))
+}
+
+fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, String> {
+    let p = find_package(catalog, package)?;
+    let ch_blob = p
+        .channel(channel)
+        .ok_or_else(|| format!("package {package:?} has no channel {channel:?}"))?;
+    let ch = Channel::read(&catalog.blob(ch_blob).value)
+        .map_err(|e| format!("{}: {e}", catalog.location(ch_blob)))?;
+    let list: Vec<Value> = ch
+        .entries
+        .iter()
+        .map(|e| {
+            let version = p
+                .bundle(e.name)
+                .and_then(|b| Bundle::read(&catalog.blob(b).value).ok())
+                .and_then(|b| b.version().map(str::to_string));
+            json!({
+                "name": e.name,
+                "version": version,
+                "replaces": e.replaces,
+                "skips": e.skips,
+                "skipRange": e.skip_range,
+            })
+        })
+        .collect();
+    Ok(json!({
+        "package": package,
+        "channel": channel,
+        "heads": ch.heads(),
+        "entries": list,
+    }))
+}
+
+/// Renders the JSON value of any level as aligned columns.
+fn text(v: &Value) -> String {
+    let s = |v: &Value| match v {
+        Value::Null => "-".to_string(),
+        Value::String(s) if s.is_empty() => "-".to_string(),
+        Value::String(s) => s.clone(),
+        Value::Array(a) if a.is_empty() => "-".to_string(),
+        Value::Array(a) => a
+            .iter()
+            .map(|x| x.as_str().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(","),
+        other => other.to_string(),
+    };
+    let (header, rows): (Vec<&str>, Vec<Vec<String>>) = if let Some(pkgs) = v.get("packages") {
+        (
+            vec!["PACKAGE", "DEFAULT CHANNEL", "CHANNELS", "BUNDLES"],
+            pkgs.as_array()
+                .into_iter()
+                .flatten()
+                .map(|p| {
+                    vec![
+                        s(&p["name"]),
+                        s(&p["defaultChannel"]),
+                        s(&p["channels"]),
+                        s(&p["bundles"]),
+                    ]
+                })
+                .collect(),
+        )
+    } else if let Some(chs) = v.get("channels") {
+        (
+            vec!["CHANNEL", "HEAD", "ENTRIES"],
+            chs.as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    let name = if c["default"] == Value::Bool(true) {
+                        format!("{} (default)", s(&c["name"]))
+                    } else {
+                        s(&c["name"])
+                    };
+                    let head = match &c["head"] {
+                        Value::Null => format!(
+                            "{} heads: {}",
+                            c["heads"].as_array().map_or(0, Vec::len),
+                            s(&c["heads"])
+                        ),
+                        h => s(h),
+                    };
+                    vec![name, head, s(&c["entries"])]
+                })
+                .collect(),
+        )
+    } else {
+        (
+            vec!["ENTRY", "VERSION", "REPLACES", "SKIPS", "SKIPRANGE"],
+            v["entries"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|e| {
+                    vec![
+                        s(&e["name"]),
+                        s(&e["version"]),
+                        s(&e["replaces"]),
+                        s(&e["skips"]),
+                        s(&e["skipRange"]),
+                    ]
+                })
+                .collect(),
+        )
+    };
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let mut line = |cells: Vec<String>| {
+        let last = cells.len() - 1;
+        for (k, (c, w)) in cells.iter().zip(&widths).enumerate() {
+            out.push_str(c);
+            if k < last {
+                out.extend(std::iter::repeat_n(' ', w - c.chars().count() + 2));
+            }
+        }
+        out.push('\n');
+    };
+    line(header.iter().map(|h| h.to_string()).collect());
+    for r in rows {
+        line(r);
+    }
+    out
+}

@@ -1,0 +1,54 @@
+//! The command line: thin wrappers that parse arguments, call the library and print.
+
+pub mod list;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Exit codes shared by every command.
+pub mod exit {
+    pub const OK: i32 = 0;
+    pub const INVALID: i32 = 1;
+    pub const USAGE: i32 = 2;
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "fbc-edit",
+    version,
+    about = "Browse, check and edit OLM file-based catalogs",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Catalog directory (when no command is given, its packages are listed).
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List packages; the channels of a package; or the entries of a channel.
+    List(list::ListArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum Output {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Runs the parsed command line and returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        Some(Command::List(args)) => list::run(&args),
+        None => list::run(&list::ListArgs {
+            dir: cli.dir.unwrap_or_else(|| PathBuf::from(".")),
+            package: None,
+            channel: None,
+            output: Output::Text,
+        }),
+    }
+}
