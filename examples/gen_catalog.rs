@@ -64,8 +64,18 @@ impl Rng {
 
     fn text(&mut self, len: usize) -> String {
         const WORDS: [&str; 12] = [
-            "operator", "cluster", "reconcile", "upgrade", "storage", "network", "metrics",
-            "backup", "resource", "controller", "namespace", "channel",
+            "operator",
+            "cluster",
+            "reconcile",
+            "upgrade",
+            "storage",
+            "network",
+            "metrics",
+            "backup",
+            "resource",
+            "controller",
+            "namespace",
+            "channel",
         ];
         let mut s = String::with_capacity(len + 16);
         while s.len() < len {
@@ -96,7 +106,7 @@ fn channel_entries(pkg: &str, range: std::ops::Range<usize>) -> Vec<Value> {
             } else if pos >= 1 {
                 e["replaces"] = json!(format!("{pkg}.v{}", version(k - 1)));
             }
-            if pos >= 1 && pos % 3 == 0 {
+            if pos >= 1 && pos.is_multiple_of(3) {
                 e["skipRange"] = json!(format!(">={} <{}", version(first), version(k)));
             }
             e

@@ -118,8 +118,21 @@ fn decode_yaml(
         ));
     }
     let mut docs = Vec::with_capacity(chunks.len());
-    for chunk in chunks {
-        match yaml::parse_chunk(text, chunk, file) {
+    // Documents parse independently, so a large file uses every core; results keep file order.
+    let parsed: Vec<_> = if chunks.len() > 1 && text.len() > 64 * 1024 {
+        use rayon::prelude::*;
+        chunks
+            .par_iter()
+            .map(|&c| (c, yaml::parse_chunk(text, c, file)))
+            .collect()
+    } else {
+        chunks
+            .iter()
+            .map(|&c| (c, yaml::parse_chunk(text, c, file)))
+            .collect()
+    };
+    for (chunk, result) in parsed {
+        match result {
             Ok(parsed) => {
                 if let Some(line) = parsed.ignored_tail {
                     diags.push(Diagnostic::new(

@@ -787,65 +787,18 @@ fn yaml_patch_map(ctx: &Ctx, o: &[Entry], n: &[Entry], out: &mut Vec<Splice>) ->
     let Some(ops) = align_map(o, n) else {
         return false;
     };
-    let col = o[0].key.pos.col.saturating_sub(1) as usize;
     if o.iter().any(|e| !e.key.pos.is_real()) {
         return false;
     }
-    let mut local = Vec::new();
-    let mut anchor: Option<usize> = None;
-    let mut leading = String::new();
-    let mut after: Vec<(usize, String)> = Vec::new();
-    for op in &ops {
-        match *op {
-            Op::Keep(i, j) => {
-                if !yaml_patch(ctx, &o[i].value, &n[j].value, &mut local) {
-                    // Rewrite this entry: key and value.
-                    let mut text = String::new();
-                    yaml::write_map_entry(&mut text, &n[j], col, ctx.yaml, ctx.resolve);
-                    local.push(Splice {
-                        start: o[i].key.pos.start as usize,
-                        end: entry_end(&o[i]),
-                        text,
-                    });
-                }
-                anchor = Some(i);
-            }
-            Op::Insert(j) => {
-                let mut text = " ".repeat(col);
-                yaml::write_map_entry(&mut text, &n[j], col, ctx.yaml, ctx.resolve);
-                text.push('\n');
-                match anchor {
-                    None => leading.push_str(&text),
-                    Some(i) => after.push((i, text)),
-                }
-            }
-            Op::Delete(i) => {
-                let s = o[i].key.pos.start as usize;
-                if !owns_line(ctx.text, s) {
-                    return false;
-                }
-                local.push(Splice {
-                    start: line_start(ctx.text, s),
-                    end: line_end(ctx.text, entry_end(&o[i])),
-                    text: String::new(),
-                });
-            }
-        }
-    }
-    if !leading.is_empty() {
-        let s = o[0].key.pos.start as usize;
-        if !owns_line(ctx.text, s) {
-            return false;
-        }
-        local.push(Splice {
-            start: line_start(ctx.text, s),
-            end: line_start(ctx.text, s),
-            text: leading,
-        });
-    }
-    push_after(ctx, &mut local, after, |i| entry_end(&o[i]));
-    out.append(&mut local);
-    true
+    let col = o[0].key.pos.col.saturating_sub(1) as usize;
+    let elems = BlockElems {
+        starts: o.iter().map(|e| e.key.pos.start as usize).collect(),
+        ends: o.iter().map(entry_end).collect(),
+        col,
+        patch: &|i, j, out| yaml_patch(ctx, &o[i].value, &n[j].value, out),
+        emit: &|j, text| yaml::write_map_entry(text, &n[j], col, ctx.yaml, ctx.resolve),
+    };
+    yaml_patch_block(ctx, &ops, &elems, out)
 }
 
 fn dash_of(text: &str, item: &Node) -> Option<usize> {
@@ -863,28 +816,51 @@ fn yaml_patch_seq(ctx: &Ctx, o: &[Node], n: &[Node], out: &mut Vec<Splice>) -> b
         }
     }
     let col = dashes[0] - line_start(ctx.text, dashes[0]);
-    let ops = align_seq(o, n);
+    let elems = BlockElems {
+        starts: dashes,
+        ends: o.iter().map(|i| i.pos.end as usize).collect(),
+        col,
+        patch: &|i, j, out| yaml_patch(ctx, &o[i], &n[j], out),
+        emit: &|j, text| yaml::write_seq_item(text, &n[j], col, ctx.yaml, ctx.resolve),
+    };
+    yaml_patch_block(ctx, &align_seq(o, n), &elems, out)
+}
+
+/// The elements of a block mapping or sequence, as the shared patching code sees them.
+struct BlockElems<'a> {
+    /// Where each old element starts (its key, or its dash) and ends.
+    starts: Vec<usize>,
+    ends: Vec<usize>,
+    /// Column of the elements' first character.
+    col: usize,
+    /// Patches old element `i` into new element `j` in place; false when it must be rewritten.
+    patch: &'a dyn Fn(usize, usize, &mut Vec<Splice>) -> bool,
+    /// Writes new element `j` with the cursor at `col`.
+    emit: &'a dyn Fn(usize, &mut String),
+}
+
+fn yaml_patch_block(ctx: &Ctx, ops: &[Op], b: &BlockElems, out: &mut Vec<Splice>) -> bool {
     let mut local = Vec::new();
     let mut anchor: Option<usize> = None;
     let mut leading = String::new();
     let mut after: Vec<(usize, String)> = Vec::new();
-    for op in &ops {
+    for op in ops {
         match *op {
             Op::Keep(i, j) => {
-                if !yaml_patch(ctx, &o[i], &n[j], &mut local) {
+                if !(b.patch)(i, j, &mut local) {
                     let mut text = String::new();
-                    yaml::write_seq_item(&mut text, &n[j], col, ctx.yaml, ctx.resolve);
+                    (b.emit)(j, &mut text);
                     local.push(Splice {
-                        start: dashes[i],
-                        end: o[i].pos.end as usize,
+                        start: b.starts[i],
+                        end: b.ends[i],
                         text,
                     });
                 }
                 anchor = Some(i);
             }
             Op::Insert(j) => {
-                let mut text = " ".repeat(col);
-                yaml::write_seq_item(&mut text, &n[j], col, ctx.yaml, ctx.resolve);
+                let mut text = " ".repeat(b.col);
+                (b.emit)(j, &mut text);
                 text.push('\n');
                 match anchor {
                     None => leading.push_str(&text),
@@ -892,29 +868,29 @@ fn yaml_patch_seq(ctx: &Ctx, o: &[Node], n: &[Node], out: &mut Vec<Splice>) -> b
                 }
             }
             Op::Delete(i) => {
-                if !owns_line(ctx.text, dashes[i]) {
+                if !owns_line(ctx.text, b.starts[i]) {
                     return false;
                 }
                 local.push(Splice {
-                    start: line_start(ctx.text, dashes[i]),
-                    end: line_end(ctx.text, o[i].pos.end as usize),
+                    start: line_start(ctx.text, b.starts[i]),
+                    end: line_end(ctx.text, b.ends[i]),
                     text: String::new(),
                 });
             }
         }
     }
     if !leading.is_empty() {
-        if !owns_line(ctx.text, dashes[0]) {
+        if !owns_line(ctx.text, b.starts[0]) {
             return false;
         }
-        let at = line_start(ctx.text, dashes[0]);
+        let at = line_start(ctx.text, b.starts[0]);
         local.push(Splice {
             start: at,
             end: at,
             text: leading,
         });
     }
-    push_after(ctx, &mut local, after, |i| o[i].pos.end as usize);
+    push_after(ctx, &mut local, after, |i| b.ends[i]);
     out.append(&mut local);
     true
 }

@@ -251,14 +251,14 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                 };
                 Some((node, anchor))
             }
+            Event::SequenceStart(..) | Event::MappingStart(..) if stack.len() >= MAX_DEPTH => {
+                return Err(YamlError {
+                    line: pos.line,
+                    col: pos.col,
+                    message: format!("document nested deeper than {MAX_DEPTH} levels"),
+                });
+            }
             Event::SequenceStart(anchor, _) => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(YamlError {
-                        line: pos.line,
-                        col: pos.col,
-                        message: "document nested too deeply".into(),
-                    });
-                }
                 let flow = span.len() == 1;
                 stack.push(Frame::Seq {
                     items: Vec::new(),
@@ -269,13 +269,6 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                 None
             }
             Event::MappingStart(anchor, _) => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(YamlError {
-                        line: pos.line,
-                        col: pos.col,
-                        message: "document nested too deeply".into(),
-                    });
-                }
                 let flow = span.len() == 1;
                 stack.push(Frame::Map {
                     entries: Vec::new(),

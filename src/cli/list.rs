@@ -36,6 +36,8 @@ pub fn run(args: &ListArgs) -> i32 {
         (Some(p), None) => channels(&catalog, p),
         (Some(p), Some(c)) => entries(&catalog, p, c),
     };
+    // The process ends right after printing: freeing a large catalog node by node is wasted time.
+    std::mem::forget(catalog);
     match result {
         Err(msg) => {
             eprintln!("fbc-edit: {msg}");
