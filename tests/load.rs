@@ -451,3 +451,17 @@ fn bundle_objects_are_decoded_on_demand() {
         "{kinds:?}"
     );
 }
+
+#[test]
+fn kubernetes_manifests_get_a_hint() {
+    let (_t, c) = load_files(&[(
+        "csv.yaml",
+        "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: x\n",
+    )]);
+    assert_eq!(
+        problems(&c),
+        vec![
+            "csv.yaml:1:1: error[FBC004]: object is missing root schema field (this is a Kubernetes ClusterServiceVersion manifest, not a catalog object; list it in an .indexignore to skip it)"
+        ]
+    );
+}

@@ -268,11 +268,20 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
         name: field("name")?,
     };
     if meta.schema.is_empty() {
+        let hint = match (
+            node.get("kind").and_then(Node::as_str),
+            node.get("apiVersion"),
+        ) {
+            (Some(kind), Some(_)) => format!(
+                " (this is a Kubernetes {kind} manifest, not a catalog object; list it in an .indexignore to skip it)"
+            ),
+            _ => String::new(),
+        };
         return Err(Diagnostic::new(
             codes::NOT_A_BLOB,
             Severity::Error,
             at(node),
-            "object is missing root schema field",
+            format!("object is missing root schema field{hint}"),
         ));
     }
     Ok(meta)
