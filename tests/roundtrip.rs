@@ -302,3 +302,86 @@ fn save_is_atomic_and_keeps_the_file_mode() {
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
 }
+
+/// Loads `text` as one file, applies `f` to its first blob and returns the text a save would write.
+fn edit_text(name: &str, text: &str, f: impl FnOnce(&mut Node)) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join(name), text).unwrap();
+    let mut catalog = load(tmp.path()).unwrap();
+    assert!(catalog.diagnostics.is_empty(), "{:?}", catalog.diagnostics);
+    catalog.edit(0, f);
+    catalog.render_file(0).unwrap()
+}
+
+#[test]
+fn crlf_files_keep_crlf() {
+    let out = edit_text(
+        "c.yaml",
+        "schema: olm.channel\r\npackage: p\r\nname: s\r\nentries:\r\n- name: a\r\n",
+        |n| {
+            n.get_field_mut("entries")
+                .and_then(Node::as_seq_mut)
+                .unwrap()
+                .push(Node::map(vec![("name", Node::string("b"))]))
+        },
+    );
+    assert_eq!(
+        out,
+        "schema: olm.channel\r\npackage: p\r\nname: s\r\nentries:\r\n- name: a\r\n- name: b\r\n"
+    );
+}
+
+#[test]
+fn block_scalars_and_flow_collections_are_replaced_cleanly() {
+    let text = "schema: olm.package\nname: p\ndescription: |\n  old text\n  second line\nskips: []\ndefaultChannel: stable\n";
+    let out = edit_text("p.yaml", text, |n| {
+        n.set_field("description", Node::string("new text\n"));
+        n.set_field("skips", Node::seq(vec![Node::string("a")]));
+    });
+    assert_eq!(
+        out,
+        "schema: olm.package\nname: p\ndescription: |\n  new text\nskips:\n- a\ndefaultChannel: stable\n"
+    );
+}
+
+#[test]
+fn json_keeps_its_own_indentation_and_compactness() {
+    let two = "{\n  \"schema\": \"olm.channel\",\n  \"package\": \"p\",\n  \"name\": \"s\",\n  \"entries\": [\n    {\n      \"name\": \"a\"\n    }\n  ]\n}\n";
+    let push_b = |n: &mut Node| {
+        n.get_field_mut("entries")
+            .and_then(Node::as_seq_mut)
+            .unwrap()
+            .push(Node::map(vec![
+                ("name", Node::string("b")),
+                ("replaces", Node::string("a")),
+            ]))
+    };
+    assert_eq!(
+        edit_text("c.json", two, push_b),
+        "{\n  \"schema\": \"olm.channel\",\n  \"package\": \"p\",\n  \"name\": \"s\",\n  \"entries\": [\n    {\n      \"name\": \"a\"\n    },\n    {\n      \"name\": \"b\",\n      \"replaces\": \"a\"\n    }\n  ]\n}\n"
+    );
+    let compact = "{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"s\",\"entries\":[{\"name\":\"a\"}]}\n";
+    assert_eq!(
+        edit_text("c.json", compact, push_b),
+        "{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"s\",\"entries\":[{\"name\":\"a\"},{\"name\":\"b\",\"replaces\":\"a\"}]}\n"
+    );
+}
+
+#[test]
+fn removing_a_key_from_a_sequence_item_keeps_the_item() {
+    let text = "schema: olm.channel\npackage: p\nname: s\nentries:\n  - name: b\n    replaces: a\n  - name: c\n    replaces: b # keep me\n";
+    let out = edit_text("c.yaml", text, |n| {
+        let entries = n
+            .get_field_mut("entries")
+            .and_then(Node::as_seq_mut)
+            .unwrap();
+        entries[0].remove_field("replaces");
+        entries[1].remove_field("name");
+        entries[1].set_field("name", Node::string("c"));
+    });
+    assert_eq!(
+        out,
+        // The reordered item is written anew; the comment after its old last line stays in place.
+        "schema: olm.channel\npackage: p\nname: s\nentries:\n  - name: b\n  - replaces: b\n    name: c # keep me\n"
+    );
+}
