@@ -7,6 +7,10 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fbc_edit::catalog::load;
 
+// Same allocator as the binary, so the figures match what users see.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn dir_size(p: &Path) -> u64 {
     std::fs::read_dir(p)
         .map(|rd| {
