@@ -7,6 +7,7 @@ pub mod json;
 pub mod load;
 pub mod model;
 pub mod node;
+pub mod semver_range;
 pub mod write;
 pub mod yaml;
 pub mod yaml11;

@@ -1,0 +1,732 @@
+//! Versions and ranges with the grammar and quirks of blang/semver v4, the library opm and OLM use for
+//! `olm.package` versions and `skipRange` (not Cargo's or npm's semantics).
+//!
+//! Ranges, in short: tokens are separated by single spaces, except that a space right after `>`, `<`
+//! or `=` does not split (`>= 1.0.0` is one token); one-character tokens are silently dropped;
+//! `||` separates alternatives; tokens of one alternative are ANDed. A token containing `x` is a
+//! wildcard (`1.x`, `1.0.x`; `1.x.x` behaves like `1.0.x`, and `!=1.0.x` matches nothing). Operators
+//! are `=`, `==`, `!`, `!=`, `>`, `>=`, `<`, `<=` or none; `~` and `^` are errors. Pre-releases are
+//! compared like any version, so `<2.0.0` admits `2.0.0-rc.1`.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// One pre-release identifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pre {
+    Num(u64),
+    Alpha(String),
+}
+
+impl Pre {
+    fn cmp(&self, o: &Pre) -> Ordering {
+        match (self, o) {
+            (Pre::Num(a), Pre::Num(b)) => a.cmp(b),
+            (Pre::Num(_), Pre::Alpha(_)) => Ordering::Less,
+            (Pre::Alpha(_), Pre::Num(_)) => Ordering::Greater,
+            (Pre::Alpha(a), Pre::Alpha(b)) => a.as_bytes().cmp(b.as_bytes()),
+        }
+    }
+}
+
+/// A strict SemVer 2.0 version as blang/semver parses it.
+#[derive(Debug, Clone)]
+pub struct Version {
+    pub major: u64,
+    pub minor: u64,
+    pub patch: u64,
+    pub pre: Vec<Pre>,
+    pub build: Vec<String>,
+}
+
+impl PartialEq for Version {
+    /// Build metadata is ignored, as in blang's `Compare`.
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+
+impl Eq for Version {}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Version {
+    fn cmp(&self, o: &Self) -> Ordering {
+        (self.major, self.minor, self.patch)
+            .cmp(&(o.major, o.minor, o.patch))
+            .then_with(|| match (self.pre.is_empty(), o.pre.is_empty()) {
+                (true, true) => Ordering::Equal,
+                (true, false) => Ordering::Greater,
+                (false, true) => Ordering::Less,
+                (false, false) => {
+                    for (a, b) in self.pre.iter().zip(&o.pre) {
+                        let c = a.cmp(b);
+                        if c != Ordering::Equal {
+                            return c;
+                        }
+                    }
+                    self.pre.len().cmp(&o.pre.len())
+                }
+            })
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
+        for (i, p) in self.pre.iter().enumerate() {
+            f.write_str(if i == 0 { "-" } else { "." })?;
+            match p {
+                Pre::Num(n) => write!(f, "{n}")?,
+                Pre::Alpha(s) => f.write_str(s)?,
+            }
+        }
+        if !self.build.is_empty() {
+            write!(f, "+{}", self.build.join("."))?;
+        }
+        Ok(())
+    }
+}
+
+fn only(s: &str, extra_alpha: bool) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_digit() || (extra_alpha && (c.is_ascii_alphabetic() || c == '-')))
+}
+
+fn leading_zero(s: &str) -> bool {
+    s.len() > 1 && s.starts_with('0')
+}
+
+fn parse_u64(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err(format!("strconv.ParseUint: parsing {s:?}: invalid syntax"));
+    }
+    s.parse::<u64>()
+        .map_err(|_| format!("strconv.ParseUint: parsing {s:?}: value out of range"))
+}
+
+impl Version {
+    /// Parses a version, with blang's error messages.
+    pub fn parse(s: &str) -> Result<Version, String> {
+        if s.is_empty() {
+            return Err("Version string empty".into());
+        }
+        let parts: Vec<&str> = s.splitn(3, '.').collect();
+        if parts.len() != 3 {
+            return Err("No Major.Minor.Patch elements found".into());
+        }
+        let number = |p: &str, what: &str| -> Result<u64, String> {
+            if !only(p, false) {
+                return Err(format!("Invalid character(s) found in {what} number {p:?}"));
+            }
+            if leading_zero(p) {
+                let cap = what[..1].to_uppercase() + &what[1..];
+                return Err(format!(
+                    "{cap} number must not contain leading zeroes {p:?}"
+                ));
+            }
+            parse_u64(p)
+        };
+        let major = number(parts[0], "major")?;
+        let minor = number(parts[1], "minor")?;
+        let mut patch_str = parts[2];
+        let mut build: Vec<&str> = Vec::new();
+        let mut pre: Vec<&str> = Vec::new();
+        if let Some(i) = patch_str.find('+') {
+            build = patch_str[i + 1..].split('.').collect();
+            patch_str = &patch_str[..i];
+        }
+        if let Some(i) = patch_str.find('-') {
+            pre = patch_str[i + 1..].split('.').collect();
+            patch_str = &patch_str[..i];
+        }
+        let patch = number(patch_str, "patch")?;
+        let mut v = Version {
+            major,
+            minor,
+            patch,
+            pre: Vec::new(),
+            build: Vec::new(),
+        };
+        for p in pre {
+            if p.is_empty() {
+                return Err("Prerelease is empty".into());
+            }
+            if only(p, false) {
+                if leading_zero(p) {
+                    return Err(format!(
+                        "Numeric PreRelease version must not contain leading zeroes {p:?}"
+                    ));
+                }
+                v.pre.push(Pre::Num(parse_u64(p)?));
+            } else if only(p, true) {
+                v.pre.push(Pre::Alpha(p.to_string()));
+            } else {
+                return Err(format!("Invalid character(s) found in prerelease {p:?}"));
+            }
+        }
+        for b in build {
+            if b.is_empty() {
+                return Err("Build meta data is empty".into());
+            }
+            if !only(b, true) {
+                return Err(format!(
+                    "Invalid character(s) found in build meta data {b:?}"
+                ));
+            }
+            v.build.push(b.to_string());
+        }
+        Ok(v)
+    }
+}
+
+/// A comparison operator of a range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+impl Op {
+    fn parse(s: &str) -> Option<Op> {
+        Some(match s {
+            "" | "=" | "==" => Op::Eq,
+            "!" | "!=" => Op::Ne,
+            ">" => Op::Gt,
+            ">=" => Op::Ge,
+            "<" => Op::Lt,
+            "<=" => Op::Le,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Eq => "=",
+            Op::Ne => "!=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+        }
+    }
+}
+
+/// One `op version` test.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparator {
+    pub op: Op,
+    pub version: Version,
+}
+
+impl Comparator {
+    pub fn matches(&self, v: &Version) -> bool {
+        let c = v.cmp(&self.version);
+        match self.op {
+            Op::Eq => c == Ordering::Equal,
+            Op::Ne => c != Ordering::Equal,
+            Op::Gt => c == Ordering::Greater,
+            Op::Ge => c != Ordering::Less,
+            Op::Lt => c == Ordering::Less,
+            Op::Le => c != Ordering::Greater,
+        }
+    }
+}
+
+/// A parsed range: alternatives (ORed) of comparators (ANDed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Range {
+    pub alternatives: Vec<Vec<Comparator>>,
+    /// One-character tokens that were dropped while reading (blang ignores them silently).
+    pub dropped: Vec<String>,
+}
+
+/// blang's `splitAndTrim`: a space splits unless the last non-space byte was `>`, `<` or `=`; pieces
+/// shorter than two bytes are dropped, and spaces inside a piece are removed.
+fn split_and_trim(s: &str) -> (Vec<String>, Vec<String>) {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut dropped = Vec::new();
+    let mut last = 0usize;
+    let mut last_char = 0u8;
+    let piece = |from: usize, to: usize, out: &mut Vec<String>, dropped: &mut Vec<String>| {
+        if to > from + 1 {
+            out.push(s[from..to].replace(' ', ""));
+        } else if to == from + 1 && b[from] != b' ' {
+            dropped.push(s[from..to].to_string());
+        }
+    };
+    for (i, &c) in b.iter().enumerate() {
+        if c == b' ' && !matches!(last_char, b'>' | b'<' | b'=') {
+            piece(last, i, &mut out, &mut dropped);
+            last = i + 1;
+        } else if c != b' ' {
+            last_char = c;
+        }
+    }
+    piece(last, b.len(), &mut out, &mut dropped);
+    (out, dropped)
+}
+
+/// Splits `op` from `version` at the first digit.
+fn split_op(token: &str) -> Result<(&str, &str), String> {
+    match token.find(|c: char| c.is_numeric()) {
+        Some(i) => Ok((token[..i].trim(), &token[i..])),
+        None => Err(format!("Could not get version from string: {token:?}")),
+    }
+}
+
+fn bump(version: &str, index: usize) -> String {
+    let mut parts: Vec<String> = version.split('.').map(str::to_string).collect();
+    match parts.get(index).and_then(|p| p.parse::<i64>().ok()) {
+        Some(n) => {
+            parts[index] = (n + 1).to_string();
+            parts.join(".")
+        }
+        None => String::new(),
+    }
+}
+
+/// Rewrites wildcard tokens (`1.x`, `>1.0.x`) into plain comparators, exactly as blang does.
+fn expand_wildcard(token: &str, out: &mut Vec<String>) -> Result<(), String> {
+    let (op, v) = split_op(token)?;
+    let parts: Vec<&str> = v.split('.').collect();
+    // 3 parts ending in `x`: patch wildcard (bump minor); 2 parts: minor wildcard (bump major).
+    let bump_index = match (parts.len(), parts.last()) {
+        (3, Some(&"x")) => Some(1),
+        (2, Some(&"x")) => Some(0),
+        _ => None,
+    };
+    let flat = v.replacen(".x.x", ".x", 1).replacen(".x", ".0", 1);
+    let flat = if flat.split('.').count() == 2 {
+        format!("{flat}.0")
+    } else {
+        flat
+    };
+    let bumped = || bump_index.map_or(String::new(), |i| bump(&flat, i));
+    let (result_op, result_version) = match op {
+        ">" => (">=", bumped()),
+        ">=" => (">=", flat.clone()),
+        "<" => ("<", flat.clone()),
+        "<=" => ("<", bumped()),
+        "" | "=" | "==" => {
+            out.push(format!(">={flat}"));
+            ("<", bumped())
+        }
+        "!=" | "!" => {
+            out.push(format!("<{flat}"));
+            (">=", bumped())
+        }
+        // Any other operator is kept and rejected when the token is read.
+        other => {
+            out.push(format!("{other}{flat}"));
+            return Ok(());
+        }
+    };
+    out.push(format!("{result_op}{result_version}"));
+    Ok(())
+}
+
+impl Range {
+    /// Parses a range with blang's grammar and error messages.
+    pub fn parse(s: &str) -> Result<Range, String> {
+        let (tokens, dropped) = split_and_trim(s);
+        let mut alternatives_text: Vec<Vec<String>> = Vec::new();
+        let mut current = Vec::new();
+        for (i, t) in tokens.iter().enumerate() {
+            if t == "||" {
+                if i == 0 {
+                    return Err("First element in range is '||'".into());
+                }
+                alternatives_text.push(std::mem::take(&mut current));
+            } else {
+                current.push(t.clone());
+            }
+        }
+        if tokens.last().is_none_or(|t| t == "||") {
+            return Err("Last element in range is '||'".into());
+        }
+        alternatives_text.push(current);
+        let mut alternatives = Vec::new();
+        for alt in alternatives_text {
+            let mut expanded = Vec::new();
+            for t in alt {
+                if t.contains('x') {
+                    expand_wildcard(&t, &mut expanded)?;
+                } else {
+                    expanded.push(t);
+                }
+            }
+            let mut comparators = Vec::new();
+            for t in expanded {
+                let (op, v) = split_op(&t)?;
+                let op = Op::parse(op).ok_or_else(|| {
+                    format!(
+                        "Could not parse Range {t:?}: Could not parse comparator {op:?} in {:?}",
+                        format!("{op}{v}")
+                    )
+                })?;
+                let version = Version::parse(v).map_err(|e| {
+                    format!(
+                        "Could not parse Range {t:?}: Could not parse version {v:?} in {t:?}: {e}"
+                    )
+                })?;
+                comparators.push(Comparator { op, version });
+            }
+            alternatives.push(comparators);
+        }
+        Ok(Range {
+            alternatives,
+            dropped,
+        })
+    }
+
+    /// Whether `v` is in the range.
+    pub fn matches(&self, v: &Version) -> bool {
+        self.alternatives
+            .iter()
+            .any(|alt| alt.iter().all(|c| c.matches(v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VERSIONS: [&str; 12] = [
+        "0.9.0",
+        "1.0.0-alpha",
+        "1.0.0",
+        "1.0.5",
+        "1.1.0",
+        "1.5.0-rc.1",
+        "1.9.9",
+        "2.0.0-0",
+        "2.0.0-rc.1",
+        "2.0.0",
+        "2.1.0",
+        "3.0.0",
+    ];
+
+    fn matching(range: &str) -> Result<Vec<&'static str>, String> {
+        let r = Range::parse(range)?;
+        Ok(VERSIONS
+            .iter()
+            .copied()
+            .filter(|v| r.matches(&Version::parse(v).unwrap()))
+            .collect())
+    }
+
+    /// Ranges and the versions blang/semver v4 matches among `VERSIONS`.
+    #[test]
+    fn ranges_match_like_blang() {
+        let all = VERSIONS.to_vec();
+        let cases: Vec<(&str, Vec<&str>)> = vec![
+            (
+                ">=1.0.0 <2.0.0",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (
+                ">=1.0.0 <2.0.0-0",
+                vec!["1.0.0", "1.0.5", "1.1.0", "1.5.0-rc.1", "1.9.9"],
+            ),
+            (
+                "> 1.0.0",
+                vec![
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                    "2.0.0",
+                    "2.1.0",
+                    "3.0.0",
+                ],
+            ),
+            (
+                ">= 1.0.0 < 2.0.0",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (
+                "  >=1.0.0   <2.0.0  ",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (
+                "<2.0.0 >=1.0.0",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (
+                "<1.0.0 || >=2.0.0",
+                vec!["0.9.0", "1.0.0-alpha", "2.0.0", "2.1.0", "3.0.0"],
+            ),
+            ("1.0.0", vec!["1.0.0"]),
+            ("=1.0.0", vec!["1.0.0"]),
+            ("==1.0.0", vec!["1.0.0"]),
+            (
+                "!1.0.0",
+                all.iter().copied().filter(|v| *v != "1.0.0").collect(),
+            ),
+            (
+                "!=1.0.0",
+                all.iter().copied().filter(|v| *v != "1.0.0").collect(),
+            ),
+            (
+                "1.x",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            ("1.0.x", vec!["1.0.0", "1.0.5"]),
+            ("1.x.x", vec!["1.0.0", "1.0.5"]),
+            (
+                "<=1.x",
+                vec![
+                    "0.9.0",
+                    "1.0.0-alpha",
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (">1.x", vec!["2.0.0", "2.1.0", "3.0.0"]),
+            (
+                ">=1.x",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                    "2.0.0",
+                    "2.1.0",
+                    "3.0.0",
+                ],
+            ),
+            ("<1.0.x", vec!["0.9.0", "1.0.0-alpha"]),
+            ("!=1.0.x", vec![]),
+            (
+                ">=1.0.0 a <2.0.0",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                ],
+            ),
+            (
+                ">=1.0.0-x.1",
+                vec![
+                    "1.0.0",
+                    "1.0.5",
+                    "1.1.0",
+                    "1.5.0-rc.1",
+                    "1.9.9",
+                    "2.0.0-0",
+                    "2.0.0-rc.1",
+                    "2.0.0",
+                    "2.1.0",
+                    "3.0.0",
+                ],
+            ),
+            ("<0.9.0", vec![]),
+            (">=0.0.0", all.clone()),
+            (">1.9.9 <=2.0.0", vec!["2.0.0-0", "2.0.0-rc.1", "2.0.0"]),
+            ("<1.0.0-beta", vec!["0.9.0", "1.0.0-alpha"]),
+            ("1.0.0+build.5", vec!["1.0.0"]),
+            (">=2.0.0-rc.1 <2.0.0", vec!["2.0.0-rc.1"]),
+            (
+                "<1.0.0 || 2.x || 3.0.0",
+                vec!["0.9.0", "1.0.0-alpha", "2.0.0", "2.1.0", "3.0.0"],
+            ),
+        ];
+        for (range, want) in cases {
+            assert_eq!(matching(range), Ok(want), "{range}");
+        }
+    }
+
+    #[test]
+    fn range_errors_match_blang() {
+        let cases = [
+            (
+                ">=1.0.0,<2.0.0",
+                "Could not parse Range \">=1.0.0,<2.0.0\": Could not parse version \"1.0.0,<2.0.0\" in \">=1.0.0,<2.0.0\": Invalid character(s) found in patch number \"0,<2.0.0\"",
+            ),
+            ("", "Last element in range is '||'"),
+            ("*", "Last element in range is '||'"),
+            ("x", "Last element in range is '||'"),
+            ("1", "Last element in range is '||'"),
+            ("|| 1.0.0", "First element in range is '||'"),
+            ("1.0.0 ||", "Last element in range is '||'"),
+            (
+                "1.X",
+                "Could not parse Range \"1.X\": Could not parse version \"1.X\" in \"1.X\": No Major.Minor.Patch elements found",
+            ),
+            (
+                "~1.0.0",
+                "Could not parse Range \"~1.0.0\": Could not parse comparator \"~\" in \"~1.0.0\"",
+            ),
+            (
+                "^1.0.0",
+                "Could not parse Range \"^1.0.0\": Could not parse comparator \"^\" in \"^1.0.0\"",
+            ),
+            (
+                ">v0.1.0",
+                "Could not parse Range \">v0.1.0\": Could not parse comparator \">v\" in \">v0.1.0\"",
+            ),
+            (
+                "1.0",
+                "Could not parse Range \"1.0\": Could not parse version \"1.0\" in \"1.0\": No Major.Minor.Patch elements found",
+            ),
+            (
+                ">1.00.1",
+                "Could not parse Range \">1.00.1\": Could not parse version \"1.00.1\" in \">1.00.1\": Minor number must not contain leading zeroes \"00\"",
+            ),
+            ("1.0.0-xyz", "Could not get version from string: \"<\""),
+            ("<=1.0.0-rc.x", "Could not get version from string: \"<\""),
+            (
+                "<1.0.0||>=2.0.0",
+                "Could not parse Range \"<1.0.0||>=2.0.0\": Could not parse version \"1.0.0||>=2.0.0\" in \"<1.0.0||>=2.0.0\": Invalid character(s) found in patch number \"0||>=2.0.0\"",
+            ),
+            ("abc", "Could not get version from string: \"abc\""),
+        ];
+        for (range, want) in cases {
+            assert_eq!(
+                Range::parse(range).map(|_| ()),
+                Err(want.to_string()),
+                "{range:?}"
+            );
+        }
+        assert!(
+            Range::parse(">=1.0.0\t<2.0.0").is_err(),
+            "a tab is not a separator"
+        );
+    }
+
+    #[test]
+    fn one_character_tokens_are_reported_as_dropped() {
+        let r = Range::parse(">=1.0.0 a <2.0.0").unwrap();
+        assert_eq!(r.dropped, vec!["a".to_string()]);
+    }
+
+    #[test]
+    fn versions_parse_and_order_like_blang() {
+        let errors = [
+            ("", "Version string empty"),
+            ("1.0", "No Major.Minor.Patch elements found"),
+            (
+                "v1.0.0",
+                "Invalid character(s) found in major number \"v1\"",
+            ),
+            (
+                "01.0.0",
+                "Major number must not contain leading zeroes \"01\"",
+            ),
+            (
+                "1.0.0.1",
+                "Invalid character(s) found in patch number \"0.1\"",
+            ),
+            ("1..0", "strconv.ParseUint: parsing \"\": invalid syntax"),
+            ("1.0.0-", "Prerelease is empty"),
+            (
+                "1.0.0-a_b",
+                "Invalid character(s) found in prerelease \"a_b\"",
+            ),
+            (
+                "1.0.0-01",
+                "Numeric PreRelease version must not contain leading zeroes \"01\"",
+            ),
+            ("1.0.0+", "Build meta data is empty"),
+            (
+                "99999999999999999999.0.0",
+                "strconv.ParseUint: parsing \"99999999999999999999\": value out of range",
+            ),
+        ];
+        for (v, want) in errors {
+            assert_eq!(
+                Version::parse(v).map(|_| ()),
+                Err(want.to_string()),
+                "{v:?}"
+            );
+        }
+        let sorted = [
+            "1.0.0-0",
+            "1.0.0-1",
+            "1.0.0-alpha",
+            "1.0.0-alpha.1",
+            "1.0.0-beta",
+            "1.0.0",
+            "1.0.1",
+            "1.1.0",
+        ];
+        for w in sorted.windows(2) {
+            assert!(
+                Version::parse(w[0]).unwrap() < Version::parse(w[1]).unwrap(),
+                "{w:?}"
+            );
+        }
+        assert_eq!(
+            Version::parse("1.0.0+a").unwrap(),
+            Version::parse("1.0.0+b").unwrap()
+        );
+        assert_eq!(
+            Version::parse("3.11.2+0.1718224960.p").unwrap().to_string(),
+            "3.11.2+0.1718224960.p"
+        );
+    }
+}
