@@ -1,19 +1,34 @@
-//! YAML 1.1 scalar rules as opm applies them (go-yaml v2 resolution, then conversion to JSON), and a
-//! scalar writer whose output reads back as the same string under those rules.
+//! YAML 1.1 scalar rules as opm applies them (go-yaml v2 resolution, then conversion to JSON through
+//! sigs.k8s.io/yaml), and a scalar writer whose output reads back as the same string under those
+//! rules and under YAML 1.2.
 //!
-//! Resolution of a plain (unquoted) scalar, in order:
-//! 1. exact words: `y Y yes Yes YES on On ON true True TRUE` → `true`; the same with
-//!    `n N no No NO off Off OFF false False FALSE` → `false`; `""`, `~`, `null`, `Null`, `NULL` → null;
-//!    `.nan`, `.inf`, `-.inf` and their capitalised forms → not a finite number (opm fails on them);
-//! 2. a scalar starting with a digit, `+` or `-`: with `_` removed, an integer in Go's base-prefix
-//!    syntax (`010` octal, `0x1F`, `0o17`, `0b101`, optional sign), else a float matching
-//!    `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`;
-//! 3. a scalar starting with `.`: a float if Go's `ParseFloat` accepts it (`.5`, `.5e3`);
-//! 4. anything else, including dates such as `2001-12-14` (kept as strings when read into untyped
-//!    values), is a string.
+//! Resolution of a plain (unquoted) scalar, by its first byte:
+//! 1. a fixed table, tried for every scalar whose first byte is one of `yYnNtTfFoO~.+-` or a digit
+//!    (and for the empty scalar): `y Y yes Yes YES on On ON true True TRUE` → `true`;
+//!    `n N no No NO off Off OFF false False FALSE` → `false`; `""`, `~`, `null`, `Null`, `NULL` →
+//!    null; `.nan`, `.inf`, `+.inf`, `-.inf` in lower, capitalised and upper case → not a finite
+//!    number (opm fails on them: JSON has no such numbers). Other spellings (`yEs`, `NaN`, `inf`,
+//!    `+.nan`) are strings.
+//! 2. first byte a digit, `+` or `-`: with every `_` removed, an integer in Go's base-prefix syntax
+//!    (optional sign, then `0x`/`0X`, `0o`/`0O`, `0b`/`0B`, or a leading `0` for octal: `010` is 8),
+//!    signed 64-bit, or unsigned 64-bit when written without a sign; else a float matching
+//!    `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` that does not overflow (`08` is the
+//!    float 8, `1e400` stays a string); else, for a scalar starting with `0b`, the rest read as a
+//!    signed base-2 integer, so `0b-101` is -5.
+//! 3. first byte `.`: a float when Go's `ParseFloat` accepts the scalar as written (`.5`, `.5e3`,
+//!    `.5_5` with underscores between digits).
+//! 4. anything else is a string. That includes dates and times (`2001-12-14`): go-yaml v2 resolves
+//!    them as timestamps but hands untyped values back as the original text; sexagesimal numbers
+//!    (`190:20:30`), which go-yaml v2 leaves unsupported on purpose; `=`; and `<<`, which is only
+//!    special as a plain mapping key, where it merges another mapping in.
 //!
-//! Numbers become JSON numbers written the way Go's JSON encoder writes them (`1.10` → `1.1`,
-//! `1e3` → `1000`, `1e21` → `1e+21`).
+//! Numbers become JSON numbers written the way Go's JSON encoder writes them: integers in decimal,
+//! floats in their shortest round-trip form, with an exponent below 1e-6 or from 1e21 up (`1.10` →
+//! `1.1`, `1e3` → `1000`, `1e21` → `1e+21`, `1e-7` → `1e-7`).
+//!
+//! Keys are converted further by opm's YAML-to-JSON step (booleans to `true`/`false`, integers to
+//! decimal, floats through 32-bit `%g` formatting, null and unsigned keys rejected); that is left to
+//! the reader of mappings.
 
 /// What a plain scalar resolves to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,87 +53,142 @@ pub enum QuoteStyle {
     Double,
 }
 
-const TRUE_WORDS: [&str; 11] = [
-    "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
-];
-const FALSE_WORDS: [&str; 11] = [
-    "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
-];
-
 /// Resolves a plain scalar the way opm reads it.
 pub fn resolve_plain(s: &str) -> Plain {
-    if TRUE_WORDS.contains(&s) {
-        return Plain::Bool(true);
+    let Some(&first) = s.as_bytes().first() else {
+        return Plain::Null;
+    };
+    let numeric = first.is_ascii_digit() || first == b'+' || first == b'-';
+    if !(numeric || first == b'.' || b"yYnNtTfFoO~".contains(&first)) {
+        return Plain::Str;
     }
-    if FALSE_WORDS.contains(&s) {
-        return Plain::Bool(false);
+    if let Some(p) = lookup_word(s) {
+        return p;
     }
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
-        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
-        | "-.inf" | "-.Inf" | "-.INF" => return Plain::NonFinite,
-        _ => {}
-    }
-    match s.as_bytes()[0] {
-        b'0'..=b'9' | b'+' | b'-' => {
-            let plain: String = s.chars().filter(|&c| c != '_').collect();
-            if let Some(v) = parse_go_int(&plain) {
-                return Plain::Int(v.to_string());
-            }
-            if is_yaml_float(&plain)
-                && let Ok(f) = plain.parse::<f64>()
-                && f.is_finite()
-            {
-                return Plain::Float(go_json_float(f));
-            }
-            Plain::Str
+    if numeric {
+        resolve_number(s)
+    } else if first == b'.' {
+        match parse_dot_float(s) {
+            Some(f) => Plain::Float(go_json_float(f)),
+            None => Plain::Str,
         }
-        b'.' => match parse_go_float(s) {
-            Some(f) if f.is_finite() => Plain::Float(go_json_float(f)),
-            _ => Plain::Str,
-        },
-        _ => Plain::Str,
+    } else {
+        Plain::Str
     }
 }
 
-/// Go's `strconv.ParseInt(s, 0, 64)`, falling back to `ParseUint`: optional sign, then `0x`, `0o`, `0b`
-/// or a leading `0` (octal) prefix.
-fn parse_go_int(s: &str) -> Option<i128> {
-    let (neg, body) = match s.as_bytes().first()? {
-        b'-' => (true, &s[1..]),
-        b'+' => (false, &s[1..]),
+fn lookup_word(s: &str) -> Option<Plain> {
+    Some(match s {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            Plain::Bool(true)
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            Plain::Bool(false)
+        }
+        "~" | "null" | "Null" | "NULL" => Plain::Null,
+        ".nan" | ".NaN" | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF"
+        | "-.inf" | "-.Inf" | "-.INF" => Plain::NonFinite,
+        _ => return None,
+    })
+}
+
+/// Step 2 of the resolution, for scalars starting with a digit or a sign. (Timestamps are tried
+/// first by go-yaml v2, but a scalar with a `-` after four digits can never be a number, so they
+/// end up as strings either way.)
+fn resolve_number(s: &str) -> Plain {
+    let plain: String = s.chars().filter(|&c| c != '_').collect();
+    if let Some(v) = parse_int_base0(&plain) {
+        return Plain::Int(v.to_string());
+    }
+    if let Some(v) = parse_uint_base0(&plain) {
+        return Plain::Int(v.to_string());
+    }
+    if is_yaml_float(&plain) {
+        return match plain.parse::<f64>() {
+            Ok(f) if f.is_finite() => Plain::Float(go_json_float(f)),
+            _ => Plain::Str,
+        };
+    }
+    // A last chance for `0b`: the rest is read as a signed base-2 number, sign included.
+    if let Some(rest) = plain.strip_prefix("0b") {
+        let (neg, digits) = split_sign(rest);
+        if let Some(v) = parse_digits(digits, 2) {
+            if let Some(v) = signed(neg, v) {
+                return Plain::Int(v.to_string());
+            }
+            if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                return Plain::Int(v.to_string());
+            }
+        }
+    }
+    Plain::Str
+}
+
+fn split_sign(s: &str) -> (bool, &str) {
+    match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
         _ => (false, s),
-    };
-    let lower = body.to_ascii_lowercase();
-    let (radix, digits) = if let Some(d) = lower.strip_prefix("0x") {
-        (16, d)
-    } else if let Some(d) = lower.strip_prefix("0o") {
-        (8, d)
-    } else if let Some(d) = lower.strip_prefix("0b") {
-        (2, d)
-    } else if lower.len() > 1 && lower.starts_with('0') {
-        (8, &lower[1..])
+    }
+}
+
+/// An unsigned magnitude with a sign, when it fits a signed 64-bit integer.
+fn signed(neg: bool, v: u64) -> Option<i64> {
+    if neg {
+        if v <= 1 << 63 {
+            Some(0i64.wrapping_sub_unsigned(v))
+        } else {
+            None
+        }
     } else {
-        (10, lower.as_str())
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        i64::try_from(v).ok()
+    }
+}
+
+/// Digits of `radix` only (no sign, no separator), at least one, fitting 64 bits.
+fn parse_digits(digits: &str, radix: u32) -> Option<u64> {
+    if digits.is_empty() {
         return None;
     }
-    let v = u128::from_str_radix(digits, radix).ok()?;
-    if neg {
-        (v <= 1u128 << 63).then(|| -(v as i128))
-    } else {
-        (v <= u64::MAX as u128).then_some(v as i128)
+    let mut v: u64 = 0;
+    for c in digits.chars() {
+        let d = c.to_digit(radix)?;
+        v = v.checked_mul(u64::from(radix))?.checked_add(u64::from(d))?;
     }
+    Some(v)
+}
+
+/// Go's `strconv.ParseUint(s, 0, 64)` on text without underscores: no sign; `0b`, `0o`, `0x`
+/// (either case) with at least one digit after them, or a leading `0` for octal.
+fn parse_uint_base0(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.first() != Some(&b'0') {
+        return parse_digits(s, 10);
+    }
+    if b.len() >= 3 {
+        match b[1].to_ascii_lowercase() {
+            b'b' => return parse_digits(&s[2..], 2),
+            b'o' => return parse_digits(&s[2..], 8),
+            b'x' => return parse_digits(&s[2..], 16),
+            _ => {}
+        }
+    }
+    if b.len() == 1 {
+        return Some(0);
+    }
+    parse_digits(&s[1..], 8)
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` on text without underscores.
+fn parse_int_base0(s: &str) -> Option<i64> {
+    let (neg, body) = split_sign(s);
+    signed(neg, parse_uint_base0(body)?)
 }
 
 /// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
 fn is_yaml_float(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
-    if matches!(b.first(), Some(b'-' | b'+')) {
-        i += 1;
-    }
     let digits = |i: &mut usize| {
         let start = *i;
         while *i < b.len() && b[*i].is_ascii_digit() {
@@ -126,6 +196,9 @@ fn is_yaml_float(s: &str) -> bool {
         }
         *i - start
     };
+    if matches!(b.first(), Some(b'-' | b'+')) {
+        i += 1;
+    }
     if b.get(i) == Some(&b'.') {
         i += 1;
         if digits(&mut i) == 0 {
@@ -152,15 +225,44 @@ fn is_yaml_float(s: &str) -> bool {
     i == b.len()
 }
 
-/// Go's `strconv.ParseFloat` for the decimal forms a scalar starting with `.` can take.
-fn parse_go_float(s: &str) -> Option<f64> {
-    let ok = s
-        .bytes()
-        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if !ok {
+/// Go's `strconv.ParseFloat(s, 64)` for a scalar starting with `.`: `.` then digits (at least one)
+/// with an optional exponent; `_` is allowed between two digits. Overflow is a failure.
+fn parse_dot_float(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut i = 1;
+    let run = |i: &mut usize| {
+        let mut n = 0;
+        while *i < b.len() && (b[*i].is_ascii_digit() || b[*i] == b'_') {
+            n += usize::from(b[*i] != b'_');
+            *i += 1;
+        }
+        n
+    };
+    if b.first() != Some(&b'.') || run(&mut i) == 0 {
         return None;
     }
-    s.parse::<f64>().ok()
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        run(&mut i);
+    }
+    if i != b.len() {
+        return None;
+    }
+    let separators_ok = b.iter().enumerate().all(|(k, &c)| {
+        c != b'_'
+            || (k > 0 && b[k - 1].is_ascii_digit() && b.get(k + 1).is_some_and(u8::is_ascii_digit))
+    });
+    if !separators_ok {
+        return None;
+    }
+    let f: f64 = s.replace('_', "").parse().ok()?;
+    f.is_finite().then_some(f)
 }
 
 /// A float written as Go's JSON encoder writes it.
@@ -180,23 +282,75 @@ pub fn go_json_float(f: f64) -> String {
     }
 }
 
-/// Whether `s`, written plain, would be read by opm as something other than this string.
+/// Whether `s`, written plain, would be read by opm as something other than this string: a null, a
+/// boolean or a number, or `<<`, which as a mapping key merges another mapping in.
 pub fn is_yaml11_trap(s: &str) -> bool {
-    resolve_plain(s) != Plain::Str
+    s == "<<" || resolve_plain(s) != Plain::Str
 }
 
-fn looks_like_date(s: &str) -> bool {
+/// Scalars go-yaml v2 resolves as timestamps (read back as strings, but quoted by opm's writer and
+/// read as dates by other YAML 1.1 readers): four digits, `-`, a digit, at least eight characters.
+fn looks_like_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 8 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[5].is_ascii_digit()
 }
 
-/// Whether `s` can be written without quotes and read back as the same string, in a block or a flow
-/// collection, by opm and by YAML 1.2 readers.
+/// YAML 1.1 sexagesimal numbers, `[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?`. go-yaml v2 reads
+/// them as strings, other YAML 1.1 readers as numbers; opm's writer quotes them.
+fn is_base60(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    if !b.get(i).is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+        i += 1;
+    }
+    let mut groups = 0;
+    while b.get(i) == Some(&b':') {
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() && i - start < 2 {
+            i += 1;
+        }
+        match &b[start..i] {
+            [_] => {}
+            [tens, _] if *tens <= b'5' => {}
+            _ => return false,
+        }
+        groups += 1;
+    }
+    if groups == 0 {
+        return false;
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'_') {
+            i += 1;
+        }
+    }
+    i == b.len()
+}
+
+/// Characters that are line breaks or not printable for some YAML reader: they can only be written
+/// escaped, inside double quotes. (Tab is among them: it is kept out of plain and single-quoted
+/// scalars.)
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
+        )
+}
+
+/// Whether `s` can be written without quotes and read back as the same string by opm and by YAML 1.2
+/// readers, as a mapping key or value, a sequence item or a whole document, in block style or inside
+/// a flow collection.
 pub fn plain_is_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    if is_yaml11_trap(s) || looks_like_date(s) || s == "<<" || s == "=" {
+    if is_yaml11_trap(s) || looks_like_timestamp(s) || is_base60(s) || s == "=" {
         return false;
     }
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) || first.is_whitespace() {
@@ -208,26 +362,23 @@ pub fn plain_is_safe(s: &str) -> bool {
     if s.starts_with("---") || s.starts_with("...") {
         return false;
     }
-    if s.contains(": ") || s.contains(" #") || s.contains([',', '[', ']', '{', '}']) {
+    // Inside a flow collection go-yaml v2 ends a plain scalar at any of `,?[]{}`.
+    if s.contains(": ") || s.contains(" #") || s.contains([',', '?', '[', ']', '{', '}']) {
         return false;
     }
-    s.chars().all(|c| !needs_escape(c) && c != '\t')
-}
-
-fn needs_escape(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{FEFF}')
+    !s.chars().any(needs_escape)
 }
 
 /// Writes a string scalar so that it reads back as exactly `s`: plain when asked for and safe,
-/// otherwise single-quoted when possible, otherwise double-quoted with escapes.
+/// otherwise single-quoted when asked for (or plain was) and possible, otherwise double-quoted with
+/// escapes. Like opm's writer, a string that would read as another value when plain (`"yes"`,
+/// `"1.10"`, `"2001-12-14"`) gets double quotes when plain was asked for.
 pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
     if preferred == QuoteStyle::Plain && plain_is_safe(s) {
         out.push_str(s);
         return;
     }
-    // Like opm's writer: strings that would read as another type get double quotes, strings that
-    // need quotes for syntax get single quotes.
-    let reads_as_other = is_yaml11_trap(s) || looks_like_date(s);
+    let reads_as_other = is_yaml11_trap(s) || looks_like_timestamp(s) || is_base60(s);
     let single_ok = !s.chars().any(needs_escape);
     let single = match preferred {
         QuoteStyle::Single => single_ok,
@@ -235,6 +386,7 @@ pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
         QuoteStyle::Double => false,
     };
     if single {
+        out.reserve(s.len() + 2);
         out.push('\'');
         for c in s.chars() {
             if c == '\'' {
@@ -245,6 +397,7 @@ pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
         out.push('\'');
         return;
     }
+    out.reserve(s.len() + 2);
     out.push('"');
     for c in s.chars() {
         match c {
@@ -254,12 +407,8 @@ pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
             c if needs_escape(c) => {
-                let v = c as u32;
-                if v <= 0xFF {
-                    out.push_str(&format!("\\x{v:02X}"));
-                } else {
-                    out.push_str(&format!("\\u{v:04X}"));
-                }
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{:04X}", c as u32);
             }
             c => out.push(c),
         }
@@ -270,9 +419,8 @@ pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::node::Kind;
-    use crate::catalog::yaml::{parse_chunk, split_documents};
     use proptest::prelude::*;
+    use saphyr_parser::{Event, Parser, ScalarStyle};
 
     fn int(s: &str) -> Plain {
         Plain::Int(s.into())
@@ -283,105 +431,357 @@ mod tests {
 
     #[test]
     fn resolves_like_opm() {
+        let t = Plain::Bool(true);
+        let f = Plain::Bool(false);
         let cases: Vec<(&str, Plain)> = vec![
-            ("yes", Plain::Bool(true)),
-            ("Yes", Plain::Bool(true)),
-            ("YES", Plain::Bool(true)),
-            ("y", Plain::Bool(true)),
-            ("Y", Plain::Bool(true)),
-            ("on", Plain::Bool(true)),
-            ("On", Plain::Bool(true)),
-            ("ON", Plain::Bool(true)),
-            ("true", Plain::Bool(true)),
-            ("True", Plain::Bool(true)),
-            ("TRUE", Plain::Bool(true)),
-            ("no", Plain::Bool(false)),
-            ("n", Plain::Bool(false)),
-            ("N", Plain::Bool(false)),
-            ("off", Plain::Bool(false)),
-            ("OFF", Plain::Bool(false)),
-            ("false", Plain::Bool(false)),
-            ("FALSE", Plain::Bool(false)),
+            // Booleans: exactly these spellings.
+            ("y", t.clone()),
+            ("Y", t.clone()),
+            ("yes", t.clone()),
+            ("Yes", t.clone()),
+            ("YES", t.clone()),
+            ("on", t.clone()),
+            ("On", t.clone()),
+            ("ON", t.clone()),
+            ("true", t.clone()),
+            ("True", t.clone()),
+            ("TRUE", t.clone()),
+            ("n", f.clone()),
+            ("N", f.clone()),
+            ("no", f.clone()),
+            ("No", f.clone()),
+            ("NO", f.clone()),
+            ("off", f.clone()),
+            ("Off", f.clone()),
+            ("OFF", f.clone()),
+            ("false", f.clone()),
+            ("False", f.clone()),
+            ("FALSE", f.clone()),
             ("yEs", Plain::Str),
+            ("oN", Plain::Str),
             ("tRUE", Plain::Str),
+            ("t", Plain::Str),
+            ("f", Plain::Str),
+            // Nulls.
             ("", Plain::Null),
             ("~", Plain::Null),
             ("null", Plain::Null),
             ("Null", Plain::Null),
             ("NULL", Plain::Null),
             ("nULL", Plain::Str),
-            ("1.10", float("1.1")),
-            ("1.0", float("1")),
+            ("~~", Plain::Str),
+            // Integers.
+            ("0", int("0")),
+            ("00", int("0")),
             ("010", int("8")),
-            ("08", float("8")),
+            ("-010", int("-8")),
             ("0x1F", int("31")),
+            ("0X1f", int("31")),
+            ("-0x1F", int("-31")),
+            ("+0x1F", int("31")),
             ("0o17", int("15")),
+            ("0O17", int("15")),
             ("0b101", int("5")),
+            ("0B101", int("5")),
             ("-0b101", int("-5")),
+            ("0b-101", int("-5")),
+            ("0b+101", int("5")),
+            ("0B-101", Plain::Str),
             ("1_000", int("1000")),
+            ("1__0", int("10")),
+            ("1_", int("1")),
+            ("0x_1F", int("31")),
+            ("_1", Plain::Str),
             ("+1", int("1")),
             ("-0", int("0")),
+            ("-9223372036854775808", int("-9223372036854775808")),
+            ("9223372036854775807", int("9223372036854775807")),
+            ("18446744073709551615", int("18446744073709551615")),
+            ("0xFFFFFFFFFFFFFFFF", int("18446744073709551615")),
+            // Integers out of range fall back to floats when they look like one.
+            ("18446744073709551616", float("18446744073709552000")),
+            ("+18446744073709551615", float("18446744073709552000")),
+            ("-9223372036854775809", float("-9223372036854776000")),
+            ("0x10000000000000000", Plain::Str),
+            ("0x", Plain::Str),
+            ("0b", Plain::Str),
+            ("0b2", Plain::Str),
+            ("08", float("8")),
+            ("09.5", float("9.5")),
+            ("0o8", Plain::Str),
+            // Floats.
+            ("1.10", float("1.1")),
+            ("1.0", float("1")),
+            ("1.", float("1")),
+            ("-0.0", float("-0")),
+            ("+1.5", float("1.5")),
             ("1e3", float("1000")),
             ("1E3", float("1000")),
+            ("1e+3", float("1000")),
+            ("1_e3", float("1000")),
+            ("1_000.5", float("1000.5")),
             ("1e21", float("1e+21")),
+            ("1e20", float("100000000000000000000")),
+            ("1e-6", float("0.000001")),
             ("1e-7", float("1e-7")),
+            ("1.5e-10", float("1.5e-10")),
+            ("-1.5e300", float("-1.5e+300")),
+            ("123456789012345678901234", float("1.2345678901234569e+23")),
             ("1e400", Plain::Str),
+            ("1e-400", float("0")),
             (".5", float("0.5")),
-            ("1.", float("1")),
-            ("18446744073709551615", int("18446744073709551615")),
-            ("18446744073709551616", float("18446744073709552000")),
+            ("+.5", float("0.5")),
+            ("-.5", float("-0.5")),
+            (".5e3", float("500")),
+            (".5E-1", float("0.05")),
+            (".5_5", float("0.55")),
+            (".5e1_0", float("5000000000")),
+            ("._5", Plain::Str),
+            (".5_", Plain::Str),
+            (".5__5", Plain::Str),
+            (".e3", Plain::Str),
+            ("..5", Plain::Str),
+            (".5.5", Plain::Str),
+            (".1e400", Plain::Str),
+            ("1e", Plain::Str),
+            ("1e+", Plain::Str),
+            ("0x1p3", Plain::Str),
+            // Not finite.
             (".inf", Plain::NonFinite),
+            (".Inf", Plain::NonFinite),
+            ("+.INF", Plain::NonFinite),
             ("-.Inf", Plain::NonFinite),
+            (".nan", Plain::NonFinite),
             (".NaN", Plain::NonFinite),
+            (".NAN", Plain::NonFinite),
+            (".iNf", Plain::Str),
+            ("+.nan", Plain::Str),
+            ("inf", Plain::Str),
+            ("-inf", Plain::Str),
+            ("NaN", Plain::Str),
+            // Strings.
             ("1.2.3", Plain::Str),
             ("v1", Plain::Str),
+            ("v1.0.0", Plain::Str),
             ("2001-12-14", Plain::Str),
-            ("<<", Plain::Str),
-            ("=", Plain::Str),
-            ("0x", Plain::Str),
+            ("2001-12-14T21:59:43.10Z", Plain::Str),
+            ("190:20:30", Plain::Str),
             ("-", Plain::Str),
+            ("+", Plain::Str),
+            ("=", Plain::Str),
+            ("<<", Plain::Str),
+            ("1,000", Plain::Str),
+            ("1 000", Plain::Str),
             (">=1.0.0 <2.0.0", Plain::Str),
+            ("olm.channel", Plain::Str),
+            ("yes please", Plain::Str),
         ];
+        assert!(cases.len() >= 40);
         for (input, want) in cases {
             assert_eq!(resolve_plain(input), want, "{input:?}");
         }
     }
 
     #[test]
-    fn traps_are_quoted() {
-        for s in [
-            "yes",
-            "on",
-            "NO",
-            "off",
-            "y",
-            "n",
-            "1.10",
-            "010",
-            "",
-            "null",
-            "2001-12-14",
-            "<<",
-        ] {
-            let mut out = String::new();
-            write_scalar_str(&mut out, s, QuoteStyle::Plain);
-            assert!(out.starts_with(['\'', '"']), "{s:?} written as {out}");
+    fn traps() {
+        for s in ["yes", "Off", "~", "", "1.10", "0x1F", ".inf", "<<", "0b-1"] {
+            assert!(is_yaml11_trap(s), "{s:?}");
         }
-        let mut out = String::new();
-        write_scalar_str(&mut out, "olm.channel", QuoteStyle::Plain);
-        assert_eq!(out, "olm.channel");
+        for s in ["2001-12-14", "190:20:30", "=", "v1", "1.2.3", "NaN", "yEs"] {
+            assert!(!is_yaml11_trap(s), "{s:?}");
+        }
     }
 
-    fn read_back(scalar: &str) -> Option<String> {
-        let text = format!("k: {scalar}\n");
-        let (chunks, errs) = split_documents(&text, 0, 1);
-        if !errs.is_empty() || chunks.len() != 1 {
-            return None;
+    #[test]
+    fn sexagesimal() {
+        for s in ["190:20:30", "-1:20", "+1_0:5:59.5_", "1:2", "1:59."] {
+            assert!(is_base60(s), "{s:?}");
         }
-        let node = parse_chunk(&text, chunks[0], 0).ok()?.node;
-        match &node.get("k")?.kind {
-            Kind::String(s) => s.as_inline().map(str::to_string),
+        for s in [
+            "1:60", "1:", ":1", "1:2:", "a1:2", "1:2:3a", "1:123", "1:2.3.4",
+        ] {
+            assert!(!is_base60(s), "{s:?}");
+        }
+    }
+
+    fn written(s: &str, q: QuoteStyle) -> String {
+        let mut out = String::new();
+        write_scalar_str(&mut out, s, q);
+        out
+    }
+
+    #[test]
+    fn writes_like_opm() {
+        use QuoteStyle::{Double, Plain as P, Single};
+        let cases = [
+            ("olm.channel", P, "olm.channel"),
+            ("quay.io/x/y@sha256:0abc", P, "quay.io/x/y@sha256:0abc"),
+            (">=1.0.0 <2.0.0", P, "'>=1.0.0 <2.0.0'"),
+            ("it's", P, "it's"),
+            ("a#b", P, "a#b"),
+            ("1.2.3", P, "1.2.3"),
+            ("yes", P, "\"yes\""),
+            ("1.10", P, "\"1.10\""),
+            ("", P, "\"\""),
+            ("", Single, "''"),
+            ("2001-12-14", P, "\"2001-12-14\""),
+            ("190:20:30", P, "\"190:20:30\""),
+            ("<<", P, "\"<<\""),
+            ("=", P, "'='"),
+            ("a: b", P, "'a: b'"),
+            ("a, b", P, "'a, b'"),
+            ("x?y", P, "'x?y'"),
+            ("- x", P, "'- x'"),
+            (" lead", P, "' lead'"),
+            ("it's", Single, "'it''s'"),
+            ("yes", Single, "'yes'"),
+            ("a\nb", Single, "\"a\\nb\""),
+            ("tab\there", P, "\"tab\\there\""),
+            ("q\"b\\", Double, "\"q\\\"b\\\\\""),
+            (
+                "\u{7}\u{85}\u{2028}\u{FEFF}",
+                Double,
+                "\"\\u0007\\u0085\\u2028\\uFEFF\"",
+            ),
+            ("é ü ✓", P, "é ü ✓"),
+        ];
+        for (s, q, want) in cases {
+            assert_eq!(written(s, q), want, "{s:?} {q:?}");
+        }
+    }
+
+    /// The scalars of a YAML text, with their styles, as a YAML 1.2 reader sees them.
+    fn scalars(text: &str) -> Result<Vec<(String, ScalarStyle)>, String> {
+        let mut parser = Parser::new_from_str(text);
+        let mut out = Vec::new();
+        while let Some(ev) = parser.next_event() {
+            let (ev, _) = ev.map_err(|e| e.to_string())?;
+            if let Event::Scalar(v, style, _, tag) = ev {
+                if tag.is_some() {
+                    return Err(format!("unexpected tag on {v:?}"));
+                }
+                out.push((v.into_owned(), style));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The string a scalar stands for under opm's rules (`None` when it is not a string).
+    fn as_string((v, style): &(String, ScalarStyle)) -> Option<String> {
+        match style {
+            ScalarStyle::Plain => (resolve_plain(v) == Plain::Str && v != "<<").then(|| v.clone()),
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => Some(v.clone()),
             _ => None,
+        }
+    }
+
+    /// Reads `written` back from every place a writer puts a scalar; `Err` names the first failure.
+    fn check_read_back(s: &str, written: &str) -> Result<(), String> {
+        if written.contains(['\n', '\r']) {
+            return Err("scalar spans lines".into());
+        }
+        // (document, positions of the written scalar, scalars in all)
+        let places: [(String, &[usize], usize); 8] = [
+            (format!("k: {written}\n"), &[1], 2),
+            (format!("{written}: v\n"), &[0], 2),
+            (format!("- {written}\n"), &[0], 1),
+            (format!("{written}\n"), &[0], 1),
+            (format!("a:\n  b: {written}\n  c: d\n"), &[2], 5),
+            (format!("k: [{written}, x]\n"), &[1], 3),
+            (format!("k: {{{written}: v, x: {written}}}\n"), &[1, 4], 5),
+            (format!("[{written}]\n"), &[0], 1),
+        ];
+        for (doc, at, count) in places {
+            let got = scalars(&doc).map_err(|e| format!("{doc:?}: {e}"))?;
+            if got.len() != count {
+                return Err(format!("{doc:?}: read {got:?}"));
+            }
+            for &i in at {
+                if as_string(&got[i]).as_deref() != Some(s) {
+                    return Err(format!("{doc:?}: read {:?}", got[i]));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn fixed_strings_read_back() {
+        for s in [
+            "yes",
+            "no",
+            "y",
+            "n",
+            "~",
+            "",
+            "1.10",
+            "010",
+            "<<",
+            "=",
+            "- x",
+            "a: b",
+            "#x",
+            "a #b",
+            " lead",
+            "trail ",
+            "'",
+            "\"",
+            "\n",
+            "\t",
+            "\r\n",
+            "\\",
+            "---",
+            "...",
+            "--- x",
+            "?",
+            ":",
+            "a:",
+            "x?y",
+            "a,b",
+            "[x]",
+            "{y}",
+            "*a",
+            "&a",
+            "!t",
+            "%p",
+            "@a",
+            "`b",
+            "|",
+            ">",
+            "\u{85}",
+            "\u{2028}",
+            "\u{FEFF}x",
+            "\u{FFFE}",
+            "\u{0}",
+            "é",
+            "\u{A0}lead",
+        ] {
+            for q in [QuoteStyle::Plain, QuoteStyle::Single, QuoteStyle::Double] {
+                let w = written(s, q);
+                if let Err(e) = check_read_back(s, &w) {
+                    panic!("{s:?} written as {w}: {e}");
+                }
+            }
+        }
+    }
+
+    /// go-yaml v2 refuses input characters outside YAML 1.1's printable set, and folds its line
+    /// breaks (which include U+0085, U+2028 and U+2029) in plain and single-quoted scalars; YAML 1.2
+    /// readers do not, so the read-back tests above cannot see these.
+    #[test]
+    fn output_is_printable_and_single_line_for_yaml11() {
+        let printable = |c: char| matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0x7E | 0x85 | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..);
+        let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}');
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let s = format!("a{c}b");
+            for q in [QuoteStyle::Plain, QuoteStyle::Single, QuoteStyle::Double] {
+                let w = written(&s, q);
+                assert!(w.chars().all(printable), "{s:?} written as {w:?}");
+                assert!(!w.contains(is_break), "{s:?} written as {w:?}");
+                if !w.starts_with('"') {
+                    assert!(!w.contains('\t'), "{s:?} written as {w:?}");
+                }
+            }
         }
     }
 
@@ -395,35 +795,81 @@ mod tests {
                 "y",
                 "n",
                 "Y",
+                "N",
                 "NO",
+                "Off",
                 "true",
+                "False",
                 "null",
+                "Null",
                 "~",
                 "1.10",
+                "1.0",
                 "010",
+                "08",
                 "0x1F",
+                "0o17",
+                "0b101",
+                "1_000",
                 "1e3",
+                ".5",
+                "-.5",
+                "+1",
+                "-0",
                 ".inf",
+                "-.Inf",
+                ".nan",
                 "<<",
+                "=",
                 "2001-12-14",
+                "190:20:30",
+                "1.2.3",
+                "v1",
                 "- x",
+                "-x",
                 "a: b",
+                "a:b",
+                "a:",
+                ":",
+                "?",
+                "? x",
                 "#x",
+                "a #b",
+                "a#b",
                 " lead",
                 "trail ",
+                " ",
                 "",
                 "'",
+                "''",
                 "\"",
+                "\\",
                 "\n",
+                "\n\n",
                 "\t",
+                "\r",
+                "\r\n",
                 "é ü",
-                "a #b",
+                "✓",
+                "😀",
+                "\u{A0}",
+                "\u{85}",
+                "\u{2028}",
+                "\u{2029}",
+                "\u{FEFF}",
+                "\u{FFFE}",
+                "\u{FFFF}",
+                "\u{0}",
+                "\u{7F}",
+                "\u{9F}",
                 "[x]",
                 "{y}",
                 "x,y",
+                ",",
                 "*a",
                 "&a",
                 "!t",
+                "!!str",
                 "%p",
                 "@a",
                 "`b",
@@ -431,33 +877,59 @@ mod tests {
                 ">",
                 "---",
                 "...",
-                "?",
-                ":",
-                "a:",
-                "\u{2028}",
-                "\r\n",
-                "\\",
-                "=",
+                "--- x",
+                "... x",
+                "%YAML 1.1",
             ])
             .prop_map(String::from),
-            "\\PC{0,20}",
-            "[ -~\n\t]{0,20}",
+            "\\PC{0,12}",
+            "[ -~\n\t]{0,12}",
+            prop::collection::vec(any::<char>(), 0..6).prop_map(|v| v.into_iter().collect()),
         ]
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, .. ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
 
         #[test]
         fn every_written_string_reads_back_the_same(
             a in tricky(),
             b in tricky(),
+            c in tricky(),
             style in prop::sample::select(vec![QuoteStyle::Plain, QuoteStyle::Single, QuoteStyle::Double]),
         ) {
-            let s = format!("{a}{b}");
-            let mut out = String::new();
-            write_scalar_str(&mut out, &s, style);
-            prop_assert_eq!(read_back(&out), Some(s.clone()), "written as {}", out);
+            let s = format!("{a}{b}{c}");
+            let w = written(&s, style);
+            if let Err(e) = check_read_back(&s, &w) {
+                return Err(TestCaseError::fail(format!("{s:?} written as {w}: {e}")));
+            }
+            if style == QuoteStyle::Plain && !w.starts_with(['\'', '"']) {
+                prop_assert!(plain_is_safe(&s));
+            }
+        }
+
+        #[test]
+        fn resolution_is_total_and_numbers_are_json(s in tricky()) {
+            match resolve_plain(&s) {
+                Plain::Int(n) | Plain::Float(n) => {
+                    let v: serde_json::Value = serde_json::from_str(&n).unwrap();
+                    prop_assert!(v.is_number(), "{:?} gave {}", s, n);
+                }
+                _ => {}
+            }
+            prop_assert!(!(is_yaml11_trap(&s) && plain_is_safe(&s)));
+        }
+
+        #[test]
+        fn numbers_match_rust_parsing(n in any::<i64>(), f in any::<f64>()) {
+            prop_assert_eq!(resolve_plain(&n.to_string()), Plain::Int(n.to_string()));
+            if f.is_finite() {
+                let text = format!("{f:e}");
+                let Plain::Float(got) = resolve_plain(&text) else {
+                    return Err(TestCaseError::fail(format!("{text} is not a float")));
+                };
+                prop_assert_eq!(got.parse::<f64>().unwrap(), f);
+            }
         }
     }
 }
