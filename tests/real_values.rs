@@ -1,8 +1,9 @@
-//! Every skipRange and bundle version in the real catalogs parses (they all pass `opm validate`,
-//! which parses both with the same library).
+//! Every skipRange, bundle version and image pull spec in the real catalogs parses (they all pass
+//! `opm validate`, which checks each of them).
 
 use std::path::Path;
 
+use fbc_edit::catalog::image_ref::ImageRef;
 use fbc_edit::catalog::model::{Bundle, Channel};
 use fbc_edit::catalog::semver_range::{Range, Version};
 use fbc_edit::catalog::{load, schema};
@@ -10,7 +11,7 @@ use fbc_edit::catalog::{load, schema};
 #[test]
 fn real_skip_ranges_and_versions_parse() {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
-    let (mut ranges, mut versions) = (0, 0);
+    let (mut ranges, mut versions, mut images) = (0, 0, 0);
     let mut dirs: Vec<_> = std::fs::read_dir(&shared)
         .unwrap()
         .filter_map(Result::ok)
@@ -31,9 +32,16 @@ fn real_skip_ranges_and_versions_parse() {
                     }
                 }
                 schema::BUNDLE => {
-                    if let Some(v) = Bundle::read(&blob.value).unwrap().version() {
+                    let b = Bundle::read(&blob.value).unwrap();
+                    if let Some(v) = b.version() {
                         Version::parse(v).unwrap_or_else(|err| panic!("{v:?}: {err}"));
                         versions += 1;
+                    }
+                    let specs =
+                        std::iter::once(b.image).chain(b.related_images.iter().map(|r| r.image));
+                    for spec in specs.filter(|s| !s.is_empty()) {
+                        ImageRef::parse(spec).unwrap_or_else(|err| panic!("{spec:?}: {err}"));
+                        images += 1;
                     }
                 }
                 _ => {}
@@ -41,8 +49,8 @@ fn real_skip_ranges_and_versions_parse() {
         }
     }
     assert!(
-        ranges > 500 && versions > 1500,
-        "{ranges} ranges, {versions} versions"
+        ranges > 500 && versions > 1500 && images > 5000,
+        "{ranges} ranges, {versions} versions, {images} images"
     );
 }
 

@@ -1,0 +1,243 @@
+//! Image pull specs checked the way opm checks bundle `image` and `relatedImages[].image` (since
+//! v1.64): the distribution reference grammar `[domain[:port]/]path[:tag][@digest]`, normalised like
+//! Docker does (`busybox` means `docker.io/library/busybox`), with the error texts opm prints.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+const ALPHANUMERIC: &str = r"[a-z0-9]+";
+const SEPARATOR: &str = r"(?:[._]|__|[-]+)";
+const DOMAIN_COMPONENT: &str = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+const TAG: &str = r"[\w][\w.-]{0,127}";
+const DIGEST: &str = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}";
+
+fn domain_and_port() -> String {
+    let domain_name = format!(r"{DOMAIN_COMPONENT}(?:\.{DOMAIN_COMPONENT})*");
+    let host = format!(r"(?:{domain_name}|\[(?:[a-fA-F0-9:]+)\])");
+    format!(r"{host}(?::[0-9]+)?")
+}
+
+fn remote_name() -> String {
+    let path_component = format!(r"{ALPHANUMERIC}(?:{SEPARATOR}{ALPHANUMERIC})*");
+    format!(r"{path_component}(?:/{path_component})*")
+}
+
+/// `^(name)(?::(tag))?(?:@(digest))?$`
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    let name = format!(r"(?:{}/)?{}", domain_and_port(), remote_name());
+    Regex::new(&format!(r"^({name})(?::({TAG}))?(?:@({DIGEST}))?$")).expect("reference pattern")
+});
+
+/// `^(?:(domain)/)?(remote)$`, to split a matched name.
+static NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"^(?:({})/)?({})$",
+        domain_and_port(),
+        remote_name()
+    ))
+    .expect("name pattern")
+});
+
+const MAX_NAME: usize = 255;
+
+/// A parsed, normalised image reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageRef {
+    pub domain: String,
+    pub path: String,
+    pub tag: Option<String>,
+    pub digest: Option<String>,
+}
+
+/// Splits a Docker-style domain off `name` the way `docker pull` reads it.
+fn split_domain(name: &str) -> (String, String) {
+    let (domain, remote) = match name.split_once('/') {
+        None => ("docker.io".to_string(), format!("library/{name}")),
+        Some((d, r)) => {
+            if d == "localhost" || d.contains(['.', ':']) || d.to_lowercase() != d {
+                (d.to_string(), r.to_string())
+            } else if d == "index.docker.io" {
+                ("docker.io".to_string(), r.to_string())
+            } else {
+                ("docker.io".to_string(), name.to_string())
+            }
+        }
+    };
+    if domain == "docker.io" && !remote.contains('/') {
+        return (domain, format!("library/{remote}"));
+    }
+    (domain, remote)
+}
+
+/// Checks a digest the way the OCI digest library does: a known algorithm (sha256, sha384, sha512)
+/// with a hex encoding of the right length.
+fn check_digest(d: &str) -> Result<(), String> {
+    let Some((alg, enc)) = d
+        .split_once(':')
+        .filter(|(a, e)| !a.is_empty() && !e.is_empty())
+    else {
+        return Err("invalid checksum digest format".into());
+    };
+    let size = match alg {
+        "sha256" => 32,
+        "sha384" => 48,
+        "sha512" => 64,
+        _ => return Err("unsupported digest algorithm".into()),
+    };
+    if enc.len() != size * 2 {
+        return Err("invalid checksum digest length".into());
+    }
+    if !enc
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return Err("invalid checksum digest format".into());
+    }
+    Ok(())
+}
+
+impl ImageRef {
+    /// Parses a pull spec; the error is the text opm puts after `invalid image pull spec "<spec>": `.
+    pub fn parse(s: &str) -> Result<ImageRef, String> {
+        if s.len() == 64
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err(format!(
+                "invalid repository name ({s}), cannot specify 64-byte hexadecimal strings"
+            ));
+        }
+        let (domain, remainder) = split_domain(s);
+        let remote = remainder.split(':').next().unwrap_or_default();
+        if remote.to_lowercase() != remote {
+            return Err("invalid reference format: repository name must be lowercase".into());
+        }
+        let full = format!("{domain}/{remainder}");
+        let Some(m) = REFERENCE.captures(&full) else {
+            let lower = full.to_lowercase();
+            if lower != full && REFERENCE.is_match(&lower) {
+                return Err("repository name must be lowercase".into());
+            }
+            return Err("invalid reference format".into());
+        };
+        let name = m.get(1).map_or("", |g| g.as_str());
+        let (domain, path) = match NAME.captures(name) {
+            Some(n) => (
+                n.get(1).map_or("", |g| g.as_str()).to_string(),
+                n.get(2).map_or("", |g| g.as_str()).to_string(),
+            ),
+            None => (String::new(), name.to_string()),
+        };
+        if path.len() > MAX_NAME {
+            return Err(format!(
+                "repository name must not be more than {MAX_NAME} characters"
+            ));
+        }
+        let digest = m.get(3).map(|g| g.as_str().to_string());
+        if let Some(d) = &digest {
+            check_digest(d)?;
+        }
+        Ok(ImageRef {
+            domain,
+            path,
+            tag: m.get(2).map(|g| g.as_str().to_string()),
+            digest,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHA: &str = "4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945";
+
+    #[test]
+    fn accepts_real_pull_specs() {
+        let ok = [
+            format!("quay.io/demo/cache-operator-bundle@sha256:{SHA}"),
+            format!("registry.redhat.io/openshift4/ose-descheduler:v4.12@sha256:{SHA}"),
+            "busybox".to_string(),
+            "Quay.io/demo/app:v1".to_string(),
+            "library/busybox:1.36".to_string(),
+            "localhost:5000/my/image:latest".to_string(),
+            "[::1]:5000/img".to_string(),
+            "test.registry/foo-operator/foo-bundle:v0.1.0".to_string(),
+            "a/b__c/d-e--f/g.h:tag_1.2-3".to_string(),
+            format!("quay.io/x/y@sha512:{SHA}{SHA}"),
+        ];
+        for s in &ok {
+            assert!(ImageRef::parse(s).is_ok(), "{s}: {:?}", ImageRef::parse(s));
+        }
+        let r = ImageRef::parse("busybox:1.36").unwrap();
+        assert_eq!(
+            (r.domain.as_str(), r.path.as_str()),
+            ("docker.io", "library/busybox")
+        );
+        assert_eq!(r.tag.as_deref(), Some("1.36"));
+    }
+
+    #[test]
+    fn rejects_like_opm() {
+        let cases = [
+            (
+                SHA.to_string(),
+                format!(
+                    "invalid repository name ({SHA}), cannot specify 64-byte hexadecimal strings"
+                ),
+            ),
+            (
+                "quay.io/demo/app:-v1".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                "Quay.io/demo/App:v1".to_string(),
+                "invalid reference format: repository name must be lowercase".to_string(),
+            ),
+            (
+                "quay.io/Demo/app".to_string(),
+                "invalid reference format: repository name must be lowercase".to_string(),
+            ),
+            (
+                "quay.io/demo/app:".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                "quay.io/demo/app:v1 ".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                "quay.io/demo//app".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                "quay.io/demo/-app".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                format!("quay.io/demo/app@ssha256:{SHA}"),
+                "unsupported digest algorithm".to_string(),
+            ),
+            (
+                "quay.io/demo/app@md5:d41d8cd98f00b204e9800998ecf8427e".to_string(),
+                "unsupported digest algorithm".to_string(),
+            ),
+            (
+                "quay.io/demo/app@sha256:abcd0123abcd0123abcd0123abcd0123".to_string(),
+                "invalid checksum digest length".to_string(),
+            ),
+            (
+                format!("quay.io/demo/app@sha256:{}", SHA.to_uppercase()),
+                "invalid checksum digest format".to_string(),
+            ),
+            (
+                format!("quay.io/demo/{}", "a".repeat(260)),
+                "repository name must not be more than 255 characters".to_string(),
+            ),
+        ];
+        for (s, want) in cases {
+            assert_eq!(ImageRef::parse(&s), Err(want), "{s}");
+        }
+    }
+}
