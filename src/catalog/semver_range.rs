@@ -19,6 +19,25 @@ pub enum Pre {
 }
 
 impl Pre {
+    /// Parses one pre-release identifier, with blang's messages.
+    pub fn parse(p: &str) -> Result<Pre, String> {
+        if p.is_empty() {
+            return Err("Prerelease is empty".into());
+        }
+        if only(p, false) {
+            if leading_zero(p) {
+                return Err(format!(
+                    "Numeric PreRelease version must not contain leading zeroes {p:?}"
+                ));
+            }
+            Ok(Pre::Num(parse_u64(p)?))
+        } else if only(p, true) {
+            Ok(Pre::Alpha(p.to_string()))
+        } else {
+            Err(format!("Invalid character(s) found in prerelease {p:?}"))
+        }
+    }
+
     fn cmp(&self, o: &Pre) -> Ordering {
         match (self, o) {
             (Pre::Num(a), Pre::Num(b)) => a.cmp(b),
@@ -153,21 +172,7 @@ impl Version {
             build: Vec::new(),
         };
         for p in pre {
-            if p.is_empty() {
-                return Err("Prerelease is empty".into());
-            }
-            if only(p, false) {
-                if leading_zero(p) {
-                    return Err(format!(
-                        "Numeric PreRelease version must not contain leading zeroes {p:?}"
-                    ));
-                }
-                v.pre.push(Pre::Num(parse_u64(p)?));
-            } else if only(p, true) {
-                v.pre.push(Pre::Alpha(p.to_string()));
-            } else {
-                return Err(format!("Invalid character(s) found in prerelease {p:?}"));
-            }
+            v.pre.push(Pre::parse(p)?);
         }
         for b in build {
             if b.is_empty() {
@@ -181,6 +186,35 @@ impl Version {
             v.build.push(b.to_string());
         }
         Ok(v)
+    }
+}
+
+/// Longest `olm.package` `release` opm accepts (the CSV's own limit).
+pub const RELEASE_MAX_LENGTH: usize = 20;
+
+/// Parses an `olm.package` `release` (opm v1.62+): at most 20 characters of dot-separated
+/// pre-release identifiers. The error is opm's text, every bad segment listed on its own line.
+pub fn parse_release(r: &str) -> Result<Vec<Pre>, String> {
+    if r.is_empty() {
+        return Ok(Vec::new());
+    }
+    if r.len() > RELEASE_MAX_LENGTH {
+        return Err(format!(
+            "invalid release {r:?}: exceeds maximum length of {RELEASE_MAX_LENGTH} characters"
+        ));
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (i, segment) in r.split('.').enumerate() {
+        match Pre::parse(segment) {
+            Ok(p) => out.push(p),
+            Err(e) => errors.push(format!("segment {i}: {e}")),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!("invalid release {r:?}: {}", errors.join("\n")))
     }
 }
 
@@ -655,6 +689,23 @@ mod tests {
         assert!(
             Range::parse(">=1.0.0\t<2.0.0").is_err(),
             "a tab is not a separator"
+        );
+    }
+
+    #[test]
+    fn releases_follow_opm() {
+        assert_eq!(parse_release(""), Ok(vec![]));
+        assert_eq!(
+            parse_release("2.alpha-1"),
+            Ok(vec![Pre::Num(2), Pre::Alpha("alpha-1".into())])
+        );
+        assert_eq!(
+            parse_release("123456789012345678901"),
+            Err("invalid release \"123456789012345678901\": exceeds maximum length of 20 characters".into())
+        );
+        assert_eq!(
+            parse_release("01..a_b"),
+            Err("invalid release \"01..a_b\": segment 0: Numeric PreRelease version must not contain leading zeroes \"01\"\nsegment 1: Prerelease is empty\nsegment 2: Invalid character(s) found in prerelease \"a_b\"".into())
         );
     }
 
