@@ -30,7 +30,8 @@ pub enum LoadError {
 /// Options for [`load`].
 #[derive(Debug, Clone, Default)]
 pub struct LoadOptions {
-    /// Number of worker threads (0 = one per core).
+    /// 1 reads the files one after another on the calling thread; any other value reads them on every
+    /// core. (Large YAML files still parse their documents in parallel.)
     pub threads: usize,
 }
 
