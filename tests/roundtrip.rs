@@ -381,7 +381,8 @@ fn removing_a_key_from_a_sequence_item_keeps_the_item() {
     });
     assert_eq!(
         out,
-        // The reordered item is written anew; the comment after its old last line stays in place.
-        "schema: olm.channel\npackage: p\nname: s\nentries:\n  - name: b\n  - replaces: b\n    name: c # keep me\n"
+        // The reordered item is written anew, and a comment at the end of its old last line goes with
+        // it (left in place it would end up inside a multi-line value).
+        "schema: olm.channel\npackage: p\nname: s\nentries:\n  - name: b\n  - replaces: b\n    name: c\n"
     );
 }

@@ -20,6 +20,8 @@ pub struct Document {
     /// Byte range of the document's own text (for YAML, the whole chunk between separators).
     pub start: usize,
     pub end: usize,
+    /// A YAML document using anchors or aliases.
+    pub has_anchors: bool,
 }
 
 /// Decodes a whole file. Problems are pushed to `diags`; every document that could be read is returned.
@@ -54,6 +56,7 @@ fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -
                     end: node.pos.end as usize,
                     node,
                     format: Format::Json,
+                    has_anchors: false,
                 });
             }
             Some(Err(e)) => {
@@ -151,6 +154,7 @@ fn decode_yaml(
                     format: Format::Yaml,
                     start: chunk.start,
                     end: chunk.end,
+                    has_anchors: parsed.has_anchors,
                 });
             }
             Err(e) => diags.push(Diagnostic::new(

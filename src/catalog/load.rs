@@ -123,6 +123,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
                 value: doc.node,
                 original: None,
                 state: BlobState::Loaded,
+                has_anchors: doc.has_anchors,
             });
         }
         catalog.files.push(SourceFile {

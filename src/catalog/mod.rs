@@ -77,6 +77,8 @@ pub struct Blob {
     /// The value as loaded, kept once the blob has been edited.
     pub original: Option<Node>,
     pub state: BlobState,
+    /// A YAML document with anchors or aliases: edits rewrite it whole.
+    pub has_anchors: bool,
 }
 
 impl Blob {
@@ -270,7 +272,9 @@ impl Catalog {
         let at = self.files[file]
             .blobs
             .iter()
-            .rposition(|&b| pkg_of(&self.blobs[b]) == pkg)
+            .rposition(|&b| {
+                self.blobs[b].state != BlobState::Removed && pkg_of(&self.blobs[b]) == pkg
+            })
             .map_or(self.files[file].blobs.len(), |i| i + 1);
         self.blobs.push(Blob {
             file,
@@ -281,6 +285,7 @@ impl Catalog {
             value,
             original: None,
             state: BlobState::Added,
+            has_anchors: false,
         });
         self.files[file].blobs.insert(at, id);
         self.reindex();

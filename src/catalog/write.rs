@@ -158,22 +158,29 @@ impl Catalog {
         let f = &self.files[file];
         let resolve = |s: &Str| self.resolve(s).unwrap_or_default();
         let mut splices: Vec<Splice> = Vec::new();
-        // Where the next added blob goes: after the previous blob of the file.
+        // Where the next added blob goes: after the previous blob of the file (for a removed blob, where
+        // its text started), written in that blob's format.
         let mut cursor = 0usize;
+        let mut cursor_format = f.format.unwrap_or(Format::Yaml);
         let mut seen_original = false;
         let mut pending: Vec<usize> = Vec::new();
         let flush =
-            |pending: &mut Vec<usize>, at: usize, splices: &mut Vec<Splice>, first: bool| {
+            |pending: &mut Vec<usize>, at: usize, format: Format, splices: &mut Vec<Splice>| {
                 if pending.is_empty() {
                     return;
                 }
+                let at = at.min(original.len());
+                let at_line_start = at == 0 || original[..at].ends_with('\n');
                 let mut text = String::new();
-                for (k, &b) in pending.iter().enumerate() {
+                // After the last blob of a file that does not end with a newline.
+                if !at_line_start && at == original.len() {
+                    text.push('\n');
+                }
+                for &b in pending.iter() {
                     let blob = &self.blobs[b];
-                    match f.format.unwrap_or(blob.format) {
+                    match format {
                         Format::Yaml => {
-                            let needs_sep = !(first && k == 0 && at == 0 && original.is_empty());
-                            if needs_sep {
+                            if !(original.is_empty() && text.is_empty()) {
                                 text.push_str("---\n");
                             }
                             yaml::write_document(
@@ -190,16 +197,8 @@ impl Catalog {
                         }
                     }
                 }
-                let mut at = at;
-                if at > original.len() {
-                    at = original.len();
-                }
-                // Added after the last blob of a file that does not end with a newline.
-                if at == original.len() && !original.is_empty() && !original.ends_with('\n') {
-                    text.insert(0, '\n');
-                }
-                // JSON goes right after the previous object's closing brace: keep its newline after ours.
-                if matches!(f.format, Some(Format::Json)) && at > 0 && at < original.len() {
+                // JSON right after the previous object's closing brace: keep its newline after ours.
+                if format == Format::Json && !at_line_start && at < original.len() {
                     text.insert(0, '\n');
                     text.pop();
                 }
@@ -216,13 +215,15 @@ impl Catalog {
                 BlobState::Added => pending.push(b),
                 BlobState::Removed if f.created => {}
                 BlobState::Removed => {
-                    flush(&mut pending, cursor, &mut splices, !seen_original);
-                    splices.push(removal(original, blob.format, blob.start, blob.end));
-                    cursor = blob.end;
+                    flush(&mut pending, cursor, cursor_format, &mut splices);
+                    let cut = removal(original, blob.format, blob.start, blob.end);
+                    cursor = cut.start;
+                    cursor_format = blob.format;
+                    splices.push(cut);
                     seen_original = true;
                 }
                 BlobState::Loaded => {
-                    flush(&mut pending, cursor, &mut splices, !seen_original);
+                    flush(&mut pending, cursor, cursor_format, &mut splices);
                     if let Some(old) = blob.original.as_ref().filter(|o| **o != blob.value) {
                         let ctx = Ctx {
                             text: original,
@@ -231,9 +232,16 @@ impl Catalog {
                             json: json_style_of(original, old),
                             json_unit: json_style_of(original, old).indent.len().max(1),
                         };
-                        patch_root(&ctx, blob.format, old, &blob.value, &mut splices);
+                        if blob.has_anchors {
+                            // Anchors and aliases cannot be patched safely: write the document anew,
+                            // with aliases expanded.
+                            rewrite_yaml_root(&ctx, old, &blob.value, &mut splices);
+                        } else {
+                            patch_root(&ctx, blob.format, old, &blob.value, &mut splices);
+                        }
                     }
                     cursor = blob.end;
+                    cursor_format = blob.format;
                     seen_original = true;
                 }
             }
@@ -243,7 +251,7 @@ impl Catalog {
         } else {
             original.len()
         };
-        flush(&mut pending, end, &mut splices, !seen_original);
+        flush(&mut pending, end, cursor_format, &mut splices);
         apply(original, splices)
     }
 
@@ -297,7 +305,11 @@ fn apply(original: &str, mut splices: Vec<Splice>) -> String {
     let mut at = 0usize;
     for s in splices {
         if s.start < at {
-            continue; // overlapping splices never happen; be safe rather than corrupt text
+            // Neighbouring cuts may overlap; extend the cut. Anything else would corrupt text.
+            if s.text.is_empty() {
+                at = at.max(s.end);
+            }
+            continue;
         }
         out.push_str(&original[at..s.start]);
         if crlf {
@@ -316,7 +328,8 @@ fn removal(text: &str, format: Format, start: usize, end: usize) -> Splice {
     let b = text.as_bytes();
     match format {
         Format::Yaml => {
-            // Take the `---` line in front of the chunk with it (or, for the first chunk, the one after).
+            // Take the `---` line in front of the chunk with it. A first chunk leaves the following
+            // separator, so the file then starts with `---` (an empty first document, skipped).
             let mut s = start;
             if s > 0 {
                 let prev_line = line_start(text, s - 1);
@@ -324,13 +337,9 @@ fn removal(text: &str, format: Format, start: usize, end: usize) -> Splice {
                     s = prev_line;
                 }
             }
-            let mut e = end;
-            if s == start && text[e..].starts_with("---") {
-                e = line_end(text, e);
-            }
             Splice {
                 start: s,
-                end: e,
+                end,
                 text: String::new(),
             }
         }
@@ -393,18 +402,37 @@ fn patch_root(ctx: &Ctx, format: Format, old: &Node, new: &Node, out: &mut Vec<S
     match format {
         Format::Json => json_patch(ctx, old, new, out),
         Format::Yaml => {
-            if !yaml_patch(ctx, old, new, out) {
-                // Rewrite the whole document in its own style.
-                let col = old.pos.col.saturating_sub(1) as usize;
-                let mut text = String::new();
-                yaml::write_block(&mut text, new, col, ctx.yaml, ctx.resolve);
-                out.push(Splice {
-                    start: line_start(ctx.text, old.pos.start as usize),
-                    end: old.pos.end as usize,
-                    text,
-                });
+            let mut local = Vec::new();
+            if yaml_patch(ctx, old, new, &mut local) {
+                out.append(&mut local);
+            } else {
+                rewrite_yaml_root(ctx, old, new, out);
             }
         }
+    }
+}
+
+/// Rewrites a whole YAML document in its own style.
+fn rewrite_yaml_root(ctx: &Ctx, old: &Node, new: &Node, out: &mut Vec<Splice>) {
+    let col = old.pos.col.saturating_sub(1) as usize;
+    let mut text = String::new();
+    yaml::write_block(&mut text, new, col, ctx.yaml, ctx.resolve);
+    out.push(Splice {
+        start: line_start(ctx.text, old.pos.start as usize),
+        end: end_with_comment(ctx.text, old.pos.end as usize),
+        text,
+    });
+}
+
+/// Extends `end` over a trailing `# comment` on the same line, so a rewrite that spans several lines
+/// does not pull the comment into its last value.
+fn end_with_comment(text: &str, end: usize) -> usize {
+    let eol = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let rest = text[end..eol].trim_end_matches('\r');
+    if rest.trim_start().starts_with('#') {
+        end + rest.len()
+    } else {
+        end
     }
 }
 
@@ -679,25 +707,32 @@ fn json_patch(ctx: &Ctx, old: &Node, new: &Node, out: &mut Vec<Splice>) {
                 }
                 Some(i) => after.push((i, format!(",{sep}{}", emit_elem(j)))),
             },
-            Op::Delete(i) => {
-                let (s, e) = json_elem_range(old, i);
-                if i + 1 < count {
-                    let (next, _) = json_elem_range(old, i + 1);
-                    out.push(Splice {
-                        start: s,
-                        end: next,
-                        text: String::new(),
-                    });
-                } else {
-                    let (_, prev_end) = json_elem_range(old, i - 1);
-                    out.push(Splice {
-                        start: prev_end,
-                        end: e,
-                        text: String::new(),
-                    });
-                }
-            }
+            Op::Delete(_) => {}
         }
+    }
+    // Runs of neighbouring deletions go out as one cut each: up to the next kept element, or, for a
+    // run that ends the container, from the end of the element before it (taking its comma).
+    let mut sorted = deletes.clone();
+    sorted.sort_unstable();
+    let mut k = 0;
+    while k < sorted.len() {
+        let a = sorted[k];
+        let mut b = a;
+        while k + 1 < sorted.len() && sorted[k + 1] == b + 1 {
+            k += 1;
+            b += 1;
+        }
+        k += 1;
+        let (start, end) = if b + 1 < count {
+            (json_elem_range(old, a).0, json_elem_range(old, b + 1).0)
+        } else {
+            (json_elem_range(old, a - 1).1, json_elem_range(old, b).1)
+        };
+        out.push(Splice {
+            start,
+            end,
+            text: String::new(),
+        });
     }
     if !leading.is_empty() {
         out.push(Splice {
@@ -757,6 +792,10 @@ fn yaml_patch(ctx: &Ctx, old: &Node, new: &Node, out: &mut Vec<Splice>) -> bool 
             return false;
         }
         let mut text = String::new();
+        if old.pos.start == old.pos.end {
+            // An empty value (`key:` or `-`) sits right after its indicator.
+            text.push(' ');
+        }
         yaml::write_inline(&mut text, new, old.style, ctx.resolve);
         out.push(Splice {
             start: old.pos.start as usize,
@@ -802,9 +841,7 @@ fn yaml_patch_map(ctx: &Ctx, o: &[Entry], n: &[Entry], out: &mut Vec<Splice>) ->
 }
 
 fn dash_of(text: &str, item: &Node) -> Option<usize> {
-    let s = item.pos.start as usize;
-    let before = text[..s].trim_end_matches([' ', '\t', '\n', '\r']);
-    before.ends_with('-').then(|| before.len() - 1)
+    yaml::dash_before(text, item.pos.start as usize)
 }
 
 fn yaml_patch_seq(ctx: &Ctx, o: &[Node], n: &[Node], out: &mut Vec<Splice>) -> bool {
@@ -850,9 +887,14 @@ fn yaml_patch_block(ctx: &Ctx, ops: &[Op], b: &BlockElems, out: &mut Vec<Splice>
                 if !(b.patch)(i, j, &mut local) {
                     let mut text = String::new();
                     (b.emit)(j, &mut text);
+                    let end = if text.contains('\n') {
+                        end_with_comment(ctx.text, b.ends[i])
+                    } else {
+                        b.ends[i]
+                    };
                     local.push(Splice {
                         start: b.starts[i],
-                        end: b.ends[i],
+                        end,
                         text,
                     });
                 }

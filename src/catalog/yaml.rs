@@ -94,6 +94,8 @@ pub struct ParsedDoc {
     pub node: Node,
     /// Text after an explicit `...` end marker, which opm ignores.
     pub ignored_tail: Option<u32>,
+    /// Whether the document uses anchors or aliases (edits then rewrite it whole).
+    pub has_anchors: bool,
 }
 
 /// Maps character indices of saphyr markers to byte offsets of the file.
@@ -160,6 +162,36 @@ enum Frame {
 
 const MAX_DEPTH: usize = 256;
 
+/// The `-` of the block sequence item starting at `pos`: the last character before it that is not
+/// blank and not part of a comment.
+pub fn dash_before(text: &str, pos: usize) -> Option<usize> {
+    let mut end = pos;
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let mut seg = &text[line_start..end];
+        // A comment runs from a `#` at the start of the line or after a blank to the end of the line;
+        // only the part of a line before `pos` is looked at on the item's own line.
+        if end != pos
+            && let Some(h) = seg
+                .char_indices()
+                .find(|&(i, c)| c == '#' && (i == 0 || seg[..i].ends_with([' ', '\t'])))
+                .map(|(i, _)| i)
+        {
+            seg = &seg[..h];
+        }
+        let trimmed = seg.trim_end_matches([' ', '\t', '\r']);
+        if !trimmed.is_empty() {
+            return trimmed
+                .ends_with('-')
+                .then(|| line_start + trimmed.len() - 1);
+        }
+        if line_start == 0 {
+            return None;
+        }
+        end = line_start - 1;
+    }
+}
+
 /// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
 pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
     let src = &text[chunk.start..chunk.end];
@@ -218,9 +250,36 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     ScalarStyle::Folded => Style::Folded,
                 };
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
-                    // A block scalar's span runs up to the next token; end it at its last character.
+                    // A block scalar's span runs up to the next token; end it at its last character,
+                    // or, when it keeps its trailing newlines (`|+`), just before the last of them.
                     let raw = &text[node_pos.start as usize..node_pos.end as usize];
-                    node_pos.end = node_pos.start + raw.trim_end().len() as u32;
+                    // The header (`|+`, `>2+`) sits before the span, at the end of the previous line.
+                    let before = text[..node_pos.start as usize].trim_end();
+                    let header = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                        .split_whitespace()
+                        .rfind(|t| t.starts_with(['|', '>']))
+                        .unwrap_or_default();
+                    let content_end = node_pos.start as usize + raw.trim_end().len();
+                    node_pos.end = content_end as u32;
+                    if header.contains('+') {
+                        // Kept trailing blank lines belong to the value: end at the last of them.
+                        let rest = &text[content_end..chunk.end];
+                        let blank =
+                            rest.len() - rest.trim_start_matches([' ', '\t', '\r', '\n']).len();
+                        if let Some(nl) = rest[..blank].rfind('\n') {
+                            node_pos.end = (content_end + nl) as u32;
+                        }
+                    }
+                } else if value.is_empty()
+                    && style == ScalarStyle::Plain
+                    && matches!(
+                        text.as_bytes().get(node_pos.start as usize),
+                        Some(b':' | b'-')
+                    )
+                {
+                    // An empty value sits at its `:` or `-`; place it just after the indicator.
+                    node_pos.start += 1;
+                    node_pos.end = node_pos.start;
                 }
                 let force_str = tag
                     .as_ref()
@@ -293,21 +352,18 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     };
                     if !flow {
                         // saphyr starts an indentless sequence at its first item: start it at the dash.
-                        if let Some(first) = items.first().filter(|n| n.pos.is_real()) {
-                            let before = text[..first.pos.start as usize]
-                                .trim_end_matches([' ', '\t', '\n', '\r']);
-                            if before.ends_with('-') {
-                                let dash = before.len() - 1;
-                                let line_start = text[..dash].rfind('\n').map_or(0, |i| i + 1);
-                                pos.start = dash as u32;
-                                pos.line = 1 + first.pos.line
-                                    - text[dash..first.pos.start as usize]
-                                        .bytes()
-                                        .filter(|&b| b == b'\n')
-                                        .count() as u32
-                                    - 1;
-                                pos.col = (dash - line_start) as u32 + 1;
-                            }
+                        if let Some(first) = items.first().filter(|n| n.pos.is_real())
+                            && let Some(dash) = dash_before(text, first.pos.start as usize)
+                        {
+                            let line_start = text[..dash].rfind('\n').map_or(0, |i| i + 1);
+                            pos.start = dash as u32;
+                            pos.line = 1 + first.pos.line
+                                - text[dash..first.pos.start as usize]
+                                    .bytes()
+                                    .filter(|&b| b == b'\n')
+                                    .count() as u32
+                                - 1;
+                            pos.col = (dash - line_start) as u32 + 1;
                         }
                     }
                     let style = if flow { Style::Flow } else { Style::Block };
@@ -379,7 +435,11 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
         },
         style: Style::Plain,
     });
-    Ok(ParsedDoc { node, ignored_tail })
+    Ok(ParsedDoc {
+        node,
+        ignored_tail,
+        has_anchors: !anchors.is_empty(),
+    })
 }
 
 /// A string node's value: kept on disk when long and identical to its text there.
