@@ -3,6 +3,8 @@
 //! removing and adding whole blobs).
 
 #![allow(dead_code)]
+mod common;
+
 use fbc_edit::catalog::{Catalog, Entry, Kind, Node, load};
 use serde_json::Value;
 
@@ -1143,19 +1145,7 @@ fn scalar_values_roundtrip() {
 }
 
 // ------------- batch 6: random edits of crafted docs
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use common::Rng;
 fn rscalar(r: &mut Rng) -> Node {
     let w = [
         "plain",

@@ -1,24 +1,13 @@
 //! Property test of write-back: random edits of real blobs, saved as text and read again, give exactly
 //! the edited values; blobs that were not edited keep their bytes.
 
+mod common;
+
 use std::path::Path;
 
 use fbc_edit::catalog::{Kind, Node, load};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use common::Rng;
 
 fn random_scalar(rng: &mut Rng) -> Node {
     let words = [
