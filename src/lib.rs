@@ -12,7 +12,7 @@
 //! .unwrap();
 //! let mut catalog = load(dir.path()).unwrap();
 //! let id = catalog.index().channel("demo", "stable").unwrap();
-//! assert_eq!(Channel::read(&catalog.blob(id).value).unwrap().heads(), ["demo.v1.0.0"]);
+//! assert_eq!(fbc_edit::graph::heads(&Channel::read(&catalog.blob(id).value).unwrap().entries), ["demo.v1.0.0"]);
 //!
 //! // Promote a new entry: only its two lines are added, the comment stays.
 //! catalog.edit(id, |channel| {
@@ -33,3 +33,5 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod graph;
+pub mod validate;

@@ -87,7 +87,9 @@ fn add_entry(catalog: &mut Catalog) -> Option<(usize, String)> {
         .find_map(|p| p.channels.first().map(|&c| (p.name.clone(), c)))?;
     let head = {
         let ch = Channel::read(&catalog.blob(ch_blob).value).ok()?;
-        ch.heads().first().map(|h| h.to_string())?
+        fbc_edit::graph::heads(&ch.entries)
+            .first()
+            .map(|h| h.to_string())?
     };
     let name = format!("{pkg}.v99.0.0-added");
     let entry = Node::map(vec![

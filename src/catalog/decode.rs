@@ -195,10 +195,10 @@ pub struct Meta {
 }
 
 /// Reads the meta keys of a document, or explains why it is not a catalog object.
-pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
+pub fn meta(node: &Node, path: &str) -> Result<Meta, Box<Diagnostic>> {
     let at = |n: &Node| Location::new(path, n.pos.line, n.pos.col);
     let Kind::Map(entries) = &node.kind else {
-        return Err(Diagnostic::new(
+        return Err(Box::new(Diagnostic::new(
             codes::NOT_A_BLOB,
             Severity::Error,
             at(node),
@@ -207,7 +207,7 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
                 node.type_name(),
                 node.type_name()
             ),
-        ));
+        )));
     };
     // Keys that differ only in case.
     let mut folded: Vec<(String, &str, &Node)> = entries
@@ -242,19 +242,19 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
             .map(|p| p.1.as_str())
             .collect::<Vec<_>>()
             .join(", ");
-        return Err(Diagnostic::new(
+        return Err(Box::new(Diagnostic::new(
             codes::META,
             Severity::Error,
             node_at.map_or_else(|| at(node), &at),
             msg,
-        ));
+        )));
     }
-    let field = |key: &str| -> Result<String, Diagnostic> {
+    let field = |key: &str| -> Result<String, Box<Diagnostic>> {
         match node.get_field_entry(key) {
             None => Ok(String::new()),
             Some(e) => match &e.value.kind {
                 Kind::String(s) => Ok(s.as_inline().unwrap_or_default().to_string()),
-                _ => Err(Diagnostic::new(
+                _ => Err(Box::new(Diagnostic::new(
                     codes::META,
                     Severity::Error,
                     at(&e.value),
@@ -262,7 +262,7 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
                         "expected value for key {key:?} to be a string, got {}",
                         e.value.type_name()
                     ),
-                )),
+                ))),
             },
         }
     };
@@ -281,12 +281,12 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Diagnostic> {
             ),
             _ => String::new(),
         };
-        return Err(Diagnostic::new(
+        return Err(Box::new(Diagnostic::new(
             codes::NOT_A_BLOB,
             Severity::Error,
             at(node),
             format!("object is missing root schema field{hint}"),
-        ));
+        )));
     }
     Ok(meta)
 }

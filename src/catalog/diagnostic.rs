@@ -55,7 +55,35 @@ impl fmt::Display for Location {
     }
 }
 
-/// One problem. Codes are stable: `FBC00x` are problems found while loading.
+/// The catalog object a problem is about, by name.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Object {
+    pub package: Option<String>,
+    pub channel: Option<String>,
+    pub bundle: Option<String>,
+}
+
+/// Where opm reports a problem: while loading or converting (it stops at the first), or as a leaf of
+/// its `invalid index` tree under the package, channel or bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpmStage {
+    Load,
+    Convert,
+    Package,
+    Channel,
+    /// Under every channel that lists the bundle.
+    Bundle,
+}
+
+/// How opm words a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpmError {
+    pub stage: OpmStage,
+    pub text: String,
+}
+
+/// One problem. Codes are stable: `FBC00x` are problems found while loading, `FBC0xx` the rest of
+/// opm's errors, `FBC1xx` checks opm does not make.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: &'static str,
@@ -64,6 +92,12 @@ pub struct Diagnostic {
     pub location: Location,
     /// Other places that explain the problem (for example the first of two duplicates).
     pub related: Vec<Location>,
+    /// The package, channel and bundle concerned, when known.
+    pub object: Object,
+    /// How to fix it, when that is known.
+    pub hint: Option<String>,
+    /// opm's wording, for problems opm reports (`None` for ours, or when another diagnostic carries it).
+    pub opm: Option<OpmError>,
 }
 
 impl Diagnostic {
@@ -79,16 +113,64 @@ impl Diagnostic {
             message: message.into(),
             location,
             related: Vec::new(),
+            object: Object::default(),
+            hint: None,
+            opm: None,
         }
     }
 
-    /// Sort key: file, line, column, then code and message, so output never depends on thread timing.
-    pub fn sort_key(&self) -> (&str, u32, u32, &str, &str) {
+    pub fn error(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, location, message)
+    }
+
+    pub fn warning(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, location, message)
+    }
+
+    pub fn info(code: &'static str, location: Location, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Info, location, message)
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_related(mut self, related: impl IntoIterator<Item = Location>) -> Self {
+        self.related.extend(related);
+        self
+    }
+
+    pub fn with_opm(mut self, stage: OpmStage, text: impl Into<String>) -> Self {
+        self.opm = Some(OpmError {
+            stage,
+            text: text.into(),
+        });
+        self
+    }
+
+    pub fn in_package(mut self, package: &str) -> Self {
+        self.object.package = Some(package.to_string());
+        self
+    }
+
+    pub fn in_channel(mut self, channel: &str) -> Self {
+        self.object.channel = Some(channel.to_string());
+        self
+    }
+
+    pub fn for_bundle(mut self, bundle: &str) -> Self {
+        self.object.bundle = Some(bundle.to_string());
+        self
+    }
+
+    /// Sort key: file, line, then code, column and message, so output never depends on thread timing.
+    pub fn sort_key(&self) -> (&str, u32, &str, u32, &str) {
         (
             &self.location.file,
             self.location.line,
-            self.location.column,
             self.code,
+            self.location.column,
             &self.message,
         )
     }

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 
-use super::model::Channel;
 use super::{BlobId, BlobState, Catalog, schema};
 
 /// Everything that belongs to one package, in file order.
@@ -78,12 +77,16 @@ impl Index {
                 schema::CHANNEL => {
                     p.channels.push(id);
                     p.channel_by_name.entry(m.name.clone()).or_insert(id);
-                    if let Ok(ch) = Channel::read(&blob.value) {
-                        for e in &ch.entries {
-                            let list = p.listed_in.entry(e.name.to_string()).or_default();
-                            if list.last() != Some(&id) {
-                                list.push(id);
-                            }
+                    // Entry names are read leniently: a channel with a badly typed field elsewhere
+                    // still lists its entries.
+                    let entries = blob.value.get_field("entries").and_then(|n| n.as_seq());
+                    for e in entries.unwrap_or_default() {
+                        let Some(name) = e.get_field("name").and_then(|n| n.as_str()) else {
+                            continue;
+                        };
+                        let list = p.listed_in.entry(name.to_string()).or_default();
+                        if list.last() != Some(&id) {
+                            list.push(id);
                         }
                     }
                 }

@@ -209,9 +209,9 @@ fn walk(
                 Ok(target) if target.is_dir() => {
                     diags.push(Diagnostic::new(
                         codes::SYMLINK,
-                        Severity::Warning,
+                        Severity::Error,
                         Location::new(&child_rel, 0, 0),
-                        "symbolic link to a directory; not followed (opm fails to read it as a file)",
+                        "symbolic link to a directory: opm fails to read it as a file (not followed)",
                     ));
                     continue;
                 }
@@ -395,7 +395,7 @@ fn read_file(id: u32, f: &Found) -> FileResult {
     for doc in docs {
         match decode::meta(&doc.node, &f.rel) {
             Ok(meta) => with_meta.push((doc, meta)),
-            Err(d) => diagnostics.push(d),
+            Err(d) => diagnostics.push(*d),
         }
     }
     file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 pub use decode::{Format, Meta};
-pub use diagnostic::{Diagnostic, Location, Severity};
+pub use diagnostic::{Diagnostic, Location, Object, OpmError, OpmStage, Severity};
 pub use index::{Index, PackageIndex};
 pub use load::{LoadError, LoadOptions, load};
 pub use node::{Entry, Kind, Node, Pos, Str, Style};

@@ -429,26 +429,3 @@ impl<'a> From<PackageProperty<'a>> for PropertyValue<'a> {
         PropertyValue::Package(p)
     }
 }
-
-impl Channel<'_> {
-    /// Entries no other entry of the channel replaces or skips (opm's head rule: `skipRange` does not
-    /// count). A valid channel has exactly one.
-    pub fn heads(&self) -> Vec<&str> {
-        let mut referenced = std::collections::HashSet::new();
-        for e in &self.entries {
-            if let Some(r) = e.replaces {
-                referenced.insert(r);
-            }
-            referenced.extend(e.skips.iter().copied());
-        }
-        let mut heads: Vec<&str> = self
-            .entries
-            .iter()
-            .map(|e| e.name)
-            .filter(|n| !referenced.contains(n))
-            .collect();
-        heads.sort_unstable();
-        heads.dedup();
-        heads
-    }
-}

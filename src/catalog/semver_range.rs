@@ -48,6 +48,15 @@ impl Pre {
     }
 }
 
+impl fmt::Display for Pre {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pre::Num(n) => write!(f, "{n}"),
+            Pre::Alpha(s) => f.write_str(s),
+        }
+    }
+}
+
 /// A strict SemVer 2.0 version as blang/semver parses it.
 #[derive(Debug, Clone)]
 pub struct Version {
@@ -99,10 +108,7 @@ impl fmt::Display for Version {
         write!(f, "{}.{}.{}", self.major, self.minor, self.patch)?;
         for (i, p) in self.pre.iter().enumerate() {
             f.write_str(if i == 0 { "-" } else { "." })?;
-            match p {
-                Pre::Num(n) => write!(f, "{n}")?,
-                Pre::Alpha(s) => f.write_str(s)?,
-            }
+            write!(f, "{p}")?;
         }
         if !self.build.is_empty() {
             write!(f, "+{}", self.build.join("."))?;

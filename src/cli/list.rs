@@ -118,7 +118,7 @@ fn channels(catalog: &Catalog, package: &str) -> Result<Value, String> {
         .iter()
         .filter_map(|&b| Channel::read(&catalog.blob(b).value).ok())
         .map(|ch| {
-            let heads = ch.heads();
+            let heads = crate::graph::heads(&ch.entries);
             json!({
                 "name": ch.name,
                 "default": default.as_deref() == Some(ch.name),
@@ -163,7 +163,7 @@ fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, Str
     Ok(json!({
         "package": package,
         "channel": channel,
-        "heads": ch.heads(),
+        "heads": crate::graph::heads(&ch.entries),
         "entries": list,
     }))
 }

@@ -1,6 +1,7 @@
 //! The command line: thin wrappers that parse arguments, call the library and print.
 
 pub mod list;
+pub mod validate;
 
 use std::path::PathBuf;
 
@@ -31,6 +32,8 @@ pub struct Cli {
 pub enum Command {
     /// List packages; the channels of a package; or the entries of a channel.
     List(list::ListArgs),
+    /// Check a catalog: opm's rules (same verdict) and lints opm lacks, every problem with its file and line.
+    Validate(validate::ValidateArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -44,6 +47,7 @@ pub enum Output {
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::List(args)) => list::run(&args),
+        Some(Command::Validate(args)) => validate::run(&args),
         None => list::run(&list::ListArgs {
             dir: cli.dir.unwrap_or_else(|| PathBuf::from(".")),
             package: None,

@@ -1,0 +1,500 @@
+//! Value shapes opm's Go decoder demands: each known schema and property type is decoded into a Go
+//! struct, so a number where a string belongs, an object where a list belongs, or bad base64 in a
+//! `[]byte` field fails the whole catalog. This module describes those structs and checks nodes
+//! against them, reporting every mismatch (Go stops at the first) with Go's wording for `--output opm`.
+
+use std::borrow::Cow;
+
+use crate::catalog::node::{Kind, Node, Str, Style};
+
+/// A Go type as far as `encoding/json` cares.
+pub enum Ty {
+    Str,
+    Bool,
+    Int32,
+    /// `[]byte`: a base64 string (standard alphabet, padded; line breaks ignored).
+    Bytes,
+    /// `json.RawMessage`: anything.
+    Raw,
+    /// A named string type (`v1alpha1.InstallModeType`).
+    NamedStr(&'static str),
+    Slice(&'static Ty),
+    /// `map[string]T`.
+    Map(&'static Ty),
+    Struct(&'static StructTy),
+}
+
+pub struct StructTy {
+    /// Qualified Go name, e.g. `declcfg.Package`.
+    pub go: &'static str,
+    pub fields: &'static [(&'static str, Ty)],
+}
+
+impl Ty {
+    fn go_name(&self) -> Cow<'static, str> {
+        match self {
+            Ty::Str => "string".into(),
+            Ty::Bool => "bool".into(),
+            Ty::Int32 => "int32".into(),
+            Ty::Bytes => "[]uint8".into(),
+            Ty::Raw => "json.RawMessage".into(),
+            Ty::NamedStr(n) => (*n).into(),
+            Ty::Slice(t) => format!("[]{}", t.go_name()).into(),
+            Ty::Map(t) => format!("map[string]{}", t.go_name()).into(),
+            Ty::Struct(s) => s.go.into(),
+        }
+    }
+
+    fn ours(&self) -> &'static str {
+        match self {
+            Ty::Str | Ty::NamedStr(_) => "a string",
+            Ty::Bool => "true or false",
+            Ty::Int32 => "a whole number",
+            Ty::Bytes => "a base64 string",
+            Ty::Raw => "any value",
+            Ty::Slice(_) => "a list",
+            Ty::Map(_) | Ty::Struct(_) => "an object",
+        }
+    }
+}
+
+macro_rules! structs {
+    ($($name:ident = $go:literal { $($field:literal : $ty:expr),* $(,)? })*) => {
+        $(pub static $name: StructTy = StructTy { go: $go, fields: &[$(($field, $ty)),*] };)*
+    };
+}
+
+structs! {
+    PROPERTY = "property.Property" { "type": Ty::Str, "value": Ty::Raw }
+    ICON = "declcfg.Icon" { "base64data": Ty::Bytes, "mediatype": Ty::Str }
+    PACKAGE = "declcfg.Package" {
+        "schema": Ty::Str, "name": Ty::Str, "defaultChannel": Ty::Str, "icon": Ty::Struct(&ICON),
+        "description": Ty::Str, "properties": Ty::Slice(&Ty::Struct(&PROPERTY)),
+    }
+    CHANNEL_ENTRY = "declcfg.ChannelEntry" {
+        "name": Ty::Str, "replaces": Ty::Str, "skips": Ty::Slice(&Ty::Str), "skipRange": Ty::Str,
+    }
+    CHANNEL = "declcfg.Channel" {
+        "schema": Ty::Str, "name": Ty::Str, "package": Ty::Str,
+        "entries": Ty::Slice(&Ty::Struct(&CHANNEL_ENTRY)), "properties": Ty::Slice(&Ty::Struct(&PROPERTY)),
+    }
+    RELATED_IMAGE = "declcfg.RelatedImage" { "name": Ty::Str, "image": Ty::Str }
+    BUNDLE = "declcfg.Bundle" {
+        "schema": Ty::Str, "name": Ty::Str, "package": Ty::Str, "image": Ty::Str,
+        "properties": Ty::Slice(&Ty::Struct(&PROPERTY)), "relatedImages": Ty::Slice(&Ty::Struct(&RELATED_IMAGE)),
+    }
+    REFERENCE = "declcfg.PackageScopedReference" { "schema": Ty::Str, "name": Ty::Str }
+    DEPRECATION_ENTRY = "declcfg.DeprecationEntry" { "reference": Ty::Struct(&REFERENCE), "message": Ty::Str }
+    DEPRECATION = "declcfg.Deprecation" {
+        "schema": Ty::Str, "package": Ty::Str, "entries": Ty::Slice(&Ty::Struct(&DEPRECATION_ENTRY)),
+    }
+
+    PROP_PACKAGE = "property.Package" { "packageName": Ty::Str, "version": Ty::Str, "release": Ty::Str }
+    PROP_PACKAGE_REQUIRED = "property.PackageRequired" { "packageName": Ty::Str, "versionRange": Ty::Str }
+    PROP_GVK = "property.GVK" { "group": Ty::Str, "kind": Ty::Str, "version": Ty::Str }
+    PROP_GVK_REQUIRED = "property.GVKRequired" { "group": Ty::Str, "kind": Ty::Str, "version": Ty::Str }
+    PROP_BUNDLE_OBJECT = "property.BundleObject" { "data": Ty::Bytes }
+    PROP_CHANNEL = "property.Channel" { "channelName": Ty::Str }
+
+    APP_LINK = "v1alpha1.AppLink" { "name": Ty::Str, "url": Ty::Str }
+    MAINTAINER = "v1alpha1.Maintainer" { "name": Ty::Str, "email": Ty::Str }
+    INSTALL_MODE = "v1alpha1.InstallMode" {
+        "type": Ty::NamedStr("v1alpha1.InstallModeType"), "supported": Ty::Bool,
+    }
+    GROUP_VERSION_KIND = "v1.GroupVersionKind" { "group": Ty::Str, "version": Ty::Str, "kind": Ty::Str }
+    RESOURCE_REFERENCE = "v1alpha1.APIResourceReference" { "name": Ty::Str, "kind": Ty::Str, "version": Ty::Str }
+    STATUS_DESCRIPTOR = "v1alpha1.StatusDescriptor" {
+        "path": Ty::Str, "displayName": Ty::Str, "description": Ty::Str, "x-descriptors": Ty::Slice(&Ty::Str),
+        "value": Ty::Raw,
+    }
+    SPEC_DESCRIPTOR = "v1alpha1.SpecDescriptor" {
+        "path": Ty::Str, "displayName": Ty::Str, "description": Ty::Str, "x-descriptors": Ty::Slice(&Ty::Str),
+        "value": Ty::Raw,
+    }
+    ACTION_DESCRIPTOR = "v1alpha1.ActionDescriptor" {
+        "path": Ty::Str, "displayName": Ty::Str, "description": Ty::Str, "x-descriptors": Ty::Slice(&Ty::Str),
+        "value": Ty::Raw,
+    }
+    CRD_DESCRIPTION = "v1alpha1.CRDDescription" {
+        "name": Ty::Str, "version": Ty::Str, "kind": Ty::Str, "displayName": Ty::Str, "description": Ty::Str,
+        "resources": Ty::Slice(&Ty::Struct(&RESOURCE_REFERENCE)),
+        "statusDescriptors": Ty::Slice(&Ty::Struct(&STATUS_DESCRIPTOR)),
+        "specDescriptors": Ty::Slice(&Ty::Struct(&SPEC_DESCRIPTOR)),
+        "actionDescriptors": Ty::Slice(&Ty::Struct(&ACTION_DESCRIPTOR)),
+    }
+    API_SERVICE_DESCRIPTION = "v1alpha1.APIServiceDescription" {
+        "name": Ty::Str, "group": Ty::Str, "version": Ty::Str, "kind": Ty::Str, "deploymentName": Ty::Str,
+        "containerPort": Ty::Int32, "displayName": Ty::Str, "description": Ty::Str,
+        "resources": Ty::Slice(&Ty::Struct(&RESOURCE_REFERENCE)),
+        "statusDescriptors": Ty::Slice(&Ty::Struct(&STATUS_DESCRIPTOR)),
+        "specDescriptors": Ty::Slice(&Ty::Struct(&SPEC_DESCRIPTOR)),
+        "actionDescriptors": Ty::Slice(&Ty::Struct(&ACTION_DESCRIPTOR)),
+    }
+    CRD_DEFINITIONS = "v1alpha1.CustomResourceDefinitions" {
+        "owned": Ty::Slice(&Ty::Struct(&CRD_DESCRIPTION)), "required": Ty::Slice(&Ty::Struct(&CRD_DESCRIPTION)),
+    }
+    API_SERVICE_DEFINITIONS = "v1alpha1.APIServiceDefinitions" {
+        "owned": Ty::Slice(&Ty::Struct(&API_SERVICE_DESCRIPTION)),
+        "required": Ty::Slice(&Ty::Struct(&API_SERVICE_DESCRIPTION)),
+    }
+    PROP_CSV_METADATA = "property.CSVMetadata" {
+        "annotations": Ty::Map(&Ty::Str), "apiServiceDefinitions": Ty::Struct(&API_SERVICE_DEFINITIONS),
+        "crdDescriptions": Ty::Struct(&CRD_DEFINITIONS), "description": Ty::Str, "displayName": Ty::Str,
+        "installModes": Ty::Slice(&Ty::Struct(&INSTALL_MODE)), "keywords": Ty::Slice(&Ty::Str),
+        "labels": Ty::Map(&Ty::Str), "links": Ty::Slice(&Ty::Struct(&APP_LINK)),
+        "maintainers": Ty::Slice(&Ty::Struct(&MAINTAINER)), "maturity": Ty::Str, "minKubeVersion": Ty::Str,
+        "nativeAPIs": Ty::Slice(&Ty::Struct(&GROUP_VERSION_KIND)), "provider": Ty::Struct(&APP_LINK),
+    }
+}
+
+/// The struct opm decodes a property value of this type into (`None`: kept as raw JSON).
+pub fn property_struct(type_: &str) -> Option<&'static StructTy> {
+    use crate::catalog::model::property_type as t;
+    Some(match type_ {
+        t::PACKAGE => &PROP_PACKAGE,
+        t::PACKAGE_REQUIRED => &PROP_PACKAGE_REQUIRED,
+        t::GVK => &PROP_GVK,
+        t::GVK_REQUIRED => &PROP_GVK_REQUIRED,
+        t::BUNDLE_OBJECT => &PROP_BUNDLE_OBJECT,
+        t::CSV_METADATA => &PROP_CSV_METADATA,
+        t::CHANNEL => &PROP_CHANNEL,
+        _ => return None,
+    })
+}
+
+/// One value of the wrong shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Our path to the value, e.g. `entries[2].skips[0]`.
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+    /// Our wording.
+    pub message: String,
+    /// Go's `encoding/json` wording.
+    pub go: String,
+    /// A YAML scalar written plain that YAML 1.1 read as a number or boolean.
+    pub yaml_trap: bool,
+}
+
+/// Reads a string left on disk; `None` when it cannot be read (the check is then skipped).
+pub type Resolve<'r> = dyn Fn(&Str) -> Option<String> + 'r;
+
+/// Checks `node` against `ty` as a top-level value (no struct context yet).
+pub fn check(node: &Node, st: &'static StructTy, resolve: &Resolve, out: &mut Vec<Mismatch>) {
+    let mut cx = Cx {
+        resolve,
+        out,
+        struct_name: None,
+        fields: Vec::new(),
+    };
+    let ty = Ty::Struct(st);
+    cx.value(node, &ty, String::new());
+}
+
+struct Cx<'a, 'r> {
+    resolve: &'a Resolve<'r>,
+    out: &'a mut Vec<Mismatch>,
+    /// Innermost Go struct whose field is being decoded, and the JSON field names from the top.
+    struct_name: Option<&'static str>,
+    fields: Vec<&'static str>,
+}
+
+fn short(go: &'static str) -> &'static str {
+    go.rsplit('.').next().unwrap_or(go)
+}
+
+impl Cx<'_, '_> {
+    fn go_context(&self, value: &str, ty: &str) -> String {
+        match self.struct_name {
+            Some(s) => format!(
+                "json: cannot unmarshal {value} into Go struct field {}.{} of type {ty}",
+                s,
+                self.fields.join(".")
+            ),
+            None => format!("json: cannot unmarshal {value} into Go value of type {ty}"),
+        }
+    }
+
+    fn mismatch(&mut self, node: &Node, ty: &Ty, path: &str, go_value: String) {
+        let found = match node.kind {
+            Kind::Bool(_) => "true/false",
+            Kind::Number(_) => "a number",
+            Kind::String(_) => "a string",
+            Kind::Seq(_) => "a list",
+            Kind::Map(_) => "an object",
+            Kind::Null => "null",
+        };
+        let shown = if path.is_empty() { "the value" } else { path };
+        let yaml_trap =
+            node.style == Style::Plain && matches!(node.kind, Kind::Number(_) | Kind::Bool(_));
+        let go = self.go_context(&go_value, &ty.go_name());
+        self.out.push(Mismatch {
+            path: path.to_string(),
+            line: node.pos.line,
+            col: node.pos.col,
+            message: format!("{shown} must be {}, found {found}", ty.ours()),
+            go,
+            yaml_trap,
+        });
+    }
+
+    fn value(&mut self, node: &Node, ty: &Ty, path: String) {
+        if node.is_null() {
+            return;
+        }
+        match (ty, &node.kind) {
+            (Ty::Raw, _) => {}
+            (Ty::Str | Ty::NamedStr(_), Kind::String(_)) => {}
+            (Ty::Bool, Kind::Bool(_)) => {}
+            (Ty::Int32, Kind::Number(n)) => {
+                if n.parse::<i32>().is_err() {
+                    self.mismatch(node, ty, &path, format!("number {n}"));
+                }
+            }
+            (Ty::Bytes, Kind::String(s)) => {
+                let text = match s {
+                    Str::Inline(t) => Some(t.to_string()),
+                    Str::Deferred { .. } => (self.resolve)(s),
+                };
+                if let Some(text) = text
+                    && let Err(at) = decode_base64(&text)
+                {
+                    self.out.push(Mismatch {
+                        path: path.clone(),
+                        line: node.pos.line,
+                        col: node.pos.col,
+                        message: format!(
+                            "{path} is not valid base64 (standard alphabet, padded): bad data at byte {at}"
+                        ),
+                        go: format!("illegal base64 data at input byte {at}"),
+                        yaml_trap: false,
+                    });
+                }
+            }
+            (Ty::Bytes, Kind::Seq(items)) => {
+                // Go also fills a []byte from a list of small numbers.
+                for (i, item) in items.iter().enumerate() {
+                    if !item.is_null()
+                        && !matches!(&item.kind, Kind::Number(n) if n.parse::<u8>().is_ok())
+                    {
+                        let v = match &item.kind {
+                            Kind::Number(n) => format!("number {n}"),
+                            _ => item.type_name().to_string(),
+                        };
+                        self.mismatch(item, &Ty::Int32, &format!("{path}[{i}]"), v);
+                    }
+                }
+            }
+            (Ty::Slice(elem), Kind::Seq(items)) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.value(item, elem, format!("{path}[{i}]"));
+                }
+            }
+            (Ty::Map(elem), Kind::Map(entries)) => {
+                for e in entries {
+                    let p = join(&path, e.key_str());
+                    self.value(&e.value, elem, p);
+                }
+            }
+            (Ty::Struct(st), Kind::Map(entries)) => {
+                for e in entries {
+                    let key = e.key_str();
+                    let field =
+                        st.fields.iter().find(|(n, _)| *n == key).or_else(|| {
+                            st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key))
+                        });
+                    let Some((name, fty)) = field else { continue };
+                    let saved = self.struct_name.replace(short(st.go));
+                    self.fields.push(name);
+                    self.value(&e.value, fty, join(&path, key));
+                    self.fields.pop();
+                    self.struct_name = saved;
+                }
+            }
+            _ => {
+                let v = node.type_name().to_string();
+                self.mismatch(node, ty, &path, v);
+            }
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Decodes base64 the way Go's `base64.StdEncoding` does: standard alphabet, `=` padding required,
+/// `\r` and `\n` ignored anywhere, unused trailing bits allowed. On failure, the byte offset Go reports.
+pub fn decode_base64(text: &str) -> Result<Vec<u8>, usize> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const ENGINE: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
+    );
+    let bytes = text.as_bytes();
+    let has_breaks = bytes.iter().any(|&b| b == b'\n' || b == b'\r');
+    let decoded = if has_breaks {
+        let compact: Vec<u8> = bytes
+            .iter()
+            .copied()
+            .filter(|&b| b != b'\n' && b != b'\r')
+            .collect();
+        ENGINE.decode(compact)
+    } else {
+        ENGINE.decode(bytes)
+    };
+    decoded.map_err(|_| go_base64_error_offset(bytes))
+}
+
+/// Where Go's decoder gives up: the first byte outside the alphabet, or a misplaced or missing `=`.
+fn go_base64_error_offset(bytes: &[u8]) -> usize {
+    let is_alpha = |b: u8| b.is_ascii_alphanumeric() || b == b'+' || b == b'/';
+    let mut quantum = 0usize;
+    let mut last = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'\n' || b == b'\r' {
+            i += 1;
+            continue;
+        }
+        if is_alpha(b) {
+            quantum = (quantum + 1) % 4;
+            last = i;
+            i += 1;
+            continue;
+        }
+        if b == b'=' {
+            // Padding is valid only as the third and/or fourth symbol of the last quantum.
+            if quantum < 2 {
+                return i;
+            }
+            let need = 4 - quantum;
+            let mut j = i;
+            let mut seen = 0;
+            while j < bytes.len() && seen < need {
+                match bytes[j] {
+                    b'=' => seen += 1,
+                    b'\n' | b'\r' => {}
+                    _ => return j,
+                }
+                j += 1;
+            }
+            if seen < need {
+                return bytes.len();
+            }
+            // Anything but line breaks after the padding is an error.
+            return bytes[j..]
+                .iter()
+                .position(|&b| b != b'\n' && b != b'\r')
+                .map_or(last, |p| j + p);
+        }
+        return i;
+    }
+    if quantum == 0 { last } else { bytes.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::json::JsonReader;
+
+    fn mismatches(json: &str, st: &'static StructTy) -> Vec<(String, String)> {
+        let node = JsonReader::new(json, 0).next_value().unwrap().unwrap();
+        let mut out = Vec::new();
+        check(&node, st, &|_| None, &mut out);
+        out.into_iter().map(|m| (m.path, m.go)).collect()
+    }
+
+    #[test]
+    fn reports_go_wording_for_each_mismatch() {
+        assert_eq!(
+            mismatches(
+                r#"{"schema":"olm.channel","name":"a","package":"p","entries":[{"name":"x","skips":[1,"y"]},{"Name":true}]}"#,
+                &CHANNEL
+            ),
+            [
+                (
+                    "entries[0].skips[0]",
+                    "json: cannot unmarshal number into Go struct field ChannelEntry.entries.skips of type string"
+                ),
+                (
+                    "entries[1].Name",
+                    "json: cannot unmarshal bool into Go struct field ChannelEntry.entries.name of type string"
+                ),
+            ]
+            .map(|(p, g)| (p.to_string(), g.to_string()))
+        );
+    }
+
+    #[test]
+    fn nested_types_carry_the_innermost_struct() {
+        assert_eq!(
+            mismatches(
+                r#"{"installModes":[{"type":"OwnNamespace","supported":"yes"}],"labels":{"a":1},
+                   "apiServiceDefinitions":{"owned":[{"containerPort":1.5},{"containerPort":8443}]},
+                   "provider":"Acme"}"#,
+                &PROP_CSV_METADATA
+            ),
+            [
+                (
+                    "installModes[0].supported",
+                    "json: cannot unmarshal string into Go struct field InstallMode.installModes.supported of type bool"
+                ),
+                (
+                    "labels.a",
+                    "json: cannot unmarshal number into Go struct field CSVMetadata.labels of type string"
+                ),
+                (
+                    "apiServiceDefinitions.owned[0].containerPort",
+                    "json: cannot unmarshal number 1.5 into Go struct field APIServiceDescription.apiServiceDefinitions.owned.containerPort of type int32"
+                ),
+                (
+                    "provider",
+                    "json: cannot unmarshal string into Go struct field CSVMetadata.provider of type v1alpha1.AppLink"
+                ),
+            ]
+            .map(|(p, g)| (p.to_string(), g.to_string()))
+        );
+        assert_eq!(
+            mismatches(r#""1.0.0""#, &PROP_PACKAGE),
+            [(
+                String::new(),
+                "json: cannot unmarshal string into Go value of type property.Package".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn base64_follows_go() {
+        assert_eq!(decode_base64("aGk="), Ok(b"hi".to_vec()));
+        assert_eq!(
+            decode_base64("aG\nk=".replace("\\n", "\n").as_str()),
+            Ok(b"hi".to_vec())
+        );
+        assert_eq!(
+            decode_base64("aGl="),
+            Ok(b"hi".to_vec()),
+            "trailing bits are allowed"
+        );
+        assert_eq!(decode_base64("aG\nk=\r\n"), Ok(b"hi".to_vec()));
+        assert_eq!(decode_base64("aGk"), Err(3), "padding is required");
+        assert_eq!(decode_base64("a*k="), Err(1));
+        assert_eq!(decode_base64("aGk=aGk="), Err(4));
+        assert_eq!(
+            mismatches(r#"{"icon":{"base64data":"not base64!"}}"#, &PACKAGE),
+            [(
+                "icon.base64data".to_string(),
+                "illegal base64 data at input byte 3".to_string()
+            )]
+        );
+    }
+}
