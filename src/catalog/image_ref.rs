@@ -9,7 +9,8 @@ use regex::Regex;
 const ALPHANUMERIC: &str = r"[a-z0-9]+";
 const SEPARATOR: &str = r"(?:[._]|__|[-]+)";
 const DOMAIN_COMPONENT: &str = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
-const TAG: &str = r"[\w][\w.-]{0,127}";
+// Go's `\w` is ASCII only.
+const TAG: &str = r"[0-9A-Za-z_][0-9A-Za-z_.-]{0,127}";
 const DIGEST: &str = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}";
 
 fn domain_and_port() -> String {
@@ -201,6 +202,11 @@ mod tests {
             ),
             (
                 "quay.io/demo/app:".to_string(),
+                "invalid reference format".to_string(),
+            ),
+            (
+                // Tags are ASCII word characters (Go's `\w`), so a non-ASCII letter is refused.
+                "quay.io/demo/app:vé1".to_string(),
                 "invalid reference format".to_string(),
             ),
             (
