@@ -41,26 +41,56 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("build-metadata-with-release", &[codes::BUILD_WITH_RELEASE]),
     ("bundle-in-no-channel", &[codes::BUNDLE_NOT_IN_CHANNEL]),
     ("bundle-object-not-a-manifest", &[codes::BUNDLE_OBJECT]),
-    ("bundle-of-unknown-package", &[codes::BUNDLE_UNKNOWN_PACKAGE]),
+    (
+        "bundle-of-unknown-package",
+        &[codes::BUNDLE_UNKNOWN_PACKAGE],
+    ),
     ("bundle-without-image", &[codes::NO_IMAGE]),
     ("bundle-without-package", &[codes::BUNDLE_NO_PACKAGE]),
-    ("bundle-without-package-property", &[codes::PACKAGE_PROPERTY_COUNT]),
-    ("channel-of-unknown-package", &[codes::CHANNEL_UNKNOWN_PACKAGE]),
+    (
+        "bundle-without-package-property",
+        &[codes::PACKAGE_PROPERTY_COUNT],
+    ),
+    (
+        "channel-of-unknown-package",
+        &[codes::CHANNEL_UNKNOWN_PACKAGE],
+    ),
     ("channel-without-entries", &[codes::CHANNEL_EMPTY]),
     ("channel-without-name", &[codes::CHANNEL_NO_NAME]),
     ("default-channel-missing", &[codes::DEFAULT_CHANNEL_MISSING]),
     ("default-channel-unset", &[codes::DEFAULT_CHANNEL_UNSET]),
-    ("deprecated-bundle-missing", &[codes::DEPRECATED_BUNDLE_MISSING]),
-    ("deprecated-channel-missing", &[codes::DEPRECATED_CHANNEL_MISSING]),
-    ("deprecation-of-unknown-schema", &[codes::DEPRECATION_SCHEMA]),
+    (
+        "deprecated-bundle-missing",
+        &[codes::DEPRECATED_BUNDLE_MISSING],
+    ),
+    (
+        "deprecated-channel-missing",
+        &[codes::DEPRECATED_CHANNEL_MISSING],
+    ),
+    (
+        "deprecation-of-unknown-schema",
+        &[codes::DEPRECATION_SCHEMA],
+    ),
     ("deprecation-without-message", &[codes::DEPRECATION_MESSAGE]),
-    ("deprecation-without-schema", &[codes::DEPRECATION_NO_SCHEMA]),
-    ("deprecations-of-unknown-package", &[codes::DEPRECATION_UNKNOWN_PACKAGE]),
-    ("deprecations-without-package", &[codes::DEPRECATION_NO_PACKAGE]),
+    (
+        "deprecation-without-schema",
+        &[codes::DEPRECATION_NO_SCHEMA],
+    ),
+    (
+        "deprecations-of-unknown-package",
+        &[codes::DEPRECATION_UNKNOWN_PACKAGE],
+    ),
+    (
+        "deprecations-without-package",
+        &[codes::DEPRECATION_NO_PACKAGE],
+    ),
     ("document-without-schema", &[codes::NOT_A_BLOB]),
     ("duplicate-bundle", &[codes::DUPLICATE_BUNDLE]),
     ("duplicate-channel", &[codes::DUPLICATE_CHANNEL]),
-    ("duplicate-deprecation-entry", &[codes::DUPLICATE_DEPRECATION_ENTRY]),
+    (
+        "duplicate-deprecation-entry",
+        &[codes::DUPLICATE_DEPRECATION_ENTRY],
+    ),
     ("duplicate-entry", &[codes::DUPLICATE_ENTRY]),
     ("duplicate-package", &[codes::DUPLICATE_PACKAGE]),
     ("duplicate-versions", &[codes::DUPLICATE_VERSION]),
@@ -77,21 +107,39 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("json-trailing-comma", &[codes::LENIENT]),
     ("multiple-heads", &[codes::MULTIPLE_HEADS]),
     ("no-head", &[codes::NO_HEAD]),
-    ("package-deprecation-with-name", &[codes::DEPRECATED_PACKAGE_NAMED]),
+    (
+        "package-deprecation-with-name",
+        &[codes::DEPRECATED_PACKAGE_NAMED],
+    ),
     ("package-name-not-dns1123", &[codes::PACKAGE_NAME]),
-    ("package-property-mismatch", &[codes::PACKAGE_PROPERTY_MISMATCH]),
+    (
+        "package-property-mismatch",
+        &[codes::PACKAGE_PROPERTY_MISMATCH],
+    ),
     ("package-without-channels", &[codes::PACKAGE_NO_CHANNELS]),
     ("package-without-name", &[codes::PACKAGE_NO_NAME]),
     ("plain-bundle", &[codes::PLAIN_BUNDLE]),
-    ("property-value-wrong-type", &[codes::PROPERTY, codes::YAML_TRAP]),
+    (
+        "property-value-wrong-type",
+        &[codes::PROPERTY, codes::YAML_TRAP],
+    ),
     ("release-name-not-normalized", &[codes::RELEASE_NAME]),
     ("replaces-cycle", &[codes::CYCLE]),
     ("replaces-unknown-bundle", &[codes::DANGLING_EDGE]),
     ("required-range-invalid", &[codes::REQUIRED_RANGE]),
     ("schema-keys-differ-in-case", &[codes::META]),
-    ("skiprange-above-own-version", &[codes::SKIP_RANGE_ABOVE_VERSION]),
-    ("skiprange-matches-nothing", &[codes::SKIP_RANGE_MATCHES_NOTHING]),
-    ("skiprange-only-entry", &[codes::SKIP_RANGE_ONLY, codes::MULTIPLE_HEADS]),
+    (
+        "skiprange-above-own-version",
+        &[codes::SKIP_RANGE_ABOVE_VERSION],
+    ),
+    (
+        "skiprange-matches-nothing",
+        &[codes::SKIP_RANGE_MATCHES_NOTHING],
+    ),
+    (
+        "skiprange-only-entry",
+        &[codes::SKIP_RANGE_ONLY, codes::MULTIPLE_HEADS],
+    ),
     ("skiprange-quirks", &[codes::SKIP_RANGE_QUIRK]),
     ("stranded-entries", &[codes::STRANDED]),
     ("two-deprecations-objects", &[codes::DUPLICATE_DEPRECATIONS]),
@@ -109,7 +157,10 @@ const EXPECTED: &[(&str, &[&str])] = &[
 fn each_case_reports_what_it_is_named_for() {
     assert_eq!(
         cases(),
-        EXPECTED.iter().map(|(c, _)| c.to_string()).collect::<Vec<_>>(),
+        EXPECTED
+            .iter()
+            .map(|(c, _)| c.to_string())
+            .collect::<Vec<_>>(),
         "every case directory has an entry in EXPECTED"
     );
     for (case, want) in EXPECTED {
@@ -155,7 +206,10 @@ fn output_of_every_case_is_stable() {
     for case in cases() {
         let (code, text) = run(&case, &[]);
         let (opm_code, opm) = run(&case, &["--output", "opm"]);
-        assert_eq!(code, opm_code, "{case}: the verdict does not depend on the format");
+        assert_eq!(
+            code, opm_code,
+            "{case}: the verdict does not depend on the format"
+        );
         insta::assert_snapshot!(
             format!("case_{case}"),
             format!("exit {code}\n{text}--- opm ---\n{opm}")
@@ -274,7 +328,10 @@ fn revalidating_a_package_after_edits_equals_a_full_run() {
         ch.get_field_mut("entries")
             .and_then(Node::as_seq_mut)
             .unwrap()
-            .push(Node::map(vec![("name", Node::string("cache-operator.v9.0.0"))]));
+            .push(Node::map(vec![(
+                "name",
+                Node::string("cache-operator.v9.0.0"),
+            )]));
     });
     v.revalidate(&catalog, &[package]);
     let incremental = v.report();
@@ -293,12 +350,17 @@ fn revalidating_a_package_after_edits_equals_a_full_run() {
             .truncate(entry_count);
     });
     v.revalidate(&catalog, &[package]);
-    assert_eq!(v.report().diagnostics, validate::validate(&catalog).diagnostics);
+    assert_eq!(
+        v.report().diagnostics,
+        validate::validate(&catalog).diagnostics
+    );
     assert!(v.report().is_valid());
 
     // 3: a wrong type in a bundle (the shape check of an edited blob is redone, not cached).
     let bundle = catalog.index().package(package).unwrap().bundles[0];
-    catalog.edit(bundle, |b| b.set_field("image", Node::new(fbc_edit::catalog::Kind::Bool(true))));
+    catalog.edit(bundle, |b| {
+        b.set_field("image", Node::new(fbc_edit::catalog::Kind::Bool(true)))
+    });
     v.revalidate(&catalog, &[package]);
     let report = v.report();
     assert_eq!(report.diagnostics, validate::validate(&catalog).diagnostics);

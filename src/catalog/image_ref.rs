@@ -115,34 +115,51 @@ impl ImageRef {
             return Err("invalid reference format: repository name must be lowercase".into());
         }
         let full = format!("{domain}/{remainder}");
-        let Some(m) = REFERENCE.captures(&full) else {
+        // The DFA answers "does it match" quickly; once it does, the parts split unambiguously by hand.
+        if !REFERENCE.is_match(&full) {
             let lower = full.to_lowercase();
             if lower != full && REFERENCE.is_match(&lower) {
                 return Err("repository name must be lowercase".into());
             }
             return Err("invalid reference format".into());
+        }
+        let (before_digest, digest) = match full.split_once('@') {
+            Some((b, d)) => (b, Some(d.to_string())),
+            None => (full.as_str(), None),
         };
-        let name = m.get(1).map_or("", |g| g.as_str());
-        let (domain, path) = match NAME.captures(name) {
-            Some(n) => (
-                n.get(1).map_or("", |g| g.as_str()).to_string(),
-                n.get(2).map_or("", |g| g.as_str()).to_string(),
+        let last_slash = before_digest.rfind('/').unwrap_or(0);
+        let (name, tag) = match before_digest.rfind(':') {
+            Some(i) if i > last_slash => (
+                &before_digest[..i],
+                Some(before_digest[i + 1..].to_string()),
             ),
-            None => (String::new(), name.to_string()),
+            _ => (before_digest, None),
+        };
+        let (domain, path) = if name.len() <= MAX_NAME {
+            let (d, p) = name.split_once('/').unwrap_or(("", name));
+            (d.to_string(), p.to_string())
+        } else {
+            // Only a long name needs the exact split (it decides the length limit).
+            match NAME.captures(name) {
+                Some(n) => (
+                    n.get(1).map_or("", |g| g.as_str()).to_string(),
+                    n.get(2).map_or("", |g| g.as_str()).to_string(),
+                ),
+                None => (String::new(), name.to_string()),
+            }
         };
         if path.len() > MAX_NAME {
             return Err(format!(
                 "repository name must not be more than {MAX_NAME} characters"
             ));
         }
-        let digest = m.get(3).map(|g| g.as_str().to_string());
         if let Some(d) = &digest {
             check_digest(d)?;
         }
         Ok(ImageRef {
             domain,
             path,
-            tag: m.get(2).map(|g| g.as_str().to_string()),
+            tag,
             digest,
         })
     }

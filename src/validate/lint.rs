@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::codes as c;
 use super::rules::Pkg;
+use super::shape::Path;
 use super::{Cx, go_quote};
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::{ChannelEntry, PropertyValue, property_type};
@@ -201,7 +202,7 @@ fn yaml_traps(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     }
     let node = blob.original.as_ref().unwrap_or(&blob.value);
     let mut found = Vec::new();
-    collect_traps(node, "", &mut found);
+    collect_traps(node, &Path::Root, &mut found);
     for (path, n) in found {
         let len = (n.pos.end - n.pos.start) as usize;
         let Some(text) = cx.read_range(blob.file, u64::from(n.pos.start), len) else {
@@ -225,21 +226,16 @@ fn yaml_traps(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn collect_traps<'n>(node: &'n Node, path: &str, out: &mut Vec<(String, &'n Node)>) {
+fn collect_traps<'n>(node: &'n Node, path: &Path, out: &mut Vec<(String, &'n Node)>) {
     match &node.kind {
         Kind::Map(entries) => {
             for e in entries {
-                let p = if path.is_empty() {
-                    e.key_str().to_string()
-                } else {
-                    format!("{path}.{}", e.key_str())
-                };
-                collect_traps(&e.value, &p, out);
+                collect_traps(&e.value, &Path::Key(path, e.key_str()), out);
             }
         }
         Kind::Seq(items) => {
             for (i, item) in items.iter().enumerate() {
-                collect_traps(item, &format!("{path}[{i}]"), out);
+                collect_traps(item, &Path::Index(path, i), out);
             }
         }
         Kind::Bool(b) if node.style == Style::Plain && node.pos.is_real() => {
@@ -309,14 +305,8 @@ fn skip_range(cx: &Cx, p: &Pkg, id: BlobId, ch: &str, e: &ChannelEntry, out: &mu
             );
         }
     }
-    let mut versions: Vec<&Version> = p.versions.values().map(|(v, _)| v).collect();
-    versions.sort();
-    let matched: Vec<&Version> = versions
-        .iter()
-        .copied()
-        .filter(|v| range.matches(v))
-        .collect();
-    if matched.is_empty() && !versions.is_empty() {
+    let versions = &p.sorted_versions;
+    if !versions.is_empty() && !versions.iter().any(|v| range.matches(v)) {
         out.push(
             diag(
                 c::SKIP_RANGE_MATCHES_NOTHING,
@@ -352,9 +342,9 @@ fn skip_range(cx: &Cx, p: &Pkg, id: BlobId, ch: &str, e: &ChannelEntry, out: &mu
         }
     }
     if let Some(why) = above {
-        let newer: Vec<String> = matched
+        let newer: Vec<String> = versions
             .iter()
-            .filter(|v| **v > own)
+            .filter(|v| *v > own && range.matches(v))
             .map(|v| v.to_string())
             .collect();
         let tail = if newer.is_empty() {

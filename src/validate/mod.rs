@@ -147,16 +147,29 @@ impl<'c> Cx<'c> {
 
     /// Bytes `start..start+len` of a catalog file as loaded.
     pub fn read_range(&self, file: usize, start: u64, len: usize) -> Option<String> {
-        let handle = self.handles.get(file)?.get_or_init(|| {
+        let mut buf = Vec::new();
+        self.read_bytes(file, start, len, &mut buf)
+            .then(|| String::from_utf8(buf).ok())
+            .flatten()
+    }
+
+    /// Reads bytes `start..start+len` of a catalog file into `buf`; false when the file cannot be read
+    /// or changed since it was loaded.
+    pub fn read_bytes(&self, file: usize, start: u64, len: usize, buf: &mut Vec<u8>) -> bool {
+        let Some(slot) = self.handles.get(file) else {
+            return false;
+        };
+        let handle = slot.get_or_init(|| {
             let f = self.catalog.files.get(file)?;
             let h = std::fs::File::open(&f.abs).ok()?;
             let meta = h.metadata().ok()?;
             (meta.len() == f.len && meta.modified().ok() == f.modified).then_some(h)
         });
-        let h = handle.as_ref()?;
-        let mut buf = vec![0; len];
-        read_at(h, &mut buf, start).ok()?;
-        String::from_utf8(buf).ok()
+        let Some(h) = handle.as_ref() else {
+            return false;
+        };
+        buf.resize(len, 0);
+        read_at(h, buf, start).is_ok()
     }
 }
 
@@ -370,7 +383,7 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
         let Some(st) = shape::property_struct(type_) else {
             continue;
         };
-        let resolve = |s: &Str| cx.text(s);
+        let resolve = |s: &Str| if object { None } else { cx.text(s) };
         let mut mismatches = Vec::new();
         shape::check(value, st, &resolve, &mut mismatches);
         let bad = !mismatches.is_empty();
@@ -388,7 +401,13 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
 }
 
 /// An `olm.bundle.object`'s data must decode to a JSON or YAML manifest (opm converts it at load).
+/// Long data left on disk is read and decoded here, once, into buffers reused per thread.
 fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnostic>) {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const {
+            std::cell::RefCell::new((Vec::new(), Vec::new()))
+        };
+    }
     let cat = cx.catalog;
     let blob = cat.blob(id);
     let Some(data_node) = value.get_field("data") else {
@@ -397,28 +416,57 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
     let Some(data) = data_node.as_string() else {
         return;
     };
-    let Some(text) = cx.text(data) else { return };
-    let Ok(bytes) = shape::decode_base64(&text) else {
-        return;
+    let here = || cat.node_location(id, data_node);
+    let opm = |what: String| {
+        format!(
+            "read bundle objects: package {}, bundle {}: {what}",
+            go_quote(blob.package()),
+            go_quote(blob.name())
+        )
     };
-    drop(text);
-    if let Err(err) = manifest_ok(&bytes) {
-        out.push(
-            Diagnostic::error(
-                codes::BUNDLE_OBJECT,
-                cat.node_location(id, data_node),
-                format!("properties[{i}] (olm.bundle.object): the decoded data is not a JSON or YAML manifest: {err}"),
-            )
-            .with_opm(
-                OpmStage::Load,
-                format!(
-                    "read bundle objects: package {}, bundle {}: convert bundle object property at index {i} to JSON: {err}",
-                    go_quote(blob.package()),
-                    go_quote(blob.name())
-                ),
-            ),
-        );
-    }
+    let result = BUFFERS.with_borrow_mut(|(raw, decoded)| {
+        let text: &[u8] = match data {
+            Str::Inline(t) => t.as_bytes(),
+            Str::Deferred { file, start, len } => {
+                if !cx.read_bytes(*file as usize, u64::from(*start), *len as usize, raw) {
+                    return None;
+                }
+                raw
+            }
+        };
+        match shape::decode_base64_into(text, decoded) {
+            // Short data was checked with the value's shape.
+            Err(_) if matches!(data, Str::Inline(_)) => None,
+            Err(at) => Some(Err(at)),
+            Ok(()) => Some(Ok(manifest_ok(decoded))),
+        }
+    });
+    let d = match result {
+        None | Some(Ok(Ok(()))) => return,
+        Some(Err(at)) => Diagnostic::error(
+            codes::BUNDLE_OBJECT,
+            here(),
+            format!("properties[{i}] (olm.bundle.object): data is not valid base64 (standard alphabet, padded): bad data at byte {at}"),
+        )
+        .with_opm(
+            OpmStage::Load,
+            opm(format!(
+                "parse property at index {i} as bundle object: illegal base64 data at input byte {at}"
+            )),
+        ),
+        Some(Ok(Err(err))) => Diagnostic::error(
+            codes::BUNDLE_OBJECT,
+            here(),
+            format!("properties[{i}] (olm.bundle.object): the decoded data is not a JSON or YAML manifest: {err}"),
+        )
+        .with_opm(
+            OpmStage::Load,
+            opm(format!(
+                "convert bundle object property at index {i} to JSON: {err}"
+            )),
+        ),
+    };
+    out.push(d);
 }
 
 fn manifest_ok(bytes: &[u8]) -> Result<(), String> {

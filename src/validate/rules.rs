@@ -34,6 +34,8 @@ pub struct Pkg<'c> {
     pub deprecations: Vec<(BlobId, Deprecations<'c>)>,
     /// Bundle name → parsed version (and release), for bundles whose version parses.
     pub versions: HashMap<&'c str, (Version, Vec<crate::catalog::semver_range::Pre>)>,
+    /// Those versions, sorted.
+    pub sorted_versions: Vec<Version>,
 }
 
 impl<'c> Pkg<'c> {
@@ -72,7 +74,10 @@ impl<'c> Pkg<'c> {
                 versions.entry(b.name).or_insert((v, rel));
             }
         }
+        let mut sorted_versions: Vec<Version> = versions.values().map(|(v, _)| v.clone()).collect();
+        sorted_versions.sort();
         Pkg {
+            sorted_versions,
             name: &idx.name,
             idx,
             package,
@@ -110,13 +115,13 @@ fn version_string(v: &Version, release: &[crate::catalog::semver_range::Pre]) ->
 /// and deprecations without a package.
 pub fn unowned(cx: &Cx, ids: &[BlobId], out: &mut Vec<Diagnostic>) {
     let cat = cx.catalog;
-    // opm numbers deprecations by their place among all of them.
-    let deprecation_index: HashMap<BlobId, usize> = cat
-        .live_blobs()
-        .filter(|(_, b)| b.schema() == schema::DEPRECATIONS)
-        .enumerate()
-        .map(|(i, (id, _))| (id, i))
-        .collect();
+    // opm numbers deprecations by their place among all of them (counted only when needed).
+    let deprecation_index = |id: BlobId| {
+        cat.live_blobs()
+            .filter(|(_, b)| b.schema() == schema::DEPRECATIONS)
+            .position(|(d, _)| d == id)
+            .unwrap_or(0)
+    };
     for &id in ids {
         let blob = cat.blob(id);
         let at = cat.location(id);
@@ -160,7 +165,7 @@ pub fn unowned(cx: &Cx, ids: &[BlobId], out: &mut Vec<Diagnostic>) {
                     OpmStage::Convert,
                     format!(
                         "package name must be set for deprecation item {}",
-                        deprecation_index.get(&id).copied().unwrap_or(0)
+                        deprecation_index(id)
                     ),
                 ),
             ),

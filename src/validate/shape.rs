@@ -189,7 +189,25 @@ pub fn check(node: &Node, st: &'static StructTy, resolve: &Resolve, out: &mut Ve
         fields: Vec::new(),
     };
     let ty = Ty::Struct(st);
-    cx.value(node, &ty, String::new());
+    cx.value(node, &ty, &Path::Root);
+}
+
+/// Where a value sits, built on the stack while walking and printed only for a mismatch.
+pub enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Path::Root => Ok(()),
+            Path::Key(Path::Root, k) => f.write_str(k),
+            Path::Key(parent, k) => write!(f, "{parent}.{k}"),
+            Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
 }
 
 struct Cx<'a, 'r> {
@@ -216,7 +234,8 @@ impl Cx<'_, '_> {
         }
     }
 
-    fn mismatch(&mut self, node: &Node, ty: &Ty, path: &str, go_value: String) {
+    fn mismatch(&mut self, node: &Node, ty: &Ty, path: &Path, go_value: String) {
+        let path = path.to_string();
         let found = match node.kind {
             Kind::Bool(_) => "true/false",
             Kind::Number(_) => "a number",
@@ -225,12 +244,12 @@ impl Cx<'_, '_> {
             Kind::Map(_) => "an object",
             Kind::Null => "null",
         };
-        let shown = if path.is_empty() { "the value" } else { path };
+        let shown = if path.is_empty() { "the value" } else { &path };
         let yaml_trap =
             node.style == Style::Plain && matches!(node.kind, Kind::Number(_) | Kind::Bool(_));
         let go = self.go_context(&go_value, &ty.go_name());
         self.out.push(Mismatch {
-            path: path.to_string(),
+            path: path.clone(),
             line: node.pos.line,
             col: node.pos.col,
             message: format!("{shown} must be {}, found {found}", ty.ours()),
@@ -239,7 +258,7 @@ impl Cx<'_, '_> {
         });
     }
 
-    fn value(&mut self, node: &Node, ty: &Ty, path: String) {
+    fn value(&mut self, node: &Node, ty: &Ty, path: &Path) {
         if node.is_null() {
             return;
         }
@@ -249,7 +268,7 @@ impl Cx<'_, '_> {
             (Ty::Bool, Kind::Bool(_)) => {}
             (Ty::Int32, Kind::Number(n)) => {
                 if n.parse::<i32>().is_err() {
-                    self.mismatch(node, ty, &path, format!("number {n}"));
+                    self.mismatch(node, ty, path, format!("number {n}"));
                 }
             }
             (Ty::Bytes, Kind::String(s)) => {
@@ -261,7 +280,7 @@ impl Cx<'_, '_> {
                     && let Err(at) = decode_base64(&text)
                 {
                     self.out.push(Mismatch {
-                        path: path.clone(),
+                        path: path.to_string(),
                         line: node.pos.line,
                         col: node.pos.col,
                         message: format!(
@@ -282,19 +301,18 @@ impl Cx<'_, '_> {
                             Kind::Number(n) => format!("number {n}"),
                             _ => item.type_name().to_string(),
                         };
-                        self.mismatch(item, &Ty::Int32, &format!("{path}[{i}]"), v);
+                        self.mismatch(item, &Ty::Int32, &Path::Index(path, i), v);
                     }
                 }
             }
             (Ty::Slice(elem), Kind::Seq(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.value(item, elem, format!("{path}[{i}]"));
+                    self.value(item, elem, &Path::Index(path, i));
                 }
             }
             (Ty::Map(elem), Kind::Map(entries)) => {
                 for e in entries {
-                    let p = join(&path, e.key_str());
-                    self.value(&e.value, elem, p);
+                    self.value(&e.value, elem, &Path::Key(path, e.key_str()));
                 }
             }
             (Ty::Struct(st), Kind::Map(entries)) => {
@@ -307,30 +325,28 @@ impl Cx<'_, '_> {
                     let Some((name, fty)) = field else { continue };
                     let saved = self.struct_name.replace(short(st.go));
                     self.fields.push(name);
-                    self.value(&e.value, fty, join(&path, key));
+                    self.value(&e.value, fty, &Path::Key(path, key));
                     self.fields.pop();
                     self.struct_name = saved;
                 }
             }
             _ => {
                 let v = node.type_name().to_string();
-                self.mismatch(node, ty, &path, v);
+                self.mismatch(node, ty, path, v);
             }
         }
-    }
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
     }
 }
 
 /// Decodes base64 the way Go's `base64.StdEncoding` does: standard alphabet, `=` padding required,
 /// `\r` and `\n` ignored anywhere, unused trailing bits allowed. On failure, the byte offset Go reports.
 pub fn decode_base64(text: &str) -> Result<Vec<u8>, usize> {
+    let mut out = Vec::new();
+    decode_base64_into(text.as_bytes(), &mut out).map(|()| out)
+}
+
+/// [`decode_base64`] into a reused buffer (cleared first).
+pub fn decode_base64_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), usize> {
     use base64::Engine as _;
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const ENGINE: GeneralPurpose = GeneralPurpose::new(
@@ -339,19 +355,23 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, usize> {
             .with_decode_allow_trailing_bits(true)
             .with_decode_padding_mode(DecodePaddingMode::RequireCanonical),
     );
-    let bytes = text.as_bytes();
-    let has_breaks = bytes.iter().any(|&b| b == b'\n' || b == b'\r');
-    let decoded = if has_breaks {
+    out.clear();
+    if ENGINE.decode_vec(bytes, out).is_ok() {
+        return Ok(());
+    }
+    // Line breaks are rare: only look for them once the plain decode failed.
+    if bytes.iter().any(|&b| b == b'\n' || b == b'\r') {
         let compact: Vec<u8> = bytes
             .iter()
             .copied()
             .filter(|&b| b != b'\n' && b != b'\r')
             .collect();
-        ENGINE.decode(compact)
-    } else {
-        ENGINE.decode(bytes)
-    };
-    decoded.map_err(|_| go_base64_error_offset(bytes))
+        out.clear();
+        if ENGINE.decode_vec(compact, out).is_ok() {
+            return Ok(());
+        }
+    }
+    Err(go_base64_error_offset(bytes))
 }
 
 /// Where Go's decoder gives up: the first byte outside the alphabet, or a misplaced or missing `=`.
