@@ -366,3 +366,17 @@ fn revalidating_a_package_after_edits_equals_a_full_run() {
     assert_eq!(report.diagnostics, validate::validate(&catalog).diagnostics);
     assert!(report.diagnostics.iter().any(|d| d.code == codes::TYPE));
 }
+
+#[test]
+fn docs_list_every_rule_with_its_severity() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/validate.md"))
+            .unwrap();
+    for (code, severity, _) in codes::RULES {
+        let row = format!("| `{code}` | {} |", severity.as_str());
+        assert!(
+            doc.contains(&row),
+            "docs/validate.md lacks the row for {code}"
+        );
+    }
+}
