@@ -3,6 +3,11 @@
 //! These are opm's rules (`Channel.Head`, `validateReplacesChain`), which also decide what OLM v0
 //! offers. They are computed here once; validation and the faces use them.
 
+pub mod channel;
+pub mod export;
+pub mod layout;
+pub mod query;
+
 use std::collections::{HashMap, HashSet};
 
 use crate::catalog::model::ChannelEntry;

@@ -1,0 +1,321 @@
+//! Questions about upgrades: what OLM v0 offers a cluster running a given version, the shortest way
+//! to the head, what a skipRange matches and what it prunes, and what OLM v1 would pick.
+
+use std::collections::{HashMap, VecDeque};
+
+use petgraph::Direction;
+use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+
+use super::channel::{ChainSummary, ChannelGraph, EdgeKind};
+use crate::catalog::semver_range::{Range, Version};
+
+/// What a cluster runs: an entry of the channel, or a version (perhaps one no longer in the catalog).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Installed {
+    /// The bundle name, when known.
+    pub name: Option<String>,
+    pub version: Option<Version>,
+}
+
+impl Installed {
+    /// Reads what the user typed: an entry name of the channel, or a version (`1.2.0` or `v1.2.0`).
+    pub fn resolve(g: &ChannelGraph, text: &str) -> Option<Installed> {
+        if let Some(n) = g.node(text) {
+            return Some(Installed {
+                name: Some(text.to_string()),
+                version: g.graph[n].version.clone(),
+            });
+        }
+        let v = Version::parse(text)
+            .or_else(|_| Version::parse(text.strip_prefix('v').unwrap_or(text)))
+            .ok()?;
+        let by_version = g
+            .graph
+            .node_indices()
+            .find(|&n| g.graph[n].version.as_ref() == Some(&v));
+        Some(Installed {
+            name: by_version.map(|n| g.graph[n].name.clone()),
+            version: Some(v),
+        })
+    }
+
+    fn describe(&self) -> String {
+        match (&self.name, &self.version) {
+            (Some(n), _) => n.clone(),
+            (None, Some(v)) => format!("version {v}"),
+            (None, None) => "?".into(),
+        }
+    }
+}
+
+/// One entry OLM v0 would offer, and which links make it an upgrade.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub entry: NodeIndex,
+    pub via: Vec<EdgeKind>,
+}
+
+/// Why there is no way to the head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NoPath {
+    /// OLM v0 cannot order the channel: no single head, or a cycle.
+    Unordered(String),
+    /// Nothing in the channel replaces, skips or has a skipRange matching what is installed.
+    NoOffer(String),
+}
+
+impl std::fmt::Display for NoPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoPath::Unordered(s) | NoPath::NoOffer(s) => f.write_str(s),
+        }
+    }
+}
+
+fn unordered(g: &ChannelGraph) -> Option<NoPath> {
+    let why = match &g.chain {
+        ChainSummary::Valid { .. } | ChainSummary::Stranded { .. } => return None,
+        ChainSummary::Empty => "the channel has no entries".to_string(),
+        ChainSummary::NoHead => {
+            "the channel has no head (every entry is replaced or skipped)".into()
+        }
+        ChainSummary::MultipleHeads(h) => format!(
+            "the channel has {} heads ({}); OLM v0 needs one to order the entries",
+            h.len(),
+            h.join(", ")
+        ),
+        ChainSummary::Cycle(c) => format!("the replaces chain has a cycle: {}", c.join(" -> ")),
+    };
+    Some(NoPath::Unordered(why))
+}
+
+/// What OLM v0 offers a cluster running `from`, best first: entries that replace it, skip it or whose
+/// skipRange contains its version, among those OLM v0 keeps in the channel (on the head's replaces
+/// chain, not skipped), nearest the head first. OLM v0 takes the first.
+pub fn v0_offers(g: &ChannelGraph, from: &Installed) -> Result<Vec<Offer>, NoPath> {
+    if let Some(why) = unordered(g) {
+        return Err(why);
+    }
+    let mut via: HashMap<NodeIndex, Vec<EdgeKind>> = HashMap::new();
+    let from_node = from.name.as_deref().and_then(|n| g.node(n));
+    if let Some(f) = from_node {
+        for e in g.graph.edges_directed(f, Direction::Outgoing) {
+            via.entry(e.target()).or_default().push(*e.weight());
+        }
+    } else {
+        if let Some(name) = &from.name {
+            for o in g.outside.iter().filter(|o| &o.from == name) {
+                via.entry(o.to).or_default().push(o.kind);
+            }
+        }
+        if let Some(v) = &from.version {
+            for (&n, r) in &g.skip_ranges {
+                if Range::parse(r).is_ok_and(|r| r.matches(v)) {
+                    via.entry(n).or_default().push(EdgeKind::SkipRange);
+                }
+            }
+        }
+    }
+    let mut offers: Vec<Offer> = via
+        .into_iter()
+        .filter(|(n, _)| g.graph[*n].rank.is_some() && Some(*n) != from_node)
+        .map(|(entry, mut via)| {
+            via.sort();
+            via.dedup();
+            Offer { entry, via }
+        })
+        .collect();
+    offers.sort_by_key(|o| g.graph[o.entry].rank);
+    Ok(offers)
+}
+
+/// One upgrade step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hop {
+    pub from: String,
+    pub to: NodeIndex,
+    pub via: Vec<EdgeKind>,
+}
+
+/// The fewest upgrades from `from` to the channel head under OLM v0's rules (edges of skipped or
+/// stranded entries are ignored), preferring at each step the offer OLM v0 itself prefers. An empty
+/// path means `from` is the head.
+pub fn path_to_head(g: &ChannelGraph, from: &Installed) -> Result<Vec<Hop>, NoPath> {
+    if let Some(why) = unordered(g) {
+        return Err(why);
+    }
+    let head = g.chain.head().and_then(|h| g.node(h));
+    let start = from.name.as_deref().and_then(|n| g.node(n));
+    if start.is_some() && start == head {
+        return Ok(Vec::new());
+    }
+    let first = v0_offers(g, from)?;
+    if first.is_empty() {
+        return Err(NoPath::NoOffer(format!(
+            "nothing in channel {:?} replaces or skips {}, and no skipRange contains its version",
+            g.channel,
+            from.describe()
+        )));
+    }
+    // Breadth-first from the first offers; the parents remember how each entry was reached.
+    let mut parent: HashMap<NodeIndex, (Option<NodeIndex>, Vec<EdgeKind>)> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for o in first {
+        parent.entry(o.entry).or_insert((None, o.via));
+        queue.push_back(o.entry);
+    }
+    while let Some(n) = queue.pop_front() {
+        if Some(n) == head {
+            break;
+        }
+        let here = Installed {
+            name: Some(g.graph[n].name.clone()),
+            version: g.graph[n].version.clone(),
+        };
+        for o in v0_offers(g, &here)? {
+            if o.entry == n || parent.contains_key(&o.entry) || Some(o.entry) == start {
+                continue;
+            }
+            parent.insert(o.entry, (Some(n), o.via));
+            queue.push_back(o.entry);
+        }
+    }
+    let Some(head) = head.filter(|h| parent.contains_key(h)) else {
+        return Err(NoPath::NoOffer(format!(
+            "no chain of upgrades from {} reaches the head",
+            from.describe()
+        )));
+    };
+    let mut hops = Vec::new();
+    let mut cur = head;
+    loop {
+        let (prev, via) = parent[&cur].clone();
+        let from_name = match prev {
+            Some(p) => g.graph[p].name.clone(),
+            None => from.describe(),
+        };
+        hops.push(Hop {
+            from: from_name,
+            to: cur,
+            via,
+        });
+        match prev {
+            Some(p) => cur = p,
+            None => break,
+        }
+    }
+    hops.reverse();
+    Ok(hops)
+}
+
+/// What an entry's skipRange does in its channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkipRangeEffect {
+    /// Entries whose version the range contains, newest first.
+    pub matched: Vec<NodeIndex>,
+    /// Of those, the ones OLM v0 drops from the channel (skipped or stranded): clusters running them
+    /// still upgrade, but nobody can install or upgrade to them any more.
+    pub pruned: Vec<NodeIndex>,
+}
+
+/// The effect of `entry`'s skipRange (`None` when it has none, or it does not parse).
+pub fn skip_range_effect(g: &ChannelGraph, entry: NodeIndex) -> Option<SkipRangeEffect> {
+    let range = Range::parse(g.skip_ranges.get(&entry)?).ok()?;
+    Some(effect_of(g, &range, Some(entry)))
+}
+
+/// The effect a skipRange would have on this channel (for previewing one before setting it).
+pub fn range_effect(
+    g: &ChannelGraph,
+    range: &Range,
+    exclude: Option<NodeIndex>,
+) -> SkipRangeEffect {
+    effect_of(g, range, exclude)
+}
+
+fn effect_of(g: &ChannelGraph, range: &Range, exclude: Option<NodeIndex>) -> SkipRangeEffect {
+    let matched: Vec<NodeIndex> = g
+        .newest_first()
+        .into_iter()
+        .filter(|&n| {
+            Some(n) != exclude
+                && g.graph[n]
+                    .version
+                    .as_ref()
+                    .is_some_and(|v| range.matches(v))
+        })
+        .collect();
+    let pruned = matched
+        .iter()
+        .copied()
+        .filter(|&n| g.graph[n].rank.is_none())
+        .collect();
+    SkipRangeEffect { matched, pruned }
+}
+
+/// A bundle OLM v1 would consider as an upgrade.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Successor<'g> {
+    pub name: String,
+    pub version: Option<Version>,
+    /// The channels and links that offer it.
+    pub via: Vec<(&'g str, EdgeKind)>,
+}
+
+/// OLM v1's successors of an installed bundle within the given channels of its package: entries that
+/// replace or skip it or whose skipRange contains its version, highest version first (OLM v1 picks
+/// the first). OLM v1 does not drop skipped entries.
+pub fn v1_successors<'g>(graphs: &[&'g ChannelGraph], from: &Installed) -> Vec<Successor<'g>> {
+    let mut found: HashMap<String, Successor<'g>> = HashMap::new();
+    for g in graphs {
+        let here = Installed {
+            name: from.name.clone(),
+            version: from.version.clone(),
+        };
+        let mut via: HashMap<NodeIndex, Vec<EdgeKind>> = HashMap::new();
+        match here.name.as_deref().and_then(|n| g.node(n)) {
+            Some(f) => {
+                for e in g.graph.edges_directed(f, Direction::Outgoing) {
+                    via.entry(e.target()).or_default().push(*e.weight());
+                }
+            }
+            None => {
+                if let Some(name) = &here.name {
+                    for o in g.outside.iter().filter(|o| &o.from == name) {
+                        via.entry(o.to).or_default().push(o.kind);
+                    }
+                }
+                if let Some(v) = &here.version {
+                    for (&n, r) in &g.skip_ranges {
+                        if Range::parse(r).is_ok_and(|r| r.matches(v)) {
+                            via.entry(n).or_default().push(EdgeKind::SkipRange);
+                        }
+                    }
+                }
+            }
+        }
+        for (n, kinds) in via {
+            let node = &g.graph[n];
+            let slot = found.entry(node.name.clone()).or_insert_with(|| Successor {
+                name: node.name.clone(),
+                version: node.version.clone(),
+                via: Vec::new(),
+            });
+            for k in kinds {
+                if !slot.via.contains(&(g.channel.as_str(), k)) {
+                    slot.via.push((g.channel.as_str(), k));
+                }
+            }
+        }
+    }
+    let mut out: Vec<Successor> = found
+        .into_values()
+        .map(|mut s| {
+            s.via.sort();
+            s
+        })
+        .collect();
+    out.sort_by(|a, b| b.version.cmp(&a.version).then(a.name.cmp(&b.name)));
+    out
+}
