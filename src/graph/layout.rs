@@ -1,0 +1,370 @@
+//! Drawing a channel as rows, newest first, with lanes like `git log --graph`.
+//!
+//! Each entry is a row with its node in a lane column; a `replaces` or `skips` link runs as a lane
+//! from the newer entry down to the older one it names (`│` for replaces, `┆` for skips). Lanes merge
+//! into the node they reach; an entry with several links forks on the row below it. skipRange links
+//! are written on the entry's row (with how many entries they match) rather than drawn, and lanes
+//! beyond [`MAX_LANES`] are listed instead of drawn, so a 300-entry channel stays readable.
+//!
+//! Nodes: `◉` head, `●` entry, `○` entry OLM v0 drops (skipped or stranded), `✗` deprecated bundle.
+
+use std::collections::HashMap;
+
+use petgraph::Direction;
+use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+
+use super::channel::{ChannelGraph, EdgeKind};
+
+/// Lanes drawn at most; further links are listed on the entry's row.
+pub const MAX_LANES: usize = 10;
+
+/// What a character of the lane area shows, for colouring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    Empty,
+    Node,
+    Lane(EdgeKind),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cell {
+    pub ch: char,
+    pub kind: CellKind,
+}
+
+/// Marks of an entry row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    pub head: bool,
+    pub deprecated: bool,
+    /// OLM v0 drops the entry from the channel (skipped or stranded).
+    pub dropped: bool,
+}
+
+/// One line of the drawing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub cells: Vec<Cell>,
+    /// The entry drawn on this row (`None` for a row that only forks lanes).
+    pub entry: Option<NodeIndex>,
+    pub marks: Marks,
+    /// Name, version and notes (links not drawn, skipRange), empty on fork rows.
+    pub label: String,
+}
+
+impl Row {
+    /// The row as plain text, lanes padded to `width` cells.
+    pub fn text(&self, width: usize) -> String {
+        let mut s: String = self.cells.iter().map(|c| c.ch).collect();
+        for _ in self.cells.len()..width {
+            s.push(' ');
+        }
+        if !self.label.is_empty() {
+            s.push(' ');
+            s.push_str(&self.label);
+        }
+        s.trim_end().to_string()
+    }
+}
+
+/// A laid-out channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub rows: Vec<Row>,
+    /// Width of the lane area in cells.
+    pub width: usize,
+}
+
+impl Layout {
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for r in &self.rows {
+            out.push_str(&r.text(self.width));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Lane {
+    target: NodeIndex,
+    kind: EdgeKind,
+}
+
+/// The box-drawing character joining the given sides.
+fn joint(up: bool, down: bool, left: bool, right: bool, kind: EdgeKind) -> char {
+    match (up, down, left, right) {
+        (true, true, false, false) => {
+            if kind == EdgeKind::Skips {
+                '┆'
+            } else {
+                '│'
+            }
+        }
+        (false, false, true, true) => '─',
+        (true, true, true, true) => '┼',
+        (true, true, false, true) => '├',
+        (true, true, true, false) => '┤',
+        (false, true, true, true) => '┬',
+        (true, false, true, true) => '┴',
+        (false, true, false, true) => '┌',
+        (false, true, true, false) => '┐',
+        (true, false, false, true) => '└',
+        (true, false, true, false) => '┘',
+        (true, false, false, false) => '╵',
+        (false, true, false, false) => '╷',
+        (false, false, false, true) => '╶',
+        (false, false, true, false) => '╴',
+        (false, false, false, false) => ' ',
+    }
+}
+
+/// Lays out a channel, newest entry at the top.
+pub fn layout(g: &ChannelGraph) -> Layout {
+    let order = g.newest_first();
+    let row_of: HashMap<NodeIndex, usize> =
+        order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let mut lanes: Vec<Option<Lane>> = Vec::new();
+    // Columns whose lane ended on the previous row: an unrelated entry must not take one, or it would
+    // look linked to the entry just above it.
+    let mut just_freed: Vec<usize> = Vec::new();
+    let mut rows = Vec::with_capacity(order.len() + order.len() / 4);
+    for (row, &n) in order.iter().enumerate() {
+        let node = &g.graph[n];
+        let before = lanes.clone();
+        let hits: Vec<usize> = (0..lanes.len())
+            .filter(|&i| lanes[i].is_some_and(|l| l.target == n))
+            .collect();
+        let col = hits
+            .first()
+            .copied()
+            .or_else(|| (0..lanes.len()).find(|&i| lanes[i].is_none() && !just_freed.contains(&i)))
+            .unwrap_or(lanes.len());
+        if col == lanes.len() {
+            lanes.push(None);
+        }
+        for &h in &hits {
+            lanes[h] = None;
+        }
+        // Links from this entry to older ones: replaces first, then skips, nearest first (short lanes
+        // close soon; when lanes run out, the far ones are listed instead).
+        let mut targets: Vec<(NodeIndex, EdgeKind)> = g
+            .graph
+            .edges_directed(n, Direction::Incoming)
+            .filter(|e| *e.weight() != EdgeKind::SkipRange)
+            .map(|e| (e.source(), *e.weight()))
+            .collect();
+        targets.sort_by_key(|(t, k)| (*k, row_of[t]));
+        targets.dedup();
+        let mut notes: Vec<String> = Vec::new();
+        let mut hidden: Vec<(EdgeKind, NodeIndex)> = Vec::new();
+        let mut joined: Vec<(usize, bool)> = Vec::new(); // (column, newly opened)
+        let mut continues_at_col = false;
+        for (t, kind) in targets {
+            let target_row = row_of[&t];
+            if target_row <= row {
+                notes.push(format!(
+                    "{} {} (drawn above)",
+                    kind.as_str(),
+                    g.graph[t].name
+                ));
+                continue;
+            }
+            let lane = Lane { target: t, kind };
+            if let Some(existing) = lanes.iter().position(|l| *l == Some(lane)) {
+                joined.push((existing, false));
+                continue;
+            }
+            if !continues_at_col && lanes[col].is_none() {
+                lanes[col] = Some(lane);
+                continues_at_col = true;
+                continue;
+            }
+            let free = (col + 1..lanes.len()).find(|&i| lanes[i].is_none());
+            let at = match free {
+                Some(i) => i,
+                None if lanes.len() < MAX_LANES => {
+                    lanes.push(None);
+                    lanes.len() - 1
+                }
+                None => {
+                    hidden.push((kind, t));
+                    continue;
+                }
+            };
+            lanes[at] = Some(lane);
+            joined.push((at, true));
+        }
+        for kind in [EdgeKind::Replaces, EdgeKind::Skips] {
+            let names: Vec<&str> = hidden
+                .iter()
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, t)| g.graph[*t].name.as_str())
+                .collect();
+            match names.as_slice() {
+                [] => {}
+                [one] => notes.push(format!("{} {one} (not drawn)", kind.as_str())),
+                [first, .., last] => notes.push(format!(
+                    "{} {} more, not drawn ({first} … {last})",
+                    kind.as_str(),
+                    names.len()
+                )),
+            }
+        }
+        for o in g.outside.iter().filter(|o| o.to == n) {
+            notes.push(format!("{} {} (not in channel)", o.kind.as_str(), o.from));
+        }
+        if let Some(r) = g.skip_ranges.get(&n) {
+            let matched = g
+                .graph
+                .edges_directed(n, Direction::Incoming)
+                .filter(|e| *e.weight() == EdgeKind::SkipRange)
+                .count();
+            notes.push(format!("skipRange {r:?} matches {matched}"));
+        }
+
+        // The node row: lanes passing by, lanes merging into the node.
+        let span = hits.iter().copied().chain([col]);
+        let (lo, hi) = (span.clone().min().unwrap_or(col), span.max().unwrap_or(col));
+        let marks = Marks {
+            head: node.head,
+            deprecated: node.deprecated,
+            dropped: g.dropped(n),
+        };
+        let glyph = if node.deprecated {
+            '✗'
+        } else if node.head {
+            '◉'
+        } else if marks.dropped {
+            '○'
+        } else {
+            '●'
+        };
+        let mut cells = Vec::with_capacity(before.len().max(col + 1) * 2);
+        for (i, lane_before) in before
+            .iter()
+            .chain([None].iter())
+            .enumerate()
+            .take(before.len().max(col + 1))
+        {
+            let kind = lane_before.map_or(EdgeKind::Replaces, |l| l.kind);
+            let (ch, cell_kind) = if i == col {
+                (glyph, CellKind::Node)
+            } else if i >= lo && i <= hi {
+                let up = lane_before.is_some();
+                let down = up && !hits.contains(&i);
+                (joint(up, down, i > lo, i < hi, kind), CellKind::Lane(kind))
+            } else if let Some(l) = lane_before {
+                (
+                    joint(true, true, false, false, l.kind),
+                    CellKind::Lane(l.kind),
+                )
+            } else {
+                (' ', CellKind::Empty)
+            };
+            cells.push(Cell {
+                ch,
+                kind: cell_kind,
+            });
+            let gap = if i >= lo && i < hi { '─' } else { ' ' };
+            cells.push(Cell {
+                ch: gap,
+                kind: if gap == ' ' {
+                    CellKind::Empty
+                } else {
+                    CellKind::Lane(kind)
+                },
+            });
+        }
+        let mut label = node.name.clone();
+        if let Some(v) = &node.version {
+            label.push_str(&format!("  {v}"));
+        }
+        if node.head {
+            label.push_str("  [head]");
+        }
+        if node.deprecated {
+            label.push_str("  [deprecated]");
+        }
+        if marks.dropped {
+            label.push_str(if node.skipped {
+                "  [skipped]"
+            } else {
+                "  [stranded]"
+            });
+        }
+        for note in notes {
+            label.push_str("  · ");
+            label.push_str(&note);
+        }
+        rows.push(Row {
+            cells,
+            entry: Some(n),
+            marks,
+            label,
+        });
+
+        // The fork row: links to lanes other than the node's own column.
+        if !joined.is_empty() {
+            let cols = joined.iter().map(|(c, _)| *c).chain([col]);
+            let (lo, hi) = (cols.clone().min().unwrap_or(col), cols.max().unwrap_or(col));
+            let mut cells = Vec::with_capacity(lanes.len() * 2);
+            for (i, &lane) in lanes.iter().enumerate() {
+                let kind = lane.map_or(EdgeKind::Replaces, |l| l.kind);
+                let opened = joined.iter().any(|&(c, new)| c == i && new);
+                let (up, down) = if i == col {
+                    (true, continues_at_col)
+                } else {
+                    (lane.is_some() && !opened, lane.is_some())
+                };
+                let in_span = i >= lo && i <= hi;
+                let ch = if in_span {
+                    joint(up, down, i > lo, i < hi, kind)
+                } else if lane.is_some() {
+                    joint(true, true, false, false, kind)
+                } else {
+                    ' '
+                };
+                cells.push(Cell {
+                    ch,
+                    kind: if ch == ' ' {
+                        CellKind::Empty
+                    } else {
+                        CellKind::Lane(kind)
+                    },
+                });
+                let gap = if in_span && i < hi { '─' } else { ' ' };
+                cells.push(Cell {
+                    ch: gap,
+                    kind: if gap == ' ' {
+                        CellKind::Empty
+                    } else {
+                        CellKind::Lane(kind)
+                    },
+                });
+            }
+            rows.push(Row {
+                cells,
+                entry: None,
+                marks: Marks::default(),
+                label: String::new(),
+            });
+        }
+        just_freed = (0..lanes.len())
+            .filter(|&i| lanes[i].is_none() && (i == col || hits.contains(&i)))
+            .collect();
+        while lanes.last() == Some(&None) && !just_freed.contains(&(lanes.len() - 1)) {
+            lanes.pop();
+        }
+    }
+    // Trailing blank cells are not part of the drawing.
+    for r in &mut rows {
+        while r.cells.last().is_some_and(|c| c.kind == CellKind::Empty) {
+            r.cells.pop();
+        }
+    }
+    let width = rows.iter().map(|r| r.cells.len()).max().unwrap_or(0);
+    Layout { rows, width }
+}
