@@ -1,0 +1,367 @@
+//! Exports: Mermaid in the exact form `opm alpha render-graph` prints, and Graphviz DOT.
+//!
+//! For one package the Mermaid text is byte-for-byte opm's. opm's defects are fixed where they change
+//! nothing for catalogs opm draws correctly:
+//! - link numbers (for `linkStyle`) follow the printed order; opm numbers links in channel-name
+//!   order across packages but prints package by package, so its red links land on the wrong edges
+//!   when several packages are drawn;
+//! - deprecations match by package as well as by name (opm styles a channel or bundle of the same
+//!   name in every package), and every deprecated package is styled (opm styles only the last one);
+//! - node ids with characters Mermaid cannot take, and labels with `"`, are escaped (opm prints them
+//!   raw and the diagram fails to render);
+//! - entries with equal versions keep their file order (opm's sort is unstable).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+
+use super::channel::PackageFacts;
+use crate::catalog::model::{Bundle, Channel, ChannelEntry};
+use crate::catalog::semver_range::{Range, Version};
+use crate::catalog::{BlobId, Catalog};
+
+/// Which channels to draw.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    pub package: Option<String>,
+    pub channel: Option<String>,
+}
+
+/// Options of the Mermaid export.
+#[derive(Clone, Debug, Default)]
+pub struct MermaidOptions {
+    /// Mark what OLM v0 ignores (opm's `--draw-v0-semantics`): skipped entries, and links into them.
+    pub v0_semantics: bool,
+}
+
+struct Selected<'c> {
+    package: &'c str,
+    channels: Vec<(BlobId, Channel<'c>)>,
+    facts: PackageFacts,
+}
+
+fn select<'c>(catalog: &'c Catalog, sel: &Selection) -> Vec<Selected<'c>> {
+    let mut out = Vec::new();
+    for idx in catalog.index().packages() {
+        if sel.package.as_deref().is_some_and(|p| p != idx.name) {
+            continue;
+        }
+        let mut channels: Vec<(BlobId, Channel<'c>)> = idx
+            .channels
+            .iter()
+            .filter_map(|&id| Channel::read(&catalog.blob(id).value).ok().map(|c| (id, c)))
+            .filter(|(_, c)| sel.channel.as_deref().is_none_or(|n| n == c.name))
+            .collect();
+        if channels.is_empty() {
+            continue;
+        }
+        channels.sort_by(|a, b| a.1.name.cmp(b.1.name));
+        out.push(Selected {
+            package: &idx.name,
+            channels,
+            facts: PackageFacts::read(catalog, idx),
+        });
+    }
+    out
+}
+
+/// Versions by bundle name over the whole catalog, first occurrence winning, as opm's writer reads
+/// them; names without a bundle (or a readable version) are 0.0.0.
+fn version_map(catalog: &Catalog) -> HashMap<&str, Version> {
+    let mut map = HashMap::new();
+    for (_, blob) in catalog.live_blobs() {
+        if blob.schema() != crate::catalog::schema::BUNDLE {
+            continue;
+        }
+        let Ok(b) = Bundle::read(&blob.value) else {
+            continue;
+        };
+        if let Some(v) = b.version().and_then(|v| Version::parse(v).ok()) {
+            map.entry(b.name).or_insert(v);
+        }
+    }
+    map
+}
+
+fn zero() -> Version {
+    Version::parse("0.0.0").expect("0.0.0 is a version")
+}
+
+/// Go's `%q` for the labels (what opm prints), with `"` written the way Mermaid reads it.
+fn label(s: &str) -> String {
+    let quoted = crate::validate::go_quote(s);
+    if s.contains('"') {
+        let inner = &quoted[1..quoted.len() - 1];
+        format!("\"{}\"", inner.replace("\\\"", "#quot;"))
+    } else {
+        quoted
+    }
+}
+
+/// A node id as opm writes it, made safe when it holds characters Mermaid ids cannot.
+fn id(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '+'))
+    {
+        s.to_string()
+    } else {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_' | '+') {
+                    c.to_string()
+                } else {
+                    format!("_{:x}_", c as u32)
+                }
+            })
+            .collect()
+    }
+}
+
+/// The Mermaid text of the selected channels, as `opm alpha render-graph DIR [-p PACKAGE]` prints it.
+pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> String {
+    let versions = version_map(catalog);
+    let version = |name: &str| versions.get(name).cloned().unwrap_or_else(zero);
+    let mut body = String::new();
+    let mut link = 0usize;
+    let mut red_links: Vec<usize> = Vec::new();
+    let mut deprecated_packages = Vec::new();
+    let mut deprecated_channels = Vec::new();
+    let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for p in select(catalog, sel) {
+        let _ = writeln!(
+            body,
+            "  %% package {}",
+            crate::validate::go_quote(p.package)
+        );
+        let _ = writeln!(body, "  subgraph {}", crate::validate::go_quote(p.package));
+        if p.facts.deprecated {
+            deprecated_packages.push(id(p.package));
+        }
+        for (_, ch) in &p.channels {
+            let channel_id = id(&format!("{}-{}", p.package, ch.name));
+            let _ = writeln!(
+                body,
+                "    %% channel {}",
+                crate::validate::go_quote(ch.name)
+            );
+            let _ = writeln!(body, "    subgraph {channel_id}[{}]", label(ch.name));
+            if p.facts.deprecated_channels.contains(ch.name) {
+                deprecated_channels.push(channel_id.clone());
+            }
+            let mut sorted: Vec<&ChannelEntry> = ch.entries.iter().collect();
+            sorted.sort_by_key(|e| std::cmp::Reverse(version(e.name)));
+            let mut skipped: HashSet<&str> = HashSet::new();
+            let node =
+                |name: &str| format!("{}[{}]", id(&format!("{channel_id}-{name}")), label(name));
+            for e in sorted {
+                let entry_id = id(&format!("{channel_id}-{}", e.name));
+                let _ = writeln!(body, "      {}", node(e.name));
+                let deprecated = p.facts.deprecated_bundles.contains(e.name);
+                let class = match (deprecated, skipped.contains(e.name)) {
+                    (true, true) => Some("deprecatedskipped"),
+                    (true, false) => Some("deprecated"),
+                    (false, true) => Some("skipped"),
+                    (false, false) => None,
+                };
+                if let Some(c) = class {
+                    classes.entry(c).or_default().push(entry_id.clone());
+                }
+                for s in &e.skips {
+                    let _ = writeln!(body, "      {}-- skip --> {}", node(s), node(e.name));
+                    if opts.v0_semantics && !skipped.insert(s) {
+                        red_links.push(link);
+                    }
+                    link += 1;
+                }
+                if let Some(r) = e.skip_range
+                    && let Ok(range) = Range::parse(r)
+                {
+                    for x in &ch.entries {
+                        if range.matches(&version(x.name)) {
+                            let _ = writeln!(
+                                body,
+                                "      {}-- \"skipRange({r})\" --> {}",
+                                node(x.name),
+                                node(e.name)
+                            );
+                            if opts.v0_semantics && skipped.contains(e.name) {
+                                red_links.push(link);
+                            }
+                            link += 1;
+                        }
+                    }
+                }
+                if let Some(r) = e.replaces {
+                    let _ = writeln!(body, "      {}-- replace --> {}", node(r), node(e.name));
+                    if opts.v0_semantics && skipped.contains(e.name) {
+                        red_links.push(link);
+                    }
+                    link += 1;
+                }
+            }
+            body.push_str("    end\n");
+        }
+        body.push_str("  end\n");
+    }
+    let mut out = String::from(
+        "graph LR\n  classDef deprecated fill:#E8960F\n  classDef skipped stroke:#FF0000,stroke-width:4px\n  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n",
+    );
+    out.push_str(&body);
+    for p in deprecated_packages {
+        let _ = writeln!(out, "style {p} fill:#989695");
+    }
+    for c in deprecated_channels {
+        let _ = writeln!(out, "style {c} fill:#DCD0FF");
+    }
+    for (class, mut ids) in classes {
+        ids.sort();
+        let _ = writeln!(out, "class {} {class}", ids.join(","));
+    }
+    if !red_links.is_empty() {
+        let ids: Vec<String> = red_links.iter().map(|l| l.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "linkStyle {} stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;",
+            ids.join(",")
+        );
+    }
+    out
+}
+
+/// A DOT string literal.
+fn dot_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Graphviz DOT of the selected channels: a cluster per package and channel, entries newest first
+/// (left to right), solid `replaces`, dashed `skips` and dotted `skipRange` edges; the head drawn
+/// bold, deprecated entries filled, entries OLM v0 drops drawn dashed.
+pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
+    let mut out = String::from(
+        "digraph upgrades {\n  rankdir=RL;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n",
+    );
+    for p in select(catalog, sel) {
+        let _ = writeln!(
+            out,
+            "  subgraph {} {{\n    label={};",
+            dot_str(&format!("cluster_{}", p.package)),
+            dot_str(&format!(
+                "{}{}",
+                p.package,
+                if p.facts.deprecated {
+                    " (deprecated)"
+                } else {
+                    ""
+                }
+            ))
+        );
+        for (_, ch) in &p.channels {
+            let g = super::channel::ChannelGraph::from_entries(
+                p.package,
+                ch.name,
+                &ch.entries,
+                &p.facts,
+            );
+            let mut notes = Vec::new();
+            if g.default {
+                notes.push("default");
+            }
+            if g.deprecated {
+                notes.push("deprecated");
+            }
+            let title = if notes.is_empty() {
+                ch.name.to_string()
+            } else {
+                format!("{} ({})", ch.name, notes.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "    subgraph {} {{\n      label={};",
+                dot_str(&format!("cluster_{}/{}", p.package, ch.name)),
+                dot_str(&title)
+            );
+            let nid = |name: &str| dot_str(&format!("{}/{}/{name}", p.package, ch.name));
+            for n in g.newest_first() {
+                let e = &g.graph[n];
+                let mut attrs = vec![format!(
+                    "label={}",
+                    dot_str(&match &e.version {
+                        Some(v) => format!("{}\n{v}", e.name),
+                        None => e.name.clone(),
+                    })
+                )];
+                let mut style = vec!["rounded"];
+                if e.head {
+                    attrs.push("penwidth=2".into());
+                    style.push("bold");
+                }
+                if e.deprecated {
+                    style.push("filled");
+                    attrs.push("fillcolor=\"#E8960F\"".into());
+                }
+                if g.dropped(n) {
+                    style.push("dashed");
+                }
+                attrs.push(format!("style={}", dot_str(&style.join(","))));
+                let _ = writeln!(out, "      {} [{}];", nid(&e.name), attrs.join(", "));
+            }
+            for o in &g.outside {
+                let _ = writeln!(
+                    out,
+                    "      {} [label={}, shape=plaintext];",
+                    nid(&o.from),
+                    dot_str(&o.from)
+                );
+            }
+            use petgraph::visit::EdgeRef;
+            let mut edges: Vec<(String, String, super::channel::EdgeKind)> = g
+                .graph
+                .edge_references()
+                .map(|e| {
+                    (
+                        g.graph[e.source()].name.clone(),
+                        g.graph[e.target()].name.clone(),
+                        *e.weight(),
+                    )
+                })
+                .chain(
+                    g.outside
+                        .iter()
+                        .map(|o| (o.from.clone(), g.graph[o.to].name.clone(), o.kind)),
+                )
+                .collect();
+            edges.sort();
+            for (from, to, kind) in edges {
+                let attrs = match kind {
+                    super::channel::EdgeKind::Replaces => "label=\"replaces\"".to_string(),
+                    super::channel::EdgeKind::Skips => "label=\"skips\", style=dashed".to_string(),
+                    super::channel::EdgeKind::SkipRange => format!(
+                        "label={}, style=dotted, color=\"#555555\"",
+                        dot_str(&format!(
+                            "skipRange({})",
+                            g.node(&to)
+                                .and_then(|n| g.skip_ranges.get(&n))
+                                .map_or("", String::as_str)
+                        ))
+                    ),
+                };
+                let _ = writeln!(out, "      {} -> {} [{attrs}];", nid(&from), nid(&to));
+            }
+            out.push_str("    }\n");
+        }
+        out.push_str("  }\n");
+    }
+    out.push_str("}\n");
+    out
+}
