@@ -1,5 +1,6 @@
 //! The command line: thin wrappers that parse arguments, call the library and print.
 
+pub mod graph;
 pub mod list;
 pub mod validate;
 
@@ -34,6 +35,10 @@ pub enum Command {
     List(list::ListArgs),
     /// Check a catalog: opm's rules (same verdict) and lints opm lacks, every problem with its file and line.
     Validate(validate::ValidateArgs),
+    /// Draw channels' upgrade graphs: lanes in the terminal, Mermaid (as opm prints it) or DOT.
+    Graph(graph::GraphArgs),
+    /// How a cluster running a version reaches the channel head under OLM v0, hop by hop.
+    Path(graph::PathArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -48,6 +53,8 @@ pub fn run(cli: Cli) -> i32 {
     match cli.command {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Validate(args)) => validate::run(&args),
+        Some(Command::Graph(args)) => graph::run_graph(&args),
+        Some(Command::Path(args)) => graph::run_path(&args),
         None => list::run(&list::ListArgs {
             dir: cli.dir.unwrap_or_else(|| PathBuf::from(".")),
             package: None,

@@ -1,0 +1,472 @@
+//! Upgrade graphs: Mermaid as opm prints it, DOT that Graphviz accepts, the lanes layout, and the
+//! upgrade queries.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+use fbc_edit::catalog::model::ChannelEntry;
+use fbc_edit::catalog::node::{Kind, Node, Pos, Style};
+use fbc_edit::catalog::{Catalog, load, semver_range::Version};
+use fbc_edit::graph::channel::{ChannelGraph, EdgeKind, PackageFacts, all_channel_graphs};
+use fbc_edit::graph::export::{self, MermaidOptions, Selection};
+use fbc_edit::graph::layout::{self, MAX_LANES};
+use fbc_edit::graph::query::{self, Installed, NoPath};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn catalog(rel: &str) -> Catalog {
+    load(&root().join(rel)).unwrap()
+}
+
+fn channel(c: &Catalog, package: &str, name: &str) -> ChannelGraph {
+    let idx = c.index().package(package).unwrap();
+    let facts = PackageFacts::read(c, idx);
+    ChannelGraph::build(c, &facts, idx.channel(name).unwrap()).unwrap()
+}
+
+fn mermaid(c: &Catalog, package: Option<&str>, v0: bool) -> String {
+    export::mermaid(
+        c,
+        &Selection {
+            package: package.map(String::from),
+            channel: None,
+        },
+        &MermaidOptions { v0_semantics: v0 },
+    )
+}
+
+/// `opm alpha render-graph` of this catalog (the graph of opm's own writer test), with
+/// `--draw-v0-semantics`.
+const OPM_DEPRECATED_AND_SKIPPED: &str = r#"graph LR
+  classDef deprecated fill:#E8960F
+  classDef skipped stroke:#FF0000,stroke-width:4px
+  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px
+  %% package "anakin"
+  subgraph "anakin"
+    %% channel "dark"
+    subgraph anakin-dark["dark"]
+      anakin-dark-anakin.v0.1.1["anakin.v0.1.1"]
+      anakin-dark-anakin.v0.1.0["anakin.v0.1.0"]-- skip --> anakin-dark-anakin.v0.1.1["anakin.v0.1.1"]
+      anakin-dark-anakin.v0.0.1["anakin.v0.0.1"]-- replace --> anakin-dark-anakin.v0.1.1["anakin.v0.1.1"]
+      anakin-dark-anakin.v0.1.0["anakin.v0.1.0"]
+      anakin-dark-anakin.v0.0.1["anakin.v0.0.1"]-- replace --> anakin-dark-anakin.v0.1.0["anakin.v0.1.0"]
+      anakin-dark-anakin.v0.0.1["anakin.v0.0.1"]
+    end
+    %% channel "light"
+    subgraph anakin-light["light"]
+      anakin-light-anakin.v0.1.0["anakin.v0.1.0"]
+      anakin-light-anakin.v0.0.1["anakin.v0.0.1"]-- replace --> anakin-light-anakin.v0.1.0["anakin.v0.1.0"]
+      anakin-light-anakin.v0.0.1["anakin.v0.0.1"]
+    end
+  end
+  %% package "boba-fett"
+  subgraph "boba-fett"
+    %% channel "mando"
+    subgraph boba-fett-mando["mando"]
+      boba-fett-mando-boba-fett.v2.0.0["boba-fett.v2.0.0"]
+      boba-fett-mando-boba-fett.v1.0.0["boba-fett.v1.0.0"]-- replace --> boba-fett-mando-boba-fett.v2.0.0["boba-fett.v2.0.0"]
+      boba-fett-mando-boba-fett.v1.0.0["boba-fett.v1.0.0"]
+    end
+  end
+style anakin fill:#989695
+style anakin-light fill:#DCD0FF
+class anakin-dark-anakin.v0.0.1,anakin-light-anakin.v0.0.1 deprecated
+class anakin-dark-anakin.v0.1.0 skipped
+linkStyle 2 stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;
+"#;
+
+#[test]
+fn mermaid_is_byte_for_byte_opms() {
+    let c = catalog("testdata/graph/deprecated-and-skipped");
+    assert_eq!(mermaid(&c, None, true), OPM_DEPRECATED_AND_SKIPPED);
+    // `-p boba-fett`
+    let want = r#"graph LR
+  classDef deprecated fill:#E8960F
+  classDef skipped stroke:#FF0000,stroke-width:4px
+  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px
+  %% package "boba-fett"
+  subgraph "boba-fett"
+    %% channel "mando"
+    subgraph boba-fett-mando["mando"]
+      boba-fett-mando-boba-fett.v2.0.0["boba-fett.v2.0.0"]
+      boba-fett-mando-boba-fett.v1.0.0["boba-fett.v1.0.0"]-- replace --> boba-fett-mando-boba-fett.v2.0.0["boba-fett.v2.0.0"]
+      boba-fett-mando-boba-fett.v1.0.0["boba-fett.v1.0.0"]
+    end
+  end
+"#;
+    let got = mermaid(&c, Some("boba-fett"), true);
+    assert_eq!(got, want);
+    assert!(!got.contains("anakin"));
+}
+
+#[test]
+fn mermaid_skip_range_edges_match_opms_example() {
+    let c = catalog("testdata/graph/skiprange");
+    let want = r#"graph LR
+  classDef deprecated fill:#E8960F
+  classDef skipped stroke:#FF0000,stroke-width:4px
+  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px
+  %% package "foo"
+  subgraph "foo"
+    %% channel "stable"
+    subgraph foo-stable["stable"]
+      foo-stable-foo.v1.2.0["foo.v1.2.0"]
+      foo-stable-foo.v1.0.0["foo.v1.0.0"]-- "skipRange(>=1.0.0 <1.2.0)" --> foo-stable-foo.v1.2.0["foo.v1.2.0"]
+      foo-stable-foo.v1.1.0["foo.v1.1.0"]-- "skipRange(>=1.0.0 <1.2.0)" --> foo-stable-foo.v1.2.0["foo.v1.2.0"]
+      foo-stable-foo.v1.1.0["foo.v1.1.0"]-- replace --> foo-stable-foo.v1.2.0["foo.v1.2.0"]
+      foo-stable-foo.v1.1.0["foo.v1.1.0"]
+      foo-stable-foo.v1.0.0["foo.v1.0.0"]-- replace --> foo-stable-foo.v1.1.0["foo.v1.1.0"]
+      foo-stable-foo.v1.0.0["foo.v1.0.0"]
+    end
+  end
+"#;
+    assert_eq!(mermaid(&c, Some("foo"), false), want);
+}
+
+#[test]
+fn mermaid_red_links_follow_the_printed_order_across_packages() {
+    let c = catalog("testdata/graph/two-packages-red-links");
+    let text = mermaid(&c, None, true);
+    let links: Vec<&str> = text.lines().filter(|l| l.contains("--")).collect();
+    let style = text.lines().find(|l| l.starts_with("linkStyle ")).unwrap();
+    let ids: Vec<usize> = style["linkStyle ".len()..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|s| s.parse().unwrap())
+        .collect();
+    // The only link OLM v0 ignores is the replaces into the skipped a.v1.1.0.
+    assert_eq!(ids.len(), 1);
+    assert!(
+        links[ids[0]].ends_with("a-zeta-a.v1.1.0[\"a.v1.1.0\"]")
+            && links[ids[0]].contains("replace"),
+        "{}",
+        links[ids[0]]
+    );
+}
+
+#[test]
+fn mermaid_escapes_what_it_cannot_take() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.yaml"),
+        "schema: olm.package\nname: odd\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: odd\nname: stable\nentries:\n- name: 'odd v1 \"beta\"'\n",
+    )
+    .unwrap();
+    let c = load(dir.path()).unwrap();
+    let text = mermaid(&c, None, false);
+    assert!(
+        text.contains("odd-stable-odd_20_v1_20__22_beta_22_[\"odd v1 #quot;beta#quot;\"]"),
+        "{text}"
+    );
+}
+
+fn dot_accepts(text: &str) -> Option<bool> {
+    let mut child = std::process::Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .ok()?;
+    use std::io::Write as _;
+    child.stdin.take()?.write_all(text.as_bytes()).ok()?;
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    }
+    Some(out.status.success() && out.stdout.starts_with(b"<?xml"))
+}
+
+#[test]
+fn dot_output_is_accepted_by_graphviz() {
+    let odd = tempfile::tempdir().unwrap();
+    std::fs::write(
+        odd.path().join("c.yaml"),
+        "schema: olm.package\nname: odd\ndefaultChannel: 'st\"able'\n---\nschema: olm.channel\npackage: odd\nname: 'st\"able'\nentries:\n- name: 'a \\ b'\n- name: 'c \"d\"'\n  replaces: 'a \\ b'\n  skips: [gone]\n",
+    )
+    .unwrap();
+    let inputs = [
+        root().join("assets/demo-catalog"),
+        root().join("testdata/graph/deprecated-and-skipped"),
+        root().join("testdata/graph/skiprange"),
+        odd.path().to_path_buf(),
+    ];
+    for dir in inputs {
+        let c = load(&dir).unwrap();
+        let text = export::dot(&c, &Selection::default());
+        assert!(text.starts_with("digraph upgrades {\n") && text.ends_with("}\n"));
+        match dot_accepts(&text) {
+            Some(ok) => assert!(ok, "dot rejected the graph of {}:\n{text}", dir.display()),
+            None => eprintln!("skipped: Graphviz `dot` is not installed"),
+        }
+    }
+}
+
+#[test]
+fn demo_channels_are_drawn_as_lanes() {
+    let c = catalog("assets/demo-catalog");
+    let mut all = String::new();
+    let mut graphs = all_channel_graphs(&c);
+    graphs.sort_by(|a, b| (&a.package, &a.channel).cmp(&(&b.package, &b.channel)));
+    for g in &graphs {
+        let _ = writeln!(all, "{}/{}", g.package, g.channel);
+        all.push_str(&layout::layout(g).text());
+    }
+    insta::assert_snapshot!("demo_lanes", all);
+}
+
+static NULL: Node = Node {
+    kind: Kind::Null,
+    pos: Pos::NONE,
+    style: Style::Any,
+};
+
+/// A channel from a compact spec: `"v2<v1"` replaces, `"v3!v1,v2"` skips, `"v4~>=1.0.0 <1.4.0"` skipRange.
+fn synthetic(spec: &[String]) -> ChannelGraph {
+    let entries: Vec<ChannelEntry> = spec
+        .iter()
+        .map(|s| {
+            let s: &'static str = Box::leak(s.clone().into_boxed_str());
+            let (s, range) = s.split_once('~').unwrap_or((s, ""));
+            let (head, skips) = s.split_once('!').unwrap_or((s, ""));
+            let (name, replaces) = head.split_once('<').unwrap_or((head, ""));
+            ChannelEntry {
+                name,
+                replaces: (!replaces.is_empty()).then_some(replaces),
+                skips: skips.split(',').filter(|s| !s.is_empty()).collect(),
+                skip_range: (!range.is_empty()).then_some(range),
+                node: &NULL,
+            }
+        })
+        .collect();
+    let facts = PackageFacts {
+        versions: entries
+            .iter()
+            .filter_map(|e| {
+                let v = e.name.trim_start_matches("p.v");
+                Version::parse(v).ok().map(|v| (e.name.to_string(), v))
+            })
+            .collect(),
+        deprecated_bundles: Default::default(),
+        deprecated_channels: Default::default(),
+        deprecated: false,
+        default_channel: "stable".into(),
+    };
+    ChannelGraph::from_entries("p", "stable", &entries, &facts)
+}
+
+fn spec(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn unlinked_entries_never_look_linked() {
+    // Two heads and an entry nothing links: each starts its own column.
+    let g = synthetic(&spec(&["p.v1.0.0", "p.v1.1.0", "p.v1.2.0<p.v1.0.0"]));
+    insta::assert_snapshot!("two_heads", layout::layout(&g).text());
+    let g = synthetic(&spec(&[
+        "p.v1.0.0<p.v1.1.0",
+        "p.v1.1.0<p.v1.0.0",
+        "p.v2.0.0<p.v1.1.0",
+    ]));
+    insta::assert_snapshot!("cycle", layout::layout(&g).text());
+}
+
+#[test]
+fn long_channels_stay_within_the_lane_limit() {
+    // 300 entries, each replacing the previous one and skipping every older one (a common pattern).
+    let mut items = vec!["p.v1.0.0".to_string()];
+    for i in 1..300usize {
+        let skips: Vec<String> = (0..i.saturating_sub(1))
+            .map(|j| format!("p.v1.{j}.0"))
+            .collect();
+        let mut s = format!("p.v1.{i}.0<p.v1.{}.0", i - 1);
+        if !skips.is_empty() {
+            s.push('!');
+            s.push_str(&skips.join(","));
+        }
+        items.push(s);
+    }
+    let g = synthetic(&items);
+    let l = layout::layout(&g);
+    assert!(l.width <= 2 * MAX_LANES + 2, "width {}", l.width);
+    let entries: Vec<_> = l.rows.iter().filter_map(|r| r.entry).collect();
+    assert_eq!(entries.len(), 300, "every entry is drawn once");
+    assert_eq!(layout::layout(&g), l, "the layout is deterministic");
+    let text = l.text();
+    assert!(
+        text.contains("(not drawn)"),
+        "links beyond the limit are listed"
+    );
+    insta::assert_snapshot!(
+        "long_channel_top",
+        text.lines().take(30).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn v0_offers_and_path_to_head() {
+    let c = catalog("assets/demo-catalog");
+    let g = channel(&c, "cache-operator", "stable");
+    let from = Installed::resolve(&g, "cache-operator.v1.1.0").unwrap();
+    let offers = query::v0_offers(&g, &from).unwrap();
+    let names: Vec<(&str, Vec<EdgeKind>)> = offers
+        .iter()
+        .map(|o| (g.graph[o.entry].name.as_str(), o.via.clone()))
+        .collect();
+    // Nearest the head first; v1.2.1 is skipped by the head, so OLM v0 never offers it.
+    assert_eq!(
+        names,
+        vec![
+            ("cache-operator.v1.3.0", vec![EdgeKind::SkipRange]),
+            ("cache-operator.v1.2.0", vec![EdgeKind::Replaces]),
+        ]
+    );
+    let path = query::path_to_head(&g, &from).unwrap();
+    assert_eq!(path.len(), 1);
+    assert_eq!(g.graph[path[0].to].name, "cache-operator.v1.3.0");
+
+    // A version no longer in the catalog still upgrades through a skipRange.
+    let old = Installed::resolve(&g, "1.0.5").unwrap();
+    assert_eq!(old.name, None);
+    let path = query::path_to_head(&g, &old).unwrap();
+    assert_eq!(path[0].via, vec![EdgeKind::SkipRange]);
+
+    // The head has nowhere to go; an unknown old version has no way at all.
+    let head = Installed::resolve(&g, "cache-operator.v1.3.0").unwrap();
+    assert_eq!(query::path_to_head(&g, &head), Ok(vec![]));
+    let ancient = Installed::resolve(&g, "0.1.0").unwrap();
+    assert!(matches!(
+        query::path_to_head(&g, &ancient),
+        Err(NoPath::NoOffer(_))
+    ));
+
+    // Two hops in the fast channel: replaces to v1.3.0, then to the head.
+    let fast = channel(&c, "cache-operator", "fast");
+    let from = Installed::resolve(&fast, "1.2.0").unwrap();
+    let hops: Vec<String> = query::path_to_head(&fast, &from)
+        .unwrap()
+        .iter()
+        .map(|h| fast.graph[h.to].name.clone())
+        .collect();
+    assert_eq!(hops, ["cache-operator.v1.3.0", "cache-operator.v1.4.0"]);
+}
+
+#[test]
+fn no_path_when_the_channel_has_no_single_head() {
+    let g = synthetic(&spec(&["p.v1.0.0", "p.v1.1.0~>=1.0.0 <1.1.0"]));
+    let from = Installed::resolve(&g, "p.v1.0.0").unwrap();
+    match query::path_to_head(&g, &from) {
+        Err(NoPath::Unordered(why)) => assert!(why.contains("2 heads"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn skip_range_matches_and_prunes() {
+    let c = catalog("assets/demo-catalog");
+    let g = channel(&c, "cache-operator", "stable");
+    let head = g.node("cache-operator.v1.3.0").unwrap();
+    let effect = query::skip_range_effect(&g, head).unwrap();
+    let names = |ns: &[petgraph::graph::NodeIndex]| -> Vec<String> {
+        ns.iter().map(|&n| g.graph[n].name.clone()).collect()
+    };
+    assert_eq!(
+        names(&effect.matched),
+        [
+            "cache-operator.v1.2.1",
+            "cache-operator.v1.2.0",
+            "cache-operator.v1.1.0",
+            "cache-operator.v1.0.0"
+        ]
+    );
+    // v1.2.1 is skipped: clusters on it upgrade, but nobody can install it any more.
+    assert_eq!(names(&effect.pruned), ["cache-operator.v1.2.1"]);
+}
+
+#[test]
+fn v1_considers_every_channel_and_takes_the_highest_version() {
+    let c = catalog("assets/demo-catalog");
+    let idx = c.index().package("cache-operator").unwrap();
+    let facts = PackageFacts::read(&c, idx);
+    let graphs: Vec<ChannelGraph> = idx
+        .channels
+        .iter()
+        .filter_map(|&id| ChannelGraph::build(&c, &facts, id))
+        .collect();
+    let refs: Vec<&ChannelGraph> = graphs.iter().collect();
+    let stable = channel(&c, "cache-operator", "stable");
+    let from = Installed::resolve(&stable, "cache-operator.v1.2.0").unwrap();
+    let succ = query::v1_successors(&refs, &from);
+    let names: Vec<&str> = succ.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names[0], "cache-operator.v1.3.0");
+    assert!(
+        names.contains(&"cache-operator.v1.2.1"),
+        "OLM v1 does not prune skipped entries: {names:?}"
+    );
+}
+
+#[test]
+fn cli_graph_and_path() {
+    let demo = root().join("assets/demo-catalog");
+    let demo = demo.to_str().unwrap();
+    let out = Command::cargo_bin("fbc-edit")
+        .unwrap()
+        .args(["graph", demo, "--package", "backup-operator"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    insta::assert_snapshot!("cli_graph_backup", String::from_utf8(out.stdout).unwrap());
+
+    let run = |args: &[&str]| {
+        let out = Command::cargo_bin("fbc-edit")
+            .unwrap()
+            .args(["path", demo])
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    let (code, text) = run(&[
+        "-p",
+        "cache-operator",
+        "-c",
+        "fast",
+        "--from",
+        "cache-operator.v1.2.0",
+    ]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("cli_path_fast", text);
+    let (code, text) = run(&[
+        "-p",
+        "cache-operator",
+        "-c",
+        "stable",
+        "--from",
+        "0.1.0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("no skipRange contains")
+    );
+    assert!(v["path"].is_null());
+    assert_eq!(run(&["-p", "nope", "-c", "stable", "--from", "1.0.0"]).0, 2);
+    assert_eq!(
+        run(&["-p", "cache-operator", "-c", "stable", "--from", "banana"]).0,
+        2
+    );
+}
