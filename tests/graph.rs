@@ -470,3 +470,33 @@ fn cli_graph_and_path() {
         2
     );
 }
+
+#[test]
+fn package_view_joins_the_channels() {
+    use fbc_edit::graph::channel::PackageGraph;
+    let c = catalog("assets/demo-catalog");
+    let idx = c.index().package("cache-operator").unwrap();
+    let facts = PackageFacts::read(&c, idx);
+    let graphs: Vec<ChannelGraph> = idx
+        .channels
+        .iter()
+        .filter_map(|&id| ChannelGraph::build(&c, &facts, id))
+        .collect();
+    let p = PackageGraph::build("cache-operator", &graphs);
+    let v13 = p.by_name["cache-operator.v1.3.0"];
+    let mut channels = p.graph[v13].channels.clone();
+    channels.sort();
+    assert_eq!(channels, ["fast", "stable"]);
+    // v1.3.0 -> v1.4.0 exists only in "fast"; the package view has it.
+    let v14 = p.by_name["cache-operator.v1.4.0"];
+    let e = p.graph.find_edge(v13, v14).unwrap();
+    assert_eq!(p.graph[e], (EdgeKind::Replaces, "fast".to_string()));
+    assert_eq!(
+        p.graph.node_count(),
+        graphs
+            .iter()
+            .flat_map(|g| g.graph.node_indices().map(move |n| g.graph[n].name.clone()))
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    );
+}

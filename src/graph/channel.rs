@@ -318,3 +318,55 @@ pub fn all_channel_graphs(catalog: &Catalog) -> Vec<ChannelGraph> {
         })
         .collect()
 }
+
+/// A bundle in the package-wide view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackageNode {
+    pub name: String,
+    pub version: Option<Version>,
+    /// Channels listing it.
+    pub channels: Vec<String>,
+}
+
+/// A package as OLM v1 sees it: every entry of every channel once, linked by the edges of all its
+/// channels (each edge remembers its channel). OLM v1 picks the highest version among an installed
+/// bundle's successors here, with no chain walk and nothing pruned.
+#[derive(Clone, Debug)]
+pub struct PackageGraph {
+    pub package: String,
+    pub graph: DiGraph<PackageNode, (EdgeKind, String)>,
+    pub by_name: HashMap<String, NodeIndex>,
+}
+
+impl PackageGraph {
+    pub fn build(package: &str, channels: &[ChannelGraph]) -> PackageGraph {
+        let mut graph: DiGraph<PackageNode, (EdgeKind, String)> = DiGraph::new();
+        let mut by_name: HashMap<String, NodeIndex> = HashMap::new();
+        for g in channels {
+            for n in g.graph.node_indices() {
+                let e = &g.graph[n];
+                let id = *by_name.entry(e.name.clone()).or_insert_with(|| {
+                    graph.add_node(PackageNode {
+                        name: e.name.clone(),
+                        version: e.version.clone(),
+                        channels: Vec::new(),
+                    })
+                });
+                graph[id].channels.push(g.channel.clone());
+            }
+        }
+        for g in channels {
+            use petgraph::visit::EdgeRef;
+            for e in g.graph.edge_references() {
+                let from = by_name[&g.graph[e.source()].name];
+                let to = by_name[&g.graph[e.target()].name];
+                graph.add_edge(from, to, (*e.weight(), g.channel.clone()));
+            }
+        }
+        PackageGraph {
+            package: package.to_string(),
+            graph,
+            by_name,
+        }
+    }
+}

@@ -73,6 +73,34 @@ impl std::fmt::Display for NoPath {
     }
 }
 
+/// The entries of `g` that replace or skip what is installed, or whose skipRange contains its
+/// version, with the links that do it.
+fn links_from(g: &ChannelGraph, from: &Installed) -> HashMap<NodeIndex, Vec<EdgeKind>> {
+    let mut via: HashMap<NodeIndex, Vec<EdgeKind>> = HashMap::new();
+    match from.name.as_deref().and_then(|n| g.node(n)) {
+        Some(f) => {
+            for e in g.graph.edges_directed(f, Direction::Outgoing) {
+                via.entry(e.target()).or_default().push(*e.weight());
+            }
+        }
+        None => {
+            if let Some(name) = &from.name {
+                for o in g.outside.iter().filter(|o| &o.from == name) {
+                    via.entry(o.to).or_default().push(o.kind);
+                }
+            }
+            if let Some(v) = &from.version {
+                for (&n, r) in &g.skip_ranges {
+                    if Range::parse(r).is_ok_and(|r| r.matches(v)) {
+                        via.entry(n).or_default().push(EdgeKind::SkipRange);
+                    }
+                }
+            }
+        }
+    }
+    via
+}
+
 fn unordered(g: &ChannelGraph) -> Option<NoPath> {
     let why = match &g.chain {
         ChainSummary::Valid { .. } | ChainSummary::Stranded { .. } => return None,
@@ -97,26 +125,8 @@ pub fn v0_offers(g: &ChannelGraph, from: &Installed) -> Result<Vec<Offer>, NoPat
     if let Some(why) = unordered(g) {
         return Err(why);
     }
-    let mut via: HashMap<NodeIndex, Vec<EdgeKind>> = HashMap::new();
     let from_node = from.name.as_deref().and_then(|n| g.node(n));
-    if let Some(f) = from_node {
-        for e in g.graph.edges_directed(f, Direction::Outgoing) {
-            via.entry(e.target()).or_default().push(*e.weight());
-        }
-    } else {
-        if let Some(name) = &from.name {
-            for o in g.outside.iter().filter(|o| &o.from == name) {
-                via.entry(o.to).or_default().push(o.kind);
-            }
-        }
-        if let Some(v) = &from.version {
-            for (&n, r) in &g.skip_ranges {
-                if Range::parse(r).is_ok_and(|r| r.matches(v)) {
-                    via.entry(n).or_default().push(EdgeKind::SkipRange);
-                }
-            }
-        }
-    }
+    let via = links_from(g, from);
     let mut offers: Vec<Offer> = via
         .into_iter()
         .filter(|(n, _)| g.graph[*n].rank.is_some() && Some(*n) != from_node)
@@ -269,32 +279,7 @@ pub struct Successor<'g> {
 pub fn v1_successors<'g>(graphs: &[&'g ChannelGraph], from: &Installed) -> Vec<Successor<'g>> {
     let mut found: HashMap<String, Successor<'g>> = HashMap::new();
     for g in graphs {
-        let here = Installed {
-            name: from.name.clone(),
-            version: from.version.clone(),
-        };
-        let mut via: HashMap<NodeIndex, Vec<EdgeKind>> = HashMap::new();
-        match here.name.as_deref().and_then(|n| g.node(n)) {
-            Some(f) => {
-                for e in g.graph.edges_directed(f, Direction::Outgoing) {
-                    via.entry(e.target()).or_default().push(*e.weight());
-                }
-            }
-            None => {
-                if let Some(name) = &here.name {
-                    for o in g.outside.iter().filter(|o| &o.from == name) {
-                        via.entry(o.to).or_default().push(o.kind);
-                    }
-                }
-                if let Some(v) = &here.version {
-                    for (&n, r) in &g.skip_ranges {
-                        if Range::parse(r).is_ok_and(|r| r.matches(v)) {
-                            via.entry(n).or_default().push(EdgeKind::SkipRange);
-                        }
-                    }
-                }
-            }
-        }
+        let via = links_from(g, from);
         for (n, kinds) in via {
             let node = &g.graph[n];
             let slot = found.entry(node.name.clone()).or_insert_with(|| Successor {
