@@ -1,4 +1,5 @@
-//! Property tests: no input makes the loader panic, and every problem names its file.
+//! Property tests: no input makes the loader (or validation and the graphs after it) panic, and every
+//! problem names its file.
 
 use std::path::Path;
 
@@ -154,5 +155,18 @@ fn mutated_files_on_disk_never_panic_and_keep_the_rest() {
         .unwrap();
         let c = load(tmp.path()).unwrap();
         assert!(c.index().package("survivor").is_some(), "round {round}");
+        // Validation, the graphs and their exports take whatever loaded without panicking, and an
+        // invalid catalog is never called valid when loading already failed.
+        let report = fbc_edit::validate::validate(&c);
+        if c.diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            assert!(!report.is_valid(), "round {round}");
+        }
+        let _ = fbc_edit::validate::opm::render(&c, &report.diagnostics);
+        for g in fbc_edit::graph::channel::all_channel_graphs(&c) {
+            let _ = fbc_edit::graph::layout::layout(&g);
+        }
+        let sel = fbc_edit::graph::export::Selection::default();
+        let _ = fbc_edit::graph::export::mermaid(&c, &sel, &Default::default());
+        let _ = fbc_edit::graph::export::dot(&c, &sel);
     }
 }

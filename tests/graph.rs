@@ -500,3 +500,72 @@ fn package_view_joins_the_channels() {
             .len()
     );
 }
+
+mod random_channels {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Up to 12 entries p.v1.<i>.0; each may replace and skip random other entries, and have a
+    /// skipRange below its own version.
+    fn channel_spec() -> impl Strategy<Value = Vec<String>> {
+        (2usize..12).prop_flat_map(|n| {
+            prop::collection::vec(
+                (
+                    prop::option::of(0..n),
+                    prop::collection::vec(0..n, 0..3),
+                    prop::option::of(0..n),
+                ),
+                n,
+            )
+            .prop_map(move |links| {
+                links
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (rep, skips, range))| {
+                        let mut s = format!("p.v1.{i}.0");
+                        if let Some(r) = rep {
+                            s.push_str(&format!("<p.v1.{r}.0"));
+                        }
+                        if !skips.is_empty() {
+                            let names: Vec<String> =
+                                skips.iter().map(|k| format!("p.v1.{k}.0")).collect();
+                            s.push('!');
+                            s.push_str(&names.join(","));
+                        }
+                        if let Some(lo) = range {
+                            s.push_str(&format!("~>=1.{lo}.0 <1.{i}.0"));
+                        }
+                        s
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn layout_and_paths_hold_for_any_channel(spec in channel_spec()) {
+            let g = synthetic(&spec);
+            let l = layout::layout(&g);
+            let mut drawn: Vec<_> = l.rows.iter().filter_map(|r| r.entry).collect();
+            drawn.sort();
+            let mut all: Vec<_> = g.graph.node_indices().collect();
+            all.sort();
+            prop_assert_eq!(drawn, all, "every entry is drawn exactly once");
+            prop_assert!(l.width <= 2 * (MAX_LANES + g.graph.node_count()) + 2);
+            prop_assert_eq!(&layout::layout(&g), &l);
+            for n in g.graph.node_indices() {
+                let from = Installed::resolve(&g, &g.graph[n].name).unwrap();
+                let path = query::path_to_head(&g, &from);
+                if g.ordered() && g.graph[n].rank.is_some() {
+                    // Anything OLM v0 keeps in the channel can reach the head, hop by hop.
+                    let hops = path.unwrap();
+                    if !g.graph[n].head {
+                        let last = hops.last().unwrap().to;
+                        prop_assert!(g.graph[last].head);
+                    }
+                }
+            }
+        }
+    }
+}
