@@ -34,4 +34,5 @@
 pub mod catalog;
 pub mod cli;
 pub mod graph;
+pub mod tui;
 pub mod validate;

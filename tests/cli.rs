@@ -32,8 +32,48 @@ fn lists_demo_packages() {
     let dir = demo();
     let text = stdout(&["list", dir.to_str().unwrap()]);
     insta::assert_snapshot!("demo_packages", text);
-    // With no command, a directory is listed too.
-    assert_eq!(stdout(&[dir.to_str().unwrap()]), text);
+}
+
+#[test]
+fn a_missing_directory_is_a_usage_error_not_an_empty_screen() {
+    let out = fbc().arg("no/such/catalog").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/catalog: not a directory"));
+}
+
+#[test]
+fn info_prints_the_config_path_and_keys_and_names_a_bad_line() {
+    let cfg = tempfile::tempdir().unwrap();
+    let run = || {
+        let out = fbc()
+            .arg("info")
+            .env("FBC_EDIT_CONFIG_DIR", cfg.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run();
+    assert!(text.contains(&format!(
+        "config file: {}",
+        cfg.path().join("config.yaml").display()
+    )));
+    assert!(text.contains("absent: defaults in use"));
+    assert!(text.contains("  quit             q/ctrl-c"));
+    std::fs::write(cfg.path().join("config.yaml"), "keys:\n  quit: [x]\n").unwrap();
+    assert!(run().contains("  quit             x "));
+    std::fs::write(
+        cfg.path().join("config.yaml"),
+        "keys:\n  quit: [x\n  down: j\n",
+    )
+    .unwrap();
+    let text = run();
+    assert!(text.contains("warning: "), "{text}");
+    assert!(text.contains("config.yaml:"), "{text}");
+    assert!(
+        text.contains("  quit             q/ctrl-c"),
+        "defaults are kept: {text}"
+    );
 }
 
 #[test]

@@ -33,6 +33,30 @@ pub struct LoadOptions {
     /// 1 reads the files one after another on the calling thread; any other value reads them on every
     /// core. (Large YAML files still parse their documents in parallel.)
     pub threads: usize,
+    /// Counters another thread can watch (files and bytes found and read so far).
+    pub progress: Option<std::sync::Arc<Progress>>,
+}
+
+/// How far a load has come. The totals are known once the directory walk is done.
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub files_total: std::sync::atomic::AtomicU64,
+    pub files_done: std::sync::atomic::AtomicU64,
+    pub bytes_total: std::sync::atomic::AtomicU64,
+    pub bytes_done: std::sync::atomic::AtomicU64,
+}
+
+impl Progress {
+    /// (files done, files total, bytes done, bytes total).
+    pub fn snapshot(&self) -> (u64, u64, u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.files_done.load(Relaxed),
+            self.files_total.load(Relaxed),
+            self.bytes_done.load(Relaxed),
+            self.bytes_total.load(Relaxed),
+        )
+    }
 }
 
 struct Found {
@@ -94,7 +118,25 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         ));
     }
 
-    let parse = |(i, f): (usize, &Found)| read_file(i as u32, f);
+    if let Some(p) = &options.progress {
+        use std::sync::atomic::Ordering::Relaxed;
+        p.files_total.store(files.len() as u64, Relaxed);
+        let bytes: u64 = files
+            .iter()
+            .filter_map(|f| fs::metadata(&f.abs).ok())
+            .map(|m| m.len())
+            .sum();
+        p.bytes_total.store(bytes, Relaxed);
+    }
+    let parse = |(i, f): (usize, &Found)| {
+        let r = read_file(i as u32, f);
+        if let Some(p) = &options.progress {
+            use std::sync::atomic::Ordering::Relaxed;
+            p.files_done.fetch_add(1, Relaxed);
+            p.bytes_done.fetch_add(r.file.len, Relaxed);
+        }
+        r
+    };
     let results: Vec<FileResult> = if options.threads == 1 {
         files.iter().enumerate().map(parse).collect()
     } else {

@@ -19,7 +19,7 @@ use std::time::SystemTime;
 pub use decode::{Format, Meta};
 pub use diagnostic::{Diagnostic, Location, Object, OpmError, OpmStage, Severity};
 pub use index::{Index, PackageIndex};
-pub use load::{LoadError, LoadOptions, load};
+pub use load::{LoadError, LoadOptions, Progress, load, load_with};
 pub use node::{Entry, Kind, Node, Pos, Str, Style};
 
 /// Index of a file in [`Catalog::files`].

@@ -25,7 +25,7 @@ pub mod exit {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Catalog directory (when no command is given, its packages are listed).
+    /// Catalog directory to open in the terminal UI (default: the current directory).
     pub dir: Option<PathBuf>,
 }
 
@@ -39,6 +39,8 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// How a cluster running a version reaches the channel head under OLM v0, hop by hop.
     Path(graph::PathArgs),
+    /// Where the config file is, and the effective key bindings.
+    Info,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -55,11 +57,46 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Validate(args)) => validate::run(&args),
         Some(Command::Graph(args)) => graph::run_graph(&args),
         Some(Command::Path(args)) => graph::run_path(&args),
-        None => list::run(&list::ListArgs {
-            dir: cli.dir.unwrap_or_else(|| PathBuf::from(".")),
-            package: None,
-            channel: None,
-            output: Output::Text,
-        }),
+        Some(Command::Info) => info(),
+        None => {
+            let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
+            if !dir.is_dir() {
+                eprintln!("fbc-edit: {}: not a directory", dir.display());
+                return exit::USAGE;
+            }
+            match crate::tui::run(&dir) {
+                Ok(()) => exit::OK,
+                Err(e) => {
+                    eprintln!("fbc-edit: {e}");
+                    exit::USAGE
+                }
+            }
+        }
     }
+}
+
+/// `fbc-edit info`.
+fn info() -> i32 {
+    use crate::tui::keymap;
+    let path = keymap::config_path();
+    let (map, warning) = keymap::load();
+    println!(
+        "config file: {}",
+        path.map_or("(no config directory on this system)".into(), |p| {
+            let exists = if p.exists() {
+                ""
+            } else {
+                " (absent: defaults in use)"
+            };
+            format!("{}{exists}", p.display())
+        })
+    );
+    if let Some(w) = warning {
+        println!("warning: {w}");
+    }
+    println!("keys:");
+    for b in &map.bindings {
+        println!("  {:<16} {:<20} {}", b.name, map.keys_of(b.command), b.desc);
+    }
+    exit::OK
 }

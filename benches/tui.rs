@@ -1,0 +1,102 @@
+//! Redraw speed: a keypress redraws the whole screen, so one frame of a 2,000-package tree with a
+//! 500-entry channel in the graph pane must fit in a 60 Hz frame (16 ms).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use fbc_edit::catalog::{Progress, load};
+use fbc_edit::tui::app::{Action, Model, update};
+use fbc_edit::tui::keymap::Keymap;
+use fbc_edit::tui::view::{Theme, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn catalog(dir: &std::path::Path) {
+    let mut y = String::new();
+    // Package 0000 has a 500-entry channel; the other 1,999 have two entries each.
+    for p in 0..2000 {
+        let n = if p == 0 { 500 } else { 2 };
+        let _ = write!(
+            y,
+            "---\nschema: olm.package\nname: pkg-{p:04}\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: pkg-{p:04}\nname: stable\nentries:\n"
+        );
+        for i in 0..n {
+            let _ = writeln!(y, "- name: pkg-{p:04}.v1.{i}.0");
+            if i > 0 {
+                let _ = writeln!(y, "  replaces: pkg-{p:04}.v1.{}.0", i - 1);
+            }
+            if i % 10 == 0 && i >= 3 {
+                let _ = writeln!(y, "  skips: [pkg-{p:04}.v1.{}.0]", i - 2);
+            }
+        }
+        for i in 0..n {
+            let _ = write!(
+                y,
+                "---\nschema: olm.bundle\npackage: pkg-{p:04}\nname: pkg-{p:04}.v1.{i}.0\nimage: quay.io/demo/pkg:v1.{i}.0\nproperties:\n- type: olm.package\n  value: {{packageName: pkg-{p:04}, version: 1.{i}.0}}\n"
+            );
+        }
+    }
+    std::fs::write(dir.join("catalog.yaml"), y).unwrap();
+}
+
+fn bench_draw(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let mut m = Model::new(
+        tmp.path().to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    update(
+        &mut m,
+        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
+    );
+    // Open the big package and its channel so the graph pane shows 500 entries.
+    for code in [
+        KeyCode::Char('l'),
+        KeyCode::Char('j'),
+        KeyCode::Char('l'),
+        KeyCode::Char('j'),
+    ] {
+        update(&mut m, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+    assert_eq!(
+        m.loaded()
+            .unwrap()
+            .graph
+            .as_ref()
+            .unwrap()
+            .0
+            .graph
+            .node_count(),
+        500
+    );
+    let theme = Theme { color: true };
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    c.bench_function("frame/2000-packages-500-entry-graph", |b| {
+        b.iter(|| {
+            terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+        })
+    });
+    c.bench_function("keypress+frame/down", |b| {
+        b.iter(|| {
+            update(
+                &mut m,
+                Action::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)),
+            );
+            update(
+                &mut m,
+                Action::Key(KeyEvent::new(KeyCode::Char('k'), KeyModifiers::NONE)),
+            );
+            terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+        })
+    });
+}
+
+criterion_group!(benches, bench_draw);
+criterion_main!(benches);

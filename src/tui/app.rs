@@ -1,0 +1,949 @@
+//! The TUI's state and its pure `update`: every change comes in as an [`Action`], and anything that
+//! touches the outside world goes out as an [`Effect`], so screens are testable without a terminal.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::layout::Position;
+use tui_tree_widget::{TreeItem, TreeState};
+
+use super::keymap::{Command, Key, Keymap, Lookup};
+use crate::catalog::model::{Bundle, Channel, Package};
+use crate::catalog::{Catalog, Location, Progress, Severity};
+use crate::graph::channel::{ChannelGraph, PackageFacts};
+use crate::graph::layout::{Layout, layout};
+use crate::validate::{Report, Validation};
+
+/// The panes, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Tree,
+    Graph,
+    Details,
+    Problems,
+}
+
+const PANES: [Pane; 4] = [Pane::Tree, Pane::Graph, Pane::Details, Pane::Problems];
+
+/// A text being typed at the bottom line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    Filter(String),
+    Palette(String),
+}
+
+/// What is on top of the panes (Esc closes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+}
+
+/// A loaded catalog and what the screens show of it.
+pub struct Loaded {
+    pub catalog: Catalog,
+    pub validation: Validation,
+    pub report: Report,
+    pub items: Vec<TreeItem<'static, String>>,
+    pub tree: TreeState<String>,
+    /// The active filter and the tree paths that match it.
+    pub filter: Option<String>,
+    pub matches: Vec<Vec<String>>,
+    pub problem: usize,
+    /// The selected channel's graph and layout, with the scroll offset of the graph pane.
+    pub graph: Option<(ChannelGraph, Layout)>,
+    pub graph_scroll: usize,
+    pub details_scroll: usize,
+}
+
+pub enum State {
+    Loading(Arc<Progress>),
+    Failed(String),
+    Ready(Box<Loaded>),
+}
+
+pub struct Model {
+    pub dir: PathBuf,
+    pub state: State,
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub prompt: Option<Prompt>,
+    pub keymap: Keymap,
+    pub pending: Vec<Key>,
+    /// A one-line message at the bottom (errors, where a problem is, what was exported).
+    pub status: Option<String>,
+    /// Rows of the tree pane, for half-page moves (set by the view).
+    pub page: usize,
+    pub quit: bool,
+}
+
+/// Everything that can happen.
+pub enum Action {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Loaded(Result<Box<Catalog>, String>),
+    Resize,
+    Tick,
+}
+
+/// Work for the runtime.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Open this file at this line in `$EDITOR`, then reload.
+    OpenEditor { file: PathBuf, line: u32 },
+    /// Load (again) the catalog directory.
+    Load,
+    /// Write an export to a file.
+    Export { format: String, file: PathBuf },
+}
+
+impl Model {
+    pub fn new(dir: PathBuf, keymap: Keymap, progress: Arc<Progress>) -> Model {
+        Model {
+            dir,
+            state: State::Loading(progress),
+            focus: Pane::Tree,
+            overlay: None,
+            prompt: None,
+            keymap,
+            pending: Vec::new(),
+            status: None,
+            page: 20,
+            quit: false,
+        }
+    }
+
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match &self.state {
+            State::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    fn loaded_mut(&mut self) -> Option<&mut Loaded> {
+        match &mut self.state {
+            State::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+}
+
+/// Problem counts by object, for the markers in the tree.
+fn marker(report: &Report, pkg: &str, ch: Option<&str>, bundle: Option<&str>) -> &'static str {
+    let mut worst = None;
+    for d in &report.diagnostics {
+        if d.object.package.as_deref() != Some(pkg) {
+            continue;
+        }
+        if let Some(c) = ch
+            && d.object.channel.as_deref().is_some_and(|x| x != c)
+        {
+            continue;
+        }
+        if let Some(b) = bundle
+            && d.object.bundle.as_deref() != Some(b)
+        {
+            continue;
+        }
+        if ch.is_some() && bundle.is_none() && d.object.channel.as_deref() != ch {
+            continue;
+        }
+        worst = match (worst, d.severity) {
+            (_, Severity::Error) => Some(Severity::Error),
+            (Some(Severity::Error), _) => worst,
+            (_, Severity::Warning) => Some(Severity::Warning),
+            (w, _) => w,
+        };
+    }
+    match worst {
+        Some(Severity::Error) => "  ✖",
+        Some(Severity::Warning) => "  ⚠",
+        _ => "",
+    }
+}
+
+/// Whether an entry matches a filter text: its package, name, version or bundle image.
+fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> bool {
+    if pkg.to_lowercase().contains(needle) || entry.to_lowercase().contains(needle) {
+        return true;
+    }
+    let Some(id) = catalog.index().bundle(pkg, entry) else {
+        return false;
+    };
+    let Ok(b) = Bundle::read(&catalog.blob(id).value) else {
+        return false;
+    };
+    b.version().is_some_and(|v| v.contains(needle)) || b.image.to_lowercase().contains(needle)
+}
+
+/// The tree items (packages → channels → entries), keeping only matches when filtering.
+pub fn build_tree(
+    catalog: &Catalog,
+    report: &Report,
+    filter: Option<&str>,
+) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
+    let needle = filter.map(str::to_lowercase);
+    let mut items = Vec::new();
+    let mut matches = Vec::new();
+    for idx in catalog.index().packages() {
+        let pkg = &idx.name;
+        let facts = PackageFacts::read(catalog, idx);
+        let mut channels = Vec::new();
+        let mut names: Vec<(String, crate::catalog::BlobId)> = idx
+            .channels
+            .iter()
+            .map(|&id| (catalog.blob(id).name().to_string(), id))
+            .collect();
+        names.sort_by(|a, b| {
+            (b.0 == facts.default_channel)
+                .cmp(&(a.0 == facts.default_channel))
+                .then(a.0.cmp(&b.0))
+        });
+        names.dedup_by(|a, b| a.0 == b.0);
+        for (ch_name, id) in names {
+            let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
+                continue;
+            };
+            let mut entries = Vec::new();
+            for n in g.newest_first() {
+                let e = &g.graph[n];
+                if let Some(nd) = &needle
+                    && !entry_matches(catalog, pkg, &e.name, nd)
+                {
+                    continue;
+                }
+                let mut label = e.name.clone();
+                if e.head {
+                    label.push_str("  ◉ head");
+                }
+                if e.deprecated {
+                    label.push_str("  deprecated");
+                }
+                label.push_str(marker(report, pkg, Some(&ch_name), Some(&e.name)));
+                matches.push(vec![pkg.clone(), ch_name.clone(), e.name.clone()]);
+                entries.push(TreeItem::new_leaf(e.name.clone(), label));
+            }
+            if needle.is_some() && entries.is_empty() {
+                continue;
+            }
+            let mut label = format!("{ch_name}  ({})", g.graph.node_count());
+            if g.default {
+                label.push_str("  ★ default");
+            }
+            if g.deprecated {
+                label.push_str("  deprecated");
+            }
+            label.push_str(marker(report, pkg, Some(&ch_name), None));
+            if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
+                channels.push(item);
+            }
+        }
+        if needle.is_some() && channels.is_empty() {
+            continue;
+        }
+        let mut label = format!(
+            "{pkg}  ({} ch, {} bundles)",
+            idx.channels.len(),
+            idx.bundles.len()
+        );
+        if facts.deprecated {
+            label.push_str("  deprecated");
+        }
+        label.push_str(marker(report, pkg, None, None));
+        if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
+            items.push(item);
+        }
+    }
+    (items, matches)
+}
+
+impl Loaded {
+    pub fn new(catalog: Catalog) -> Loaded {
+        let validation = Validation::run(&catalog);
+        let report = validation.report();
+        let (items, _) = build_tree(&catalog, &report, None);
+        let mut tree = TreeState::default();
+        if let Some(first) = items.first() {
+            tree.select(vec![first.identifier().clone()]);
+        }
+        let mut l = Loaded {
+            catalog,
+            validation,
+            report,
+            items,
+            tree,
+            filter: None,
+            matches: Vec::new(),
+            problem: 0,
+            graph: None,
+            graph_scroll: 0,
+            details_scroll: 0,
+        };
+        l.sync_graph();
+        l
+    }
+
+    /// Moves the selection `delta` rows in the visible tree (clamped).
+    fn move_by(&mut self, delta: isize) {
+        let visible = self.tree.flatten(&self.items);
+        if visible.is_empty() {
+            return;
+        }
+        let cur = visible
+            .iter()
+            .position(|f| f.identifier.as_slice() == self.tree.selected());
+        let next = match cur {
+            None => 0,
+            Some(i) => (i as isize + delta).clamp(0, visible.len() as isize - 1) as usize,
+        };
+        let id = visible[next].identifier.clone();
+        self.tree.select(id);
+    }
+
+    fn move_to_end(&mut self, last: bool) {
+        let visible = self.tree.flatten(&self.items);
+        let target = if last {
+            visible.last()
+        } else {
+            visible.first()
+        };
+        if let Some(f) = target {
+            let id = f.identifier.clone();
+            self.tree.select(id);
+        }
+    }
+
+    /// Left: close the selected node, or go to its parent.
+    fn go_left(&mut self) {
+        let sel = self.tree.selected().to_vec();
+        if sel.is_empty() {
+            return;
+        }
+        if !self.tree.close(&sel) && sel.len() > 1 {
+            self.tree.select(sel[..sel.len() - 1].to_vec());
+        }
+    }
+
+    /// Right: open the selected node, or go to its first child.
+    fn go_right(&mut self) {
+        let sel = self.tree.selected().to_vec();
+        if sel.is_empty() {
+            return;
+        }
+        if !self.tree.open(sel.clone()) {
+            let visible = self.tree.flatten(&self.items);
+            if let Some(i) = visible.iter().position(|f| f.identifier == sel)
+                && let Some(next) = visible.get(i + 1)
+                && next.identifier.len() > sel.len()
+            {
+                let id = next.identifier.clone();
+                self.tree.select(id);
+            }
+        }
+    }
+
+    /// The selected path: [package, channel, entry] as far as selected.
+    pub fn selected(&self) -> &[String] {
+        self.tree.selected()
+    }
+
+    /// Rebuilds the graph of the selected channel when the selection moved to another channel.
+    pub fn sync_graph(&mut self) {
+        let sel = self.selected().to_vec();
+        let (pkg, ch) = match sel.as_slice() {
+            [p, c, ..] => (p.clone(), c.clone()),
+            [p] => {
+                // A package shows its default channel.
+                let default = self
+                    .catalog
+                    .index()
+                    .package(p)
+                    .and_then(|idx| idx.packages.first())
+                    .and_then(|&id| Package::read(&self.catalog.blob(id).value).ok())
+                    .map(|pk| pk.default_channel.to_string())
+                    .unwrap_or_default();
+                (p.clone(), default)
+            }
+            [] => {
+                self.graph = None;
+                return;
+            }
+        };
+        if let Some((g, _)) = &self.graph
+            && g.package == pkg
+            && g.channel == ch
+        {
+            return;
+        }
+        self.graph_scroll = 0;
+        self.graph = self.catalog.index().package(&pkg).and_then(|idx| {
+            let facts = PackageFacts::read(&self.catalog, idx);
+            let id = idx.channel(&ch)?;
+            let g = ChannelGraph::build(&self.catalog, &facts, id)?;
+            let l = layout(&g);
+            Some((g, l))
+        });
+    }
+
+    fn refilter(&mut self) {
+        let (items, matches) = build_tree(&self.catalog, &self.report, self.filter.as_deref());
+        self.items = items;
+        self.matches = if self.filter.is_some() {
+            matches
+        } else {
+            Vec::new()
+        };
+        if let Some(first) = self.matches.first().cloned() {
+            self.select_path(&first);
+        } else if let Some(first) = self.items.first() {
+            self.tree.select(vec![first.identifier().clone()]);
+        }
+    }
+
+    fn select_path(&mut self, path: &[String]) {
+        for i in 1..path.len() {
+            self.tree.open(path[..i].to_vec());
+        }
+        self.tree.select(path.to_vec());
+        self.details_scroll = 0;
+        self.sync_graph();
+    }
+
+    /// The tree path of the object a diagnostic is about.
+    fn path_of(&self, d: &crate::catalog::Diagnostic) -> Vec<String> {
+        let mut path = Vec::new();
+        let Some(pkg) = &d.object.package else {
+            return path;
+        };
+        path.push(pkg.clone());
+        let channel = d.object.channel.clone().or_else(|| {
+            let b = d.object.bundle.as_ref()?;
+            let idx = self.catalog.index().package(pkg)?;
+            idx.channels_listing(b)
+                .first()
+                .map(|&id| self.catalog.blob(id).name().to_string())
+        });
+        if let Some(c) = channel {
+            path.push(c);
+            if let Some(b) = &d.object.bundle {
+                path.push(b.clone());
+            }
+        }
+        path
+    }
+}
+
+/// Where the selected object is defined, for `o`.
+fn selected_location(l: &Loaded) -> Option<Location> {
+    let cat = &l.catalog;
+    let sel = l.selected();
+    let idx = cat.index().package(sel.first()?)?;
+    let id = match sel {
+        [_] => *idx.packages.first()?,
+        [_, c] => idx.channel(c)?,
+        [_, c, e] => idx.bundle(e).or_else(|| idx.channel(c))?,
+        _ => return None,
+    };
+    Some(cat.location(id))
+}
+
+/// Palette commands, for completion.
+pub const PALETTE: [&str; 5] = ["package ", "channel ", "validate", "export ", "quit"];
+
+/// Completions of the palette text.
+pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in PALETTE {
+        if c.starts_with(text) && c != text {
+            out.push(c.to_string());
+        }
+    }
+    if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
+        for n in l.catalog.index().package_names() {
+            if n.starts_with(rest) {
+                out.push(format!("package {n}"));
+            }
+        }
+    }
+    if let (Some(l), Some(rest)) = (l, text.strip_prefix("channel "))
+        && let Some(pkg) = l.selected().first()
+        && let Some(idx) = l.catalog.index().package(pkg)
+    {
+        {
+            for &id in &idx.channels {
+                let n = l.catalog.blob(id).name();
+                if n.starts_with(rest) {
+                    out.push(format!("channel {n}"));
+                }
+            }
+        }
+    }
+    if let Some(rest) = text.strip_prefix("export ") {
+        for f in ["mermaid ", "dot "] {
+            if f.starts_with(rest) && f != rest {
+                out.push(format!("export {f}"));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Applies an action.
+pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Tick | Action::Resize => Vec::new(),
+        Action::Loaded(Ok(catalog)) => {
+            let keep = m.loaded().map(|l| l.selected().to_vec());
+            let mut l = Loaded::new(*catalog);
+            if let Some(path) = keep.filter(|p| !p.is_empty()) {
+                l.select_path(&path);
+            }
+            if l.catalog.index().package_names().is_empty() {
+                m.status = Some(format!(
+                    "no catalog objects under {}: is this a file-based catalog directory?",
+                    m.dir.display()
+                ));
+            }
+            m.state = State::Ready(Box::new(l));
+            Vec::new()
+        }
+        Action::Loaded(Err(e)) => {
+            m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::Mouse(ev) => {
+            mouse(m, ev);
+            Vec::new()
+        }
+        Action::Key(ev) => key(m, ev),
+    }
+}
+
+fn mouse(m: &mut Model, ev: MouseEvent) {
+    let focus = m.focus;
+    let Some(l) = m.loaded_mut() else { return };
+    match ev.kind {
+        MouseEventKind::ScrollDown => match focus {
+            Pane::Graph => l.graph_scroll += 3,
+            _ => {
+                l.tree.scroll_down(3);
+            }
+        },
+        MouseEventKind::ScrollUp => match focus {
+            Pane::Graph => l.graph_scroll = l.graph_scroll.saturating_sub(3),
+            _ => {
+                l.tree.scroll_up(3);
+            }
+        },
+        MouseEventKind::Down(_) if l.tree.click_at(Position::new(ev.column, ev.row)) => {
+            l.sync_graph();
+            m.focus = Pane::Tree;
+        }
+        _ => {}
+    }
+}
+
+fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
+    if let Some(prompt) = m.prompt.clone() {
+        return prompt_key(m, prompt, ev);
+    }
+    let k = Key::of(&ev);
+    let command = match m.keymap.lookup(&m.pending, k) {
+        Lookup::Pending => {
+            m.pending.push(k);
+            return Vec::new();
+        }
+        Lookup::Command(c) => {
+            m.pending.clear();
+            c
+        }
+        Lookup::None => {
+            m.pending.clear();
+            return Vec::new();
+        }
+    };
+    if m.overlay.is_some() {
+        if matches!(command, Command::Back | Command::Help | Command::Quit) {
+            m.overlay = None;
+        }
+        return Vec::new();
+    }
+    m.status = None;
+    match command {
+        Command::Quit => m.quit = true,
+        Command::Help => m.overlay = Some(Overlay::Help),
+        Command::Filter => m.prompt = Some(Prompt::Filter(String::new())),
+        Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
+        Command::NextPane | Command::PrevPane => {
+            let i = PANES.iter().position(|p| *p == m.focus).unwrap_or(0);
+            let n = if command == Command::NextPane {
+                (i + 1) % PANES.len()
+            } else {
+                (i + PANES.len() - 1) % PANES.len()
+            };
+            m.focus = PANES[n];
+        }
+        Command::Back => {
+            if let Some(l) = m.loaded_mut()
+                && l.filter.is_some()
+            {
+                l.filter = None;
+                l.refilter();
+            }
+        }
+        Command::Open => {
+            let Some(l) = m.loaded() else {
+                return Vec::new();
+            };
+            let loc = if m.focus == Pane::Problems {
+                l.report
+                    .diagnostics
+                    .get(l.problem)
+                    .map(|d| d.location.clone())
+            } else {
+                selected_location(l)
+            };
+            if let Some(loc) = loc.filter(|l| l.file != ".") {
+                return vec![Effect::OpenEditor {
+                    file: m.dir.join(&loc.file),
+                    line: loc.line.max(1),
+                }];
+            }
+        }
+        _ => motion(m, command),
+    }
+    Vec::new()
+}
+
+fn motion(m: &mut Model, command: Command) {
+    let focus = m.focus;
+    let page = m.page.max(2);
+    let mut status = None;
+    let Some(l) = m.loaded_mut() else { return };
+    match focus {
+        Pane::Tree => {
+            match command {
+                Command::Down => l.move_by(1),
+                Command::Up => l.move_by(-1),
+                Command::Left => l.go_left(),
+                Command::Right | Command::Select => l.go_right(),
+                Command::Top => l.move_to_end(false),
+                Command::Bottom => l.move_to_end(true),
+                Command::HalfPageDown => l.move_by((page / 2) as isize),
+                Command::HalfPageUp => l.move_by(-((page / 2) as isize)),
+                Command::NextMatch | Command::PrevMatch if !l.matches.is_empty() => {
+                    let cur = l.matches.iter().position(|p| p.as_slice() == l.selected());
+                    let n = l.matches.len();
+                    let i = match (cur, command) {
+                        (Some(i), Command::NextMatch) => (i + 1) % n,
+                        (Some(i), _) => (i + n - 1) % n,
+                        (None, _) => 0,
+                    };
+                    let path = l.matches[i].clone();
+                    l.select_path(&path);
+                    status = Some(format!("match {} of {n}", i + 1));
+                }
+                _ => {}
+            }
+            l.details_scroll = 0;
+            l.sync_graph();
+        }
+        Pane::Graph => {
+            let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
+            match command {
+                Command::Down => l.graph_scroll += 1,
+                Command::Up => l.graph_scroll = l.graph_scroll.saturating_sub(1),
+                Command::Top => l.graph_scroll = 0,
+                Command::Bottom => l.graph_scroll = rows.saturating_sub(1),
+                Command::HalfPageDown => l.graph_scroll += page / 2,
+                Command::HalfPageUp => l.graph_scroll = l.graph_scroll.saturating_sub(page / 2),
+                _ => {}
+            }
+            l.graph_scroll = l.graph_scroll.min(rows.saturating_sub(1));
+        }
+        Pane::Details => match command {
+            Command::Down => l.details_scroll += 1,
+            Command::Up => l.details_scroll = l.details_scroll.saturating_sub(1),
+            Command::Top => l.details_scroll = 0,
+            Command::HalfPageDown => l.details_scroll += page / 2,
+            Command::HalfPageUp => l.details_scroll = l.details_scroll.saturating_sub(page / 2),
+            _ => {}
+        },
+        Pane::Problems => {
+            let n = l.report.diagnostics.len();
+            match command {
+                Command::Down => l.problem = (l.problem + 1).min(n.saturating_sub(1)),
+                Command::Up => l.problem = l.problem.saturating_sub(1),
+                Command::Top => l.problem = 0,
+                Command::Bottom => l.problem = n.saturating_sub(1),
+                Command::HalfPageDown => {
+                    l.problem = (l.problem + page / 2).min(n.saturating_sub(1))
+                }
+                Command::HalfPageUp => l.problem = l.problem.saturating_sub(page / 2),
+                Command::Select => {
+                    if let Some(d) = l.report.diagnostics.get(l.problem).cloned() {
+                        let path = l.path_of(&d);
+                        if !path.is_empty() {
+                            if l.filter.is_some() {
+                                l.filter = None;
+                                l.refilter();
+                            }
+                            l.select_path(&path);
+                        }
+                        status = Some(format!("{}: {}", d.location, d.message));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if status.is_some() {
+        m.status = status;
+    }
+}
+
+fn prompt_key(m: &mut Model, prompt: Prompt, ev: KeyEvent) -> Vec<Effect> {
+    let (mut text, is_filter) = match prompt {
+        Prompt::Filter(t) => (t, true),
+        Prompt::Palette(t) => (t, false),
+    };
+    match ev.code {
+        KeyCode::Esc => {
+            m.prompt = None;
+            return Vec::new();
+        }
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Tab if !is_filter => {
+            let options = complete(m.loaded(), &text);
+            if let [one] = options.as_slice() {
+                text = one.clone();
+            } else if !options.is_empty() {
+                m.status = Some(options.join("  "));
+            }
+        }
+        KeyCode::Enter => {
+            m.prompt = None;
+            return if is_filter {
+                apply_filter(m, text);
+                Vec::new()
+            } else {
+                run_palette(m, text.trim())
+            };
+        }
+        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+        _ => {}
+    }
+    m.prompt = Some(if is_filter {
+        Prompt::Filter(text)
+    } else {
+        Prompt::Palette(text)
+    });
+    Vec::new()
+}
+
+fn apply_filter(m: &mut Model, text: String) {
+    let Some(l) = m.loaded_mut() else { return };
+    l.filter = (!text.is_empty()).then_some(text.clone());
+    l.refilter();
+    let n = l.matches.len();
+    m.focus = Pane::Tree;
+    m.status = Some(if text.is_empty() {
+        "filter cleared".to_string()
+    } else if n == 0 {
+        format!("nothing matches {text:?}")
+    } else {
+        format!("{n} entries match {text:?}: n/N to move between them, Esc to clear")
+    });
+}
+
+fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
+    let (cmd, arg) = text.split_once(' ').unwrap_or((text, ""));
+    let arg = arg.trim();
+    match cmd {
+        "q" | "quit" => m.quit = true,
+        "validate" => {
+            if let Some(l) = m.loaded_mut() {
+                l.validation = Validation::run(&l.catalog);
+                l.report = l.validation.report();
+                let errors = l.report.count(Severity::Error);
+                let warnings = l.report.count(Severity::Warning);
+                let (items, _) = build_tree(&l.catalog, &l.report, l.filter.as_deref());
+                l.items = items;
+                m.status = Some(format!(
+                    "{}: {errors} errors, {warnings} warnings",
+                    if errors == 0 { "valid" } else { "invalid" }
+                ));
+            }
+        }
+        "package" => {
+            let Some(l) = m.loaded_mut() else {
+                return Vec::new();
+            };
+            if l.catalog.index().package(arg).is_some() {
+                l.select_path(&[arg.to_string()]);
+                m.focus = Pane::Tree;
+            } else {
+                m.status = Some(format!("no package {arg:?}"));
+            }
+        }
+        "channel" => {
+            let Some(l) = m.loaded_mut() else {
+                return Vec::new();
+            };
+            let Some(pkg) = l.selected().first().cloned() else {
+                return Vec::new();
+            };
+            if l.catalog.index().channel(&pkg, arg).is_some() {
+                l.select_path(&[pkg, arg.to_string()]);
+                m.focus = Pane::Tree;
+            } else {
+                m.status = Some(format!("package {pkg:?} has no channel {arg:?}"));
+            }
+        }
+        "export" => {
+            let (format, file) = arg.split_once(' ').unwrap_or((arg, ""));
+            if !matches!(format, "mermaid" | "dot") || file.trim().is_empty() {
+                m.status = Some("usage: export mermaid|dot FILE".into());
+            } else {
+                return vec![Effect::Export {
+                    format: format.to_string(),
+                    file: PathBuf::from(file.trim()),
+                }];
+            }
+        }
+        "" => {}
+        other => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
+    }
+    Vec::new()
+}
+
+/// Text of the details pane for the selection.
+pub fn details(l: &Loaded) -> Vec<String> {
+    let cat = &l.catalog;
+    let sel = l.selected();
+    let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
+        return vec!["Select a package, channel or entry.".into()];
+    };
+    let mut out = Vec::new();
+    let facts = PackageFacts::read(cat, idx);
+    let text = |s: &crate::catalog::Str| cat.resolve(s).unwrap_or_default();
+    match sel {
+        [p] => {
+            out.push(format!("package {p}"));
+            if let Some(pk) = idx
+                .packages
+                .first()
+                .and_then(|&id| Package::read(&cat.blob(id).value).ok())
+            {
+                out.push(format!("default channel: {}", pk.default_channel));
+                if let Some(icon) = &pk.icon {
+                    out.push(format!("icon: {}", icon.mediatype));
+                }
+                if let Some(d) = pk.description {
+                    out.push(String::new());
+                    out.extend(text(d).lines().map(String::from));
+                }
+            }
+            out.push(format!(
+                "channels: {}  bundles: {}",
+                idx.channels.len(),
+                idx.bundles.len()
+            ));
+        }
+        [_, c] => {
+            out.push(format!("channel {c}"));
+            if let Some((g, _)) = &l.graph {
+                out.push(format!("entries: {}", g.graph.node_count()));
+                out.push(match g.chain.head() {
+                    Some(h) => format!("head: {h}"),
+                    None => format!("head: none ({:?})", g.chain),
+                });
+                if g.default {
+                    out.push("the package's default channel".into());
+                }
+            }
+        }
+        [_, _, e] => {
+            out.push(format!("entry {e}"));
+            match idx
+                .bundle(e)
+                .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))
+            {
+                None => out.push("no olm.bundle with this name in the package".into()),
+                Some((id, b)) => {
+                    out.push(format!("version: {}", b.version().unwrap_or("?")));
+                    out.push(format!("image: {}", b.image));
+                    let mut provided = Vec::new();
+                    let mut required = Vec::new();
+                    let mut packages = Vec::new();
+                    let mut csv = None;
+                    for pr in &b.properties {
+                        use crate::catalog::model::PropertyValue as V;
+                        match pr.parse() {
+                            Ok(V::Gvk(g)) => {
+                                provided.push(format!("{}/{} {}", g.group, g.version, g.kind))
+                            }
+                            Ok(V::GvkRequired(g)) => {
+                                required.push(format!("{}/{} {}", g.group, g.version, g.kind))
+                            }
+                            Ok(V::PackageRequired(r)) => {
+                                packages.push(format!("{} {}", r.package_name, r.version_range))
+                            }
+                            Ok(V::CsvMetadata(node)) => csv = Some(node),
+                            _ => {}
+                        }
+                    }
+                    for (title, list) in [
+                        ("provides", &provided),
+                        ("requires", &required),
+                        ("requires packages", &packages),
+                    ] {
+                        if !list.is_empty() {
+                            out.push(format!("{title}:"));
+                            out.extend(list.iter().map(|s| format!("  {s}")));
+                        }
+                    }
+                    if let Some(node) = csv {
+                        if let Some(n) = node.get_field("displayName").and_then(|n| n.as_string()) {
+                            out.push(format!("display name: {}", text(n)));
+                        }
+                        if let Some(n) = node.get_field("description").and_then(|n| n.as_string()) {
+                            out.push("description:".into());
+                            out.extend(text(n).lines().take(20).map(|s| format!("  {s}")));
+                        }
+                    }
+                    if !b.related_images.is_empty() {
+                        out.push("related images:".into());
+                        out.extend(
+                            b.related_images
+                                .iter()
+                                .map(|r| format!("  {} {}", r.name, r.image)),
+                        );
+                    }
+                    let listing: Vec<&str> = idx
+                        .channels_listing(e)
+                        .iter()
+                        .map(|&c| cat.blob(c).name())
+                        .collect();
+                    out.push(format!("in channels: {}", listing.join(", ")));
+                    if facts.deprecated_bundles.contains(e.as_str()) {
+                        out.push("deprecated".into());
+                    }
+                    out.push(format!("defined at {}", cat.location(id)));
+                }
+            }
+        }
+        _ => {}
+    }
+    if let Some(ch) = sel.get(1) {
+        let _ = Channel::read;
+        if facts.deprecated_channels.contains(ch.as_str()) && sel.len() == 2 {
+            out.push("deprecated channel".into());
+        }
+    }
+    out
+}

@@ -1,0 +1,127 @@
+//! The terminal UI: browse a catalog, see each channel's upgrade graph, inspect bundles, jump to
+//! problems. Elm style: [`app::Model`], [`app::Action`], a pure [`app::update`] returning
+//! [`app::Effect`]s, and [`view::view`]. The runtime here owns the terminal, loads in the background
+//! and carries out effects.
+
+pub mod app;
+pub mod keymap;
+pub mod view;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind};
+use crossterm::execute;
+
+use crate::catalog::{LoadOptions, Progress, load_with};
+use app::{Action, Effect, Model, update};
+
+/// Loads `dir` on a worker thread; the result comes back as an action.
+fn spawn_load(dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
+    std::thread::spawn(move || {
+        let options = LoadOptions {
+            progress: Some(progress),
+            ..Default::default()
+        };
+        let result = load_with(&dir, &options)
+            .map(Box::new)
+            .map_err(|e| e.to_string());
+        let _ = tx.send(Action::Loaded(result));
+    });
+}
+
+/// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
+/// included.
+pub fn run(dir: &Path) -> std::io::Result<()> {
+    let (keymap, warning) = keymap::load();
+    let progress = Arc::new(Progress::default());
+    let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
+    model.status = warning;
+    let theme = view::Theme::from_env();
+    let (tx, rx) = mpsc::channel();
+    spawn_load(dir.to_path_buf(), progress, tx.clone());
+
+    let mut terminal = ratatui::init();
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = (|| -> std::io::Result<()> {
+        loop {
+            terminal.draw(|f| view::view(&mut model, f, &theme))?;
+            if model.quit {
+                return Ok(());
+            }
+            // Input stays live while loading: wait briefly for input, then drain worker results.
+            let mut actions = Vec::new();
+            if event::poll(Duration::from_millis(50))? {
+                match event::read()? {
+                    Event::Key(k) if k.kind != KeyEventKind::Release => {
+                        actions.push(Action::Key(k))
+                    }
+                    Event::Mouse(m) => actions.push(Action::Mouse(m)),
+                    Event::Resize(..) => actions.push(Action::Resize),
+                    _ => {}
+                }
+            }
+            actions.extend(rx.try_iter());
+            if actions.is_empty() {
+                actions.push(Action::Tick);
+            }
+            for a in actions {
+                for effect in update(&mut model, a) {
+                    match effect {
+                        Effect::Load => {
+                            let p = Arc::new(Progress::default());
+                            spawn_load(model.dir.clone(), p, tx.clone());
+                        }
+                        Effect::OpenEditor { file, line } => {
+                            let _ = execute!(std::io::stdout(), DisableMouseCapture);
+                            ratatui::restore();
+                            let editor = std::env::var("VISUAL")
+                                .or_else(|_| std::env::var("EDITOR"))
+                                .unwrap_or_else(|_| "vi".into());
+                            let status = std::process::Command::new(&editor)
+                                .arg(format!("+{line}"))
+                                .arg(&file)
+                                .status();
+                            terminal = ratatui::init();
+                            let _ = execute!(std::io::stdout(), EnableMouseCapture);
+                            model.status = Some(match status {
+                                Ok(_) => format!("back from {editor}; reloading"),
+                                Err(e) => format!("cannot run {editor}: {e}"),
+                            });
+                            let p = Arc::new(Progress::default());
+                            spawn_load(model.dir.clone(), p, tx.clone());
+                        }
+                        Effect::Export { format, file } => {
+                            model.status = Some(export(&model, &format, &file));
+                        }
+                    }
+                }
+            }
+        }
+    })();
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+fn export(model: &Model, format: &str, file: &Path) -> String {
+    use crate::graph::export::{MermaidOptions, Selection, dot, mermaid};
+    let Some(l) = model.loaded() else {
+        return "the catalog is not loaded yet".into();
+    };
+    let sel = l.selected();
+    let selection = Selection {
+        package: sel.first().cloned(),
+        channel: sel.get(1).cloned(),
+    };
+    let text = match format {
+        "dot" => dot(&l.catalog, &selection),
+        _ => mermaid(&l.catalog, &selection, &MermaidOptions::default()),
+    };
+    match std::fs::write(file, text) {
+        Ok(()) => format!("wrote {} ({format})", file.display()),
+        Err(e) => format!("cannot write {}: {e}", file.display()),
+    }
+}

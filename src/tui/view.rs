@@ -1,0 +1,332 @@
+//! Drawing the model. Nothing here changes state.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
+use tui_tree_widget::Tree;
+
+use super::app::{Loaded, Model, Overlay, Pane, Prompt, State, details};
+use super::keymap::Command;
+use crate::catalog::Severity;
+use crate::graph::layout::CellKind;
+
+/// Colours, or none when `NO_COLOR` is set. Colours are the 16 ANSI ones, which terminals map for
+/// dark and light themes alike.
+#[derive(Clone, Copy, Debug)]
+pub struct Theme {
+    pub color: bool,
+}
+
+impl Theme {
+    pub fn from_env() -> Theme {
+        Theme {
+            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+
+    fn fg(&self, c: Color) -> Style {
+        if self.color {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn focus(&self, focused: bool) -> Style {
+        if focused {
+            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn severity(&self, s: Severity) -> Style {
+        match s {
+            Severity::Error => self.fg(Color::Red).add_modifier(Modifier::BOLD),
+            Severity::Warning => self.fg(Color::Yellow),
+            Severity::Info => self.fg(Color::Blue),
+        }
+    }
+}
+
+fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus(focused))
+        .title(Span::styled(format!(" {title} "), theme.focus(focused)))
+}
+
+pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
+    let area = f.area();
+    let [main, footer] = Split::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    match &m.state {
+        State::Loading(p) => {
+            let (fd, ft, bd, bt) = p.snapshot();
+            let ratio = if bt > 0 { bd as f64 / bt as f64 } else { 0.0 };
+            let [_, mid, _] = Split::vertical([
+                Constraint::Fill(1),
+                Constraint::Length(3),
+                Constraint::Fill(1),
+            ])
+            .areas(main);
+            let gauge = Gauge::default()
+                .block(block(&format!("loading {}", m.dir.display()), true, theme))
+                .gauge_style(theme.fg(Color::Cyan))
+                .ratio(ratio.clamp(0.0, 1.0))
+                .label(format!(
+                    "{fd}/{ft} files, {} of {} MB",
+                    bd / 1_000_000,
+                    bt / 1_000_000
+                ));
+            f.render_widget(gauge, mid);
+        }
+        State::Failed(e) => {
+            f.render_widget(
+                Paragraph::new(format!("cannot open the catalog: {e}"))
+                    .block(block("fbc-edit", true, theme))
+                    .wrap(Wrap { trim: false }),
+                main,
+            );
+        }
+        State::Ready(_) => panes(m, f, main, theme),
+    }
+    footer_line(m, f, footer, theme);
+    if m.overlay == Some(Overlay::Help) {
+        help(m, f, area, theme);
+    }
+}
+
+fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let focus = m.focus;
+    let narrow = area.width < 100;
+    let problems_height = if area.height < 30 { 5 } else { 9 };
+    let [top, problems] =
+        Split::vertical([Constraint::Min(6), Constraint::Length(problems_height)]).areas(area);
+    let [tree_area, right] = Split::horizontal([
+        Constraint::Percentage(if narrow { 45 } else { 35 }),
+        Constraint::Fill(1),
+    ])
+    .areas(top);
+    // Narrow screens show the graph or the details, whichever was focused last.
+    let (graph_area, details_area) = if narrow {
+        if focus == Pane::Details {
+            (None, Some(right))
+        } else {
+            (Some(right), None)
+        }
+    } else {
+        let [g, d] =
+            Split::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(right);
+        (Some(g), Some(d))
+    };
+    m.page = tree_area.height.saturating_sub(2) as usize;
+    let State::Ready(l) = &mut m.state else {
+        return;
+    };
+    let title = match &l.filter {
+        Some(t) => format!("catalog · filter {t:?} ({})", l.matches.len()),
+        None => format!(
+            "catalog · {} packages",
+            l.catalog.index().package_names().len()
+        ),
+    };
+    if let Ok(tree) = Tree::new(&l.items) {
+        let tree = tree
+            .block(block(&title, focus == Pane::Tree, theme))
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
+        f.render_stateful_widget(tree, tree_area, &mut l.tree);
+    }
+    if let Some(a) = graph_area {
+        graph(l, f, a, focus == Pane::Graph, theme);
+    }
+    if let Some(a) = details_area {
+        let lines: Vec<Line> = details(l).into_iter().map(Line::from).collect();
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(block("details", focus == Pane::Details, theme))
+                .wrap(Wrap { trim: false })
+                .scroll((l.details_scroll as u16, 0)),
+            a,
+        );
+    }
+    problems_pane(l, f, problems, focus == Pane::Problems, theme);
+}
+
+fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+    let Some((g, lay)) = &l.graph else {
+        f.render_widget(
+            Paragraph::new("Select a channel to see its upgrade graph.")
+                .block(block("graph", focused, theme)),
+            area,
+        );
+        return;
+    };
+    let mut title = format!("graph · {}/{}", g.package, g.channel);
+    if g.default {
+        title.push_str(" ★ default");
+    }
+    let selected = l.selected().get(2).and_then(|e| g.node(e));
+    // The selected entry's neighbours (either direction) are highlighted.
+    let neighbours: Vec<_> = selected
+        .map(|n| g.graph.neighbors_undirected(n).collect())
+        .unwrap_or_default();
+    let mut lines: Vec<Line> = Vec::new();
+    lines.push(Line::from(Span::styled(
+        "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips",
+        theme.fg(Color::DarkGray),
+    )));
+    let visible = area.height.saturating_sub(3) as usize;
+    let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
+    // Keep the selected entry in view.
+    let start = match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
+        Some(i) if i < start || i >= start + visible => i.saturating_sub(visible / 2),
+        _ => start,
+    };
+    for row in lay.rows.iter().skip(start).take(visible) {
+        let mut spans: Vec<Span> = row
+            .cells
+            .iter()
+            .map(|c| {
+                let style = match c.kind {
+                    CellKind::Node if row.marks.deprecated => theme.fg(Color::Magenta),
+                    CellKind::Node if row.marks.head => {
+                        theme.fg(Color::Green).add_modifier(Modifier::BOLD)
+                    }
+                    CellKind::Node if row.marks.dropped => theme.fg(Color::DarkGray),
+                    CellKind::Lane(crate::graph::channel::EdgeKind::Skips) => {
+                        theme.fg(Color::Yellow)
+                    }
+                    CellKind::Lane(_) => theme.fg(Color::Cyan),
+                    _ => Style::default(),
+                };
+                Span::styled(c.ch.to_string(), style)
+            })
+            .collect();
+        spans.push(Span::raw(
+            " ".repeat(lay.width.saturating_sub(row.cells.len()) + 1),
+        ));
+        let mut style = Style::default();
+        if row.entry.is_some() && row.entry == selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
+            style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
+        }
+        spans.push(Span::styled(row.label.clone(), style));
+        lines.push(Line::from(spans));
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(block(&title, focused, theme)),
+        area,
+    );
+}
+
+fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+    let errors = l.report.count(Severity::Error);
+    let warnings = l.report.count(Severity::Warning);
+    let title = format!("problems · {errors} errors, {warnings} warnings");
+    if l.report.diagnostics.is_empty() {
+        f.render_widget(
+            Paragraph::new("No problems: the catalog is valid.")
+                .block(block(&title, focused, theme)),
+            area,
+        );
+        return;
+    }
+    let items: Vec<ListItem> = l
+        .report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            ListItem::new(Line::from(vec![
+                Span::styled(
+                    format!("{:<7} ", d.severity.as_str()),
+                    theme.severity(d.severity),
+                ),
+                Span::raw(format!("{} {}  ", d.code, d.location)),
+                Span::raw(d.message.clone()),
+            ]))
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(Some(l.problem));
+    f.render_stateful_widget(
+        List::new(items)
+            .block(block(&title, focused, theme))
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
+        area,
+        &mut state,
+    );
+}
+
+fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let line = match &m.prompt {
+        Some(Prompt::Filter(t)) => Line::from(format!("/{t}▏")),
+        Some(Prompt::Palette(t)) => Line::from(format!(
+            ":{t}▏   (Tab completes: package, channel, validate, export mermaid|dot FILE, quit)"
+        )),
+        None => match &m.status {
+            Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
+            None => {
+                let mut spans = Vec::new();
+                for b in m.keymap.bindings.iter().filter(|b| b.footer) {
+                    spans.push(Span::styled(
+                        m.keymap.first_key_of(b.command),
+                        theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+                    ));
+                    spans.push(Span::raw(format!(" {}  ", short(b.command))));
+                }
+                Line::from(spans)
+            }
+        },
+    };
+    f.render_widget(Paragraph::new(line), area);
+}
+
+fn short(c: Command) -> &'static str {
+    match c {
+        Command::NextPane => "pane",
+        Command::Select => "select",
+        Command::Filter => "filter",
+        Command::Palette => "command",
+        Command::Open => "editor",
+        Command::Help => "help",
+        Command::Quit => "quit",
+        _ => "",
+    }
+}
+
+fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let w = area.width.min(76);
+    let h = area.height.min(m.keymap.bindings.len() as u16 + 6);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    let pane = match m.focus {
+        Pane::Tree => "tree: packages → channels → entries",
+        Pane::Graph => "graph: the selected channel, newest first",
+        Pane::Details => "details of the selected object",
+        Pane::Problems => "problems: Enter selects the object",
+    };
+    let mut lines = vec![
+        Line::from(Span::styled(pane, theme.focus(true))),
+        Line::from(""),
+    ];
+    for b in &m.keymap.bindings {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{:<18}", m.keymap.keys_of(b.command)),
+                theme.fg(Color::Cyan),
+            ),
+            Span::raw(b.desc),
+        ]));
+    }
+    f.render_widget(Clear, rect);
+    f.render_widget(
+        Paragraph::new(lines).block(block("help · Esc closes", true, theme)),
+        rect,
+    );
+}

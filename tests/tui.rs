@@ -1,0 +1,253 @@
+//! The TUI without a terminal: `update` driven by key sequences, screens drawn on ratatui's
+//! `TestBackend` and compared with snapshots at 80×24 and 160×48.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use fbc_edit::catalog::{Progress, load};
+use fbc_edit::tui::app::{Action, Effect, Model, Pane, Prompt, update};
+use fbc_edit::tui::keymap::Keymap;
+use fbc_edit::tui::view::{Theme, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
+}
+
+fn model(dir: &Path) -> Model {
+    let mut m = Model::new(
+        dir.to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    let catalog = load(dir).unwrap();
+    update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+    m
+}
+
+/// Presses keys written like `j j l / cache enter`: words are keys (`enter`, `esc`, `tab`,
+/// `ctrl-d`), anything else is typed character by character.
+fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for word in keys.split(' ').filter(|w| !w.is_empty()) {
+        let events: Vec<KeyEvent> = match word {
+            "enter" => vec![KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)],
+            "esc" => vec![KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)],
+            "tab" => vec![KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)],
+            "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
+            "ctrl-d" => vec![KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)],
+            "ctrl-u" => vec![KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)],
+            w => w
+                .chars()
+                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+                .collect(),
+        };
+        for ev in events {
+            effects.extend(update(m, Action::Key(ev)));
+        }
+    }
+    effects
+}
+
+fn screen(m: &mut Model, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| view(m, f, &Theme { color: false })).unwrap();
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+fn selected(m: &Model) -> Vec<String> {
+    m.loaded().unwrap().selected().to_vec()
+}
+
+#[test]
+fn browsing_with_vim_keys_and_arrows() {
+    let mut m = model(&demo());
+    assert_eq!(selected(&m), ["backup-operator"]);
+    press(&mut m, "j");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    press(&mut m, "l j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable"],
+        "the default channel comes first"
+    );
+    press(&mut m, "l j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.3.0"]
+    );
+    // The graph pane follows the selection.
+    let (g, _) = m.loaded().unwrap().graph.as_ref().unwrap();
+    assert_eq!(
+        (g.package.as_str(), g.channel.as_str()),
+        ("cache-operator", "stable")
+    );
+    // h goes to the parent, then closes it, then goes up again.
+    press(&mut m, "h");
+    assert_eq!(selected(&m), ["cache-operator", "stable"]);
+    press(&mut m, "h h");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    press(&mut m, "G");
+    assert_eq!(selected(&m), ["metrics-gateway"]);
+    press(&mut m, "gg");
+    assert_eq!(selected(&m), ["backup-operator"]);
+    press(&mut m, "tab");
+    assert_eq!(m.focus, Pane::Graph);
+    press(&mut m, "q");
+    assert!(m.quit);
+}
+
+#[test]
+fn filter_finds_versions_and_images_and_n_moves() {
+    let mut m = model(&demo());
+    press(&mut m, "/");
+    assert_eq!(m.prompt, Some(Prompt::Filter(String::new())));
+    press(&mut m, "1.2. enter");
+    let l = m.loaded().unwrap();
+    assert!(l.matches.len() >= 3, "{:?}", l.matches);
+    assert!(l.matches.iter().all(|p| p.len() == 3));
+    let first = selected(&m);
+    press(&mut m, "n");
+    assert_ne!(selected(&m), first);
+    press(&mut m, "N");
+    assert_eq!(selected(&m), first);
+    insta::assert_snapshot!("filter_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "esc");
+    assert_eq!(m.loaded().unwrap().filter, None);
+    // Images match too.
+    press(&mut m, "/ metrics-gateway-bundle enter");
+    assert!(
+        m.loaded()
+            .unwrap()
+            .matches
+            .iter()
+            .all(|p| p[0] == "metrics-gateway")
+    );
+}
+
+#[test]
+fn palette_completes_and_jumps() {
+    let mut m = model(&demo());
+    press(&mut m, ": pack tab");
+    assert_eq!(m.prompt, Some(Prompt::Palette("package ".into())));
+    press(&mut m, "me tab enter");
+    assert_eq!(selected(&m), ["metrics-gateway"]);
+    press(&mut m, ": channel space alpha enter");
+    assert_eq!(selected(&m), ["metrics-gateway", "alpha"]);
+    press(&mut m, ": nonsense enter");
+    assert!(m.status.as_deref().unwrap().contains("unknown command"));
+    let effects = press(&mut m, ": export space dot space /tmp/x.dot enter");
+    assert_eq!(
+        effects,
+        vec![Effect::Export {
+            format: "dot".into(),
+            file: "/tmp/x.dot".into()
+        }]
+    );
+    press(&mut m, ": quit enter");
+    assert!(m.quit);
+}
+
+#[test]
+fn open_asks_for_the_editor_at_the_objects_line() {
+    let mut m = model(&demo());
+    let effects = press(&mut m, "j l j o");
+    let [Effect::OpenEditor { file, line }] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert!(file.ends_with("cache-operator/catalog.yaml"), "{file:?}");
+    assert!(*line > 1);
+}
+
+fn invalid_catalog() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/validate/stranded-entries/catalog.yaml");
+    std::fs::copy(case, tmp.path().join("catalog.yaml")).unwrap();
+    tmp
+}
+
+#[test]
+fn problems_pane_jumps_to_the_object() {
+    let tmp = invalid_catalog();
+    let mut m = model(tmp.path());
+    press(&mut m, "tab tab tab");
+    assert_eq!(m.focus, Pane::Problems);
+    press(&mut m, "enter");
+    assert_eq!(selected(&m), ["demo", "stable", "demo.v1.0.0"]);
+    assert!(m.status.as_deref().unwrap().contains("catalog.yaml:5:1"));
+    insta::assert_snapshot!("problems_160x48", screen(&mut m, 160, 48));
+}
+
+#[test]
+fn main_screens() {
+    let mut m = model(&demo());
+    press(&mut m, "j l j l j");
+    insta::assert_snapshot!("browse_160x48", screen(&mut m, 160, 48));
+    insta::assert_snapshot!("browse_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "?");
+    insta::assert_snapshot!("help_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "esc");
+    assert_eq!(m.overlay, None);
+}
+
+#[test]
+fn loading_shows_progress_and_an_empty_directory_says_so() {
+    let progress = Arc::new(Progress::default());
+    progress
+        .files_total
+        .store(10, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .files_done
+        .store(4, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .bytes_total
+        .store(20_000_000, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .bytes_done
+        .store(5_000_000, std::sync::atomic::Ordering::Relaxed);
+    let mut m = Model::new("some/dir".into(), Keymap::default(), progress);
+    let s = screen(&mut m, 80, 24);
+    assert!(s.contains("4/10 files, 5 of 20 MB"), "{s}");
+    // Keys work while loading (quitting, here).
+    press(&mut m, "q");
+    assert!(m.quit);
+
+    let empty = tempfile::tempdir().unwrap();
+    let m = model(empty.path());
+    assert!(m.status.as_deref().unwrap().contains("no catalog objects"));
+}
+
+#[test]
+fn first_frame_of_a_big_catalog_renders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut y = String::new();
+    for p in 0..2000 {
+        let _ = write!(
+            y,
+            "---\nschema: olm.package\nname: pkg-{p:04}\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: pkg-{p:04}\nname: stable\nentries:\n- name: pkg-{p:04}.v1.0.0\n- name: pkg-{p:04}.v1.1.0\n  replaces: pkg-{p:04}.v1.0.0\n"
+        );
+        for v in ["1.0.0", "1.1.0"] {
+            let _ = write!(
+                y,
+                "---\nschema: olm.bundle\npackage: pkg-{p:04}\nname: pkg-{p:04}.v{v}\nimage: quay.io/demo/pkg-{p:04}:v{v}\nproperties:\n- type: olm.package\n  value: {{packageName: pkg-{p:04}, version: {v}}}\n"
+            );
+        }
+    }
+    std::fs::write(tmp.path().join("catalog.yaml"), y).unwrap();
+    let mut m = model(tmp.path());
+    let s = screen(&mut m, 160, 48);
+    assert!(s.contains("catalog · 2000 packages"), "{s}");
+    assert!(s.contains("pkg-0000"));
+    press(&mut m, "G");
+    assert!(screen(&mut m, 160, 48).contains("pkg-1999"));
+}
