@@ -9,7 +9,7 @@ use ratatui::layout::Position;
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::keymap::{Command, Key, Keymap, Lookup};
-use crate::catalog::model::{Bundle, Channel, Package};
+use crate::catalog::model::{Bundle, Package};
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
@@ -469,12 +469,10 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
         && let Some(pkg) = l.selected().first()
         && let Some(idx) = l.catalog.index().package(pkg)
     {
-        {
-            for &id in &idx.channels {
-                let n = l.catalog.blob(id).name();
-                if n.starts_with(rest) {
-                    out.push(format!("channel {n}"));
-                }
+        for &id in &idx.channels {
+            let n = l.catalog.blob(id).name();
+            if n.starts_with(rest) {
+                out.push(format!("channel {n}"));
             }
         }
     }
@@ -940,7 +938,6 @@ pub fn details(l: &Loaded) -> Vec<String> {
         _ => {}
     }
     if let Some(ch) = sel.get(1) {
-        let _ = Channel::read;
         if facts.deprecated_channels.contains(ch.as_str()) && sel.len() == 2 {
             out.push("deprecated channel".into());
         }
