@@ -251,3 +251,22 @@ fn first_frame_of_a_big_catalog_renders() {
     press(&mut m, "G");
     assert!(screen(&mut m, 160, 48).contains("pkg-1999"));
 }
+
+#[test]
+fn details_show_the_bundle_and_its_deprecation() {
+    let mut m = model(&demo());
+    // cache-operator / stable / the oldest entry, which is deprecated.
+    press(&mut m, "j l j l j j j j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.0.0"]
+    );
+    let text = fbc_edit::tui::app::details(m.loaded().unwrap()).join("\n");
+    assert!(text.contains("version: 1.0.0"), "{text}");
+    assert!(
+        text.contains("image: quay.io/demo/cache-operator-bundle"),
+        "{text}"
+    );
+    assert!(text.contains("in channels: stable, stable-1.0"), "{text}");
+    assert!(text.contains("deprecated (bundle): "), "{text}");
+}

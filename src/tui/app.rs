@@ -9,7 +9,8 @@ use ratatui::layout::Position;
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::keymap::{Command, Key, Keymap, Lookup};
-use crate::catalog::model::{Bundle, Package};
+use crate::catalog::model::{Bundle, Deprecations, Package};
+use crate::catalog::schema;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
@@ -827,7 +828,6 @@ pub fn details(l: &Loaded) -> Vec<String> {
         return vec!["Select a package, channel or entry.".into()];
     };
     let mut out = Vec::new();
-    let facts = PackageFacts::read(cat, idx);
     let text = |s: &crate::catalog::Str| cat.resolve(s).unwrap_or_default();
     match sel {
         [p] => {
@@ -928,18 +928,37 @@ pub fn details(l: &Loaded) -> Vec<String> {
                         .map(|&c| cat.blob(c).name())
                         .collect();
                     out.push(format!("in channels: {}", listing.join(", ")));
-                    if facts.deprecated_bundles.contains(e.as_str()) {
-                        out.push("deprecated".into());
-                    }
                     out.push(format!("defined at {}", cat.location(id)));
                 }
             }
         }
         _ => {}
     }
-    if let Some(ch) = sel.get(1) {
-        if facts.deprecated_channels.contains(ch.as_str()) && sel.len() == 2 {
-            out.push("deprecated channel".into());
+    // Deprecation messages of the object (and of the package and channel above it).
+    let scopes: Vec<(&str, &str)> = match sel {
+        [_] => vec![(schema::PACKAGE, "")],
+        [_, c] => vec![(schema::CHANNEL, c.as_str()), (schema::PACKAGE, "")],
+        [_, c, e] => vec![
+            (schema::BUNDLE, e.as_str()),
+            (schema::CHANNEL, c.as_str()),
+            (schema::PACKAGE, ""),
+        ],
+        _ => Vec::new(),
+    };
+    if let Some(dep) = idx
+        .deprecations
+        .first()
+        .and_then(|&id| Deprecations::read(&cat.blob(id).value).ok())
+    {
+        for (schema_name, name) in scopes {
+            if let Some(e) = dep
+                .entries
+                .iter()
+                .find(|e| e.schema == schema_name && e.name == name)
+            {
+                let what = schema_name.trim_start_matches("olm.");
+                out.push(format!("deprecated ({what}): {}", e.message));
+            }
         }
     }
     out
