@@ -256,7 +256,7 @@ fn first_frame_of_a_big_catalog_renders() {
 fn details_show_the_bundle_and_its_deprecation() {
     let mut m = model(&demo());
     // cache-operator / stable / the oldest entry, which is deprecated.
-    press(&mut m, "j l j l j j j j");
+    press(&mut m, "j l j l j j j j j");
     assert_eq!(
         selected(&m),
         ["cache-operator", "stable", "cache-operator.v1.0.0"]
