@@ -223,8 +223,9 @@ fn loading_shows_progress_and_an_empty_directory_says_so() {
     assert!(m.quit);
 
     let empty = tempfile::tempdir().unwrap();
-    let m = model(empty.path());
+    let mut m = model(empty.path());
     assert!(m.status.as_deref().unwrap().contains("no catalog objects"));
+    assert!(screen(&mut m, 80, 24).contains("No catalog objects here."));
 }
 
 #[test]

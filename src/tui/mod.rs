@@ -44,6 +44,12 @@ pub fn run(dir: &Path) -> std::io::Result<()> {
     spawn_load(dir.to_path_buf(), progress, tx.clone());
 
     let mut terminal = ratatui::init();
+    // ratatui's hook restores the screen on a panic; mouse reporting must be switched off too.
+    let restore_screen = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        restore_screen(info);
+    }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = (|| -> std::io::Result<()> {
         loop {

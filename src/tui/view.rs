@@ -132,7 +132,24 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
             l.catalog.index().package_names().len()
         ),
     };
-    if let Ok(tree) = Tree::new(&l.items) {
+    if l.items.is_empty() {
+        let why = if l.filter.is_some() {
+            "Nothing matches the filter. Esc clears it.".to_string()
+        } else {
+            format!(
+                "No catalog objects here.\n\nfbc-edit reads OLM file-based catalogs: directories of JSON or YAML files with olm.package, olm.channel and olm.bundle objects.\n\n{} problem(s) were found while reading; see below.",
+                l.report.diagnostics.len()
+            )
+        };
+        f.render_widget(
+            Paragraph::new(why).wrap(Wrap { trim: false }).block(block(
+                &title,
+                focus == Pane::Tree,
+                theme,
+            )),
+            tree_area,
+        );
+    } else if let Ok(tree) = Tree::new(&l.items) {
         let tree = tree
             .block(block(&title, focus == Pane::Tree, theme))
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
