@@ -8,7 +8,9 @@ use assert_cmd::Command;
 use fbc_edit::catalog::model::ChannelEntry;
 use fbc_edit::catalog::node::{Kind, Node, Pos, Style};
 use fbc_edit::catalog::{Catalog, load, semver_range::Version};
-use fbc_edit::graph::channel::{ChannelGraph, EdgeKind, PackageFacts, all_channel_graphs};
+use fbc_edit::graph::channel::{
+    ChannelGraph, EdgeKind, PackageFacts, all_channel_graphs, package_channel_graphs,
+};
 use fbc_edit::graph::export::{self, MermaidOptions, Selection};
 use fbc_edit::graph::layout::{self, MAX_LANES};
 use fbc_edit::graph::query::{self, Installed, NoPath};
@@ -392,13 +394,7 @@ fn skip_range_matches_and_prunes() {
 #[test]
 fn v1_considers_every_channel_and_takes_the_highest_version() {
     let c = catalog("assets/demo-catalog");
-    let idx = c.index().package("cache-operator").unwrap();
-    let facts = PackageFacts::read(&c, idx);
-    let graphs: Vec<ChannelGraph> = idx
-        .channels
-        .iter()
-        .filter_map(|&id| ChannelGraph::build(&c, &facts, id))
-        .collect();
+    let graphs = package_channel_graphs(&c, c.index().package("cache-operator").unwrap());
     let refs: Vec<&ChannelGraph> = graphs.iter().collect();
     let stable = channel(&c, "cache-operator", "stable");
     let from = Installed::resolve(&stable, "cache-operator.v1.2.0").unwrap();
@@ -475,13 +471,7 @@ fn cli_graph_and_path() {
 fn package_view_joins_the_channels() {
     use fbc_edit::graph::channel::PackageGraph;
     let c = catalog("assets/demo-catalog");
-    let idx = c.index().package("cache-operator").unwrap();
-    let facts = PackageFacts::read(&c, idx);
-    let graphs: Vec<ChannelGraph> = idx
-        .channels
-        .iter()
-        .filter_map(|&id| ChannelGraph::build(&c, &facts, id))
-        .collect();
+    let graphs = package_channel_graphs(&c, c.index().package("cache-operator").unwrap());
     let p = PackageGraph::build("cache-operator", &graphs);
     let v13 = p.by_name["cache-operator.v1.3.0"];
     let mut channels = p.graph[v13].channels.clone();

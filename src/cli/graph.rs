@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::{Output, exit};
 use crate::catalog::{Catalog, load};
-use crate::graph::channel::{ChainSummary, ChannelGraph, PackageFacts};
+use crate::graph::channel::{ChainSummary, ChannelGraph, PackageFacts, package_channel_graphs};
 use crate::graph::export::{self, MermaidOptions, Selection};
 use crate::graph::layout;
 use crate::graph::query::{self, Installed, NoPath};
@@ -124,11 +124,8 @@ fn text(catalog: &Catalog, sel: &Selection) -> String {
         if sel.package.as_deref().is_some_and(|p| p != idx.name) {
             continue;
         }
-        let facts = PackageFacts::read(catalog, idx);
-        let mut graphs: Vec<ChannelGraph> = idx
-            .channels
-            .iter()
-            .filter_map(|&id| ChannelGraph::build(catalog, &facts, id))
+        let mut graphs: Vec<ChannelGraph> = package_channel_graphs(catalog, idx)
+            .into_iter()
             .filter(|g| sel.channel.as_deref().is_none_or(|c| c == g.channel))
             .collect();
         // The default channel first, then by name.

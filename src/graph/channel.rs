@@ -303,19 +303,22 @@ impl ChannelGraph {
     }
 }
 
+/// Graphs of every channel of one package, in file order.
+pub fn package_channel_graphs(catalog: &Catalog, idx: &PackageIndex) -> Vec<ChannelGraph> {
+    let facts = PackageFacts::read(catalog, idx);
+    idx.channels
+        .iter()
+        .filter_map(|&id| ChannelGraph::build(catalog, &facts, id))
+        .collect()
+}
+
 /// Graphs of every channel of every package, built in parallel.
 pub fn all_channel_graphs(catalog: &Catalog) -> Vec<ChannelGraph> {
     use rayon::prelude::*;
     let packages: Vec<&PackageIndex> = catalog.index().packages().collect();
     packages
         .par_iter()
-        .flat_map_iter(|idx| {
-            let facts = PackageFacts::read(catalog, idx);
-            idx.channels
-                .iter()
-                .filter_map(|&id| ChannelGraph::build(catalog, &facts, id))
-                .collect::<Vec<_>>()
-        })
+        .flat_map_iter(|idx| package_channel_graphs(catalog, idx))
         .collect()
 }
 

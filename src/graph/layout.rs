@@ -93,6 +93,18 @@ struct Lane {
     kind: EdgeKind,
 }
 
+/// A cell of a lane (a blank one is empty).
+fn lane_cell(ch: char, kind: EdgeKind) -> Cell {
+    Cell {
+        ch,
+        kind: if ch == ' ' {
+            CellKind::Empty
+        } else {
+            CellKind::Lane(kind)
+        },
+    }
+}
+
 /// The box-drawing character joining the given sides.
 fn joint(up: bool, down: bool, left: bool, right: bool, kind: EdgeKind) -> char {
     match (up, down, left, right) {
@@ -268,15 +280,7 @@ pub fn layout(g: &ChannelGraph) -> Layout {
                 ch,
                 kind: cell_kind,
             });
-            let gap = if i >= lo && i < hi { '─' } else { ' ' };
-            cells.push(Cell {
-                ch: gap,
-                kind: if gap == ' ' {
-                    CellKind::Empty
-                } else {
-                    CellKind::Lane(kind)
-                },
-            });
+            cells.push(lane_cell(if i >= lo && i < hi { '─' } else { ' ' }, kind));
         }
         let mut label = node.name.clone();
         if let Some(v) = &node.version {
@@ -327,23 +331,8 @@ pub fn layout(g: &ChannelGraph) -> Layout {
                 } else {
                     ' '
                 };
-                cells.push(Cell {
-                    ch,
-                    kind: if ch == ' ' {
-                        CellKind::Empty
-                    } else {
-                        CellKind::Lane(kind)
-                    },
-                });
-                let gap = if in_span && i < hi { '─' } else { ' ' };
-                cells.push(Cell {
-                    ch: gap,
-                    kind: if gap == ' ' {
-                        CellKind::Empty
-                    } else {
-                        CellKind::Lane(kind)
-                    },
-                });
+                cells.push(lane_cell(ch, kind));
+                cells.push(lane_cell(if in_span && i < hi { '─' } else { ' ' }, kind));
             }
             rows.push(Row {
                 cells,
