@@ -1,6 +1,7 @@
 //! The TUI's state and its pure `update`: every change comes in as an [`Action`], and anything that
 //! touches the outside world goes out as an [`Effect`], so screens are testable without a terminal.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -129,37 +130,75 @@ impl Model {
     }
 }
 
-/// Problem counts by object, for the markers in the tree.
-fn marker(report: &Report, pkg: &str, ch: Option<&str>, bundle: Option<&str>) -> &'static str {
-    let mut worst = None;
-    for d in &report.diagnostics {
-        if d.object.package.as_deref() != Some(pkg) {
-            continue;
+/// The worst severity of the problems of each package, channel and entry, for the tree's markers,
+/// gathered in one pass over the report.
+#[derive(Default)]
+struct Markers {
+    packages: HashMap<String, Severity>,
+    channels: HashMap<(String, String), Severity>,
+    /// (package, bundle, channel or "" for any channel).
+    entries: HashMap<(String, String, String), Severity>,
+}
+
+impl Markers {
+    fn new(report: &Report) -> Markers {
+        fn worse(slot: &mut Severity, s: Severity) {
+            if s < *slot {
+                *slot = s;
+            }
         }
-        if let Some(c) = ch
-            && d.object.channel.as_deref().is_some_and(|x| x != c)
-        {
-            continue;
+        let mut m = Markers::default();
+        for d in &report.diagnostics {
+            let Some(p) = &d.object.package else { continue };
+            worse(
+                m.packages.entry(p.clone()).or_insert(Severity::Info),
+                d.severity,
+            );
+            let ch = d.object.channel.clone().unwrap_or_default();
+            if !ch.is_empty() {
+                worse(
+                    m.channels
+                        .entry((p.clone(), ch.clone()))
+                        .or_insert(Severity::Info),
+                    d.severity,
+                );
+            }
+            if let Some(b) = &d.object.bundle {
+                worse(
+                    m.entries
+                        .entry((p.clone(), b.clone(), ch))
+                        .or_insert(Severity::Info),
+                    d.severity,
+                );
+            }
         }
-        if let Some(b) = bundle
-            && d.object.bundle.as_deref() != Some(b)
-        {
-            continue;
-        }
-        if ch.is_some() && bundle.is_none() && d.object.channel.as_deref() != ch {
-            continue;
-        }
-        worst = match (worst, d.severity) {
-            (_, Severity::Error) => Some(Severity::Error),
-            (Some(Severity::Error), _) => worst,
-            (_, Severity::Warning) => Some(Severity::Warning),
-            (w, _) => w,
-        };
+        m
     }
-    match worst {
-        Some(Severity::Error) => "  ✖",
-        Some(Severity::Warning) => "  ⚠",
-        _ => "",
+
+    fn symbol(s: Option<&Severity>) -> &'static str {
+        match s {
+            Some(Severity::Error) => "  ✖",
+            Some(Severity::Warning) => "  ⚠",
+            _ => "",
+        }
+    }
+
+    fn package(&self, p: &str) -> &'static str {
+        Self::symbol(self.packages.get(p))
+    }
+
+    fn channel(&self, p: &str, c: &str) -> &'static str {
+        Self::symbol(self.channels.get(&(p.to_string(), c.to_string())))
+    }
+
+    fn entry(&self, p: &str, c: &str, e: &str) -> &'static str {
+        let key = |ch: &str| (p.to_string(), e.to_string(), ch.to_string());
+        let here = self.entries.get(&key(c));
+        let any = self.entries.get(&key(""));
+        Self::symbol(match (here, any) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
     }
 }
 
@@ -184,6 +223,7 @@ pub fn build_tree(
     filter: Option<&str>,
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
     let needle = filter.map(str::to_lowercase);
+    let markers = Markers::new(report);
     let mut items = Vec::new();
     let mut matches = Vec::new();
     for idx in catalog.index().packages() {
@@ -220,7 +260,7 @@ pub fn build_tree(
                 if e.deprecated {
                     label.push_str("  deprecated");
                 }
-                label.push_str(marker(report, pkg, Some(&ch_name), Some(&e.name)));
+                label.push_str(markers.entry(pkg, &ch_name, &e.name));
                 matches.push(vec![pkg.clone(), ch_name.clone(), e.name.clone()]);
                 entries.push(TreeItem::new_leaf(e.name.clone(), label));
             }
@@ -234,7 +274,7 @@ pub fn build_tree(
             if g.deprecated {
                 label.push_str("  deprecated");
             }
-            label.push_str(marker(report, pkg, Some(&ch_name), None));
+            label.push_str(markers.channel(pkg, &ch_name));
             if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
                 channels.push(item);
             }
@@ -250,7 +290,7 @@ pub fn build_tree(
         if facts.deprecated {
             label.push_str("  deprecated");
         }
-        label.push_str(marker(report, pkg, None, None));
+        label.push_str(markers.package(pkg));
         if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
             items.push(item);
         }
