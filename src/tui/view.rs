@@ -315,23 +315,60 @@ fn short(c: Command) -> &'static str {
 
 fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let w = area.width.min(76);
-    let h = area.height.min(m.keymap.bindings.len() as u16 + 6);
+    let h = area.height.min(m.keymap.bindings.len() as u16 + 9);
     let rect = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
         w,
         h,
     );
-    let pane = match m.focus {
-        Pane::Tree => "tree: packages → channels → entries",
-        Pane::Graph => "graph: the selected channel, newest first",
-        Pane::Details => "details of the selected object",
-        Pane::Problems => "problems: Enter selects the object",
+    let k = |c: Command| m.keymap.keys_of(c);
+    let (pane, about): (&str, Vec<String>) = match m.focus {
+        Pane::Tree => (
+            "tree: packages → channels → entries",
+            vec![
+                format!(
+                    "{} / {}: open or close, go into or up",
+                    k(Command::Right),
+                    k(Command::Left)
+                ),
+                format!(
+                    "{}: filter; {} / {}: next and previous match",
+                    k(Command::Filter),
+                    k(Command::NextMatch),
+                    k(Command::PrevMatch)
+                ),
+            ],
+        ),
+        Pane::Graph => (
+            "graph: the selected channel, newest first",
+            vec![
+                format!(
+                    "{} / {}: scroll; the selected entry stays in view",
+                    k(Command::Down),
+                    k(Command::Up)
+                ),
+                "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
+            ],
+        ),
+        Pane::Details => (
+            "details of the selected object",
+            vec![format!("{} / {}: scroll", k(Command::Down), k(Command::Up))],
+        ),
+        Pane::Problems => (
+            "problems, sorted by file and line",
+            vec![
+                format!(
+                    "{}: select the object the problem is about",
+                    k(Command::Select)
+                ),
+                format!("{}: open the problem's file at its line", k(Command::Open)),
+            ],
+        ),
     };
-    let mut lines = vec![
-        Line::from(Span::styled(pane, theme.focus(true))),
-        Line::from(""),
-    ];
+    let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
+    lines.extend(about.into_iter().map(Line::from));
+    lines.push(Line::from(""));
     for b in &m.keymap.bindings {
         lines.push(Line::from(vec![
             Span::styled(
