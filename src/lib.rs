@@ -33,6 +33,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod edit;
 pub mod graph;
 pub mod tui;
 pub mod validate;

@@ -292,6 +292,21 @@ impl Catalog {
         id
     }
 
+    /// Puts a blob back to an earlier value and state (for undo): its loaded value is kept for
+    /// writing back, so restoring the loaded value leaves the file untouched.
+    pub fn restore_blob(&mut self, id: BlobId, value: Node, state: BlobState) {
+        let blob = &mut self.blobs[id];
+        if blob.state == BlobState::Loaded && blob.original.is_none() {
+            blob.original = Some(blob.value.clone());
+        }
+        blob.value = value;
+        blob.state = state;
+        if let Ok(meta) = decode::meta(&blob.value, "") {
+            blob.meta = meta;
+        }
+        self.reindex();
+    }
+
     /// Removes a blob (its text is cut from the file on save).
     pub fn remove_blob(&mut self, id: BlobId) {
         self.blobs[id].state = BlobState::Removed;
@@ -306,7 +321,11 @@ impl Catalog {
                     .blobs
                     .iter()
                     .any(|&b| self.blobs[b].is_dirty())
-                    || (self.files[f].created && !self.files[f].blobs.is_empty())
+                    || (self.files[f].created
+                        && self.files[f]
+                            .blobs
+                            .iter()
+                            .any(|&b| self.blobs[b].state != BlobState::Removed))
             })
             .collect()
     }

@@ -101,7 +101,12 @@ impl Catalog {
         for f in self.dirty_files() {
             let old = self.read_unchanged(f)?;
             let new = self.render_text(f, &old);
-            if new != old || self.files[f].created {
+            let created = self.files[f].created
+                && self.files[f]
+                    .blobs
+                    .iter()
+                    .any(|&b| self.blobs[b].state != super::BlobState::Removed);
+            if new != old || created {
                 out.push((f, old, new));
             }
         }

@@ -1,0 +1,326 @@
+//! `fbc-edit edit DIR <edit>`: one guided edit, checked, previewed and saved.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::exit;
+use crate::catalog::{Severity, load};
+use crate::edit::{Edit, Target};
+use crate::validate;
+
+#[derive(Debug, Args)]
+pub struct EditArgs {
+    /// Catalog directory.
+    pub dir: PathBuf,
+    /// Print the diff and write nothing.
+    #[arg(long, global = true)]
+    pub dry_run: bool,
+    /// Write even when the result would be invalid.
+    #[arg(long, global = true)]
+    pub force: bool,
+    #[command(subcommand)]
+    pub edit: EditCommand,
+}
+
+fn list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EditCommand {
+    /// Add a bundle to a channel as its new head (replacing the current head by default).
+    Promote {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        bundle: String,
+        #[arg(long, short)]
+        channel: String,
+        /// Entries the new head skips, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        skips: Vec<String>,
+        #[arg(long)]
+        skip_range: Option<String>,
+        /// The entry it replaces (default: the current head).
+        #[arg(long)]
+        replaces: Option<String>,
+    },
+    SetDefaultChannel {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+    },
+    CreateChannel {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        bundle: String,
+    },
+    DeleteChannel {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+    },
+    AddSkips {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        entry: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        skips: Vec<String>,
+    },
+    RemoveSkips {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        entry: String,
+        #[arg(long, value_delimiter = ',', required = true)]
+        skips: Vec<String>,
+    },
+    SetSkipRange {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        entry: String,
+        #[arg(long, conflicts_with = "clear", required_unless_present = "clear")]
+        range: Option<String>,
+        #[arg(long)]
+        clear: bool,
+    },
+    SetReplaces {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        entry: String,
+        #[arg(long)]
+        replaces: String,
+    },
+    /// Remove an entry; its successor takes over its replaces, so nothing is stranded.
+    RemoveEntry {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        channel: String,
+        #[arg(long, short)]
+        entry: String,
+    },
+    Deprecate {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short, conflicts_with = "bundle")]
+        channel: Option<String>,
+        #[arg(long, short)]
+        bundle: Option<String>,
+        #[arg(long, short)]
+        message: String,
+    },
+    Undeprecate {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short, conflicts_with = "bundle")]
+        channel: Option<String>,
+        #[arg(long, short)]
+        bundle: Option<String>,
+    },
+}
+
+fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
+    match (channel, bundle) {
+        (Some(c), _) => Target::Channel(c.clone()),
+        (_, Some(b)) => Target::Bundle(b.clone()),
+        _ => Target::Package,
+    }
+}
+
+impl EditCommand {
+    fn edit(&self) -> Edit {
+        use EditCommand as C;
+        match self {
+            C::Promote {
+                package,
+                bundle,
+                channel,
+                skips,
+                skip_range,
+                replaces,
+            } => Edit::Promote {
+                package: package.clone(),
+                bundle: bundle.clone(),
+                channel: channel.clone(),
+                replaces: replaces.clone(),
+                skips: list(&skips.join(",")),
+                skip_range: skip_range.clone(),
+            },
+            C::SetDefaultChannel { package, channel } => Edit::SetDefaultChannel {
+                package: package.clone(),
+                channel: channel.clone(),
+            },
+            C::CreateChannel {
+                package,
+                channel,
+                bundle,
+            } => Edit::CreateChannel {
+                package: package.clone(),
+                channel: channel.clone(),
+                bundle: bundle.clone(),
+            },
+            C::DeleteChannel { package, channel } => Edit::DeleteChannel {
+                package: package.clone(),
+                channel: channel.clone(),
+            },
+            C::AddSkips {
+                package,
+                channel,
+                entry,
+                skips,
+            } => Edit::AddSkips {
+                package: package.clone(),
+                channel: channel.clone(),
+                entry: entry.clone(),
+                skips: list(&skips.join(",")),
+            },
+            C::RemoveSkips {
+                package,
+                channel,
+                entry,
+                skips,
+            } => Edit::RemoveSkips {
+                package: package.clone(),
+                channel: channel.clone(),
+                entry: entry.clone(),
+                skips: list(&skips.join(",")),
+            },
+            C::SetSkipRange {
+                package,
+                channel,
+                entry,
+                range,
+                ..
+            } => Edit::SetSkipRange {
+                package: package.clone(),
+                channel: channel.clone(),
+                entry: entry.clone(),
+                range: range.clone(),
+            },
+            C::SetReplaces {
+                package,
+                channel,
+                entry,
+                replaces,
+            } => Edit::SetReplaces {
+                package: package.clone(),
+                channel: channel.clone(),
+                entry: entry.clone(),
+                replaces: Some(replaces.clone()),
+            },
+            C::RemoveEntry {
+                package,
+                channel,
+                entry,
+            } => Edit::RemoveEntry {
+                package: package.clone(),
+                channel: channel.clone(),
+                entry: entry.clone(),
+            },
+            C::Deprecate {
+                package,
+                channel,
+                bundle,
+                message,
+            } => Edit::Deprecate {
+                package: package.clone(),
+                target: target(channel, bundle),
+                message: message.clone(),
+            },
+            C::Undeprecate {
+                package,
+                channel,
+                bundle,
+            } => Edit::Undeprecate {
+                package: package.clone(),
+                target: target(channel, bundle),
+            },
+        }
+    }
+}
+
+/// Errors of a package, to tell which ones an edit introduces.
+fn errors_of(catalog: &crate::catalog::Catalog, package: &str) -> Vec<String> {
+    validate::validate(catalog)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.object.package.as_deref().is_none_or(|p| p == package))
+        .map(|d| format!("{}[{}]: {}", d.location, d.code, d.message))
+        .collect()
+}
+
+pub fn run(args: &EditArgs) -> i32 {
+    let mut catalog = match load(&args.dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fbc-edit: cannot open catalog {e}");
+            return exit::USAGE;
+        }
+    };
+    let edit = args.edit.edit();
+    let before: HashSet<String> = errors_of(&catalog, edit.package()).into_iter().collect();
+    if let Err(e) = edit.apply(&mut catalog) {
+        eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
+        return exit::INVALID;
+    }
+    let introduced: Vec<String> = errors_of(&catalog, edit.package())
+        .into_iter()
+        .filter(|e| !before.contains(e))
+        .collect();
+    if !introduced.is_empty() && !args.force {
+        eprintln!(
+            "fbc-edit: {} would leave the catalog invalid; nothing was written (--force writes anyway):",
+            edit.describe()
+        );
+        for e in &introduced {
+            eprintln!("  {e}");
+        }
+        return exit::INVALID;
+    }
+    let diff = match catalog.preview() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::INVALID;
+        }
+    };
+    print!("{diff}");
+    if args.dry_run {
+        eprintln!("{} (dry run: nothing written)", edit.describe());
+        return exit::OK;
+    }
+    match catalog.save() {
+        Ok(report) => {
+            eprintln!("{}: wrote {}", edit.describe(), report.written.join(", "));
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            exit::INVALID
+        }
+    }
+}
