@@ -37,3 +37,4 @@ pub mod edit;
 pub mod graph;
 pub mod tui;
 pub mod validate;
+pub mod workspace;

@@ -1,0 +1,230 @@
+//! An opened catalog with its edit history: apply, undo, redo, the live diagnostics (re-checked per
+//! touched package), a preview of what saving would write, and save.
+
+use crate::catalog::write::{SaveReport, WriteError};
+use crate::catalog::{Catalog, Diagnostic, Severity};
+use crate::edit::{Edit, EditError, Undo};
+use crate::validate::{Report, Validation};
+
+pub struct Workspace {
+    pub catalog: Catalog,
+    validation: Validation,
+    report: Report,
+    done: Vec<(Edit, Undo)>,
+    undone: Vec<Edit>,
+}
+
+/// What an applied edit changed in the diagnostics.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Errors the edit introduced.
+    pub introduced: Vec<Diagnostic>,
+    /// Errors the edit fixed.
+    pub fixed: Vec<Diagnostic>,
+}
+
+fn errors_of(report: &Report, package: &str) -> Vec<Diagnostic> {
+    report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter(|d| d.object.package.as_deref().is_none_or(|p| p == package))
+        .cloned()
+        .collect()
+}
+
+fn same(a: &Diagnostic, b: &Diagnostic) -> bool {
+    a.code == b.code && a.message == b.message
+}
+
+impl Workspace {
+    pub fn open(catalog: Catalog) -> Workspace {
+        let validation = Validation::run(&catalog);
+        let report = validation.report();
+        Workspace {
+            catalog,
+            validation,
+            report,
+            done: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    /// The live diagnostics, sorted.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    fn revalidate(&mut self, package: &str) {
+        self.validation.revalidate(&self.catalog, &[package]);
+        self.report = self.validation.report();
+    }
+
+    /// Applies an edit, re-checks its package, and says which errors it introduced and fixed.
+    pub fn apply(&mut self, edit: Edit) -> Result<Outcome, EditError> {
+        let before = errors_of(&self.report, edit.package());
+        let undo = edit.apply(&mut self.catalog)?;
+        self.revalidate(edit.package());
+        let after = errors_of(&self.report, edit.package());
+        let outcome = Outcome {
+            introduced: after
+                .iter()
+                .filter(|d| !before.iter().any(|b| same(b, d)))
+                .cloned()
+                .collect(),
+            fixed: before
+                .iter()
+                .filter(|d| !after.iter().any(|a| same(a, d)))
+                .cloned()
+                .collect(),
+        };
+        self.done.push((edit, undo));
+        self.undone.clear();
+        Ok(outcome)
+    }
+
+    /// The errors an edit would introduce, without keeping it.
+    pub fn check(&mut self, edit: &Edit) -> Result<Vec<Diagnostic>, EditError> {
+        let redo = std::mem::take(&mut self.undone);
+        let result = self.apply(edit.clone()).map(|outcome| {
+            self.undo();
+            outcome.introduced
+        });
+        self.undone = redo;
+        result
+    }
+
+    /// Undoes the last edit; returns what it was.
+    pub fn undo(&mut self) -> Option<String> {
+        let (edit, undo) = self.done.pop()?;
+        undo.apply(&mut self.catalog);
+        self.revalidate(edit.package());
+        let what = edit.describe();
+        self.undone.push(edit);
+        Some(what)
+    }
+
+    /// Applies the last undone edit again.
+    pub fn redo(&mut self) -> Option<Result<String, EditError>> {
+        let edit = self.undone.pop()?;
+        let what = edit.describe();
+        let redo_stack = std::mem::take(&mut self.undone);
+        let result = self.apply(edit).map(|_| what);
+        self.undone = redo_stack;
+        Some(result)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.done.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// Files a save would write (catalog-relative paths).
+    pub fn dirty_files(&self) -> Vec<String> {
+        self.catalog
+            .pending_changes()
+            .map(|c| {
+                c.into_iter()
+                    .map(|(f, _, _)| self.catalog.files[f].path.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        !self.dirty_files().is_empty()
+    }
+
+    /// The unified diff of everything a save would write.
+    pub fn preview(&self) -> Result<String, WriteError> {
+        self.catalog.preview()
+    }
+
+    /// Saves (atomically; refusing when a file changed on disk) and starts a fresh history.
+    pub fn save(&mut self) -> Result<SaveReport, WriteError> {
+        let report = self.catalog.save()?;
+        self.done.clear();
+        self.undone.clear();
+        self.validation = Validation::run(&self.catalog);
+        self.report = self.validation.report();
+        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::Target;
+
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+
+    fn demo() -> (tempfile::TempDir, Workspace) {
+        let tmp = tempfile::tempdir().unwrap();
+        copy(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
+            tmp.path(),
+        );
+        let ws = Workspace::open(crate::catalog::load(tmp.path()).unwrap());
+        (tmp, ws)
+    }
+
+    #[test]
+    fn apply_undo_redo_and_live_problems() {
+        let (_tmp, mut ws) = demo();
+        assert!(!ws.is_dirty());
+        let out = ws
+            .apply(Edit::DeleteChannel {
+                package: "cache-operator".into(),
+                channel: "candidate".into(),
+            })
+            .unwrap();
+        assert_eq!(out.introduced.len(), 1, "the rc bundle is in no channel any more");
+        assert!(ws.is_dirty());
+        assert_eq!(ws.undo().as_deref(), Some("delete channel candidate of cache-operator"));
+        assert!(!ws.is_dirty());
+        assert!(ws.report().is_valid());
+        assert!(ws.redo().unwrap().is_ok());
+        assert!(!ws.report().is_valid());
+        ws.undo();
+        // check() leaves nothing behind.
+        let introduced = ws
+            .check(&Edit::Deprecate {
+                package: "backup-operator".into(),
+                target: Target::Package,
+                message: "use metrics-gateway".into(),
+            })
+            .unwrap();
+        assert!(introduced.is_empty());
+        assert!(!ws.is_dirty());
+        assert!(ws.can_redo(), "check() keeps the redo history");
+    }
+
+    #[test]
+    fn save_writes_and_starts_fresh() {
+        let (tmp, mut ws) = demo();
+        ws.apply(Edit::SetDefaultChannel {
+            package: "cache-operator".into(),
+            channel: "fast".into(),
+        })
+        .unwrap();
+        assert_eq!(ws.dirty_files(), ["cache-operator/catalog.yaml"]);
+        let report = ws.save().unwrap();
+        assert_eq!(report.written, ["cache-operator/catalog.yaml"]);
+        assert!(!ws.can_undo() && !ws.is_dirty());
+        let text = std::fs::read_to_string(tmp.path().join("cache-operator/catalog.yaml")).unwrap();
+        assert!(text.contains("defaultChannel: fast"));
+    }
+}
