@@ -1,14 +1,13 @@
 //! `fbc-edit edit DIR <edit>`: one guided edit, checked, previewed and saved.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
 use super::exit;
-use crate::catalog::{Severity, load};
+use crate::catalog::load;
 use crate::edit::{Edit, Target};
-use crate::validate;
+use crate::workspace::Workspace;
 
 #[derive(Debug, Args)]
 pub struct EditArgs {
@@ -262,46 +261,34 @@ impl EditCommand {
     }
 }
 
-/// Errors of a package, to tell which ones an edit introduces.
-fn errors_of(catalog: &crate::catalog::Catalog, package: &str) -> Vec<String> {
-    validate::validate(catalog)
-        .diagnostics
-        .into_iter()
-        .filter(|d| d.severity == Severity::Error)
-        .filter(|d| d.object.package.as_deref().is_none_or(|p| p == package))
-        .map(|d| format!("{}[{}]: {}", d.location, d.code, d.message))
-        .collect()
-}
-
 pub fn run(args: &EditArgs) -> i32 {
-    let mut catalog = match load(&args.dir) {
+    let catalog = match load(&args.dir) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("fbc-edit: cannot open catalog {e}");
             return exit::USAGE;
         }
     };
+    let mut ws = Workspace::open(catalog);
     let edit = args.edit.edit();
-    let before: HashSet<String> = errors_of(&catalog, edit.package()).into_iter().collect();
-    if let Err(e) = edit.apply(&mut catalog) {
-        eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
-        return exit::INVALID;
-    }
-    let introduced: Vec<String> = errors_of(&catalog, edit.package())
-        .into_iter()
-        .filter(|e| !before.contains(e))
-        .collect();
-    if !introduced.is_empty() && !args.force {
+    let outcome = match ws.apply(edit.clone()) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
+            return exit::INVALID;
+        }
+    };
+    if !outcome.introduced.is_empty() && !args.force {
         eprintln!(
             "fbc-edit: {} would leave the catalog invalid; nothing was written (--force writes anyway):",
             edit.describe()
         );
-        for e in &introduced {
-            eprintln!("  {e}");
+        for d in &outcome.introduced {
+            eprintln!("  {}[{}]: {}", d.location, d.code, d.message);
         }
         return exit::INVALID;
     }
-    let diff = match catalog.preview() {
+    let diff = match ws.preview() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("fbc-edit: {e}");
@@ -313,7 +300,7 @@ pub fn run(args: &EditArgs) -> i32 {
         eprintln!("{} (dry run: nothing written)", edit.describe());
         return exit::OK;
     }
-    match catalog.save() {
+    match ws.save() {
         Ok(report) => {
             eprintln!("{}: wrote {}", edit.describe(), report.written.join(", "));
             exit::OK
