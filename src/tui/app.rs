@@ -15,7 +15,8 @@ use crate::catalog::schema;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
-use crate::validate::{Report, Validation};
+use crate::validate::Report;
+use crate::workspace::Workspace;
 
 /// The panes, in Tab order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,9 +44,7 @@ pub enum Overlay {
 
 /// A loaded catalog and what the screens show of it.
 pub struct Loaded {
-    pub catalog: Catalog,
-    pub validation: Validation,
-    pub report: Report,
+    pub ws: Workspace,
     pub items: Vec<TreeItem<'static, String>>,
     pub tree: TreeState<String>,
     /// The active filter and the tree paths that match it.
@@ -300,17 +299,14 @@ pub fn build_tree(
 
 impl Loaded {
     pub fn new(catalog: Catalog) -> Loaded {
-        let validation = Validation::run(&catalog);
-        let report = validation.report();
-        let (items, _) = build_tree(&catalog, &report, None);
+        let ws = Workspace::open(catalog);
+        let (items, _) = build_tree(&ws.catalog, ws.report(), None);
         let mut tree = TreeState::default();
         if let Some(first) = items.first() {
             tree.select(vec![first.identifier().clone()]);
         }
         let mut l = Loaded {
-            catalog,
-            validation,
-            report,
+            ws,
             items,
             tree,
             filter: None,
@@ -396,11 +392,12 @@ impl Loaded {
             [p] => {
                 // A package shows its default channel.
                 let default = self
+                    .ws
                     .catalog
                     .index()
                     .package(p)
                     .and_then(|idx| idx.packages.first())
-                    .and_then(|&id| Package::read(&self.catalog.blob(id).value).ok())
+                    .and_then(|&id| Package::read(&self.ws.catalog.blob(id).value).ok())
                     .map(|pk| pk.default_channel.to_string())
                     .unwrap_or_default();
                 (p.clone(), default)
@@ -417,17 +414,17 @@ impl Loaded {
             return;
         }
         self.graph_scroll = 0;
-        self.graph = self.catalog.index().package(&pkg).and_then(|idx| {
-            let facts = PackageFacts::read(&self.catalog, idx);
+        self.graph = self.ws.catalog.index().package(&pkg).and_then(|idx| {
+            let facts = PackageFacts::read(&self.ws.catalog, idx);
             let id = idx.channel(&ch)?;
-            let g = ChannelGraph::build(&self.catalog, &facts, id)?;
+            let g = ChannelGraph::build(&self.ws.catalog, &facts, id)?;
             let l = layout(&g);
             Some((g, l))
         });
     }
 
     fn refilter(&mut self) {
-        let (items, matches) = build_tree(&self.catalog, &self.report, self.filter.as_deref());
+        let (items, matches) = build_tree(&self.ws.catalog, &self.ws.report(), self.filter.as_deref());
         self.items = items;
         self.matches = if self.filter.is_some() {
             matches
@@ -459,10 +456,10 @@ impl Loaded {
         path.push(pkg.clone());
         let channel = d.object.channel.clone().or_else(|| {
             let b = d.object.bundle.as_ref()?;
-            let idx = self.catalog.index().package(pkg)?;
+            let idx = self.ws.catalog.index().package(pkg)?;
             idx.channels_listing(b)
                 .first()
-                .map(|&id| self.catalog.blob(id).name().to_string())
+                .map(|&id| self.ws.catalog.blob(id).name().to_string())
         });
         if let Some(c) = channel {
             path.push(c);
@@ -476,7 +473,7 @@ impl Loaded {
 
 /// Where the selected object is defined, for `o`.
 fn selected_location(l: &Loaded) -> Option<Location> {
-    let cat = &l.catalog;
+    let cat = &l.ws.catalog;
     let sel = l.selected();
     let idx = cat.index().package(sel.first()?)?;
     let id = match sel {
@@ -500,7 +497,7 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
         }
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
-        for n in l.catalog.index().package_names() {
+        for n in l.ws.catalog.index().package_names() {
             if n.starts_with(rest) {
                 out.push(format!("package {n}"));
             }
@@ -508,10 +505,10 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("channel "))
         && let Some(pkg) = l.selected().first()
-        && let Some(idx) = l.catalog.index().package(pkg)
+        && let Some(idx) = l.ws.catalog.index().package(pkg)
     {
         for &id in &idx.channels {
-            let n = l.catalog.blob(id).name();
+            let n = l.ws.catalog.blob(id).name();
             if n.starts_with(rest) {
                 out.push(format!("channel {n}"));
             }
@@ -539,7 +536,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             if let Some(path) = keep.filter(|p| !p.is_empty()) {
                 l.select_path(&path);
             }
-            if l.catalog.index().package_names().is_empty() {
+            if l.ws.catalog.index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
                     m.dir.display()
@@ -637,7 +634,7 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
                 return Vec::new();
             };
             let loc = if m.focus == Pane::Problems {
-                l.report
+                l.ws.report()
                     .diagnostics
                     .get(l.problem)
                     .map(|d| d.location.clone())
@@ -711,7 +708,7 @@ fn motion(m: &mut Model, command: Command) {
             _ => {}
         },
         Pane::Problems => {
-            let n = l.report.diagnostics.len();
+            let n = l.ws.report().diagnostics.len();
             match command {
                 Command::Down => l.problem = (l.problem + 1).min(n.saturating_sub(1)),
                 Command::Up => l.problem = l.problem.saturating_sub(1),
@@ -722,7 +719,7 @@ fn motion(m: &mut Model, command: Command) {
                 }
                 Command::HalfPageUp => l.problem = l.problem.saturating_sub(page / 2),
                 Command::Select => {
-                    if let Some(d) = l.report.diagnostics.get(l.problem).cloned() {
+                    if let Some(d) = l.ws.report().diagnostics.get(l.problem).cloned() {
                         let path = l.path_of(&d);
                         if !path.is_empty() {
                             if l.filter.is_some() {
@@ -806,11 +803,10 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
         "q" | "quit" => m.quit = true,
         "validate" => {
             if let Some(l) = m.loaded_mut() {
-                l.validation = Validation::run(&l.catalog);
-                l.report = l.validation.report();
-                let errors = l.report.count(Severity::Error);
-                let warnings = l.report.count(Severity::Warning);
-                let (items, _) = build_tree(&l.catalog, &l.report, l.filter.as_deref());
+                l.ws.revalidate_all();
+                let errors = l.ws.report().count(Severity::Error);
+                let warnings = l.ws.report().count(Severity::Warning);
+                let (items, _) = build_tree(&l.ws.catalog, &l.ws.report(), l.filter.as_deref());
                 l.items = items;
                 m.status = Some(format!(
                     "{}: {errors} errors, {warnings} warnings",
@@ -822,7 +818,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(l) = m.loaded_mut() else {
                 return Vec::new();
             };
-            if l.catalog.index().package(arg).is_some() {
+            if l.ws.catalog.index().package(arg).is_some() {
                 l.select_path(&[arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -836,7 +832,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(pkg) = l.selected().first().cloned() else {
                 return Vec::new();
             };
-            if l.catalog.index().channel(&pkg, arg).is_some() {
+            if l.ws.catalog.index().channel(&pkg, arg).is_some() {
                 l.select_path(&[pkg, arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -862,7 +858,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {
-    let cat = &l.catalog;
+    let cat = &l.ws.catalog;
     let sel = l.selected();
     let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
         return vec!["Select a package, channel or entry.".into()];

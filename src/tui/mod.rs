@@ -123,8 +123,8 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
         channel: sel.get(1).cloned(),
     };
     let text = match format {
-        "dot" => dot(&l.catalog, &selection),
-        _ => mermaid(&l.catalog, &selection, &MermaidOptions::default()),
+        "dot" => dot(&l.ws.catalog, &selection),
+        _ => mermaid(&l.ws.catalog, &selection, &MermaidOptions::default()),
     };
     match std::fs::write(file, text) {
         Ok(()) => format!("wrote {} ({format})", file.display()),

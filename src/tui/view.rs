@@ -129,7 +129,7 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         Some(t) => format!("catalog · filter {t:?} ({})", l.matches.len()),
         None => format!(
             "catalog · {} packages",
-            l.catalog.index().package_names().len()
+            l.ws.catalog.index().package_names().len()
         ),
     };
     if l.items.is_empty() {
@@ -138,7 +138,7 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         } else {
             format!(
                 "No catalog objects here.\n\nfbc-edit reads OLM file-based catalogs: directories of JSON or YAML files with olm.package, olm.channel and olm.bundle objects.\n\n{} problem(s) were found while reading; see below.",
-                l.report.diagnostics.len()
+                l.ws.report().diagnostics.len()
             )
         };
         f.render_widget(
@@ -240,10 +240,10 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
 }
 
 fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
-    let errors = l.report.count(Severity::Error);
-    let warnings = l.report.count(Severity::Warning);
+    let errors = l.ws.report().count(Severity::Error);
+    let warnings = l.ws.report().count(Severity::Warning);
     let title = format!("problems · {errors} errors, {warnings} warnings");
-    if l.report.diagnostics.is_empty() {
+    if l.ws.report().diagnostics.is_empty() {
         f.render_widget(
             Paragraph::new("No problems: the catalog is valid.")
                 .block(block(&title, focused, theme)),
@@ -252,7 +252,8 @@ fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &T
         return;
     }
     let items: Vec<ListItem> = l
-        .report
+        .ws
+        .report()
         .diagnostics
         .iter()
         .map(|d| {
