@@ -424,7 +424,8 @@ impl Loaded {
     }
 
     fn refilter(&mut self) {
-        let (items, matches) = build_tree(&self.ws.catalog, &self.ws.report(), self.filter.as_deref());
+        let (items, matches) =
+            build_tree(&self.ws.catalog, self.ws.report(), self.filter.as_deref());
         self.items = items;
         self.matches = if self.filter.is_some() {
             matches
@@ -806,7 +807,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 l.ws.revalidate_all();
                 let errors = l.ws.report().count(Severity::Error);
                 let warnings = l.ws.report().count(Severity::Warning);
-                let (items, _) = build_tree(&l.ws.catalog, &l.ws.report(), l.filter.as_deref());
+                let (items, _) = build_tree(&l.ws.catalog, l.ws.report(), l.filter.as_deref());
                 l.items = items;
                 m.status = Some(format!(
                     "{}: {errors} errors, {warnings} warnings",

@@ -251,22 +251,21 @@ fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &T
         );
         return;
     }
-    let items: Vec<ListItem> = l
-        .ws
-        .report()
-        .diagnostics
-        .iter()
-        .map(|d| {
-            ListItem::new(Line::from(vec![
-                Span::styled(
-                    format!("{:<7} ", d.severity.as_str()),
-                    theme.severity(d.severity),
-                ),
-                Span::raw(format!("{} {}  ", d.code, d.location)),
-                Span::raw(d.message.clone()),
-            ]))
-        })
-        .collect();
+    let items: Vec<ListItem> =
+        l.ws.report()
+            .diagnostics
+            .iter()
+            .map(|d| {
+                ListItem::new(Line::from(vec![
+                    Span::styled(
+                        format!("{:<7} ", d.severity.as_str()),
+                        theme.severity(d.severity),
+                    ),
+                    Span::raw(format!("{} {}  ", d.code, d.location)),
+                    Span::raw(d.message.clone()),
+                ]))
+            })
+            .collect();
     let mut state = ListState::default().with_selected(Some(l.problem));
     f.render_stateful_widget(
         List::new(items)

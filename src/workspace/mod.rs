@@ -197,9 +197,16 @@ mod tests {
                 channel: "candidate".into(),
             })
             .unwrap();
-        assert_eq!(out.introduced.len(), 1, "the rc bundle is in no channel any more");
+        assert_eq!(
+            out.introduced.len(),
+            1,
+            "the rc bundle is in no channel any more"
+        );
         assert!(ws.is_dirty());
-        assert_eq!(ws.undo().as_deref(), Some("delete channel candidate of cache-operator"));
+        assert_eq!(
+            ws.undo().as_deref(),
+            Some("delete channel candidate of cache-operator")
+        );
         assert!(!ws.is_dirty());
         assert!(ws.report().is_valid());
         assert!(ws.redo().unwrap().is_ok());
