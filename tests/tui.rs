@@ -40,6 +40,7 @@ fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
             "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
             "ctrl-d" => vec![KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)],
             "ctrl-u" => vec![KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)],
+            "ctrl-r" => vec![KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)],
             w => w
                 .chars()
                 .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
@@ -273,4 +274,65 @@ fn details_show_the_bundle_and_its_deprecation() {
     );
     assert!(text.contains("in channels: stable, stable-1.0"), "{text}");
     assert!(text.contains("deprecated (bundle): "), "{text}");
+}
+
+#[test]
+fn promote_from_the_tree_then_undo_redo_and_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = demo();
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    copy(&src, tmp.path());
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j p");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::PickBundle { options, .. }) if options[0] == "cache-operator.v1.5.0-rc.1"),
+        "{:?} {:?}",
+        m.dialog,
+        m.status
+    );
+    insta::assert_snapshot!("promote_pick_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "1.4 enter");
+    let text = screen(&mut m, 80, 24);
+    assert!(
+        text.contains("Promote cache-operator.v1.4.0 into cache-operator/stable?"),
+        "{text}"
+    );
+    assert!(text.contains("The catalog stays valid."), "{text}");
+    press(&mut m, "y");
+    assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
+    let text = screen(&mut m, 160, 48);
+    assert!(text.contains("● 1 unsaved file"), "{text}");
+    // Quitting now asks first.
+    press(&mut m, "q");
+    assert!(!m.quit);
+    press(&mut m, "n");
+    press(&mut m, "u");
+    assert!(m.loaded().unwrap().dirty.is_empty());
+    press(&mut m, "ctrl-r");
+    assert_eq!(m.loaded().unwrap().dirty.len(), 1);
+    press(&mut m, "w");
+    assert!(screen(&mut m, 120, 40).contains("+  - name: cache-operator.v1.4.0"));
+    press(&mut m, "y");
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("wrote cache-operator/catalog.yaml")
+    );
+    let text = std::fs::read_to_string(tmp.path().join("cache-operator/catalog.yaml")).unwrap();
+    assert!(
+        text.contains("  - name: cache-operator.v1.4.0\n    replaces: cache-operator.v1.3.0\n")
+    );
+    press(&mut m, "q");
+    assert!(m.quit);
 }

@@ -13,6 +13,7 @@ use super::keymap::{Command, Key, Keymap, Lookup};
 use crate::catalog::model::{Bundle, Deprecations, Package};
 use crate::catalog::schema;
 use crate::catalog::{Catalog, Location, Progress, Severity};
+use crate::edit::{Edit, Target};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
 use crate::validate::Report;
@@ -42,9 +43,58 @@ pub enum Overlay {
     Help,
 }
 
+/// What a text typed in a dialog becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputFor {
+    SkipRange {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    Skips {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    Deprecate {
+        package: String,
+        target: Target,
+    },
+    CreateChannel {
+        package: String,
+        bundle: String,
+    },
+}
+
+/// A dialog: it says what will happen before it happens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Pick the bundle to promote into a channel (typing filters the list).
+    PickBundle {
+        package: String,
+        channel: String,
+        options: Vec<String>,
+        filter: String,
+        selected: usize,
+    },
+    Input {
+        title: String,
+        text: String,
+        then: InputFor,
+    },
+    /// `y` applies the edit.
+    Confirm { edit: Edit, lines: Vec<String> },
+    /// The diff of what saving writes; `y` writes.
+    Write { lines: Vec<String>, scroll: usize },
+    /// Quitting with unsaved edits; `y` quits anyway.
+    QuitUnsaved,
+}
+
 /// A loaded catalog and what the screens show of it.
 pub struct Loaded {
     pub ws: Workspace,
+    /// Files a save would write (worked out after each edit, not on every frame).
+    pub dirty: Vec<String>,
     pub items: Vec<TreeItem<'static, String>>,
     pub tree: TreeState<String>,
     /// The active filter and the tree paths that match it.
@@ -68,6 +118,7 @@ pub struct Model {
     pub state: State,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
+    pub dialog: Option<Dialog>,
     pub prompt: Option<Prompt>,
     pub keymap: Keymap,
     pub pending: Vec<Key>,
@@ -105,6 +156,7 @@ impl Model {
             state: State::Loading(progress),
             focus: Pane::Tree,
             overlay: None,
+            dialog: None,
             prompt: None,
             keymap,
             pending: Vec::new(),
@@ -307,6 +359,7 @@ impl Loaded {
         }
         let mut l = Loaded {
             ws,
+            dirty: Vec::new(),
             items,
             tree,
             filter: None,
@@ -583,6 +636,10 @@ fn mouse(m: &mut Model, ev: MouseEvent) {
 }
 
 fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
+    if let Some(dialog) = m.dialog.take() {
+        dialog_key(m, dialog, ev);
+        return Vec::new();
+    }
     if let Some(prompt) = m.prompt.clone() {
         return prompt_key(m, prompt, ev);
     }
@@ -609,7 +666,23 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
     }
     m.status = None;
     match command {
-        Command::Quit => m.quit = true,
+        Command::Quit => {
+            if m.loaded().is_some_and(|l| !l.dirty.is_empty()) {
+                m.dialog = Some(Dialog::QuitUnsaved);
+            } else {
+                m.quit = true;
+            }
+        }
+        Command::Promote
+        | Command::DefaultChannel
+        | Command::Skips
+        | Command::SkipRange
+        | Command::Deprecate
+        | Command::RemoveEntry
+        | Command::CreateChannel
+        | Command::Undo
+        | Command::Redo
+        | Command::Write => edit_command(m, command),
         Command::Help => m.overlay = Some(Overlay::Help),
         Command::Filter => m.prompt = Some(Prompt::Filter(String::new())),
         Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
@@ -855,6 +928,446 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
         other => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
     }
     Vec::new()
+}
+
+impl Loaded {
+    /// After the catalog changed: the tree, the graph and the selection follow.
+    fn refresh(&mut self) {
+        self.dirty = self.ws.dirty_files();
+        let keep = self.selected().to_vec();
+        let (items, matches) =
+            build_tree(&self.ws.catalog, self.ws.report(), self.filter.as_deref());
+        self.items = items;
+        if self.filter.is_some() {
+            self.matches = matches;
+        }
+        self.graph = None;
+        // Keep the selection, or its nearest surviving parent.
+        let visible = self.tree.flatten(&self.items);
+        let mut path = keep;
+        while !path.is_empty() && !visible.iter().any(|f| f.identifier == path) {
+            path.pop();
+        }
+        drop(visible);
+        if path.is_empty() {
+            if let Some(first) = self.items.first() {
+                self.tree.select(vec![first.identifier().clone()]);
+            }
+        } else {
+            self.tree.select(path);
+        }
+        self.sync_graph();
+    }
+}
+
+/// The dialog that states an edit and the problems it would introduce.
+fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {
+    let introduced =
+        l.ws.check(&edit)
+            .map_err(|e| format!("cannot {}: {e}", edit.describe()))?;
+    let mut lines = vec![format!("{}?", capitalise(&edit.describe())), String::new()];
+    if let Edit::SetSkipRange {
+        range: Some(r),
+        entry,
+        ..
+    } = &edit
+        && let Some((g, _)) = &l.graph
+        && let Ok(range) = crate::catalog::semver_range::Range::parse(r)
+    {
+        let effect = crate::graph::query::range_effect(g, &range, g.node(entry));
+        let names = |ns: &[petgraph::graph::NodeIndex]| -> String {
+            ns.iter()
+                .map(|&n| g.graph[n].name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        lines.push(format!(
+            "matches {}: {}",
+            effect.matched.len(),
+            names(&effect.matched)
+        ));
+        lines.push(format!(
+            "of those, OLM v0 prunes {}: {}",
+            effect.pruned.len(),
+            names(&effect.pruned)
+        ));
+        lines.push(String::new());
+    }
+    if introduced.is_empty() {
+        lines.push("The catalog stays valid.".into());
+    } else {
+        lines.push(format!(
+            "This leaves the catalog invalid ({} new problem{}):",
+            introduced.len(),
+            if introduced.len() == 1 { "" } else { "s" }
+        ));
+        lines.extend(
+            introduced
+                .iter()
+                .map(|d| format!("  [{}] {}", d.code, d.message)),
+        );
+    }
+    lines.push(String::new());
+    lines.push(if introduced.is_empty() {
+        "y apply · n cancel".into()
+    } else {
+        "y apply anyway · n cancel".into()
+    });
+    Ok(Dialog::Confirm { edit, lines })
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+fn edit_command(m: &mut Model, command: Command) {
+    let Some(l) = m.loaded_mut() else { return };
+    let sel = l.selected().to_vec();
+    let need = |what: &str| format!("select {what} first");
+    let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
+        (Command::Undo, _) => {
+            m.status = Some(match l.ws.undo() {
+                Some(what) => format!("undone: {what}"),
+                None => "nothing to undo".into(),
+            });
+            if let Some(l) = m.loaded_mut() {
+                l.refresh();
+            }
+            return;
+        }
+        (Command::Redo, _) => {
+            m.status = Some(match l.ws.redo() {
+                Some(Ok(what)) => format!("redone: {what}"),
+                Some(Err(e)) => format!("cannot redo: {e}"),
+                None => "nothing to redo".into(),
+            });
+            if let Some(l) = m.loaded_mut() {
+                l.refresh();
+            }
+            return;
+        }
+        (Command::Write, _) => match l.ws.preview() {
+            Ok(d) if d.is_empty() => Err("nothing to write".into()),
+            Ok(d) => Ok(Some(Dialog::Write {
+                lines: d.lines().map(String::from).collect(),
+                scroll: 0,
+            })),
+            Err(e) => Err(e.to_string()),
+        },
+        (Command::Promote, [p, c, ..]) => {
+            let idx = l.ws.catalog.index().package(p);
+            let in_channel: Vec<String> = l
+                .graph
+                .as_ref()
+                .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
+                .unwrap_or_default();
+            let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> = idx
+                .map(|idx| {
+                    idx.bundles
+                        .iter()
+                        .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                        .filter(|n| !in_channel.contains(n))
+                        .map(|n| {
+                            let v =
+                                Bundle::read(&l.ws.catalog.blob(idx.bundle(&n).unwrap_or(0)).value)
+                                    .ok()
+                                    .and_then(|b| {
+                                        b.version().and_then(|v| {
+                                            crate::catalog::semver_range::Version::parse(v).ok()
+                                        })
+                                    });
+                            (v, n)
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            options.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            options.dedup_by(|a, b| a.1 == b.1);
+            if options.is_empty() {
+                Err(format!("every bundle of {p} is already in {c}"))
+            } else {
+                Ok(Some(Dialog::PickBundle {
+                    package: p.clone(),
+                    channel: c.clone(),
+                    options: options.into_iter().map(|(_, n)| n).collect(),
+                    filter: String::new(),
+                    selected: 0,
+                }))
+            }
+        }
+        (Command::Promote, _) => Err(need("a channel")),
+        (Command::DefaultChannel, [p, c, ..]) => confirm(
+            l,
+            Edit::SetDefaultChannel {
+                package: p.clone(),
+                channel: c.clone(),
+            },
+        )
+        .map(Some),
+        (Command::DefaultChannel, _) => Err(need("a channel")),
+        (Command::RemoveEntry, [p, c, e]) => confirm(
+            l,
+            Edit::RemoveEntry {
+                package: p.clone(),
+                channel: c.clone(),
+                entry: e.clone(),
+            },
+        )
+        .map(Some),
+        (Command::RemoveEntry, _) => Err(need("an entry")),
+        (Command::SkipRange, [p, c, e]) => {
+            let current = l
+                .graph
+                .as_ref()
+                .and_then(|(g, _)| g.node(e).and_then(|n| g.skip_ranges.get(&n).cloned()));
+            let suggested = current.clone().or_else(|| {
+                let (g, _) = l.graph.as_ref()?;
+                let own = g.graph[g.node(e)?].version.clone()?;
+                let oldest = g
+                    .graph
+                    .node_weights()
+                    .filter_map(|n| n.version.clone())
+                    .min()?;
+                (oldest < own).then(|| format!(">={oldest} <{own}"))
+            });
+            Ok(Some(Dialog::Input {
+                title: format!("skipRange of {e} (empty clears it)"),
+                text: suggested.unwrap_or_default(),
+                then: InputFor::SkipRange {
+                    package: p.clone(),
+                    channel: c.clone(),
+                    entry: e.clone(),
+                },
+            }))
+        }
+        (Command::SkipRange, _) => Err(need("an entry")),
+        (Command::Skips, [p, c, e]) => Ok(Some(Dialog::Input {
+            title: format!("entries {e} also skips (comma-separated)"),
+            text: String::new(),
+            then: InputFor::Skips {
+                package: p.clone(),
+                channel: c.clone(),
+                entry: e.clone(),
+            },
+        })),
+        (Command::Skips, _) => Err(need("an entry")),
+        (Command::Deprecate, [p, rest @ ..]) => {
+            let target = match rest {
+                [] => Target::Package,
+                [c] => Target::Channel(c.clone()),
+                [_, e] => Target::Bundle(e.clone()),
+                _ => Target::Package,
+            };
+            Ok(Some(Dialog::Input {
+                title: "deprecation message (why, and what to use instead)".into(),
+                text: String::new(),
+                then: InputFor::Deprecate {
+                    package: p.clone(),
+                    target,
+                },
+            }))
+        }
+        (Command::CreateChannel, [p, rest @ ..]) => {
+            let bundle = match rest {
+                [_, e] => Some(e.clone()),
+                _ => l
+                    .graph
+                    .as_ref()
+                    .and_then(|(g, _)| g.chain.head().map(String::from)),
+            };
+            match bundle {
+                Some(b) => Ok(Some(Dialog::Input {
+                    title: format!("name of the new channel of {p} (first entry: {b})"),
+                    text: String::new(),
+                    then: InputFor::CreateChannel {
+                        package: p.clone(),
+                        bundle: b,
+                    },
+                })),
+                None => Err(need("an entry")),
+            }
+        }
+        _ => Err(need("something")),
+    };
+    match result {
+        Ok(d) => m.dialog = d,
+        Err(msg) => m.status = Some(msg),
+    }
+}
+
+fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
+    let code = ev.code;
+    match dialog {
+        Dialog::QuitUnsaved => match code {
+            KeyCode::Char('y') => m.quit = true,
+            _ => m.status = Some("not quitting; w writes the changes".into()),
+        },
+        Dialog::Write { lines, scroll } => match code {
+            KeyCode::Char('y') => {
+                let Some(l) = m.loaded_mut() else { return };
+                let msg = match l.ws.save() {
+                    Ok(r) => format!("wrote {}", r.written.join(", ")),
+                    Err(e) => format!("nothing written: {e}"),
+                };
+                l.refresh();
+                m.status = Some(msg);
+            }
+            KeyCode::Char('j') | KeyCode::Down => {
+                m.dialog = Some(Dialog::Write {
+                    scroll: (scroll + 1).min(lines.len().saturating_sub(1)),
+                    lines,
+                })
+            }
+            KeyCode::Char('k') | KeyCode::Up => {
+                m.dialog = Some(Dialog::Write {
+                    scroll: scroll.saturating_sub(1),
+                    lines,
+                })
+            }
+            _ => m.status = Some("nothing written".into()),
+        },
+        Dialog::Confirm { edit, lines } => match code {
+            KeyCode::Char('y') => {
+                let Some(l) = m.loaded_mut() else { return };
+                let msg = match l.ws.apply(edit.clone()) {
+                    Ok(o) if o.introduced.is_empty() => {
+                        format!("{} (u undoes, w writes)", edit.describe())
+                    }
+                    Ok(o) => format!(
+                        "{}: {} new problem(s) (u undoes)",
+                        edit.describe(),
+                        o.introduced.len()
+                    ),
+                    Err(e) => format!("cannot {}: {e}", edit.describe()),
+                };
+                l.refresh();
+                m.status = Some(msg);
+            }
+            KeyCode::Char('n') | KeyCode::Esc => m.status = Some("cancelled".into()),
+            _ => m.dialog = Some(Dialog::Confirm { edit, lines }),
+        },
+        Dialog::PickBundle {
+            package,
+            channel,
+            options,
+            mut filter,
+            mut selected,
+        } => {
+            let shown = |f: &str| -> Vec<String> {
+                options.iter().filter(|o| o.contains(f)).cloned().collect()
+            };
+            match code {
+                KeyCode::Esc => {
+                    m.status = Some("cancelled".into());
+                    return;
+                }
+                KeyCode::Enter => {
+                    let Some(bundle) = shown(&filter).get(selected).cloned() else {
+                        m.status = Some("nothing matches".into());
+                        return;
+                    };
+                    let Some(l) = m.loaded_mut() else { return };
+                    let edit = Edit::Promote {
+                        package,
+                        bundle,
+                        channel,
+                        replaces: None,
+                        skips: Vec::new(),
+                        skip_range: None,
+                    };
+                    match confirm(l, edit) {
+                        Ok(d) => m.dialog = Some(d),
+                        Err(e) => m.status = Some(e),
+                    }
+                    return;
+                }
+                KeyCode::Down => {
+                    selected = (selected + 1).min(shown(&filter).len().saturating_sub(1))
+                }
+                KeyCode::Up => selected = selected.saturating_sub(1),
+                KeyCode::Backspace => {
+                    filter.pop();
+                    selected = 0;
+                }
+                KeyCode::Char(c) => {
+                    filter.push(c);
+                    selected = 0;
+                }
+                _ => {}
+            }
+            m.dialog = Some(Dialog::PickBundle {
+                package,
+                channel,
+                options,
+                filter,
+                selected,
+            });
+        }
+        Dialog::Input {
+            title,
+            mut text,
+            then,
+        } => match code {
+            KeyCode::Esc => m.status = Some("cancelled".into()),
+            KeyCode::Enter => {
+                let t = text.trim().to_string();
+                let edit = match then {
+                    InputFor::SkipRange {
+                        package,
+                        channel,
+                        entry,
+                    } => Edit::SetSkipRange {
+                        package,
+                        channel,
+                        entry,
+                        range: (!t.is_empty()).then_some(t),
+                    },
+                    InputFor::Skips {
+                        package,
+                        channel,
+                        entry,
+                    } => Edit::AddSkips {
+                        package,
+                        channel,
+                        entry,
+                        skips: t
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|s| !s.is_empty())
+                            .map(String::from)
+                            .collect(),
+                    },
+                    InputFor::Deprecate { package, target } => Edit::Deprecate {
+                        package,
+                        target,
+                        message: t,
+                    },
+                    InputFor::CreateChannel { package, bundle } => Edit::CreateChannel {
+                        package,
+                        channel: t,
+                        bundle,
+                    },
+                };
+                let Some(l) = m.loaded_mut() else { return };
+                match confirm(l, edit) {
+                    Ok(d) => m.dialog = Some(d),
+                    Err(e) => m.status = Some(e),
+                }
+            }
+            KeyCode::Backspace => {
+                text.pop();
+                m.dialog = Some(Dialog::Input { title, text, then });
+            }
+            KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
+                text.push(c);
+                m.dialog = Some(Dialog::Input { title, text, then });
+            }
+            _ => m.dialog = Some(Dialog::Input { title, text, then }),
+        },
+    }
 }
 
 /// Text of the details pane for the selection.

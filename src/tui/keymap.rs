@@ -28,6 +28,16 @@ pub enum Command {
     Open,
     Back,
     Quit,
+    Promote,
+    DefaultChannel,
+    Skips,
+    SkipRange,
+    Deprecate,
+    RemoveEntry,
+    CreateChannel,
+    Undo,
+    Redo,
+    Write,
 }
 
 /// One key: a code and its modifiers.
@@ -228,6 +238,70 @@ const DEFAULTS: &[(Command, &str, &[&str], &str, bool)] = &[
         false,
     ),
     (Command::Quit, "quit", &["q", "ctrl-c"], "quit", true),
+    (
+        Command::Promote,
+        "promote",
+        &["p"],
+        "promote a bundle into the selected channel",
+        false,
+    ),
+    (
+        Command::DefaultChannel,
+        "default-channel",
+        &["d"],
+        "make the selected channel the default",
+        false,
+    ),
+    (
+        Command::Skips,
+        "skips",
+        &["s"],
+        "add skips to the selected entry",
+        false,
+    ),
+    (
+        Command::SkipRange,
+        "skip-range",
+        &["r"],
+        "set or clear the selected entry's skipRange",
+        false,
+    ),
+    (
+        Command::Deprecate,
+        "deprecate",
+        &["x"],
+        "deprecate the selected package, channel or bundle",
+        false,
+    ),
+    (
+        Command::RemoveEntry,
+        "remove-entry",
+        &["D"],
+        "remove the selected entry, re-linking its neighbours",
+        false,
+    ),
+    (
+        Command::CreateChannel,
+        "create-channel",
+        &["c"],
+        "create a channel with the selected bundle",
+        false,
+    ),
+    (Command::Undo, "undo", &["u"], "undo the last edit", false),
+    (
+        Command::Redo,
+        "redo",
+        &["ctrl-r"],
+        "redo the last undone edit",
+        false,
+    ),
+    (
+        Command::Write,
+        "write",
+        &["w"],
+        "show the diff and write the changed files",
+        true,
+    ),
 ];
 
 /// The effective bindings.

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{Loaded, Model, Overlay, Pane, Prompt, State, details};
+use super::app::{Dialog, Loaded, Model, Overlay, Pane, Prompt, State, details};
 use super::keymap::Command;
 use crate::catalog::Severity;
 use crate::graph::layout::CellKind;
@@ -96,6 +96,105 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
     if m.overlay == Some(Overlay::Help) {
         help(m, f, area, theme);
     }
+    if let Some(d) = &m.dialog {
+        dialog(d, f, area, theme);
+    }
+}
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
+    let (title, lines, scroll): (String, Vec<Line>, usize) = match d {
+        Dialog::QuitUnsaved => (
+            "unsaved edits".into(),
+            vec![
+                Line::from("There are edits that are not written."),
+                Line::from(""),
+                Line::from("y quit without writing · any other key stays (w writes)"),
+            ],
+            0,
+        ),
+        Dialog::Write { lines, scroll } => (
+            "write these changes? y writes · j/k scroll · other keys cancel".into(),
+            lines
+                .iter()
+                .map(|l| {
+                    let style = if l.starts_with('+') && !l.starts_with("+++") {
+                        theme.fg(Color::Green)
+                    } else if l.starts_with('-') && !l.starts_with("---") {
+                        theme.fg(Color::Red)
+                    } else {
+                        Style::default()
+                    };
+                    Line::from(Span::styled(l.clone(), style))
+                })
+                .collect(),
+            *scroll,
+        ),
+        Dialog::Confirm { lines, .. } => (
+            "confirm".into(),
+            lines.iter().map(|l| Line::from(l.clone())).collect(),
+            0,
+        ),
+        Dialog::Input { title, text, .. } => (
+            title.clone(),
+            vec![
+                Line::from(format!("{text}▏")),
+                Line::from(""),
+                Line::from("Enter continues · Esc cancels"),
+            ],
+            0,
+        ),
+        Dialog::PickBundle {
+            channel,
+            options,
+            filter,
+            selected,
+            ..
+        } => {
+            let shown: Vec<&String> = options
+                .iter()
+                .filter(|o| o.contains(filter.as_str()))
+                .collect();
+            let mut lines = vec![Line::from(format!("filter: {filter}▏")), Line::from("")];
+            for (i, o) in shown.iter().enumerate() {
+                let style = if i == *selected {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default()
+                };
+                lines.push(Line::from(Span::styled((*o).clone(), style)));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::from(
+                "↑/↓ choose · type to filter · Enter continues · Esc cancels",
+            ));
+            (
+                format!("promote which bundle into {channel}?"),
+                lines,
+                selected.saturating_sub(8),
+            )
+        }
+    };
+    let h = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
+    let rect = centered(area, area.width.saturating_sub(8).min(110), h);
+    f.render_widget(Clear, rect);
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block(&title, true, theme))
+            .wrap(Wrap { trim: false })
+            .scroll((scroll as u16, 0)),
+        rect,
+    );
 }
 
 fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
@@ -125,13 +224,20 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let State::Ready(l) = &mut m.state else {
         return;
     };
-    let title = match &l.filter {
+    let mut title = match &l.filter {
         Some(t) => format!("catalog · filter {t:?} ({})", l.matches.len()),
         None => format!(
             "catalog · {} packages",
             l.ws.catalog.index().package_names().len()
         ),
     };
+    if !l.dirty.is_empty() {
+        title.push_str(&format!(
+            " · ● {} unsaved file{}",
+            l.dirty.len(),
+            if l.dirty.len() == 1 { "" } else { "s" }
+        ));
+    }
     if l.items.is_empty() {
         let why = if l.filter.is_some() {
             "Nothing matches the filter. Esc clears it.".to_string()
@@ -309,6 +415,7 @@ fn short(c: Command) -> &'static str {
         Command::Open => "editor",
         Command::Help => "help",
         Command::Quit => "quit",
+        Command::Write => "write",
         _ => "",
     }
 }
