@@ -98,5 +98,63 @@ fn bench_draw(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_draw);
+/// An edit from the TUI on a 300-bundle package: apply, re-check the package, redraw; then undo,
+/// re-check, redraw (so every iteration leaves the catalog as it was).
+fn bench_edit(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut y = String::from(
+        "schema: olm.package\nname: big\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: big\nname: stable\nentries:\n",
+    );
+    for i in 0..300 {
+        let _ = writeln!(y, "- name: big.v1.{i}.0");
+        if i > 0 {
+            let _ = writeln!(y, "  replaces: big.v1.{}.0", i - 1);
+        }
+    }
+    for i in 0..300 {
+        let _ = write!(
+            y,
+            "---\nschema: olm.bundle\npackage: big\nname: big.v1.{i}.0\nimage: quay.io/demo/big:v1.{i}.0\nproperties:\n- type: olm.package\n  value: {{packageName: big, version: 1.{i}.0}}\n- type: olm.csv.metadata\n  value: {{displayName: Big}}\n"
+        );
+    }
+    std::fs::write(tmp.path().join("catalog.yaml"), y).unwrap();
+    let mut m = Model::new(
+        tmp.path().to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    update(
+        &mut m,
+        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
+    );
+    for code in [
+        KeyCode::Char('l'),
+        KeyCode::Char('j'),
+        KeyCode::Char('l'),
+        KeyCode::Char('j'),
+    ] {
+        update(&mut m, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+    let theme = Theme { color: true };
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let edit = fbc_edit::edit::Edit::SetSkipRange {
+        package: "big".into(),
+        channel: "stable".into(),
+        entry: "big.v1.299.0".into(),
+        range: Some(">=1.0.0 <1.299.0".into()),
+    };
+    c.bench_function(
+        "edit+revalidate+frame/300-bundle-package (apply and undo)",
+        |b| {
+            b.iter(|| {
+                m.apply_edit(edit.clone()).unwrap();
+                terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                m.undo().unwrap();
+                terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench_draw, bench_edit);
 criterion_main!(benches);

@@ -336,3 +336,34 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
     press(&mut m, "q");
     assert!(m.quit);
 }
+
+#[test]
+fn skip_range_dialog_previews_matches_and_prunes() {
+    let mut m = model(&demo());
+    // cache-operator / stable / v1.3.0 (the head), whose skipRange is ">=1.0.0 <1.3.0".
+    press(&mut m, "j l j l j r");
+    for _ in 0..">=1.0.0 <1.3.0".len() {
+        update(
+            &mut m,
+            Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+        );
+    }
+    press(&mut m, ">=1.1.0 space <1.3.0 enter");
+    let text = screen(&mut m, 120, 40);
+    assert!(
+        text.contains(
+            "matches 3: cache-operator.v1.2.1, cache-operator.v1.2.0, cache-operator.v1.1.0"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("of those, OLM v0 prunes 1: cache-operator.v1.2.1"),
+        "{text}"
+    );
+    press(&mut m, "n");
+    assert!(m.dialog.is_none());
+    assert!(
+        m.loaded().unwrap().dirty.is_empty(),
+        "cancelling changes nothing"
+    );
+}

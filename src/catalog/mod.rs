@@ -103,7 +103,9 @@ impl Blob {
     pub fn is_dirty(&self) -> bool {
         match self.state {
             BlobState::Loaded => self.original.as_ref().is_some_and(|o| *o != self.value),
-            BlobState::Added | BlobState::Removed => true,
+            BlobState::Added => true,
+            // A removed blob changes its file only if it was in it (not one added, then removed).
+            BlobState::Removed => self.end > self.start,
         }
     }
 }

@@ -166,6 +166,29 @@ impl Model {
         }
     }
 
+    /// Applies an edit to the open catalog; the tree, graph and problems follow.
+    pub fn apply_edit(
+        &mut self,
+        edit: Edit,
+    ) -> Result<crate::workspace::Outcome, crate::edit::EditError> {
+        let Some(l) = self.loaded_mut() else {
+            return Err(crate::edit::EditError(
+                "the catalog is not loaded yet".into(),
+            ));
+        };
+        let result = l.ws.apply(edit);
+        l.refresh();
+        result
+    }
+
+    /// Undoes the last edit; returns what it was.
+    pub fn undo(&mut self) -> Option<String> {
+        let l = self.loaded_mut()?;
+        let what = l.ws.undo();
+        l.refresh();
+        what
+    }
+
     pub fn loaded(&self) -> Option<&Loaded> {
         match &self.state {
             State::Ready(l) => Some(l),
@@ -1029,13 +1052,10 @@ fn edit_command(m: &mut Model, command: Command) {
     let need = |what: &str| format!("select {what} first");
     let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
         (Command::Undo, _) => {
-            m.status = Some(match l.ws.undo() {
+            m.status = Some(match m.undo() {
                 Some(what) => format!("undone: {what}"),
                 None => "nothing to undo".into(),
             });
-            if let Some(l) = m.loaded_mut() {
-                l.refresh();
-            }
             return;
         }
         (Command::Redo, _) => {
@@ -1231,8 +1251,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
         },
         Dialog::Confirm { edit, lines } => match code {
             KeyCode::Char('y') => {
-                let Some(l) = m.loaded_mut() else { return };
-                let msg = match l.ws.apply(edit.clone()) {
+                let msg = match m.apply_edit(edit.clone()) {
                     Ok(o) if o.introduced.is_empty() => {
                         format!("{} (u undoes, w writes)", edit.describe())
                     }
@@ -1243,7 +1262,6 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
                     ),
                     Err(e) => format!("cannot {}: {e}", edit.describe()),
                 };
-                l.refresh();
                 m.status = Some(msg);
             }
             KeyCode::Char('n') | KeyCode::Esc => m.status = Some("cancelled".into()),

@@ -128,16 +128,14 @@ impl Workspace {
         !self.undone.is_empty()
     }
 
-    /// Files a save would write (catalog-relative paths).
+    /// Files a save would write (catalog-relative paths). Worked out from the objects, without
+    /// rendering any file.
     pub fn dirty_files(&self) -> Vec<String> {
         self.catalog
-            .pending_changes()
-            .map(|c| {
-                c.into_iter()
-                    .map(|(f, _, _)| self.catalog.files[f].path.clone())
-                    .collect()
-            })
-            .unwrap_or_default()
+            .dirty_files()
+            .into_iter()
+            .map(|f| self.catalog.files[f].path.clone())
+            .collect()
     }
 
     pub fn is_dirty(&self) -> bool {
