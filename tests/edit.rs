@@ -410,3 +410,35 @@ fn cli_dry_run_refusal_and_force() {
     ]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn a_save_interrupted_before_the_rename_leaves_the_original_intact() {
+    let tmp = copy_of("assets/demo-catalog");
+    let dir = tmp.path().to_str().unwrap();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let before = std::fs::read(&file).unwrap();
+    let out = Command::cargo_bin("fbc-edit")
+        .unwrap()
+        .env("FBC_EDIT_FAIL_BEFORE_RENAME", "1")
+        .args([
+            "edit",
+            dir,
+            "set-default-channel",
+            "-p",
+            "cache-operator",
+            "-c",
+            "fast",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted before the rename"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path().join("cache-operator"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".fbc-edit-"))
+        .collect();
+    assert!(leftovers.is_empty(), "the temporary file is cleaned up");
+    assert!(errors(&load(tmp.path()).unwrap()).is_empty());
+}

@@ -296,6 +296,12 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8], existing: bool) -> std::io
         let perms = fs::metadata(path)?.permissions();
         fs::set_permissions(tmp.path(), perms)?;
     }
+    // Fault injection for tests: stop between writing the temporary file and renaming it.
+    if std::env::var_os("FBC_EDIT_FAIL_BEFORE_RENAME").is_some() {
+        return Err(std::io::Error::other(
+            "interrupted before the rename (FBC_EDIT_FAIL_BEFORE_RENAME is set)",
+        ));
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     if let Ok(d) = fs::File::open(&dir) {
         let _ = d.sync_all();
