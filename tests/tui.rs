@@ -302,6 +302,13 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
     );
     insta::assert_snapshot!("promote_pick_80x24", screen(&mut m, 80, 24));
     press(&mut m, "1.4 enter");
+    // The skipRange is offered from the channel's oldest version to the bundle's.
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == ">=1.0.0 <1.4.0"),
+        "{:?}",
+        m.dialog
+    );
+    press(&mut m, "enter");
     let text = screen(&mut m, 80, 24);
     assert!(
         text.contains("Promote cache-operator.v1.4.0 into cache-operator/stable?"),

@@ -46,6 +46,12 @@ pub enum Overlay {
 /// What a text typed in a dialog becomes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InputFor {
+    /// The skipRange of a bundle being promoted (empty: none).
+    PromoteRange {
+        package: String,
+        channel: String,
+        bundle: String,
+    },
     SkipRange {
         package: String,
         channel: String,
@@ -1287,19 +1293,32 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
                         m.status = Some("nothing matches".into());
                         return;
                     };
-                    let Some(l) = m.loaded_mut() else { return };
-                    let edit = Edit::Promote {
-                        package,
-                        bundle,
-                        channel,
-                        replaces: None,
-                        skips: Vec::new(),
-                        skip_range: None,
-                    };
-                    match confirm(l, edit) {
-                        Ok(d) => m.dialog = Some(d),
-                        Err(e) => m.status = Some(e),
-                    }
+                    // Offer a skipRange from the channel's oldest version up to the bundle's.
+                    let suggested = m.loaded().and_then(|l| {
+                        let (g, _) = l.graph.as_ref()?;
+                        let oldest = g
+                            .graph
+                            .node_weights()
+                            .filter_map(|n| n.version.clone())
+                            .min()?;
+                        let id = l.ws.catalog.index().bundle(&package, &bundle)?;
+                        let own = Bundle::read(&l.ws.catalog.blob(id).value)
+                            .ok()?
+                            .version()
+                            .and_then(|v| crate::catalog::semver_range::Version::parse(v).ok())?;
+                        (oldest < own).then(|| format!(">={oldest} <{own}"))
+                    });
+                    m.dialog = Some(Dialog::Input {
+                        title: format!(
+                            "skipRange for {bundle} (it replaces the current head; clear the text for no skipRange)"
+                        ),
+                        text: suggested.unwrap_or_default(),
+                        then: InputFor::PromoteRange {
+                            package,
+                            channel,
+                            bundle,
+                        },
+                    });
                     return;
                 }
                 KeyCode::Down => {
@@ -1333,6 +1352,18 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
             KeyCode::Enter => {
                 let t = text.trim().to_string();
                 let edit = match then {
+                    InputFor::PromoteRange {
+                        package,
+                        channel,
+                        bundle,
+                    } => Edit::Promote {
+                        package,
+                        bundle,
+                        channel,
+                        replaces: None,
+                        skips: Vec::new(),
+                        skip_range: (!t.is_empty()).then_some(t),
+                    },
                     InputFor::SkipRange {
                         package,
                         channel,
