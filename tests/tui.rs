@@ -17,6 +17,24 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
 }
 
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn demo_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy(&demo(), tmp.path());
+    tmp
+}
+
 fn model(dir: &Path) -> Model {
     let mut m = Model::new(
         dir.to_path_buf(),
@@ -278,20 +296,7 @@ fn details_show_the_bundle_and_its_deprecation() {
 
 #[test]
 fn promote_from_the_tree_then_undo_redo_and_write() {
-    let tmp = tempfile::tempdir().unwrap();
-    let src = demo();
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                copy(&e.path(), &to.join(e.file_name()));
-            } else {
-                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-            }
-        }
-    }
-    copy(&src, tmp.path());
+    let tmp = demo_copy();
     let mut m = model(tmp.path());
     press(&mut m, "j l j p");
     assert!(
@@ -373,4 +378,55 @@ fn skip_range_dialog_previews_matches_and_prunes() {
         m.loaded().unwrap().dirty.is_empty(),
         "cancelling changes nothing"
     );
+}
+
+#[test]
+fn promote_the_selected_bundle_into_a_picked_channel() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    // cache-operator / fast / v1.4.0 (the head of fast) into candidate? It is there; stable is not.
+    press(&mut m, "j l j j j l j p");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "fast", "cache-operator.v1.4.0"]
+    );
+    let Some(fbc_edit::tui::app::Dialog::PickChannel { options, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(options, &["stable", "stable-1.0"]);
+    press(&mut m, "enter enter y");
+    assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("promote cache-operator.v1.4.0 into cache-operator/stable")
+    );
+}
+
+#[test]
+fn a_file_changed_on_disk_offers_to_reload() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d");
+    // d on stable: it is the default already, so pick fast.
+    press(&mut m, "j d y");
+    assert_eq!(m.loaded().unwrap().dirty.len(), 1);
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("# changed by someone else\n");
+    std::fs::write(&file, &text).unwrap();
+    // Whether found when showing the diff or when writing, nothing is written and a reload is offered.
+    press(&mut m, "w");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { why }) if why.contains("changed on disk")),
+        "{:?}",
+        m.dialog
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "nothing written"
+    );
+    assert_eq!(press(&mut m, "y"), vec![Effect::Load]);
 }

@@ -94,6 +94,15 @@ pub enum Dialog {
     Write { lines: Vec<String>, scroll: usize },
     /// Quitting with unsaved edits; `y` quits anyway.
     QuitUnsaved,
+    /// Pick the channel to promote the selected bundle into.
+    PickChannel {
+        package: String,
+        bundle: String,
+        options: Vec<String>,
+        selected: usize,
+    },
+    /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
+    Reload { why: String },
 }
 
 /// A loaded catalog and what the screens show of it.
@@ -666,8 +675,7 @@ fn mouse(m: &mut Model, ev: MouseEvent) {
 
 fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
     if let Some(dialog) = m.dialog.take() {
-        dialog_key(m, dialog, ev);
-        return Vec::new();
+        return dialog_key(m, dialog, ev);
     }
     if let Some(prompt) = m.prompt.clone() {
         return prompt_key(m, prompt, ev);
@@ -1081,9 +1089,42 @@ fn edit_command(m: &mut Model, command: Command) {
                 lines: d.lines().map(String::from).collect(),
                 scroll: 0,
             })),
+            Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+                Ok(Some(Dialog::Reload { why: e.to_string() }))
+            }
             Err(e) => Err(e.to_string()),
         },
-        (Command::Promote, [p, c, ..]) => {
+        (Command::Promote, [p, _, e]) => {
+            let idx = l.ws.catalog.index().package(p);
+            let options: Vec<String> = idx
+                .map(|idx| {
+                    let mut names: Vec<String> = idx
+                        .channels
+                        .iter()
+                        .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                        .filter(|c| {
+                            !idx.channels_listing(e)
+                                .iter()
+                                .any(|&id| l.ws.catalog.blob(id).name() == c)
+                        })
+                        .collect();
+                    names.sort();
+                    names.dedup();
+                    names
+                })
+                .unwrap_or_default();
+            if options.is_empty() {
+                Err(format!("{e} is already in every channel of {p}"))
+            } else {
+                Ok(Some(Dialog::PickChannel {
+                    package: p.clone(),
+                    bundle: e.clone(),
+                    options,
+                    selected: 0,
+                }))
+            }
+        }
+        (Command::Promote, [p, c]) => {
             let idx = l.ws.catalog.index().package(p);
             let in_channel: Vec<String> = l
                 .graph
@@ -1224,22 +1265,98 @@ fn edit_command(m: &mut Model, command: Command) {
     }
 }
 
-fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
+/// After choosing what to promote where: offer a skipRange from the channel's oldest version up to
+/// the bundle's.
+fn promote_range_input(m: &Model, package: String, channel: String, bundle: String) -> Dialog {
+    let suggested = m.loaded().and_then(|l| {
+        let cat = &l.ws.catalog;
+        let idx = cat.index().package(&package)?;
+        let facts = PackageFacts::read(cat, idx);
+        let g = ChannelGraph::build(cat, &facts, idx.channel(&channel)?)?;
+        let oldest = g
+            .graph
+            .node_weights()
+            .filter_map(|n| n.version.clone())
+            .min()?;
+        let own = facts.versions.get(&bundle)?.clone();
+        (oldest < own).then(|| format!(">={oldest} <{own}"))
+    });
+    Dialog::Input {
+        title: format!(
+            "skipRange for {bundle} in {channel} (it replaces the current head; clear the text for none)"
+        ),
+        text: suggested.unwrap_or_default(),
+        then: InputFor::PromoteRange {
+            package,
+            channel,
+            bundle,
+        },
+    }
+}
+
+fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
     let code = ev.code;
     match dialog {
+        Dialog::Reload { why } => match code {
+            KeyCode::Char('y') => {
+                m.status = Some("reloading; the unsaved edits are dropped".into());
+                return vec![Effect::Load];
+            }
+            _ => {
+                m.status = Some(format!("nothing written: {why}"));
+            }
+        },
+        Dialog::PickChannel {
+            package,
+            bundle,
+            options,
+            mut selected,
+        } => match code {
+            KeyCode::Enter => {
+                let Some(channel) = options.get(selected).cloned() else {
+                    return Vec::new();
+                };
+                m.dialog = Some(promote_range_input(m, package, channel, bundle));
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                selected = (selected + 1).min(options.len().saturating_sub(1));
+                m.dialog = Some(Dialog::PickChannel {
+                    package,
+                    bundle,
+                    options,
+                    selected,
+                });
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                selected = selected.saturating_sub(1);
+                m.dialog = Some(Dialog::PickChannel {
+                    package,
+                    bundle,
+                    options,
+                    selected,
+                });
+            }
+            _ => m.status = Some("cancelled".into()),
+        },
         Dialog::QuitUnsaved => match code {
             KeyCode::Char('y') => m.quit = true,
             _ => m.status = Some("not quitting; w writes the changes".into()),
         },
         Dialog::Write { lines, scroll } => match code {
             KeyCode::Char('y') => {
-                let Some(l) = m.loaded_mut() else { return };
-                let msg = match l.ws.save() {
-                    Ok(r) => format!("wrote {}", r.written.join(", ")),
-                    Err(e) => format!("nothing written: {e}"),
+                let Some(l) = m.loaded_mut() else {
+                    return Vec::new();
                 };
-                l.refresh();
-                m.status = Some(msg);
+                match l.ws.save() {
+                    Ok(r) => {
+                        l.refresh();
+                        m.status = Some(format!("wrote {}", r.written.join(", ")));
+                    }
+                    Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+                        m.dialog = Some(Dialog::Reload { why: e.to_string() });
+                    }
+                    Err(e) => m.status = Some(format!("nothing written: {e}")),
+                }
             }
             KeyCode::Char('j') | KeyCode::Down => {
                 m.dialog = Some(Dialog::Write {
@@ -1286,40 +1403,15 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
             match code {
                 KeyCode::Esc => {
                     m.status = Some("cancelled".into());
-                    return;
+                    return Vec::new();
                 }
                 KeyCode::Enter => {
                     let Some(bundle) = shown(&filter).get(selected).cloned() else {
                         m.status = Some("nothing matches".into());
-                        return;
+                        return Vec::new();
                     };
-                    // Offer a skipRange from the channel's oldest version up to the bundle's.
-                    let suggested = m.loaded().and_then(|l| {
-                        let (g, _) = l.graph.as_ref()?;
-                        let oldest = g
-                            .graph
-                            .node_weights()
-                            .filter_map(|n| n.version.clone())
-                            .min()?;
-                        let id = l.ws.catalog.index().bundle(&package, &bundle)?;
-                        let own = Bundle::read(&l.ws.catalog.blob(id).value)
-                            .ok()?
-                            .version()
-                            .and_then(|v| crate::catalog::semver_range::Version::parse(v).ok())?;
-                        (oldest < own).then(|| format!(">={oldest} <{own}"))
-                    });
-                    m.dialog = Some(Dialog::Input {
-                        title: format!(
-                            "skipRange for {bundle} (it replaces the current head; clear the text for no skipRange)"
-                        ),
-                        text: suggested.unwrap_or_default(),
-                        then: InputFor::PromoteRange {
-                            package,
-                            channel,
-                            bundle,
-                        },
-                    });
-                    return;
+                    m.dialog = Some(promote_range_input(m, package, channel, bundle));
+                    return Vec::new();
                 }
                 KeyCode::Down => {
                     selected = (selected + 1).min(shown(&filter).len().saturating_sub(1))
@@ -1400,7 +1492,9 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
                         bundle,
                     },
                 };
-                let Some(l) = m.loaded_mut() else { return };
+                let Some(l) = m.loaded_mut() else {
+                    return Vec::new();
+                };
                 match confirm(l, edit) {
                     Ok(d) => m.dialog = Some(d),
                     Err(e) => m.status = Some(e),
@@ -1417,6 +1511,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) {
             _ => m.dialog = Some(Dialog::Input { title, text, then }),
         },
     }
+    Vec::new()
 }
 
 /// Text of the details pane for the selection.

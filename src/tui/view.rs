@@ -114,6 +114,38 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 
 fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
     let (title, lines, scroll): (String, Vec<Line>, usize) = match d {
+        Dialog::Reload { why } => (
+            "nothing was written".into(),
+            vec![
+                Line::from(why.clone()),
+                Line::from(""),
+                Line::from(
+                    "y reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them",
+                ),
+            ],
+            0,
+        ),
+        Dialog::PickChannel {
+            bundle,
+            options,
+            selected,
+            ..
+        } => {
+            let mut lines = Vec::new();
+            for (i, o) in options.iter().enumerate() {
+                let style = if i == *selected {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default()
+                };
+                lines.push(Line::from(Span::styled(o.clone(), style)));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::from(
+                "↑/↓ choose · Enter continues · other keys cancel",
+            ));
+            (format!("promote {bundle} into which channel?"), lines, 0)
+        }
         Dialog::QuitUnsaved => (
             "unsaved edits".into(),
             vec![
