@@ -138,6 +138,101 @@ fn edits_on_real_catalogs_stay_valid() {
     }
 }
 
+/// The other edits, on opm's own declarative-config test index (one YAML file).
+#[test]
+fn more_edits_on_a_real_yaml_index_stay_valid() {
+    let Some(index) = shared("operator-framework__operator-registry__index-declcfgs-latest") else {
+        eprintln!("skipped: shared test data absent");
+        return;
+    };
+    let foo = s("foo");
+    let cases: Vec<(&str, Vec<Edit>)> = vec![
+        (
+            "declcfgs_create_channel_and_promote",
+            vec![
+                Edit::CreateChannel {
+                    package: foo.clone(),
+                    channel: s("stable"),
+                    bundle: s("foo.v0.2.0"),
+                },
+                Edit::Promote {
+                    package: foo.clone(),
+                    bundle: s("foo.v0.3.1"),
+                    channel: s("stable"),
+                    replaces: None,
+                    skips: vec![],
+                    skip_range: Some(s(">=0.2.0 <0.3.1")),
+                },
+            ],
+        ),
+        (
+            "declcfgs_add_and_remove_skips",
+            vec![
+                Edit::AddSkips {
+                    package: foo.clone(),
+                    channel: s("beta"),
+                    entry: s("foo.v0.3.1"),
+                    skips: vec![s("foo.v0.1.0")],
+                },
+                Edit::RemoveSkips {
+                    package: foo.clone(),
+                    channel: s("beta"),
+                    entry: s("foo.v0.2.0"),
+                    skips: vec![s("foo.v0.1.1")],
+                },
+            ],
+        ),
+        (
+            "declcfgs_set_replaces",
+            vec![Edit::SetReplaces {
+                package: foo.clone(),
+                channel: s("beta"),
+                entry: s("foo.v0.3.0"),
+                replaces: Some(s("foo.v0.1.0")),
+            }],
+        ),
+        (
+            "declcfgs_deprecate_then_undeprecate_keeps_the_file",
+            vec![
+                Edit::Deprecate {
+                    package: s("bar"),
+                    target: Target::Package,
+                    message: s("bar is replaced by baz"),
+                },
+                Edit::Undeprecate {
+                    package: s("bar"),
+                    target: Target::Package,
+                },
+            ],
+        ),
+        (
+            "declcfgs_delete_channel",
+            vec![
+                Edit::CreateChannel {
+                    package: foo.clone(),
+                    channel: s("old"),
+                    bundle: s("foo.v0.1.0"),
+                },
+                Edit::DeleteChannel {
+                    package: foo.clone(),
+                    channel: s("old"),
+                },
+            ],
+        ),
+    ];
+    for (name, edits) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        copy_dir(&index, tmp.path());
+        let mut c = load(tmp.path()).unwrap();
+        for e in edits {
+            e.apply(&mut c)
+                .unwrap_or_else(|err| panic!("{name}: {err}"));
+        }
+        assert!(errors(&c).is_empty(), "{name}: {:#?}", errors(&c));
+        insta::assert_snapshot!(name, c.preview().unwrap());
+    }
+}
+
 #[test]
 fn preconditions_refuse_in_plain_words() {
     let tmp = copy_of("assets/demo-catalog");
