@@ -313,6 +313,15 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
         "{:?}",
         m.dialog
     );
+    // Then the skips (none) and what it replaces (the current head, offered).
+    press(&mut m, "enter");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text.is_empty())
+    );
+    press(&mut m, "enter");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == "cache-operator.v1.3.0")
+    );
     press(&mut m, "enter");
     let text = screen(&mut m, 80, 24);
     assert!(
@@ -394,7 +403,7 @@ fn promote_the_selected_bundle_into_a_picked_channel() {
         panic!("{:?} {:?}", m.dialog, m.status);
     };
     assert_eq!(options, &["stable", "stable-1.0"]);
-    press(&mut m, "enter enter y");
+    press(&mut m, "enter enter enter enter y");
     assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
     assert!(
         m.status

@@ -52,6 +52,21 @@ pub enum InputFor {
         channel: String,
         bundle: String,
     },
+    /// Then the entries it skips (comma-separated, empty: none).
+    PromoteSkips {
+        package: String,
+        channel: String,
+        bundle: String,
+        range: Option<String>,
+    },
+    /// Then what it replaces (prefilled with the current head).
+    PromoteReplaces {
+        package: String,
+        channel: String,
+        bundle: String,
+        range: Option<String>,
+        skips: Vec<String>,
+    },
     SkipRange {
         package: String,
         channel: String,
@@ -1443,18 +1458,77 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             KeyCode::Esc => m.status = Some("cancelled".into()),
             KeyCode::Enter => {
                 let t = text.trim().to_string();
+                let list = |t: &str| -> Vec<String> {
+                    t.split(',')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(String::from)
+                        .collect()
+                };
                 let edit = match then {
                     InputFor::PromoteRange {
                         package,
                         channel,
                         bundle,
+                    } => {
+                        m.dialog = Some(Dialog::Input {
+                            title: format!(
+                                "entries {bundle} skips (comma-separated; empty for none)"
+                            ),
+                            text: String::new(),
+                            then: InputFor::PromoteSkips {
+                                package,
+                                channel,
+                                bundle,
+                                range: (!t.is_empty()).then_some(t),
+                            },
+                        });
+                        return Vec::new();
+                    }
+                    InputFor::PromoteSkips {
+                        package,
+                        channel,
+                        bundle,
+                        range,
+                    } => {
+                        let head = m.loaded().and_then(|l| {
+                            let idx = l.ws.catalog.index().package(&package)?;
+                            let ch = crate::catalog::model::Channel::read(
+                                &l.ws.catalog.blob(idx.channel(&channel)?).value,
+                            )
+                            .ok()?;
+                            crate::graph::heads(&ch.entries)
+                                .first()
+                                .map(|h| h.to_string())
+                        });
+                        m.dialog = Some(Dialog::Input {
+                            title: format!(
+                                "{bundle} replaces (the current head by default; empty for nothing)"
+                            ),
+                            text: head.unwrap_or_default(),
+                            then: InputFor::PromoteReplaces {
+                                package,
+                                channel,
+                                bundle,
+                                range,
+                                skips: list(&t),
+                            },
+                        });
+                        return Vec::new();
+                    }
+                    InputFor::PromoteReplaces {
+                        package,
+                        channel,
+                        bundle,
+                        range,
+                        skips,
                     } => Edit::Promote {
                         package,
                         bundle,
                         channel,
-                        replaces: None,
-                        skips: Vec::new(),
-                        skip_range: (!t.is_empty()).then_some(t),
+                        replaces: (!t.is_empty()).then_some(t),
+                        skips,
+                        skip_range: range,
                     },
                     InputFor::SkipRange {
                         package,
@@ -1474,12 +1548,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         package,
                         channel,
                         entry,
-                        skips: t
-                            .split(',')
-                            .map(str::trim)
-                            .filter(|s| !s.is_empty())
-                            .map(String::from)
-                            .collect(),
+                        skips: list(&t),
                     },
                     InputFor::Deprecate { package, target } => Edit::Deprecate {
                         package,
