@@ -403,6 +403,21 @@ fn promote_the_selected_bundle_into_a_picked_channel() {
         panic!("{:?} {:?}", m.dialog, m.status);
     };
     assert_eq!(options, &["stable", "stable-1.0"]);
+    // Typing filters the channels.
+    press(&mut m, "1.0");
+    assert!(screen(&mut m, 100, 30).contains("stable-1.0"));
+    update(
+        &mut m,
+        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+    );
+    update(
+        &mut m,
+        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+    );
+    update(
+        &mut m,
+        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+    );
     press(&mut m, "enter enter enter enter y");
     assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
     assert!(

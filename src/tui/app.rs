@@ -114,6 +114,7 @@ pub enum Dialog {
         package: String,
         bundle: String,
         options: Vec<String>,
+        filter: String,
         selected: usize,
     },
     /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
@@ -1135,6 +1136,7 @@ fn edit_command(m: &mut Model, command: Command) {
                     package: p.clone(),
                     bundle: e.clone(),
                     options,
+                    filter: String::new(),
                     selected: 0,
                 }))
             }
@@ -1325,34 +1327,48 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             package,
             bundle,
             options,
+            mut filter,
             mut selected,
-        } => match code {
-            KeyCode::Enter => {
-                let Some(channel) = options.get(selected).cloned() else {
+        } => {
+            let shown = |f: &str| -> Vec<String> {
+                options.iter().filter(|o| o.contains(f)).cloned().collect()
+            };
+            match code {
+                KeyCode::Enter => {
+                    match shown(&filter).get(selected).cloned() {
+                        Some(channel) => {
+                            m.dialog = Some(promote_range_input(m, package, channel, bundle))
+                        }
+                        None => m.status = Some("nothing matches".into()),
+                    }
                     return Vec::new();
-                };
-                m.dialog = Some(promote_range_input(m, package, channel, bundle));
+                }
+                KeyCode::Esc => {
+                    m.status = Some("cancelled".into());
+                    return Vec::new();
+                }
+                KeyCode::Down => {
+                    selected = (selected + 1).min(shown(&filter).len().saturating_sub(1))
+                }
+                KeyCode::Up => selected = selected.saturating_sub(1),
+                KeyCode::Backspace => {
+                    filter.pop();
+                    selected = 0;
+                }
+                KeyCode::Char(c) => {
+                    filter.push(c);
+                    selected = 0;
+                }
+                _ => {}
             }
-            KeyCode::Down | KeyCode::Char('j') => {
-                selected = (selected + 1).min(options.len().saturating_sub(1));
-                m.dialog = Some(Dialog::PickChannel {
-                    package,
-                    bundle,
-                    options,
-                    selected,
-                });
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                selected = selected.saturating_sub(1);
-                m.dialog = Some(Dialog::PickChannel {
-                    package,
-                    bundle,
-                    options,
-                    selected,
-                });
-            }
-            _ => m.status = Some("cancelled".into()),
-        },
+            m.dialog = Some(Dialog::PickChannel {
+                package,
+                bundle,
+                options,
+                filter,
+                selected,
+            });
+        }
         Dialog::QuitUnsaved => match code {
             KeyCode::Char('y') => m.quit = true,
             _ => m.status = Some("not quitting; w writes the changes".into()),

@@ -128,11 +128,13 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
         Dialog::PickChannel {
             bundle,
             options,
+            filter,
             selected,
             ..
         } => {
-            let mut lines = Vec::new();
-            for (i, o) in options.iter().enumerate() {
+            let mut lines = vec![Line::from(format!("filter: {filter}▏")), Line::from("")];
+            let shown = options.iter().filter(|o| o.contains(filter.as_str()));
+            for (i, o) in shown.enumerate() {
                 let style = if i == *selected {
                     Style::default().add_modifier(Modifier::REVERSED)
                 } else {
@@ -142,7 +144,7 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             }
             lines.push(Line::from(""));
             lines.push(Line::from(
-                "↑/↓ choose · Enter continues · other keys cancel",
+                "↑/↓ choose · type to filter · Enter continues · Esc cancels",
             ));
             (format!("promote {bundle} into which channel?"), lines, 0)
         }
