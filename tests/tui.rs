@@ -300,7 +300,7 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
     let mut m = model(tmp.path());
     press(&mut m, "j l j p");
     assert!(
-        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::PickBundle { options, .. }) if options[0] == "cache-operator.v1.5.0-rc.1"),
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::PickBundle { picker, .. }) if picker.options[0] == "cache-operator.v1.5.0-rc.1"),
         "{:?} {:?}",
         m.dialog,
         m.status
@@ -399,10 +399,10 @@ fn promote_the_selected_bundle_into_a_picked_channel() {
         selected(&m),
         ["cache-operator", "fast", "cache-operator.v1.4.0"]
     );
-    let Some(fbc_edit::tui::app::Dialog::PickChannel { options, .. }) = &m.dialog else {
+    let Some(fbc_edit::tui::app::Dialog::PickChannel { picker, .. }) = &m.dialog else {
         panic!("{:?} {:?}", m.dialog, m.status);
     };
-    assert_eq!(options, &["stable", "stable-1.0"]);
+    assert_eq!(picker.options, ["stable", "stable-1.0"]);
     // Typing filters the channels.
     press(&mut m, "1.0");
     assert!(screen(&mut m, 100, 30).contains("stable-1.0"));

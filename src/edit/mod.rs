@@ -173,6 +173,28 @@ fn entry_mut<'n>(channel: &'n mut Node, name: &str) -> Option<&'n mut Node> {
         .find(|e| e.get_field("name").and_then(Node::as_str) == Some(name))
 }
 
+/// Sets (or with `None` removes) a string field of a channel entry.
+fn set_entry_field(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    id: BlobId,
+    entry: &str,
+    key: &str,
+    value: Option<&str>,
+) {
+    rec.touch(catalog, id);
+    catalog.edit(id, |c| {
+        if let Some(e) = entry_mut(c, entry) {
+            match value {
+                Some(v) => e.set_field(key, Node::string(v)),
+                None => {
+                    e.remove_field(key);
+                }
+            }
+        }
+    });
+}
+
 fn strings(items: &[String]) -> Node {
     Node::seq(items.iter().map(|s| Node::string(s.as_str())).collect())
 }
@@ -472,17 +494,7 @@ impl Edit {
                 if e.skip_range == range.as_deref() {
                     return err("the skipRange is already that".to_string());
                 }
-                rec.touch(catalog, id);
-                catalog.edit(id, |c| {
-                    if let Some(e) = entry_mut(c, entry) {
-                        match range {
-                            Some(r) => e.set_field("skipRange", Node::string(r.as_str())),
-                            None => {
-                                e.remove_field("skipRange");
-                            }
-                        }
-                    }
-                });
+                set_entry_field(catalog, &mut rec, id, entry, "skipRange", range.as_deref());
             }
             Edit::SetReplaces {
                 package: pkg,
@@ -501,17 +513,14 @@ impl Edit {
                 if e.replaces == replaces.as_deref() {
                     return err("it already replaces that".to_string());
                 }
-                rec.touch(catalog, id);
-                catalog.edit(id, |c| {
-                    if let Some(e) = entry_mut(c, entry) {
-                        match replaces {
-                            Some(r) => e.set_field("replaces", Node::string(r.as_str())),
-                            None => {
-                                e.remove_field("replaces");
-                            }
-                        }
-                    }
-                });
+                set_entry_field(
+                    catalog,
+                    &mut rec,
+                    id,
+                    entry,
+                    "replaces",
+                    replaces.as_deref(),
+                );
             }
             Edit::RemoveEntry {
                 package: pkg,

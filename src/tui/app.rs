@@ -87,16 +87,72 @@ pub enum InputFor {
     },
 }
 
+/// A list to choose from; typing filters it, arrows move, Enter chooses, Esc cancels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    pub options: Vec<String>,
+    pub filter: String,
+    pub selected: usize,
+}
+
+/// What a key did to a picker.
+pub enum Picked {
+    Chosen(String),
+    Cancelled,
+    Open,
+}
+
+impl Picker {
+    pub fn new(options: Vec<String>) -> Picker {
+        Picker {
+            options,
+            filter: String::new(),
+            selected: 0,
+        }
+    }
+
+    /// The options the filter lets through.
+    pub fn shown(&self) -> Vec<&String> {
+        self.options
+            .iter()
+            .filter(|o| o.contains(self.filter.as_str()))
+            .collect()
+    }
+
+    pub fn key(&mut self, code: KeyCode) -> Picked {
+        match code {
+            KeyCode::Esc => return Picked::Cancelled,
+            KeyCode::Enter => {
+                if let Some(o) = self.shown().get(self.selected) {
+                    return Picked::Chosen((*o).clone());
+                }
+            }
+            KeyCode::Down => {
+                self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1))
+            }
+            KeyCode::Up => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.selected = 0;
+            }
+            KeyCode::Char(c) => {
+                self.filter.push(c);
+                self.selected = 0;
+            }
+            _ => {}
+        }
+        Picked::Open
+    }
+}
+
 /// A dialog: it says what will happen before it happens.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Dialog {
-    /// Pick the bundle to promote into a channel (typing filters the list).
+    /// Pick the bundle to promote into a channel.
     PickBundle {
         package: String,
         channel: String,
-        options: Vec<String>,
-        filter: String,
-        selected: usize,
+        picker: Picker,
     },
     Input {
         title: String,
@@ -113,9 +169,7 @@ pub enum Dialog {
     PickChannel {
         package: String,
         bundle: String,
-        options: Vec<String>,
-        filter: String,
-        selected: usize,
+        picker: Picker,
     },
     /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
     Reload { why: String },
@@ -1135,39 +1189,31 @@ fn edit_command(m: &mut Model, command: Command) {
                 Ok(Some(Dialog::PickChannel {
                     package: p.clone(),
                     bundle: e.clone(),
-                    options,
-                    filter: String::new(),
-                    selected: 0,
+                    picker: Picker::new(options),
                 }))
             }
         }
         (Command::Promote, [p, c]) => {
-            let idx = l.ws.catalog.index().package(p);
             let in_channel: Vec<String> = l
                 .graph
                 .as_ref()
                 .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
                 .unwrap_or_default();
-            let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> = idx
-                .map(|idx| {
-                    idx.bundles
-                        .iter()
-                        .map(|&id| l.ws.catalog.blob(id).name().to_string())
-                        .filter(|n| !in_channel.contains(n))
-                        .map(|n| {
-                            let v =
-                                Bundle::read(&l.ws.catalog.blob(idx.bundle(&n).unwrap_or(0)).value)
-                                    .ok()
-                                    .and_then(|b| {
-                                        b.version().and_then(|v| {
-                                            crate::catalog::semver_range::Version::parse(v).ok()
-                                        })
-                                    });
-                            (v, n)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> =
+                l.ws.catalog
+                    .index()
+                    .package(p)
+                    .map(|idx| {
+                        let facts = PackageFacts::read(&l.ws.catalog, idx);
+                        idx.bundles
+                            .iter()
+                            .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                            .filter(|n| !in_channel.contains(n))
+                            .map(|n| (facts.versions.get(&n).cloned(), n))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+            // Newest first.
             options.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             options.dedup_by(|a, b| a.1 == b.1);
             if options.is_empty() {
@@ -1176,9 +1222,7 @@ fn edit_command(m: &mut Model, command: Command) {
                 Ok(Some(Dialog::PickBundle {
                     package: p.clone(),
                     channel: c.clone(),
-                    options: options.into_iter().map(|(_, n)| n).collect(),
-                    filter: String::new(),
-                    selected: 0,
+                    picker: Picker::new(options.into_iter().map(|(_, n)| n).collect()),
                 }))
             }
         }
@@ -1326,49 +1370,20 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
         Dialog::PickChannel {
             package,
             bundle,
-            options,
-            mut filter,
-            mut selected,
-        } => {
-            let shown = |f: &str| -> Vec<String> {
-                options.iter().filter(|o| o.contains(f)).cloned().collect()
-            };
-            match code {
-                KeyCode::Enter => {
-                    match shown(&filter).get(selected).cloned() {
-                        Some(channel) => {
-                            m.dialog = Some(promote_range_input(m, package, channel, bundle))
-                        }
-                        None => m.status = Some("nothing matches".into()),
-                    }
-                    return Vec::new();
-                }
-                KeyCode::Esc => {
-                    m.status = Some("cancelled".into());
-                    return Vec::new();
-                }
-                KeyCode::Down => {
-                    selected = (selected + 1).min(shown(&filter).len().saturating_sub(1))
-                }
-                KeyCode::Up => selected = selected.saturating_sub(1),
-                KeyCode::Backspace => {
-                    filter.pop();
-                    selected = 0;
-                }
-                KeyCode::Char(c) => {
-                    filter.push(c);
-                    selected = 0;
-                }
-                _ => {}
+            mut picker,
+        } => match picker.key(code) {
+            Picked::Chosen(channel) => {
+                m.dialog = Some(promote_range_input(m, package, channel, bundle))
             }
-            m.dialog = Some(Dialog::PickChannel {
-                package,
-                bundle,
-                options,
-                filter,
-                selected,
-            });
-        }
+            Picked::Cancelled => m.status = Some("cancelled".into()),
+            Picked::Open => {
+                m.dialog = Some(Dialog::PickChannel {
+                    package,
+                    bundle,
+                    picker,
+                })
+            }
+        },
         Dialog::QuitUnsaved => match code {
             KeyCode::Char('y') => m.quit = true,
             _ => m.status = Some("not quitting; w writes the changes".into()),
@@ -1424,48 +1439,20 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
         Dialog::PickBundle {
             package,
             channel,
-            options,
-            mut filter,
-            mut selected,
-        } => {
-            let shown = |f: &str| -> Vec<String> {
-                options.iter().filter(|o| o.contains(f)).cloned().collect()
-            };
-            match code {
-                KeyCode::Esc => {
-                    m.status = Some("cancelled".into());
-                    return Vec::new();
-                }
-                KeyCode::Enter => {
-                    let Some(bundle) = shown(&filter).get(selected).cloned() else {
-                        m.status = Some("nothing matches".into());
-                        return Vec::new();
-                    };
-                    m.dialog = Some(promote_range_input(m, package, channel, bundle));
-                    return Vec::new();
-                }
-                KeyCode::Down => {
-                    selected = (selected + 1).min(shown(&filter).len().saturating_sub(1))
-                }
-                KeyCode::Up => selected = selected.saturating_sub(1),
-                KeyCode::Backspace => {
-                    filter.pop();
-                    selected = 0;
-                }
-                KeyCode::Char(c) => {
-                    filter.push(c);
-                    selected = 0;
-                }
-                _ => {}
+            mut picker,
+        } => match picker.key(code) {
+            Picked::Chosen(bundle) => {
+                m.dialog = Some(promote_range_input(m, package, channel, bundle))
             }
-            m.dialog = Some(Dialog::PickBundle {
-                package,
-                channel,
-                options,
-                filter,
-                selected,
-            });
-        }
+            Picked::Cancelled => m.status = Some("cancelled".into()),
+            Picked::Open => {
+                m.dialog = Some(Dialog::PickBundle {
+                    package,
+                    channel,
+                    picker,
+                })
+            }
+        },
         Dialog::Input {
             title,
             mut text,

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{Dialog, Loaded, Model, Overlay, Pane, Prompt, State, details};
+use super::app::{Dialog, Loaded, Model, Overlay, Pane, Picker, Prompt, State, details};
 use super::keymap::Command;
 use crate::catalog::Severity;
 use crate::graph::layout::CellKind;
@@ -101,6 +101,26 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
     }
 }
 
+fn picker_lines(picker: &Picker) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::from(format!("filter: {}▏", picker.filter)),
+        Line::from(""),
+    ];
+    for (i, o) in picker.shown().into_iter().enumerate() {
+        let style = if i == picker.selected {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(Span::styled(o.clone(), style)));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(
+        "↑/↓ choose · type to filter · Enter continues · Esc cancels",
+    ));
+    lines
+}
+
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
@@ -125,29 +145,11 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             ],
             0,
         ),
-        Dialog::PickChannel {
-            bundle,
-            options,
-            filter,
-            selected,
-            ..
-        } => {
-            let mut lines = vec![Line::from(format!("filter: {filter}▏")), Line::from("")];
-            let shown = options.iter().filter(|o| o.contains(filter.as_str()));
-            for (i, o) in shown.enumerate() {
-                let style = if i == *selected {
-                    Style::default().add_modifier(Modifier::REVERSED)
-                } else {
-                    Style::default()
-                };
-                lines.push(Line::from(Span::styled(o.clone(), style)));
-            }
-            lines.push(Line::from(""));
-            lines.push(Line::from(
-                "↑/↓ choose · type to filter · Enter continues · Esc cancels",
-            ));
-            (format!("promote {bundle} into which channel?"), lines, 0)
-        }
+        Dialog::PickChannel { bundle, picker, .. } => (
+            format!("promote {bundle} into which channel?"),
+            picker_lines(picker),
+            0,
+        ),
         Dialog::QuitUnsaved => (
             "unsaved edits".into(),
             vec![
@@ -189,35 +191,12 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             0,
         ),
         Dialog::PickBundle {
-            channel,
-            options,
-            filter,
-            selected,
-            ..
-        } => {
-            let shown: Vec<&String> = options
-                .iter()
-                .filter(|o| o.contains(filter.as_str()))
-                .collect();
-            let mut lines = vec![Line::from(format!("filter: {filter}▏")), Line::from("")];
-            for (i, o) in shown.iter().enumerate() {
-                let style = if i == *selected {
-                    Style::default().add_modifier(Modifier::REVERSED)
-                } else {
-                    Style::default()
-                };
-                lines.push(Line::from(Span::styled((*o).clone(), style)));
-            }
-            lines.push(Line::from(""));
-            lines.push(Line::from(
-                "↑/↓ choose · type to filter · Enter continues · Esc cancels",
-            ));
-            (
-                format!("promote which bundle into {channel}?"),
-                lines,
-                selected.saturating_sub(8),
-            )
-        }
+            channel, picker, ..
+        } => (
+            format!("promote which bundle into {channel}?"),
+            picker_lines(picker),
+            picker.selected.saturating_sub(8),
+        ),
     };
     let h = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
     let rect = centered(area, area.width.saturating_sub(8).min(110), h);
