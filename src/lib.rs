@@ -33,6 +33,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod tui;

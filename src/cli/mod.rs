@@ -1,5 +1,6 @@
 //! The command line: thin wrappers that parse arguments, call the library and print.
 
+pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod list;
@@ -40,6 +41,8 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// How a cluster running a version reaches the channel head under OLM v0, hop by hop.
     Path(graph::PathArgs),
+    /// What changed between two catalogs, by meaning (exit 1 when something did, like diff).
+    Diff(diff::DiffArgs),
     /// Make one guided edit (checked, previewed as a diff, written with minimal changes).
     Edit(edit::EditArgs),
     /// Where the config file is, and the effective key bindings.
@@ -61,6 +64,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Graph(args)) => graph::run_graph(&args),
         Some(Command::Path(args)) => graph::run_path(&args),
         Some(Command::Edit(args)) => edit::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

@@ -1,0 +1,102 @@
+//! `fbc-edit diff OLD NEW` / `fbc-edit diff DIR --git REV`: what changed, by meaning.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+use clap::{Args, ValueEnum};
+
+use super::exit;
+use crate::catalog::{Catalog, load};
+use crate::diff;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum DiffOutput {
+    #[default]
+    Text,
+    Json,
+    /// For pull-request comments.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old catalog (with --git: the catalog directory, compared with itself at REV).
+    pub old: PathBuf,
+    /// The new catalog.
+    #[arg(required_unless_present = "git", conflicts_with = "git")]
+    pub new: Option<PathBuf>,
+    /// Compare DIR at this git revision (old) with DIR as it is now (new).
+    #[arg(long, value_name = "REV")]
+    pub git: Option<String>,
+    #[arg(long, short, value_enum, default_value_t)]
+    pub output: DiffOutput,
+}
+
+fn open(dir: &Path) -> Result<Catalog, String> {
+    load(dir).map_err(|e| format!("cannot open catalog {e}"))
+}
+
+/// Writes the files of `dir` as they were at `rev` into `into`, reading them with `git`.
+fn checkout(dir: &Path, rev: &str, into: &Path) -> Result<(), String> {
+    let git = |args: &[&str]| -> Result<Vec<u8>, String> {
+        let out = Process::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .map_err(|e| format!("cannot run git: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "git {}: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(out.stdout)
+    };
+    let list = git(&["ls-tree", "-r", "--name-only", rev, "--", "."])?;
+    for rel in String::from_utf8_lossy(&list).lines() {
+        let bytes = git(&["show", &format!("{rev}:./{rel}")])?;
+        let target = into.join(rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+pub fn run(args: &DiffArgs) -> i32 {
+    let result = (|| -> Result<diff::CatalogDiff, String> {
+        match (&args.new, &args.git) {
+            (Some(new), _) => Ok(diff::diff(&open(&args.old)?, &open(new)?)),
+            (None, Some(rev)) => {
+                let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
+                checkout(&args.old, rev, tmp.path())?;
+                Ok(diff::diff(&open(tmp.path())?, &open(&args.old)?))
+            }
+            (None, None) => Err("give NEW or --git REV".into()),
+        }
+    })();
+    let d = match result {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    match args.output {
+        DiffOutput::Text => print!("{}", diff::text(&d)),
+        DiffOutput::Json => println!("{}", serde_json::to_string_pretty(&d).unwrap_or_default()),
+        DiffOutput::Markdown => {
+            if !d.is_empty() {
+                print!("{}", diff::markdown(&d));
+            }
+        }
+    }
+    if d.is_empty() {
+        exit::OK
+    } else {
+        exit::INVALID
+    }
+}
