@@ -6,6 +6,13 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // Piped into `head`, output stops quietly like any Unix tool's instead of a panic on the
+    // broken pipe.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to the default, before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = fbc_edit::cli::Cli::parse();
     std::process::exit(fbc_edit::cli::run(cli));
 }

@@ -239,3 +239,31 @@ fn compares_with_a_git_revision() {
     );
     assert_eq!(fbc(&["diff", dir_s, "--git", "no-such-rev"]).0, 2);
 }
+
+#[cfg(unix)]
+#[test]
+fn output_cut_short_by_a_closed_pipe_does_not_panic() {
+    use std::io::{BufRead, BufReader};
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
+    let (a, b) = (
+        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
+        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog"),
+    );
+    if !a.is_dir() {
+        return;
+    }
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
+        .args(["diff", a.to_str().unwrap(), b.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // The reader is gone: the rest of the output goes to a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(line.starts_with("package "));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
