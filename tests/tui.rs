@@ -454,3 +454,47 @@ fn a_file_changed_on_disk_offers_to_reload() {
     );
     assert_eq!(press(&mut m, "y"), vec![Effect::Load]);
 }
+
+#[test]
+fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
+    let new = demo_copy();
+    let mut c = load(new.path()).unwrap();
+    fbc_edit::edit::Edit::Promote {
+        package: "cache-operator".into(),
+        bundle: "cache-operator.v1.4.0".into(),
+        channel: "stable".into(),
+        replaces: None,
+        skips: vec![],
+        skip_range: None,
+    }
+    .apply(&mut c)
+    .unwrap();
+    c.save().unwrap();
+    let mut m = model(new.path());
+    update(
+        &mut m,
+        Action::CompareLoaded(Ok(Box::new(load(&demo()).unwrap()))),
+    );
+    let changes: Vec<String> = m
+        .loaded()
+        .unwrap()
+        .changes
+        .iter()
+        .map(|c| c.text.clone())
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            "package cache-operator changed",
+            "  stable: head cache-operator.v1.3.0 → cache-operator.v1.4.0",
+            "  stable: + cache-operator.v1.4.0",
+            "  stable: + cache-operator.v1.3.0 → cache-operator.v1.4.0 (replaces)",
+        ]
+    );
+    press(&mut m, "tab tab tab j j enter");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.4.0"]
+    );
+    insta::assert_snapshot!("review_100x30", screen(&mut m, 100, 30));
+}

@@ -29,6 +29,9 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Catalog directory to open in the terminal UI (default: the current directory).
     pub dir: Option<PathBuf>,
+    /// Review mode: show what changed from this older catalog to DIR.
+    #[arg(long, value_name = "OLD")]
+    pub compare: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -72,7 +75,7 @@ pub fn run(cli: Cli) -> i32 {
                 eprintln!("fbc-edit: {}: not a directory", dir.display());
                 return exit::USAGE;
             }
-            match crate::tui::run(&dir) {
+            match crate::tui::run(&dir, cli.compare.as_deref()) {
                 Ok(()) => exit::OK,
                 Err(e) => {
                     eprintln!("fbc-edit: {e}");

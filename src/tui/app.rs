@@ -190,6 +190,130 @@ pub struct Loaded {
     pub graph: Option<(ChannelGraph, Layout)>,
     pub graph_scroll: usize,
     pub details_scroll: usize,
+    /// Review mode: what changed from the older catalog, as lines with the object each is about.
+    pub changes: Vec<Change>,
+}
+
+/// One line of the review-mode changes pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub text: String,
+    /// Tree path of the object (package, channel, entry).
+    pub path: Vec<String>,
+    pub added: bool,
+    pub removed: bool,
+}
+
+/// The changes of a semantic diff as pane lines.
+pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
+    let mut out = Vec::new();
+    let mut push = |text: String, path: Vec<String>, added: bool, removed: bool| {
+        out.push(Change {
+            text,
+            path,
+            added,
+            removed,
+        })
+    };
+    for p in &d.packages {
+        let pkg = vec![p.name.clone()];
+        push(
+            format!("package {} {}", p.name, p.change),
+            pkg.clone(),
+            p.change == "added",
+            p.change == "removed",
+        );
+        if let Some([a, b]) = &p.default_channel {
+            push(
+                format!("  default channel {a} → {b}"),
+                pkg.clone(),
+                false,
+                false,
+            );
+        }
+        for c in &p.channels_added {
+            push(
+                format!("  + channel {c}"),
+                vec![p.name.clone(), c.clone()],
+                true,
+                false,
+            );
+        }
+        for c in &p.channels_removed {
+            push(format!("  - channel {c}"), pkg.clone(), false, true);
+        }
+        for c in &p.channels {
+            let ch = vec![p.name.clone(), c.name.clone()];
+            if let Some([a, b]) = &c.head {
+                push(
+                    format!(
+                        "  {}: head {} → {}",
+                        c.name,
+                        a.as_deref().unwrap_or("-"),
+                        b.as_deref().unwrap_or("-")
+                    ),
+                    ch.clone(),
+                    false,
+                    false,
+                );
+            }
+            for e in &c.entries_added {
+                push(
+                    format!("  {}: + {e}", c.name),
+                    vec![p.name.clone(), c.name.clone(), e.clone()],
+                    true,
+                    false,
+                );
+            }
+            for e in &c.entries_removed {
+                push(format!("  {}: - {e}", c.name), ch.clone(), false, true);
+            }
+            for e in &c.edges_added {
+                push(
+                    format!("  {}: + {} → {} ({})", c.name, e.from, e.to, e.kind),
+                    vec![p.name.clone(), c.name.clone(), e.to.clone()],
+                    true,
+                    false,
+                );
+            }
+            for e in &c.edges_removed {
+                push(
+                    format!("  {}: - {} → {} ({})", c.name, e.from, e.to, e.kind),
+                    ch.clone(),
+                    false,
+                    true,
+                );
+            }
+            for e in &c.lost_path {
+                push(
+                    format!("  {}: ! {e} no longer reaches the head", c.name),
+                    vec![p.name.clone(), c.name.clone(), e.clone()],
+                    false,
+                    true,
+                );
+            }
+        }
+        for dep in &p.deprecations {
+            push(
+                format!("  deprecation of {} changed", dep.of),
+                pkg.clone(),
+                dep.old.is_none(),
+                dep.new.is_none(),
+            );
+        }
+        for b in &p.bundles_changed {
+            push(
+                format!(
+                    "  ! bundle {} changed (published bundles should not change)",
+                    b.name
+                ),
+                pkg.clone(),
+                false,
+                false,
+            );
+        }
+    }
+    out
 }
 
 pub enum State {
@@ -209,6 +333,8 @@ pub struct Model {
     pub pending: Vec<Key>,
     /// A one-line message at the bottom (errors, where a problem is, what was exported).
     pub status: Option<String>,
+    /// Review mode: the older catalog, once loaded.
+    pub compare: Option<Box<Catalog>>,
     /// Rows of the tree pane, for half-page moves (set by the view).
     pub page: usize,
     pub quit: bool,
@@ -217,6 +343,8 @@ pub struct Model {
 /// Everything that can happen.
 pub enum Action {
     Key(KeyEvent),
+    /// The older catalog of review mode (`--compare OLD`).
+    CompareLoaded(Result<Box<Catalog>, String>),
     Mouse(MouseEvent),
     Loaded(Result<Box<Catalog>, String>),
     Resize,
@@ -246,9 +374,24 @@ impl Model {
             keymap,
             pending: Vec::new(),
             status: None,
+            compare: None,
             page: 20,
             quit: false,
         }
+    }
+
+    /// Review mode: works out the changes from the older catalog (when both are loaded).
+    pub fn refresh_changes(&mut self) {
+        let Some(old) = self.compare.take() else {
+            return;
+        };
+        if let Some(l) = self.loaded_mut() {
+            l.changes = changes(&crate::diff::diff(&old, &l.ws.catalog));
+            if l.changes.is_empty() {
+                self.status = Some("no changes from the catalog compared with".into());
+            }
+        }
+        self.compare = Some(old);
     }
 
     /// Applies an edit to the open catalog; the tree, graph and problems follow.
@@ -476,6 +619,7 @@ impl Loaded {
             graph: None,
             graph_scroll: 0,
             details_scroll: 0,
+            changes: Vec::new(),
         };
         l.sync_graph();
         l
@@ -705,10 +849,20 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
                 ));
             }
             m.state = State::Ready(Box::new(l));
+            m.refresh_changes();
             Vec::new()
         }
         Action::Loaded(Err(e)) => {
             m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::CompareLoaded(Ok(old)) => {
+            m.compare = Some(old);
+            m.refresh_changes();
+            Vec::new()
+        }
+        Action::CompareLoaded(Err(e)) => {
+            m.status = Some(format!("cannot open the catalog to compare with: {e}"));
             Vec::new()
         }
         Action::Mouse(ev) => {
@@ -888,6 +1042,42 @@ fn motion(m: &mut Model, command: Command) {
             Command::HalfPageUp => l.details_scroll = l.details_scroll.saturating_sub(page / 2),
             _ => {}
         },
+        Pane::Problems if !l.changes.is_empty() => {
+            let n = l.changes.len();
+            match command {
+                Command::Down => l.problem = (l.problem + 1).min(n - 1),
+                Command::Up => l.problem = l.problem.saturating_sub(1),
+                Command::Top => l.problem = 0,
+                Command::Bottom => l.problem = n - 1,
+                Command::Select => {
+                    if let Some(c) = l.changes.get(l.problem).cloned() {
+                        if l.filter.is_some() {
+                            l.filter = None;
+                            l.refilter();
+                        }
+                        // The deepest part of the path that is in the tree.
+                        let visible: Vec<Vec<String>> = {
+                            let mut all = Vec::new();
+                            for i in (1..=c.path.len()).rev() {
+                                all.push(c.path[..i].to_vec());
+                            }
+                            all
+                        };
+                        for p in visible {
+                            let exists = l.ws.catalog.index().package(&p[0]).is_some();
+                            if exists {
+                                l.select_path(&p);
+                                if l.selected() == p.as_slice() {
+                                    break;
+                                }
+                            }
+                        }
+                        status = Some(c.text.trim().to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
         Pane::Problems => {
             let n = l.ws.report().diagnostics.len();
             match command {

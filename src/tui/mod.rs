@@ -34,7 +34,7 @@ fn spawn_load(dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
 
 /// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
 /// included.
-pub fn run(dir: &Path) -> std::io::Result<()> {
+pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
     let progress = Arc::new(Progress::default());
     let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
@@ -42,6 +42,16 @@ pub fn run(dir: &Path) -> std::io::Result<()> {
     let theme = view::Theme::from_env();
     let (tx, rx) = mpsc::channel();
     spawn_load(dir.to_path_buf(), progress, tx.clone());
+    if let Some(old) = compare {
+        let old = old.to_path_buf();
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let result = crate::catalog::load(&old)
+                .map(Box::new)
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Action::CompareLoaded(result));
+        });
+    }
 
     let mut terminal = ratatui::init();
     // ratatui's hook restores the screen on a panic; mouse reporting must be switched off too.

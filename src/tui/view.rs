@@ -344,6 +344,17 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
             " ".repeat(lay.width.saturating_sub(row.cells.len()) + 1),
         ));
         let mut style = Style::default();
+        let added = row.entry.is_some_and(|n| {
+            l.changes.iter().any(|c| {
+                c.added
+                    && c.path.len() == 3
+                    && c.path[1] == g.channel
+                    && c.path[2] == g.graph[n].name
+            })
+        });
+        if added {
+            style = theme.fg(Color::Green).add_modifier(Modifier::BOLD);
+        }
         if row.entry.is_some() && row.entry == selected {
             style = style.add_modifier(Modifier::REVERSED);
         } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
@@ -358,7 +369,41 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
     );
 }
 
+fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+    let errors = l.ws.report().count(Severity::Error);
+    let title = format!(
+        "changes · {} (problems: {errors} errors; Enter selects)",
+        l.changes.len()
+    );
+    let items: Vec<ListItem> = l
+        .changes
+        .iter()
+        .map(|c| {
+            let style = if c.added {
+                theme.fg(Color::Green)
+            } else if c.removed {
+                theme.fg(Color::Red)
+            } else {
+                Style::default()
+            };
+            ListItem::new(Line::from(Span::styled(c.text.clone(), style)))
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(Some(l.problem));
+    f.render_stateful_widget(
+        List::new(items)
+            .block(block(&title, focused, theme))
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
+        area,
+        &mut state,
+    );
+}
+
 fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+    if !l.changes.is_empty() {
+        changes_pane(l, f, area, focused, theme);
+        return;
+    }
     let errors = l.ws.report().count(Severity::Error);
     let warnings = l.ws.report().count(Severity::Warning);
     let title = format!("problems · {errors} errors, {warnings} warnings");
