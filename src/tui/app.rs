@@ -387,6 +387,7 @@ impl Model {
         };
         if let Some(l) = self.loaded_mut() {
             l.changes = changes(&crate::diff::diff(&old, &l.ws.catalog));
+            l.refresh();
             if l.changes.is_empty() {
                 self.status = Some("no changes from the catalog compared with".into());
             }
@@ -523,7 +524,19 @@ pub fn build_tree(
     catalog: &Catalog,
     report: &Report,
     filter: Option<&str>,
+    changes: &[Change],
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
+    // Review mode: `+ new` on entries the change added, `~` on packages and channels it touched.
+    let added = |path: &[&str]| {
+        changes.iter().any(|c| {
+            c.added && c.path.len() == path.len() && c.path.iter().zip(path).all(|(a, b)| a == b)
+        })
+    };
+    let touched = |path: &[&str]| {
+        changes
+            .iter()
+            .any(|c| c.path.len() >= path.len() && c.path.iter().zip(path).all(|(a, b)| a == b))
+    };
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
     let mut items = Vec::new();
@@ -563,6 +576,9 @@ pub fn build_tree(
                     label.push_str("  deprecated");
                 }
                 label.push_str(markers.entry(pkg, &ch_name, &e.name));
+                if added(&[pkg, &ch_name, &e.name]) {
+                    label.push_str("  + new");
+                }
                 matches.push(vec![pkg.clone(), ch_name.clone(), e.name.clone()]);
                 entries.push(TreeItem::new_leaf(e.name.clone(), label));
             }
@@ -577,6 +593,9 @@ pub fn build_tree(
                 label.push_str("  deprecated");
             }
             label.push_str(markers.channel(pkg, &ch_name));
+            if touched(&[pkg, &ch_name]) {
+                label.push_str("  ~ changed");
+            }
             if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
                 channels.push(item);
             }
@@ -593,6 +612,9 @@ pub fn build_tree(
             label.push_str("  deprecated");
         }
         label.push_str(markers.package(pkg));
+        if touched(&[pkg]) {
+            label.push_str("  ~ changed");
+        }
         if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
             items.push(item);
         }
@@ -603,7 +625,7 @@ pub fn build_tree(
 impl Loaded {
     pub fn new(catalog: Catalog) -> Loaded {
         let ws = Workspace::open(catalog);
-        let (items, _) = build_tree(&ws.catalog, ws.report(), None);
+        let (items, _) = build_tree(&ws.catalog, ws.report(), None, &[]);
         let mut tree = TreeState::default();
         if let Some(first) = items.first() {
             tree.select(vec![first.identifier().clone()]);
@@ -729,8 +751,12 @@ impl Loaded {
     }
 
     fn refilter(&mut self) {
-        let (items, matches) =
-            build_tree(&self.ws.catalog, self.ws.report(), self.filter.as_deref());
+        let (items, matches) = build_tree(
+            &self.ws.catalog,
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
         self.items = items;
         self.matches = if self.filter.is_some() {
             matches
@@ -1177,7 +1203,12 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 l.ws.revalidate_all();
                 let errors = l.ws.report().count(Severity::Error);
                 let warnings = l.ws.report().count(Severity::Warning);
-                let (items, _) = build_tree(&l.ws.catalog, l.ws.report(), l.filter.as_deref());
+                let (items, _) = build_tree(
+                    &l.ws.catalog,
+                    l.ws.report(),
+                    l.filter.as_deref(),
+                    &l.changes,
+                );
                 l.items = items;
                 m.status = Some(format!(
                     "{}: {errors} errors, {warnings} warnings",
@@ -1232,8 +1263,12 @@ impl Loaded {
     fn refresh(&mut self) {
         self.dirty = self.ws.dirty_files();
         let keep = self.selected().to_vec();
-        let (items, matches) =
-            build_tree(&self.ws.catalog, self.ws.report(), self.filter.as_deref());
+        let (items, matches) = build_tree(
+            &self.ws.catalog,
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
         self.items = items;
         if self.filter.is_some() {
             self.matches = matches;
