@@ -1,24 +1,14 @@
 //! `fbc-edit diff`: changes by meaning on real catalog pairs and on copies with one known edit each.
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use fbc_edit::catalog::{Node, load};
 use fbc_edit::diff;
 use fbc_edit::edit::{Edit, Target};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::write(&target, std::fs::read(entry.path()).unwrap()).unwrap();
-        }
-    }
-}
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")

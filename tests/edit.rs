@@ -1,5 +1,8 @@
 //! Guided edits: what they change in the files, what they refuse, and that undo restores every byte.
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -7,19 +10,6 @@ use fbc_edit::catalog::{Catalog, Severity, load};
 use fbc_edit::edit::{Edit, Target, Undo};
 use fbc_edit::validate;
 use proptest::prelude::*;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::write(&target, std::fs::read(entry.path()).unwrap()).unwrap();
-        }
-    }
-}
 
 fn copy_of(rel: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();

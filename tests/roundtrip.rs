@@ -1,6 +1,9 @@
 //! Write-back fidelity over real catalogs: a save with no edits changes nothing, and adding one channel
 //! entry changes only the lines that hold it (plus a comma in JSON).
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 
 use fbc_edit::catalog::model::Channel;
@@ -24,19 +27,6 @@ fn catalogs() -> Vec<PathBuf> {
         dirs.extend(more);
     }
     dirs
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! The TUI without a terminal: `update` driven by key sequences, screens drawn on ratatui's
 //! `TestBackend` and compared with snapshots at 80×24 and 160×48.
 
+mod common;
+use common::copy_dir;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -17,21 +20,9 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
 }
 
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 fn demo_copy() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    copy(&demo(), tmp.path());
+    copy_dir(&demo(), tmp.path());
     tmp
 }
 

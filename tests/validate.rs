@@ -1,6 +1,9 @@
 //! `fbc-edit validate` on one small catalog per rule (testdata/validate/<case>), on the real catalogs in
 //! the shared test data, and the incremental API against a full run.
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -289,19 +292,6 @@ fn real_catalogs_have_no_errors() {
             .map(|d| d.to_string())
             .collect();
         assert!(errors.is_empty(), "{name}: {errors:#?}");
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
     }
 }
 
