@@ -465,3 +465,23 @@ fn kubernetes_manifests_get_a_hint() {
         ]
     );
 }
+
+#[test]
+fn a_temporary_file_left_by_an_interrupted_save_is_reported_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "catalog.yaml", PKG.as_bytes());
+    // What a save killed between writing and renaming leaves beside the file.
+    write(tmp.path(), ".fbc-edit-Ab12Cd", PKG.as_bytes());
+    let c = load(tmp.path()).unwrap();
+    assert_eq!(
+        c.files.len(),
+        1,
+        "the leftover is not read as catalog content"
+    );
+    let p = problems(&c);
+    assert!(
+        p.iter()
+            .any(|d| d.starts_with(".fbc-edit-Ab12Cd: error[FBC001]: leftover temporary file")),
+        "{p:?}"
+    );
+}

@@ -102,10 +102,23 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         .iter()
         .filter_map(|f| build_ignore(root, f, &mut diagnostics))
         .collect();
-    let files: Vec<Found> = files
+    let (leftovers, files): (Vec<Found>, Vec<Found>) = files
         .into_iter()
         .filter(|f| !is_ignored(f, &ignores))
-        .collect();
+        .partition(|f| {
+            f.rel
+                .rsplit('/')
+                .next()
+                .is_some_and(|n| n.starts_with(super::write::TEMP_PREFIX))
+        });
+    for f in leftovers {
+        diagnostics.push(Diagnostic::new(
+            codes::READ,
+            Severity::Error,
+            Location::new(&f.rel, 0, 0),
+            "leftover temporary file of an interrupted save: opm would read it as catalog content; delete it (not read)",
+        ));
+    }
     if files.is_empty() {
         diagnostics.push(Diagnostic::new(
             codes::EMPTY,

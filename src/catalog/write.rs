@@ -18,6 +18,9 @@ use super::node::{Entry, Kind, Node, Str, Style, write_json_string};
 use super::yaml::{self, YamlStyle};
 use super::{BlobState, Catalog, FileId};
 
+/// Name prefix of the temporary file a save writes before renaming it over the original.
+pub const TEMP_PREFIX: &str = ".fbc-edit-";
+
 /// Why a save or a preview failed.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -288,7 +291,7 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8], existing: bool) -> std::io
         .unwrap_or_else(|| PathBuf::from("."));
     fs::create_dir_all(&dir)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".fbc-edit-")
+        .prefix(TEMP_PREFIX)
         .tempfile_in(&dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
