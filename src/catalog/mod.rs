@@ -2,6 +2,7 @@
 
 pub mod decode;
 pub mod diagnostic;
+pub mod emit;
 pub mod image_ref;
 pub mod index;
 pub mod json;
