@@ -313,27 +313,65 @@ impl RegistryBundle {
             root: root.to_path_buf(),
             ..Default::default()
         };
-        b.read_manifests();
+        b.read_manifests(&root.join("manifests"), "manifests/", |_| true);
         b.read_metadata();
         b
     }
 
-    fn read_manifests(&mut self) {
-        let dir = self.root.join("manifests");
-        let entries = match read_dir_sorted(&dir) {
+    /// A bundle made of the manifest files of `dir` that `keep` accepts (by file name), with the
+    /// package and channels given instead of read from annotations: what a version directory of the
+    /// legacy package-manifest format holds. `prefix` is prepended to file names in diagnostics.
+    pub fn from_manifests(
+        dir: &Path,
+        prefix: &str,
+        keep: impl Fn(&str) -> bool,
+        package: &str,
+        channels: &[String],
+        default_channel: Option<&str>,
+    ) -> RegistryBundle {
+        let mut b = RegistryBundle {
+            root: dir.to_path_buf(),
+            ..Default::default()
+        };
+        b.read_manifests(dir, prefix, keep);
+        let at = Location::new(prefix.trim_end_matches('/'), 0, 0);
+        let mut annotation = |key: &str, value: String| {
+            b.annotations.push(Annotation {
+                key: key.to_string(),
+                value,
+                location: at.clone(),
+            })
+        };
+        annotation(MEDIATYPE_KEY, "registry+v1".into());
+        annotation(MANIFESTS_KEY, "manifests/".into());
+        annotation(METADATA_KEY, "metadata/".into());
+        annotation(PACKAGE_KEY, package.into());
+        annotation(CHANNELS_KEY, channels.join(","));
+        if let Some(d) = default_channel {
+            annotation(DEFAULT_CHANNEL_KEY, d.into());
+        }
+        b.annotations_file = Some(String::new());
+        b
+    }
+
+    fn read_manifests(&mut self, dir: &Path, prefix: &str, keep: impl Fn(&str) -> bool) {
+        let entries = match read_dir_sorted(dir) {
             Ok(e) => e,
             Err(e) => {
                 self.diagnostics.push(diag(
                     codes::NOT_A_BUNDLE,
                     Severity::Error,
-                    Location::new("manifests", 0, 0),
+                    Location::new(prefix.trim_end_matches('/'), 0, 0),
                     format!("cannot read the manifests directory: {e}"),
                 ));
                 return;
             }
         };
         for (name, is_dir) in entries {
-            let rel = format!("manifests/{name}");
+            if !keep(&name) {
+                continue;
+            }
+            let rel = format!("{prefix}{name}");
             if is_dir {
                 self.diagnostics.push(diag(
                     codes::STRAY_FILE,
