@@ -206,6 +206,26 @@ fn set_entry_field(
     });
 }
 
+/// A channel entry with the fields that are set.
+fn entry_node(
+    name: &str,
+    replaces: Option<&str>,
+    skips: &[String],
+    skip_range: Option<&str>,
+) -> Node {
+    let mut fields = vec![("name", Node::string(name))];
+    if let Some(r) = replaces {
+        fields.push(("replaces", Node::string(r)));
+    }
+    if !skips.is_empty() {
+        fields.push(("skips", strings(skips)));
+    }
+    if let Some(r) = skip_range {
+        fields.push(("skipRange", Node::string(r)));
+    }
+    Node::map(fields)
+}
+
 fn strings(items: &[String]) -> Node {
     Node::seq(items.iter().map(|s| Node::string(s.as_str())).collect())
 }
@@ -343,22 +363,13 @@ impl Edit {
                     return err(format!("skipRange {r:?} is not a valid range: {e}"));
                 }
                 let replaces = replaces.clone().or(head);
-                let mut fields = vec![("name", Node::string(bundle.as_str()))];
-                if let Some(r) = &replaces {
-                    fields.push(("replaces", Node::string(r.as_str())));
-                }
-                if !skips.is_empty() {
-                    fields.push(("skips", strings(skips)));
-                }
-                if let Some(r) = skip_range {
-                    fields.push(("skipRange", Node::string(r.as_str())));
-                }
+                let entry = entry_node(bundle, replaces.as_deref(), skips, skip_range.as_deref());
                 rec.touch(catalog, id);
                 catalog.edit(id, |c| {
                     if let Some(list) = entries_mut(c) {
-                        list.push(Node::map(fields));
+                        list.push(entry);
                     } else {
-                        c.set_field("entries", Node::seq(vec![Node::map(fields)]));
+                        c.set_field("entries", Node::seq(vec![entry]));
                     }
                 });
             }
@@ -700,21 +711,13 @@ impl Edit {
                 )
                 .and_then(|()| {
                     if new_channel {
-                        let mut entry = vec![("name", Node::string(name))];
-                        if let Some(r) = replaces {
-                            entry.push(("replaces", Node::string(r.as_str())));
-                        }
-                        if !skips.is_empty() {
-                            entry.push(("skips", strings(skips)));
-                        }
-                        if let Some(r) = skip_range {
-                            entry.push(("skipRange", Node::string(r.as_str())));
-                        }
+                        let entry =
+                            entry_node(name, replaces.as_deref(), skips, skip_range.as_deref());
                         let blob = Node::map(vec![
                             ("schema", Node::string(schema::CHANNEL)),
                             ("package", Node::string(pkg)),
                             ("name", Node::string(channel.as_str())),
-                            ("entries", Node::seq(vec![Node::map(entry)])),
+                            ("entries", Node::seq(vec![entry])),
                         ]);
                         let id = catalog.add_blob(blob).map_err(EditError)?;
                         rec.added(catalog, id);
