@@ -489,3 +489,47 @@ fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
     );
     insta::assert_snapshot!("review_100x30", screen(&mut m, 100, 30));
 }
+
+/// Loads `new` and compares it with the demo catalog, as `fbc-edit --compare DEMO NEW` does.
+fn review(new: &Path) -> Model {
+    let mut m = model(new);
+    update(
+        &mut m,
+        Action::CompareLoaded(Ok(Box::new(load(&demo()).unwrap()))),
+    );
+    m
+}
+
+fn change_texts(m: &Model) -> Vec<String> {
+    m.loaded()
+        .unwrap()
+        .changes
+        .iter()
+        .map(|c| c.text.clone())
+        .collect()
+}
+
+#[test]
+fn review_mode_lists_a_rewritten_skip_range_and_enter_selects_its_entry() {
+    let new = demo_copy();
+    let file = new.path().join("cache-operator/catalog.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(r#"">=1.0.0 <1.3.0""#, r#"">=1.0.0 <1.2.2""#),
+    )
+    .unwrap();
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        [
+            "package cache-operator changed",
+            r#"  stable: ~ cache-operator.v1.3.0 skipRange ">=1.0.0 <1.3.0" → ">=1.0.0 <1.2.2""#,
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.3.0"]
+    );
+}

@@ -284,6 +284,20 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                     true,
                 );
             }
+            for r in &c.skip_ranges_changed {
+                push(
+                    format!(
+                        "  {}: ~ {} skipRange {} → {}",
+                        c.name,
+                        r.entry,
+                        crate::diff::quoted(&r.old),
+                        crate::diff::quoted(&r.new)
+                    ),
+                    vec![p.name.clone(), c.name.clone(), r.entry.clone()],
+                    false,
+                    false,
+                );
+            }
             for e in &c.lost_path {
                 push(
                     format!("  {}: ! {e} no longer reaches the head", c.name),
