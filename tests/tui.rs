@@ -533,3 +533,73 @@ fn review_mode_lists_a_rewritten_skip_range_and_enter_selects_its_entry() {
         ["cache-operator", "stable", "cache-operator.v1.3.0"]
     );
 }
+
+/// A copy of the demo catalog with one edit applied and saved.
+fn demo_edited(edit: fbc_edit::edit::Edit) -> tempfile::TempDir {
+    let tmp = demo_copy();
+    let mut c = load(tmp.path()).unwrap();
+    edit.apply(&mut c).unwrap();
+    c.save().unwrap();
+    tmp
+}
+
+/// The tree pane's part of each line of a 160-column screen.
+fn tree_column(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.chars().take(56).collect())
+        .collect()
+}
+
+#[test]
+fn review_mode_marks_as_new_only_the_entries_the_change_added() {
+    // A new skips link into an old entry: the entry is not new.
+    let new = demo_edited(fbc_edit::edit::Edit::AddSkips {
+        package: "metrics-gateway".into(),
+        channel: "alpha".into(),
+        entry: "metrics-gateway.v1.1.0".into(),
+        skips: vec!["metrics-gateway.v0.9.0".into()],
+    });
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        [
+            "package metrics-gateway changed",
+            "  alpha: + metrics-gateway.v0.9.0 → metrics-gateway.v1.1.0 (skips)",
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(
+        selected(&m),
+        ["metrics-gateway", "alpha", "metrics-gateway.v1.1.0"]
+    );
+    let s = screen(&mut m, 160, 48);
+    let tree = tree_column(&s);
+    let row = tree
+        .iter()
+        .find(|l| l.contains("metrics-gateway.v1.1.0"))
+        .unwrap();
+    assert!(!row.contains("new"), "{s}");
+    assert!(
+        tree.iter().any(|l| l.contains("alpha  (3)  ~ changed")),
+        "{s}"
+    );
+}
+
+#[test]
+fn review_mode_enter_on_a_removed_channel_selects_its_package() {
+    let new = demo_edited(fbc_edit::edit::Edit::DeleteChannel {
+        package: "cache-operator".into(),
+        channel: "candidate".into(),
+    });
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        ["package cache-operator changed", "  - channel candidate"]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    // The selection is a real row: moving down goes to the package's first channel.
+    press(&mut m, "tab l j");
+    assert_eq!(selected(&m), ["cache-operator", "stable"]);
+}

@@ -200,50 +200,73 @@ pub struct Change {
     pub text: String,
     /// Tree path of the object (package, channel, entry).
     pub path: Vec<String>,
-    pub added: bool,
-    pub removed: bool,
+    /// What the change did to that object, for the marks in the tree and graph.
+    pub object: ObjectChange,
+    pub tone: Tone,
+}
+
+/// How a change line is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Something gained (green).
+    Gained,
+    /// Something lost (red).
+    Lost,
+    Neutral,
+}
+
+/// What a change did to the object its path names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectChange {
+    Added,
+    Removed,
+    /// Changed, or only where to look (an edge, a head, a deprecation).
+    Changed,
 }
 
 /// The changes of a semantic diff as pane lines.
 pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
+    use ObjectChange::{Added, Changed, Removed};
+    use Tone::{Gained, Lost, Neutral};
     let mut out = Vec::new();
-    let mut push = |text: String, path: Vec<String>, added: bool, removed: bool| {
+    let mut push = |text: String, path: Vec<String>, object: ObjectChange, tone: Tone| {
         out.push(Change {
             text,
             path,
-            added,
-            removed,
+            object,
+            tone,
         })
     };
     for p in &d.packages {
         let pkg = vec![p.name.clone()];
+        let (object, tone) = match p.change {
+            "added" => (Added, Gained),
+            "removed" => (Removed, Lost),
+            _ => (Changed, Neutral),
+        };
         push(
             format!("package {} {}", p.name, p.change),
             pkg.clone(),
-            p.change == "added",
-            p.change == "removed",
+            object,
+            tone,
         );
         if let Some([a, b]) = &p.default_channel {
             push(
                 format!("  default channel {a} → {b}"),
                 pkg.clone(),
-                false,
-                false,
+                Changed,
+                Neutral,
             );
         }
+        let channel = |c: &str| vec![p.name.clone(), c.to_string()];
+        let entry = |c: &str, e: &str| vec![p.name.clone(), c.to_string(), e.to_string()];
         for c in &p.channels_added {
-            push(
-                format!("  + channel {c}"),
-                vec![p.name.clone(), c.clone()],
-                true,
-                false,
-            );
+            push(format!("  + channel {c}"), channel(c), Added, Gained);
         }
         for c in &p.channels_removed {
-            push(format!("  - channel {c}"), pkg.clone(), false, true);
+            push(format!("  - channel {c}"), channel(c), Removed, Lost);
         }
         for c in &p.channels {
-            let ch = vec![p.name.clone(), c.name.clone()];
             if let Some([a, b]) = &c.head {
                 push(
                     format!(
@@ -252,36 +275,41 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                         a.as_deref().unwrap_or("-"),
                         b.as_deref().unwrap_or("-")
                     ),
-                    ch.clone(),
-                    false,
-                    false,
+                    channel(&c.name),
+                    Changed,
+                    Neutral,
                 );
             }
             for e in &c.entries_added {
                 push(
                     format!("  {}: + {e}", c.name),
-                    vec![p.name.clone(), c.name.clone(), e.clone()],
-                    true,
-                    false,
+                    entry(&c.name, e),
+                    Added,
+                    Gained,
                 );
             }
             for e in &c.entries_removed {
-                push(format!("  {}: - {e}", c.name), ch.clone(), false, true);
+                push(
+                    format!("  {}: - {e}", c.name),
+                    channel(&c.name),
+                    Removed,
+                    Lost,
+                );
             }
             for e in &c.edges_added {
                 push(
                     format!("  {}: + {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    vec![p.name.clone(), c.name.clone(), e.to.clone()],
-                    true,
-                    false,
+                    entry(&c.name, &e.to),
+                    Changed,
+                    Gained,
                 );
             }
             for e in &c.edges_removed {
                 push(
                     format!("  {}: - {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    ch.clone(),
-                    false,
-                    true,
+                    channel(&c.name),
+                    Changed,
+                    Lost,
                 );
             }
             for r in &c.skip_ranges_changed {
@@ -293,26 +321,31 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                         crate::diff::quoted(&r.old),
                         crate::diff::quoted(&r.new)
                     ),
-                    vec![p.name.clone(), c.name.clone(), r.entry.clone()],
-                    false,
-                    false,
+                    entry(&c.name, &r.entry),
+                    Changed,
+                    Neutral,
                 );
             }
             for e in &c.lost_path {
                 push(
                     format!("  {}: ! {e} no longer reaches the head", c.name),
-                    vec![p.name.clone(), c.name.clone(), e.clone()],
-                    false,
-                    true,
+                    entry(&c.name, e),
+                    Changed,
+                    Lost,
                 );
             }
         }
         for dep in &p.deprecations {
+            let tone = match (&dep.old, &dep.new) {
+                (None, _) => Gained,
+                (_, None) => Lost,
+                _ => Neutral,
+            };
             push(
                 format!("  deprecation of {} changed", dep.of),
                 pkg.clone(),
-                dep.old.is_none(),
-                dep.new.is_none(),
+                Changed,
+                tone,
             );
         }
         for b in &p.bundles_changed {
@@ -322,8 +355,8 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                     b.name
                 ),
                 pkg.clone(),
-                false,
-                false,
+                Changed,
+                Neutral,
             );
         }
     }
@@ -543,7 +576,9 @@ pub fn build_tree(
     // Review mode: `+ new` on entries the change added, `~` on packages and channels it touched.
     let added = |path: &[&str]| {
         changes.iter().any(|c| {
-            c.added && c.path.len() == path.len() && c.path.iter().zip(path).all(|(a, b)| a == b)
+            c.object == ObjectChange::Added
+                && c.path.len() == path.len()
+                && c.path.iter().zip(path).all(|(a, b)| a == b)
         })
     };
     let touched = |path: &[&str]| {
@@ -634,6 +669,20 @@ pub fn build_tree(
         }
     }
     (items, matches)
+}
+
+/// The tree item at `path`, if there is one.
+fn tree_item<'a>(
+    items: &'a [TreeItem<'static, String>],
+    path: &[String],
+) -> Option<&'a TreeItem<'static, String>> {
+    let (first, rest) = path.split_first()?;
+    let item = items.iter().find(|i| i.identifier() == first)?;
+    if rest.is_empty() {
+        Some(item)
+    } else {
+        tree_item(item.children(), rest)
+    }
 }
 
 impl Loaded {
@@ -781,6 +830,18 @@ impl Loaded {
             self.select_path(&first);
         } else if let Some(first) = self.items.first() {
             self.tree.select(vec![first.identifier().clone()]);
+        }
+    }
+
+    /// Selects the deepest part of `path` that is in the tree (a removed channel's package, say).
+    fn select_deepest(&mut self, path: &[String]) {
+        for i in (1..=path.len()).rev() {
+            let p = &path[..i];
+            let exists = tree_item(&self.items, p).is_some();
+            if exists {
+                self.select_path(p);
+                return;
+            }
         }
     }
 
@@ -1095,23 +1156,7 @@ fn motion(m: &mut Model, command: Command) {
                             l.filter = None;
                             l.refilter();
                         }
-                        // The deepest part of the path that is in the tree.
-                        let visible: Vec<Vec<String>> = {
-                            let mut all = Vec::new();
-                            for i in (1..=c.path.len()).rev() {
-                                all.push(c.path[..i].to_vec());
-                            }
-                            all
-                        };
-                        for p in visible {
-                            let exists = l.ws.catalog.index().package(&p[0]).is_some();
-                            if exists {
-                                l.select_path(&p);
-                                if l.selected() == p.as_slice() {
-                                    break;
-                                }
-                            }
-                        }
+                        l.select_deepest(&c.path);
                         status = Some(c.text.trim().to_string());
                     }
                 }

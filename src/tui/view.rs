@@ -7,7 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{Dialog, Loaded, Model, Overlay, Pane, Picker, Prompt, State, details};
+use super::app::{
+    Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
+};
 use super::keymap::Command;
 use crate::catalog::Severity;
 use crate::graph::layout::CellKind;
@@ -346,8 +348,9 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         let mut style = Style::default();
         let added = row.entry.is_some_and(|n| {
             l.changes.iter().any(|c| {
-                c.added
+                c.object == ObjectChange::Added
                     && c.path.len() == 3
+                    && c.path[0] == g.package
                     && c.path[1] == g.channel
                     && c.path[2] == g.graph[n].name
             })
@@ -379,12 +382,10 @@ fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Th
         .changes
         .iter()
         .map(|c| {
-            let style = if c.added {
-                theme.fg(Color::Green)
-            } else if c.removed {
-                theme.fg(Color::Red)
-            } else {
-                Style::default()
+            let style = match c.tone {
+                Tone::Gained => theme.fg(Color::Green),
+                Tone::Lost => theme.fg(Color::Red),
+                Tone::Neutral => Style::default(),
             };
             ListItem::new(Line::from(Span::styled(c.text.clone(), style)))
         })
