@@ -603,3 +603,105 @@ fn review_mode_enter_on_a_removed_channel_selects_its_package() {
     press(&mut m, "tab l j");
     assert_eq!(selected(&m), ["cache-operator", "stable"]);
 }
+
+/// cache-operator 1.1.0 taken out of stable: 1.2.0 now replaces 1.0.0 directly.
+fn review_of_a_removed_entry() -> (tempfile::TempDir, Model) {
+    let new = demo_edited(fbc_edit::edit::Edit::RemoveEntry {
+        package: "cache-operator".into(),
+        channel: "stable".into(),
+        entry: "cache-operator.v1.1.0".into(),
+    });
+    let m = review(new.path());
+    (new, m)
+}
+
+#[test]
+fn review_mode_shows_a_removed_entry_as_a_ghost_row_that_refuses_edits() {
+    let (_new, mut m) = review_of_a_removed_entry();
+    assert_eq!(
+        change_texts(&m)[..2],
+        [
+            "package cache-operator changed",
+            "  stable: - cache-operator.v1.1.0"
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    let ghost = ["cache-operator", "stable", "cache-operator.v1.1.0"];
+    assert_eq!(selected(&m), ghost, "Enter lands on the ghost row");
+    assert!(m.loaded().unwrap().is_ghost(&selected(&m)));
+    insta::assert_snapshot!("review_ghost_100x30", screen(&mut m, 100, 30));
+    // Between 1.2.0 and 1.0.0, where its version puts it.
+    let tree = tree_column(&screen(&mut m, 160, 48));
+    let rows: Vec<&str> = tree
+        .iter()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .skip_while(|l| !l.starts_with("▼ stable"))
+        .take(7)
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "▼ stable  (4)  ★ default  ~ changed",
+            "cache-operator.v1.3.0  ◉ head",
+            "cache-operator.v1.2.1",
+            "cache-operator.v1.2.0",
+            "- cache-operator.v1.1.0  removed",
+            "cache-operator.v1.0.0  deprecated",
+            "▶ candidate  (2)",
+        ]
+    );
+    let details = fbc_edit::tui::app::details(m.loaded().unwrap()).join("\n");
+    assert!(
+        details.contains("removed from channel stable by the change under review"),
+        "{details}"
+    );
+    // Edits refuse a ghost, and say why.
+    press(&mut m, "tab x");
+    assert!(m.dialog.is_none(), "{:?}", m.dialog);
+    assert_eq!(
+        m.status.as_deref(),
+        Some(
+            "cache-operator.v1.1.0 was removed from stable by the change under review: there is nothing to edit"
+        )
+    );
+    press(&mut m, "r");
+    assert!(m.dialog.is_none());
+    // A live entry next to it still edits.
+    press(&mut m, "k r");
+    assert!(m.dialog.is_some());
+}
+
+#[test]
+fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
+    use ratatui::style::Color;
+    // The colour of the first letter of `text` in the tree pane.
+    let colour_of = |m: &mut Model, text: &str| {
+        let mut t = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        t.draw(|f| view(m, f, &Theme { color: true })).unwrap();
+        let buf = t.backend().buffer();
+        for y in 0..48 {
+            let line: Vec<String> = (0..56).map(|x| buf[(x, y)].symbol().to_string()).collect();
+            if let Some(x) = line.concat().find(text) {
+                let x = line.concat()[..x].chars().count() as u16;
+                return buf[(x, y)].fg;
+            }
+        }
+        panic!("no tree row with {text}");
+    };
+    let (_new, mut m) = review_of_a_removed_entry();
+    press(&mut m, "j l j l");
+    assert_eq!(colour_of(&mut m, "- cache-operator.v1.1.0"), Color::Red);
+    assert_eq!(colour_of(&mut m, "  cache-operator.v1.2.0"), Color::Reset);
+
+    let new = demo_edited(fbc_edit::edit::Edit::Promote {
+        package: "cache-operator".into(),
+        bundle: "cache-operator.v1.4.0".into(),
+        channel: "stable".into(),
+        replaces: None,
+        skips: vec![],
+        skip_range: None,
+    });
+    let mut m = review(new.path());
+    press(&mut m, "j l j l");
+    assert_eq!(colour_of(&mut m, "+ cache-operator.v1.4.0"), Color::Green);
+}

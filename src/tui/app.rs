@@ -10,8 +10,9 @@ use ratatui::layout::Position;
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::keymap::{Command, Key, Keymap, Lookup};
-use crate::catalog::model::{Bundle, Deprecations, Package};
+use crate::catalog::model::{Bundle, Channel, Deprecations, Package};
 use crate::catalog::schema;
+use crate::catalog::semver_range::Version;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
@@ -291,7 +292,7 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
             for e in &c.entries_removed {
                 push(
                     format!("  {}: - {e}", c.name),
-                    channel(&c.name),
+                    entry(&c.name, e),
                     Removed,
                     Lost,
                 );
@@ -307,7 +308,7 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
             for e in &c.edges_removed {
                 push(
                     format!("  {}: - {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    channel(&c.name),
+                    entry(&c.name, &e.to),
                     Changed,
                     Lost,
                 );
@@ -566,26 +567,32 @@ fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> boo
     b.version().is_some_and(|v| v.contains(needle)) || b.image.to_lowercase().contains(needle)
 }
 
-/// The tree items (packages → channels → entries), keeping only matches when filtering.
+/// What the change under review did to the object at a tree path: added or removed (exactly this
+/// object), or changed (something at or below it); `None` when untouched or not reviewing.
+pub fn review_mark<S: AsRef<str>>(changes: &[Change], path: &[S]) -> Option<ObjectChange> {
+    let under = |c: &Change| {
+        c.path.len() >= path.len() && c.path.iter().zip(path).all(|(a, b)| a == b.as_ref())
+    };
+    let mut mark = None;
+    for c in changes.iter().filter(|c| under(c)) {
+        if c.path.len() == path.len() && c.object != ObjectChange::Changed {
+            return Some(c.object);
+        }
+        mark = Some(ObjectChange::Changed);
+    }
+    mark
+}
+
+/// The tree items (packages → channels → entries), keeping only matches when filtering. In review
+/// mode entries carry a `+`/`-` gutter, and the entries the change removed from a channel are
+/// listed in it as `- name  removed` ghost rows.
 pub fn build_tree(
     catalog: &Catalog,
     report: &Report,
     filter: Option<&str>,
     changes: &[Change],
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
-    // Review mode: `+ new` on entries the change added, `~` on packages and channels it touched.
-    let added = |path: &[&str]| {
-        changes.iter().any(|c| {
-            c.object == ObjectChange::Added
-                && c.path.len() == path.len()
-                && c.path.iter().zip(path).all(|(a, b)| a == b)
-        })
-    };
-    let touched = |path: &[&str]| {
-        changes
-            .iter()
-            .any(|c| c.path.len() >= path.len() && c.path.iter().zip(path).all(|(a, b)| a == b))
-    };
+    let review = !changes.is_empty();
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
     let mut items = Vec::new();
@@ -609,7 +616,8 @@ pub fn build_tree(
             let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
                 continue;
             };
-            let mut entries = Vec::new();
+            // Newest first, with the entries the change removed as ghost rows at their version.
+            let mut rows: Vec<(Option<&Version>, String, String)> = Vec::new();
             for n in g.newest_first() {
                 let e = &g.graph[n];
                 if let Some(nd) = &needle
@@ -617,7 +625,12 @@ pub fn build_tree(
                 {
                     continue;
                 }
-                let mut label = e.name.clone();
+                let mark = review_mark(changes, &[pkg, &ch_name, &e.name]);
+                let mut label = match (review, mark) {
+                    (true, Some(ObjectChange::Added)) => format!("+ {}", e.name),
+                    (true, _) => format!("  {}", e.name),
+                    (false, _) => e.name.clone(),
+                };
                 if e.head {
                     label.push_str("  ◉ head");
                 }
@@ -625,11 +638,42 @@ pub fn build_tree(
                     label.push_str("  deprecated");
                 }
                 label.push_str(markers.entry(pkg, &ch_name, &e.name));
-                if added(&[pkg, &ch_name, &e.name]) {
-                    label.push_str("  + new");
+                if mark == Some(ObjectChange::Added) {
+                    label.push_str("  new");
                 }
-                matches.push(vec![pkg.clone(), ch_name.clone(), e.name.clone()]);
-                entries.push(TreeItem::new_leaf(e.name.clone(), label));
+                rows.push((e.version.as_ref(), e.name.clone(), label));
+            }
+            let mut ghosts: Vec<(Option<&Version>, &String)> = changes
+                .iter()
+                .filter(|c| c.object == ObjectChange::Removed)
+                .filter_map(|c| match c.path.as_slice() {
+                    [p, ch, e] if p == pkg && *ch == ch_name => Some(e),
+                    _ => None,
+                })
+                // An entry put back since (by an edit in review mode) is no ghost.
+                .filter(|e| g.node(e).is_none())
+                .filter(|e| {
+                    needle
+                        .as_ref()
+                        .is_none_or(|nd| entry_matches(catalog, pkg, e, nd))
+                })
+                .map(|e| (facts.versions.get(e.as_str()), e))
+                .collect();
+            ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+            ghosts.dedup_by(|a, b| a.1 == b.1);
+            for (version, name) in ghosts {
+                // Before the first row that is older (or has no version); without a version, last.
+                let at = version.map_or(rows.len(), |v| {
+                    rows.iter()
+                        .position(|(w, _, _)| w.is_none_or(|w| w < v))
+                        .unwrap_or(rows.len())
+                });
+                rows.insert(at, (version, name.clone(), format!("- {name}  removed")));
+            }
+            let mut entries = Vec::with_capacity(rows.len());
+            for (_, name, label) in rows {
+                matches.push(vec![pkg.clone(), ch_name.clone(), name.clone()]);
+                entries.push(TreeItem::new_leaf(name, label));
             }
             if needle.is_some() && entries.is_empty() {
                 continue;
@@ -642,7 +686,7 @@ pub fn build_tree(
                 label.push_str("  deprecated");
             }
             label.push_str(markers.channel(pkg, &ch_name));
-            if touched(&[pkg, &ch_name]) {
+            if review_mark(changes, &[pkg, &ch_name]).is_some() {
                 label.push_str("  ~ changed");
             }
             if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
@@ -661,7 +705,7 @@ pub fn build_tree(
             label.push_str("  deprecated");
         }
         label.push_str(markers.package(pkg));
-        if touched(&[pkg]) {
+        if review_mark(changes, &[pkg]).is_some() {
             label.push_str("  ~ changed");
         }
         if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
@@ -772,6 +816,20 @@ impl Loaded {
     /// The selected path: [package, channel, entry] as far as selected.
     pub fn selected(&self) -> &[String] {
         self.tree.selected()
+    }
+
+    /// Whether `path` is a ghost row: an entry the change under review removed from its channel.
+    pub fn is_ghost(&self, path: &[String]) -> bool {
+        let [p, c, e] = path else { return false };
+        review_mark(&self.changes, path) == Some(ObjectChange::Removed)
+            && !self
+                .ws
+                .catalog
+                .index()
+                .package(p)
+                .and_then(|idx| idx.channel(c))
+                .and_then(|id| Channel::read(&self.ws.catalog.blob(id).value).ok())
+                .is_some_and(|ch| ch.entries.iter().any(|x| x.name == e))
     }
 
     /// Rebuilds the graph of the selected channel when the selection moved to another channel.
@@ -1417,6 +1475,13 @@ fn capitalise(s: &str) -> String {
 fn edit_command(m: &mut Model, command: Command) {
     let Some(l) = m.loaded_mut() else { return };
     let sel = l.selected().to_vec();
+    if !matches!(command, Command::Undo | Command::Redo | Command::Write) && l.is_ghost(&sel) {
+        m.status = Some(format!(
+            "{} was removed from {} by the change under review: there is nothing to edit",
+            sel[2], sel[1]
+        ));
+        return;
+    }
     let need = |what: &str| format!("select {what} first");
     let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
         (Command::Undo, _) => {
@@ -1915,8 +1980,13 @@ pub fn details(l: &Loaded) -> Vec<String> {
                 }
             }
         }
-        [_, _, e] => {
+        [_, c, e] => {
             out.push(format!("entry {e}"));
+            if l.is_ghost(sel) {
+                out.push(format!(
+                    "removed from channel {c} by the change under review (nothing to edit here)"
+                ));
+            }
             match idx
                 .bundle(e)
                 .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))

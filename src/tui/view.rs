@@ -1,7 +1,7 @@
 //! Drawing the model. Nothing here changes state.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
@@ -9,6 +9,7 @@ use tui_tree_widget::Tree;
 
 use super::app::{
     Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
+    review_mark,
 };
 use super::keymap::Command;
 use crate::catalog::Severity;
@@ -271,10 +272,15 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
             tree_area,
         );
     } else if let Ok(tree) = Tree::new(&l.items) {
+        let tree_block = block(&title, focus == Pane::Tree, theme);
+        let inner = tree_block.inner(tree_area);
         let tree = tree
-            .block(block(&title, focus == Pane::Tree, theme))
+            .block(tree_block)
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
         f.render_stateful_widget(tree, tree_area, &mut l.tree);
+        if !l.changes.is_empty() && theme.color {
+            colour_review_rows(l, f, inner, theme);
+        }
     }
     if let Some(a) = graph_area {
         graph(l, f, a, focus == Pane::Graph, theme);
@@ -290,6 +296,29 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         );
     }
     problems_pane(l, f, problems, focus == Pane::Problems, theme);
+}
+
+/// Review mode: rows of what the change added in green, ghost rows of what it removed in red
+/// (their `+`/`-` marks say the same without colour).
+fn colour_review_rows(l: &Loaded, f: &mut Frame, inner: Rect, theme: &Theme) {
+    let mut previous: Option<&[String]> = None;
+    for y in inner.top()..inner.bottom() {
+        // Rows below the last item report the last item again.
+        let Some(path) = l.tree.rendered_at(Position::new(inner.x, y)) else {
+            continue;
+        };
+        if previous == Some(path) {
+            break;
+        }
+        previous = Some(path);
+        let colour = match review_mark(&l.changes, path) {
+            Some(ObjectChange::Added) => Color::Green,
+            Some(ObjectChange::Removed) => Color::Red,
+            _ => continue,
+        };
+        f.buffer_mut()
+            .set_style(Rect::new(inner.x, y, inner.width, 1), theme.fg(colour));
+    }
 }
 
 fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
