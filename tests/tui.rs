@@ -705,3 +705,40 @@ fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
     press(&mut m, "j l j l");
     assert_eq!(colour_of(&mut m, "+ cache-operator.v1.4.0"), Color::Green);
 }
+
+#[test]
+fn review_mode_lists_removed_and_added_edges_under_the_lanes() {
+    let (_new, mut m) = review_of_a_removed_entry();
+    // cache-operator / stable.
+    press(&mut m, "j l j");
+    let s = screen(&mut m, 160, 48);
+    // The graph pane's inside, right of the 56-column tree pane.
+    let graph: Vec<String> = s
+        .lines()
+        .map(|l| {
+            let inside: String = l.chars().skip(57).collect();
+            inside
+                .trim_end()
+                .trim_end_matches('│')
+                .trim_end()
+                .to_string()
+        })
+        .skip_while(|l| l != "changes in this channel:")
+        .take(6)
+        .collect();
+    assert_eq!(
+        graph,
+        [
+            "changes in this channel:",
+            "- cache-operator.v1.1.0  removed",
+            "- cache-operator.v1.1.0 replaces cache-operator.v1.0.0",
+            "- cache-operator.v1.2.0 replaces cache-operator.v1.1.0",
+            "- skipRange of cache-operator.v1.3.0 matches cache-operator.v1.1.0",
+            "+ cache-operator.v1.2.0 replaces cache-operator.v1.0.0",
+        ],
+        "{s}"
+    );
+    // Another channel of the package has nothing to list.
+    press(&mut m, "j");
+    assert!(!screen(&mut m, 160, 48).contains("changes in this channel"));
+}

@@ -193,6 +193,8 @@ pub struct Loaded {
     pub details_scroll: usize,
     /// Review mode: what changed from the older catalog, as lines with the object each is about.
     pub changes: Vec<Change>,
+    /// Review mode: the diff the changes come from (the graph pane lists a channel's part of it).
+    pub review: crate::diff::CatalogDiff,
 }
 
 /// One line of the review-mode changes pane.
@@ -434,7 +436,8 @@ impl Model {
             return;
         };
         if let Some(l) = self.loaded_mut() {
-            l.changes = changes(&crate::diff::diff(&old, &l.ws.catalog));
+            l.review = crate::diff::diff(&old, &l.ws.catalog);
+            l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
                 self.status = Some("no changes from the catalog compared with".into());
@@ -749,6 +752,7 @@ impl Loaded {
             graph_scroll: 0,
             details_scroll: 0,
             changes: Vec::new(),
+            review: Default::default(),
         };
         l.sync_graph();
         l
@@ -816,6 +820,21 @@ impl Loaded {
     /// The selected path: [package, channel, entry] as far as selected.
     pub fn selected(&self) -> &[String] {
         self.tree.selected()
+    }
+
+    /// Review mode: what the change did to a channel of both catalogs.
+    pub fn channel_review(
+        &self,
+        package: &str,
+        channel: &str,
+    ) -> Option<&crate::diff::ChannelDiff> {
+        self.review
+            .packages
+            .iter()
+            .find(|p| p.name == package)?
+            .channels
+            .iter()
+            .find(|c| c.name == channel)
     }
 
     /// Whether `path` is a ghost row: an entry the change under review removed from its channel.

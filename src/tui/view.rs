@@ -344,7 +344,16 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips",
         theme.fg(Color::DarkGray),
     )));
-    let visible = area.height.saturating_sub(3) as usize;
+    // Review mode: what the change removed or relinked here, listed under the lanes in the room
+    // they leave, and in at least half the pane.
+    let room = area.height.saturating_sub(3) as usize;
+    let review = review_lines(
+        l,
+        g,
+        theme,
+        (room / 2).max(room.saturating_sub(lay.rows.len())),
+    );
+    let visible = room.saturating_sub(review.len());
     let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
     // Keep the selected entry in view.
     let start = match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
@@ -392,13 +401,91 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
             style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
         }
+        if added {
+            // The mark stays visible however long the label runs.
+            spans.push(Span::styled("+ ", theme.fg(Color::Green)));
+        }
         spans.push(Span::styled(row.label.clone(), style));
         lines.push(Line::from(spans));
     }
+    lines.extend(review);
     f.render_widget(
         Paragraph::new(lines).block(block(&title, focused, theme)),
         area,
     );
+}
+
+/// An edge in words: the newer entry first, as the catalog says it.
+fn edge_words(e: &crate::diff::Edge) -> String {
+    match e.kind {
+        "skipRange" => format!("skipRange of {} matches {}", e.to, e.from),
+        kind => format!("{} {kind} {}", e.to, e.from),
+    }
+}
+
+/// Review mode: the selected channel's removed entries, removed and added edges and rewritten
+/// skipRanges, in at most `room` lines (the rest are in the changes pane).
+fn review_lines(
+    l: &Loaded,
+    g: &crate::graph::channel::ChannelGraph,
+    theme: &Theme,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let Some(d) = l.channel_review(&g.package, &g.channel) else {
+        return Vec::new();
+    };
+    let selected = l.selected().get(2);
+    let (red, green) = (theme.fg(Color::Red), theme.fg(Color::Green));
+    let mut items: Vec<Line> = Vec::new();
+    for e in &d.entries_removed {
+        let style = if selected == Some(e) {
+            red.add_modifier(Modifier::REVERSED)
+        } else {
+            red
+        };
+        items.push(Line::from(Span::styled(format!("- {e}  removed"), style)));
+    }
+    for e in &d.edges_removed {
+        items.push(Line::from(Span::styled(
+            format!("- {}", edge_words(e)),
+            red,
+        )));
+    }
+    for e in &d.edges_added {
+        items.push(Line::from(Span::styled(
+            format!("+ {}", edge_words(e)),
+            green,
+        )));
+    }
+    for r in &d.skip_ranges_changed {
+        items.push(Line::from(Span::styled(
+            format!(
+                "~ skipRange of {}: {} → {}",
+                r.entry,
+                crate::diff::quoted(&r.old),
+                crate::diff::quoted(&r.new)
+            ),
+            theme.fg(Color::Yellow),
+        )));
+    }
+    if items.is_empty() || room < 2 {
+        return Vec::new();
+    }
+    // A heading, then as many as fit, then how many more there are.
+    if items.len() + 1 > room {
+        let more = items.len() - (room - 2);
+        items.truncate(room - 2);
+        items.push(Line::from(Span::styled(
+            format!("… {more} more in the changes pane"),
+            theme.fg(Color::DarkGray),
+        )));
+    }
+    let mut out = vec![Line::from(Span::styled(
+        "changes in this channel:",
+        theme.fg(Color::DarkGray),
+    ))];
+    out.extend(items);
+    out
 }
 
 fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
@@ -544,6 +631,7 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
                     k(Command::Up)
                 ),
                 "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
+                "review mode: + marks new entries; what the change removed or relinked here is listed under the lanes".into(),
             ],
         ),
         Pane::Details => (
