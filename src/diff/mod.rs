@@ -345,7 +345,7 @@ fn or_none(v: &Option<String>) -> &str {
 }
 
 /// A skipRange as text: quoted (its spaces matter), or `(none)`.
-pub fn quoted(v: &Option<String>) -> String {
+pub fn range_text(v: &Option<String>) -> String {
     v.as_ref().map_or("(none)".into(), |r| format!("{r:?}"))
 }
 
@@ -385,8 +385,8 @@ pub fn text(d: &CatalogDiff) -> String {
                     out,
                     "    ~ skipRange of {}: {} → {}",
                     r.entry,
-                    quoted(&r.old),
-                    quoted(&r.new)
+                    range_text(&r.old),
+                    range_text(&r.new)
                 );
             }
             if !c.lost_path.is_empty() {

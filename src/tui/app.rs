@@ -321,8 +321,8 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                         "  {}: ~ {} skipRange {} → {}",
                         c.name,
                         r.entry,
-                        crate::diff::quoted(&r.old),
-                        crate::diff::quoted(&r.new)
+                        crate::diff::range_text(&r.old),
+                        crate::diff::range_text(&r.new)
                     ),
                     entry(&c.name, &r.entry),
                     Changed,

@@ -462,8 +462,8 @@ fn review_lines(
             format!(
                 "~ skipRange of {}: {} → {}",
                 r.entry,
-                crate::diff::quoted(&r.old),
-                crate::diff::quoted(&r.new)
+                crate::diff::range_text(&r.old),
+                crate::diff::range_text(&r.new)
             ),
             theme.fg(Color::Yellow),
         )));
