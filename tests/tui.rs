@@ -448,31 +448,8 @@ fn a_file_changed_on_disk_offers_to_reload() {
 
 #[test]
 fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
-    let new = demo_copy();
-    let mut c = load(new.path()).unwrap();
-    fbc_edit::edit::Edit::Promote {
-        package: "cache-operator".into(),
-        bundle: "cache-operator.v1.4.0".into(),
-        channel: "stable".into(),
-        replaces: None,
-        skips: vec![],
-        skip_range: None,
-    }
-    .apply(&mut c)
-    .unwrap();
-    c.save().unwrap();
-    let mut m = model(new.path());
-    update(
-        &mut m,
-        Action::CompareLoaded(Ok(Box::new(load(&demo()).unwrap()))),
-    );
-    let changes: Vec<String> = m
-        .loaded()
-        .unwrap()
-        .changes
-        .iter()
-        .map(|c| c.text.clone())
-        .collect();
+    let (_new, mut m) = review_of_a_promotion();
+    let changes = change_texts(&m);
     assert_eq!(
         changes,
         [
@@ -604,6 +581,20 @@ fn review_mode_enter_on_a_removed_channel_selects_its_package() {
     assert_eq!(selected(&m), ["cache-operator", "stable"]);
 }
 
+/// cache-operator 1.4.0 promoted into stable, replacing its head.
+fn review_of_a_promotion() -> (tempfile::TempDir, Model) {
+    let new = demo_edited(fbc_edit::edit::Edit::Promote {
+        package: "cache-operator".into(),
+        bundle: "cache-operator.v1.4.0".into(),
+        channel: "stable".into(),
+        replaces: None,
+        skips: vec![],
+        skip_range: None,
+    });
+    let m = review(new.path());
+    (new, m)
+}
+
 /// cache-operator 1.1.0 taken out of stable: 1.2.0 now replaces 1.0.0 directly.
 fn review_of_a_removed_entry() -> (tempfile::TempDir, Model) {
     let new = demo_edited(fbc_edit::edit::Edit::RemoveEntry {
@@ -693,15 +684,7 @@ fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
     assert_eq!(colour_of(&mut m, "- cache-operator.v1.1.0"), Color::Red);
     assert_eq!(colour_of(&mut m, "  cache-operator.v1.2.0"), Color::Reset);
 
-    let new = demo_edited(fbc_edit::edit::Edit::Promote {
-        package: "cache-operator".into(),
-        bundle: "cache-operator.v1.4.0".into(),
-        channel: "stable".into(),
-        replaces: None,
-        skips: vec![],
-        skip_range: None,
-    });
-    let mut m = review(new.path());
+    let (_new, mut m) = review_of_a_promotion();
     press(&mut m, "j l j l");
     assert_eq!(colour_of(&mut m, "+ cache-operator.v1.4.0"), Color::Green);
 }
