@@ -583,7 +583,10 @@ fn read_csv(
                     .get_field("name")
                     .and_then(|n| node_str(n, text))
                     .unwrap_or_default();
-                csv.owned.push((n, at(rel, o)));
+                let loc = field(o, "name")
+                    .map(|(k, _)| at(rel, k))
+                    .unwrap_or_else(|| at(rel, o));
+                csv.owned.push((n, loc));
             }
         }
     }
@@ -666,6 +669,9 @@ pub fn migrate(dir: &Path, opts: &Options) -> Result<Migration, MigrateError> {
                 _ => diags.push(not_catalog(&f.rel, "file")),
             }
         }
+        // Subdirectories without a package manifest, and whether they hold CSVs themselves (then
+        // they look like version directories of a package whose manifest is missing).
+        let mut orphans: Vec<(String, bool)> = Vec::new();
         for sub in &root.subdirs {
             let path = dir.join(sub.trim_end_matches('/'));
             let mut sub_diags = Vec::new();
@@ -673,17 +679,34 @@ pub fn migrate(dir: &Path, opts: &Options) -> Result<Migration, MigrateError> {
             if d.files.iter().any(|f| matches!(f.what, What::Manifest(_))) {
                 diags.extend(sub_diags);
                 packages.push(read_package(d, &mut diags));
+            } else if d.csvs().next().is_some() {
+                orphans.push((sub.clone(), true));
             } else if holds_csv(&d) {
+                orphans.push((sub.clone(), false));
+            } else {
+                diags.push(not_catalog(sub, "directory"));
+            }
+        }
+        let hint = "add <package>.package.yaml with packageName, channels (name, currentCSV) and defaultChannel";
+        if packages.is_empty() && orphans.iter().any(|(_, direct)| *direct) {
+            diags.push(
+                Diagnostic::error(
+                    codes::NO_PACKAGE_MANIFEST,
+                    Location::new("", 0, 0),
+                    "version directories with ClusterServiceVersions but no package manifest (*.package.yaml): the package's name and channels are unknown",
+                )
+                .with_hint(hint),
+            );
+        } else {
+            for (sub, _) in orphans {
                 diags.push(
                     Diagnostic::error(
                         codes::NO_PACKAGE_MANIFEST,
                         Location::new(sub.as_str(), 0, 0),
-                        "holds ClusterServiceVersions but no package manifest (*.package.yaml): its package name and channels are unknown",
+                        "holds ClusterServiceVersions but no package manifest (*.package.yaml): its package's name and channels are unknown",
                     )
-                    .with_hint("add <package>.package.yaml with packageName, channels (name, currentCSV) and defaultChannel"),
+                    .with_hint(hint),
                 );
-            } else {
-                diags.push(not_catalog(sub, "directory"));
             }
         }
         if packages.is_empty() && !diags.iter().any(|d| d.code == codes::NO_PACKAGE_MANIFEST) {
@@ -1154,7 +1177,6 @@ fn build_package(
                         decl.name, decl.current
                     ),
                 )
-                .with_related([decl.loc.clone()])
                 .with_hint(format!(
                     "the package's CSVs: {}",
                     csvs.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -1275,6 +1297,7 @@ fn build_package(
             }
         }
         for c in csvs_here {
+            let bundle_start = diags.len();
             let files = bundle_files(dir, c);
             let chans = in_channels.get(&c.name).cloned().unwrap_or_default();
             let default_here = chans.iter().find(|ch| **ch == default).map(String::as_str);
@@ -1334,7 +1357,14 @@ fn build_package(
                     }
                 }
             }
-            if chans.is_empty() || csvs.get(&c.name).map(|x| &x.file) != Some(&c.file) {
+            // Nothing to render for a CSV in no channel, a duplicate, or a bundle already in error
+            // (rendering would only stop at the same problem).
+            if chans.is_empty()
+                || csvs.get(&c.name).map(|x| &x.file) != Some(&c.file)
+                || diags[bundle_start..]
+                    .iter()
+                    .any(|d| d.severity == Severity::Error)
+            {
                 continue;
             }
             let image = opts.image_template.as_ref().map(|t| {
