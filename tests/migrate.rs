@@ -474,11 +474,7 @@ fn each_broken_rule_is_reported_at_its_file_and_line() {
         }),
         ("unparseable manifest", |d| {
             let f = d.join("0.9.4/etcdrestores.etcd.database.coreos.com.crd.yaml");
-            edit(
-                &f,
-                "kind: CustomResourceDefinition",
-                "kind: a: b",
-            );
+            edit(&f, "kind: CustomResourceDefinition", "kind: a: b");
             let line = line_of(&f, "kind: a: b");
             // The CRD is gone from the bundle, so v0.9.4 misses an owned CRD as well.
             vec![

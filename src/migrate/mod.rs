@@ -234,7 +234,6 @@ struct Manifest {
 struct ChannelDecl {
     name: String,
     current: String,
-    loc: Location,
     current_loc: Location,
 }
 
@@ -482,7 +481,6 @@ fn read_manifest(doc: &Node, text: &str, rel: &str, diags: &mut Vec<Diagnostic>)
                     m.channels.push(ChannelDecl {
                         name,
                         current,
-                        loc,
                         current_loc,
                     });
                 }
