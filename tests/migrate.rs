@@ -78,10 +78,12 @@ fn entry_names(p: &MigratedPackage, channel: &str) -> Vec<String> {
         .clone()
 }
 
-/// Writes the migration and validates what was written with our loader and validator.
-fn assert_written_catalog_validates(m: &Migration) -> PathBuf {
+/// Writes the migration into `<tmp>/catalog` and validates what was written with our loader and
+/// validator. The directory lives as long as the returned guard.
+fn assert_written_catalog_validates(m: &Migration) -> tempfile::TempDir {
     assert_eq!(m.errors(), 0, "{:#?}", m.diagnostics);
-    let out = tempfile::tempdir().unwrap().keep();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path();
     let files = m.write(&out.join("catalog")).unwrap();
     assert_eq!(files.len(), m.packages.len());
     let catalog = load(&out.join("catalog")).unwrap();
@@ -100,7 +102,7 @@ fn assert_written_catalog_validates(m: &Migration) -> PathBuf {
             p.name
         );
     }
-    out.join("catalog")
+    tmp
 }
 
 /// Every package-manifest directory in shared/testdata reports what SOURCES.md says about it.
@@ -351,7 +353,7 @@ fn local_etcd_migrates_without_anything_outside_the_repository() {
     let m = run(&local_etcd());
     assert_eq!(found(&m), ["FBC242 ci.yaml"]);
     let out = assert_written_catalog_validates(&m);
-    assert!(out.join("etcd/catalog.json").is_file());
+    assert!(out.path().join("catalog/etcd/catalog.json").is_file());
     let p = package(&m, "etcd");
     assert_eq!(p.bundles.len(), 6);
     assert_eq!(
@@ -698,7 +700,7 @@ fn image_template_and_csv_metadata() {
     assert_eq!(types.last(), Some(&"olm.csv.metadata"));
     assert!(!types.contains(&"olm.bundle.object"));
     let out = assert_written_catalog_validates(&m);
-    assert!(out.join("etcd/catalog.yaml").is_file());
+    assert!(out.path().join("catalog/etcd/catalog.yaml").is_file());
 
     // Without an image a bundle needs its objects, so --csv-metadata alone is refused.
     let alone = Options {
