@@ -37,6 +37,7 @@ pub mod cli;
 pub mod diff;
 pub mod edit;
 pub mod graph;
+pub mod migrate;
 pub mod tui;
 pub mod validate;
 pub mod workspace;

@@ -170,7 +170,7 @@ fn diag(
 }
 
 /// Entries of a directory sorted by name as Go's `fs.ReadDir` returns them.
-fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
+pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
@@ -186,7 +186,7 @@ fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
 
 /// A decoded node as JSON, the way opm's YAML-or-JSON decoder gives it. Strings left on disk by the
 /// reader are taken from `text`.
-fn node_json(node: &Node, text: &str) -> Value {
+pub(crate) fn node_json(node: &Node, text: &str) -> Value {
     match &node.kind {
         Kind::Null => Value::Null,
         Kind::Bool(b) => Value::Bool(*b),
@@ -220,7 +220,7 @@ fn scalar_text(node: &Node, text: &str) -> Option<String> {
 }
 
 /// A file's documents: `(node, line)` with the text they came from. Problems go to `diags`.
-fn read_docs(
+pub(crate) fn read_docs(
     path: &Path,
     rel: &str,
     diags: &mut Vec<Diagnostic>,

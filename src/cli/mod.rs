@@ -5,6 +5,7 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod list;
+pub mod migrate;
 pub mod validate;
 
 use std::path::PathBuf;
@@ -53,6 +54,8 @@ pub enum Command {
     Render(bundle::RenderArgs),
     /// Check a bundle directory (registry+v1 or plain+v0): exit 0 valid, 1 invalid, 2 unreadable.
     CheckBundle(bundle::CheckBundleArgs),
+    /// Turn a legacy package-manifest directory into a file-based catalog (checked, then validated).
+    Migrate(migrate::MigrateArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -75,6 +78,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Render(args)) => bundle::run_render(&args),
         Some(Command::CheckBundle(args)) => bundle::run_check(&args),
+        Some(Command::Migrate(args)) => migrate::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

@@ -13,6 +13,8 @@ pub mod opm;
 mod rules;
 pub mod shape;
 
+pub(crate) use rules::dns1123_label;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 

@@ -190,7 +190,7 @@ pub fn package(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
 }
 
 /// apimachinery's `IsDNS1123Label` messages.
-fn dns1123_label(name: &str) -> Vec<&'static str> {
+pub(crate) fn dns1123_label(name: &str) -> Vec<&'static str> {
     let mut errs = Vec::new();
     if name.len() > 63 {
         errs.push("must be no more than 63 characters");
