@@ -36,6 +36,7 @@ pub mod cli;
 pub mod diff;
 pub mod edit;
 pub mod graph;
+pub mod template;
 pub mod tui;
 pub mod validate;
 pub mod workspace;
