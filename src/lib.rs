@@ -31,6 +31,7 @@
 //! );
 //! ```
 
+pub mod bundle;
 pub mod catalog;
 pub mod cli;
 pub mod diff;

@@ -489,3 +489,55 @@ fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
     );
     insta::assert_snapshot!("review_100x30", screen(&mut m, 100, 30));
 }
+
+#[test]
+fn add_a_bundle_directory_from_the_tui() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/add-bundle"),
+        tmp.path(),
+    );
+    let mut m = model(tmp.path());
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bundles");
+    // Tab completes the directory name.
+    press(&mut m, &format!("a {}/foo-v0 tab", bundles.display()));
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(*text, format!("{}/foo-v0.2.0/", bundles.display()));
+    press(&mut m, "enter test.registry/foo:v0.2.0 enter");
+    let Some(fbc_edit::tui::app::Dialog::PickChannelForNew { picker, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    // The package's channels, then the ones the bundle's annotations name that do not exist yet.
+    assert_eq!(picker.options, ["stable", "beta (new)"]);
+    press(&mut m, "enter");
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(
+        text, ">=0.1.0 <0.2.0",
+        "the skipRange offered spans the channel"
+    );
+    press(&mut m, "enter enter enter");
+    assert!(
+        screen(&mut m, 100, 30)
+            .contains("Add bundle foo.v0.2.0 to foo and promote it into stable?")
+    );
+    press(&mut m, "y");
+    assert_eq!(
+        m.loaded().unwrap().dirty,
+        ["foo/package.yaml", "foo/bundles/foo-v0.2.0.yaml"]
+    );
+    // A directory that is not a bundle is refused with the reason.
+    press(&mut m, &format!("a {} enter", tmp.path().display()));
+    assert!(m.dialog.is_none());
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .contains("is not a registry+v1 bundle directory"),
+        "{:?}",
+        m.status
+    );
+}

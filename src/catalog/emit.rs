@@ -28,7 +28,7 @@ pub enum OutFormat {
 pub fn write_fbc(blobs: &[Value], format: OutFormat) -> String {
     let mut out = String::new();
     for blob in ordered(blobs) {
-        let blob = go_fields(blob);
+        let blob = opm_fields(blob);
         match format {
             OutFormat::Json => {
                 write_go_json(&mut out, &blob, Some("    "), false, 0);
@@ -105,7 +105,7 @@ pub fn ordered(blobs: &[Value]) -> Vec<&Value> {
 }
 
 /// Field order and omissions of opm's Go structs for the known schemas; other blobs are unchanged.
-fn go_fields(blob: &Value) -> Value {
+pub fn opm_fields(blob: &Value) -> Value {
     // (field, omitted when empty)
     const PACKAGE: &[(&str, bool)] = &[
         ("schema", false),

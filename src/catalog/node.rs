@@ -6,7 +6,6 @@
 //! a [`Str::Deferred`] reference and are read only when asked for.
 
 use std::borrow::Cow;
-use std::fmt;
 
 /// Strings at least this long whose text on disk is exactly their value are kept on disk.
 pub const DEFER_THRESHOLD: usize = 4096;
@@ -307,26 +306,7 @@ impl Node {
 
 /// Writes `s` as a JSON string literal (no HTML escaping, like opm's encoder).
 pub fn write_json_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c if (c as u32) < 0x20 => {
-                use fmt::Write;
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    crate::catalog::emit::write_go_string(out, s, false);
 }
 
 /// Text of a string node, reading deferred strings with `resolve`.

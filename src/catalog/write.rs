@@ -290,9 +290,15 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8], existing: bool) -> std::io
         .map(|p| p.to_path_buf())
         .unwrap_or_else(|| PathBuf::from("."));
     fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(&dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    // A new file gets the usual mode (0666 less the umask), not the temporary file's private 0600.
+    #[cfg(unix)]
+    if !existing {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(&dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if existing {

@@ -139,6 +139,29 @@ pub enum EditCommand {
         #[arg(long, short)]
         bundle: Option<String>,
     },
+    /// Render a registry+v1 bundle directory into the catalog (creating its package when new) and
+    /// promote it into a channel (created when missing).
+    AddBundle {
+        /// The bundle directory (manifests/ and metadata/).
+        #[arg(long, value_name = "BUNDLE_DIR")]
+        from: PathBuf,
+        /// The bundle's image reference (recommended: catalogs serve bundles by image).
+        #[arg(long, value_name = "REF")]
+        image: Option<String>,
+        #[arg(long, short)]
+        channel: String,
+        /// Entries the new head skips, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        skips: Vec<String>,
+        #[arg(long)]
+        skip_range: Option<String>,
+        /// The entry it replaces (default: the current head of an existing channel).
+        #[arg(long)]
+        replaces: Option<String>,
+        /// Store one olm.csv.metadata property instead of every manifest as olm.bundle.object.
+        #[arg(long)]
+        csv_metadata: bool,
+    },
 }
 
 fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
@@ -150,9 +173,10 @@ fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
 }
 
 impl EditCommand {
-    fn edit(&self) -> Edit {
+    /// The edit, or why it cannot be built (exit code and message).
+    fn edit(&self) -> Result<Edit, (i32, String)> {
         use EditCommand as C;
-        match self {
+        Ok(match self {
             C::Promote {
                 package,
                 bundle,
@@ -257,7 +281,48 @@ impl EditCommand {
                 package: package.clone(),
                 target: target(channel, bundle),
             },
-        }
+            C::AddBundle {
+                from,
+                image,
+                channel,
+                skips,
+                skip_range,
+                replaces,
+                csv_metadata,
+            } => {
+                use crate::bundle;
+                if bundle::detect(from) != Some(bundle::Format::RegistryV1) {
+                    return Err((
+                        exit::USAGE,
+                        format!(
+                            "{} is not a registry+v1 bundle directory (it needs manifests/ and metadata/)",
+                            from.display()
+                        ),
+                    ));
+                }
+                let opts = bundle::RenderOptions {
+                    image: image.clone(),
+                    csv_metadata: *csv_metadata,
+                };
+                let rendered = bundle::render_dir(from, &opts).map_err(|e| {
+                    (
+                        exit::INVALID,
+                        format!(
+                            "cannot render {}: {e}\n  hint: fbc-edit check-bundle {} lists every problem",
+                            from.display(),
+                            from.display()
+                        ),
+                    )
+                })?;
+                Edit::AddBundle {
+                    bundle: rendered,
+                    channel: channel.clone(),
+                    replaces: replaces.clone(),
+                    skips: list(&skips.join(",")),
+                    skip_range: skip_range.clone(),
+                }
+            }
+        })
     }
 }
 
@@ -270,7 +335,13 @@ pub fn run(args: &EditArgs) -> i32 {
         }
     };
     let mut ws = Workspace::open(catalog);
-    let edit = args.edit.edit();
+    let edit = match args.edit.edit() {
+        Ok(e) => e,
+        Err((code, message)) => {
+            eprintln!("fbc-edit: {message}");
+            return code;
+        }
+    };
     let outcome = match ws.apply(edit.clone()) {
         Ok(o) => o,
         Err(e) => {

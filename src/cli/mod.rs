@@ -1,5 +1,6 @@
 //! The command line: thin wrappers that parse arguments, call the library and print.
 
+pub mod bundle;
 pub mod diff;
 pub mod edit;
 pub mod graph;
@@ -48,6 +49,10 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Make one guided edit (checked, previewed as a diff, written with minimal changes).
     Edit(edit::EditArgs),
+    /// Render registry+v1 bundle directories into olm.bundle blobs, as `opm render DIR` does.
+    Render(bundle::RenderArgs),
+    /// Check a bundle directory (registry+v1 or plain+v0): exit 0 valid, 1 invalid, 2 unreadable.
+    CheckBundle(bundle::CheckBundleArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -68,6 +73,8 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Path(args)) => graph::run_path(&args),
         Some(Command::Edit(args)) => edit::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
+        Some(Command::Render(args)) => bundle::run_render(&args),
+        Some(Command::CheckBundle(args)) => bundle::run_check(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

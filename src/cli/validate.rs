@@ -105,6 +105,13 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 fn text(dir: &Path, shown: &[&Diagnostic], report: &validate::Report) -> String {
+    let counts = [Severity::Error, Severity::Warning, Severity::Info].map(|s| report.count(s));
+    diagnostics_text(dir, shown, counts)
+}
+
+/// Diagnostics one per line with related places and hints, then the verdict line; `counts` are the
+/// errors, warnings and notes found (notes may be left out of `shown`).
+pub(crate) fn diagnostics_text(dir: &Path, shown: &[&Diagnostic], counts: [usize; 3]) -> String {
     let mut out = String::new();
     for d in shown {
         out.push_str(&format!(
@@ -127,18 +134,18 @@ fn text(dir: &Path, shown: &[&Diagnostic], report: &validate::Report) -> String 
             }
         }
     }
-    let errors = report.count(Severity::Error);
+    let [errors, warnings, notes] = counts;
     out.push_str(&format!(
         "{}: {}, {}, {}\n",
         if errors == 0 { "valid" } else { "invalid" },
         plural(errors, "error", "errors"),
-        plural(report.count(Severity::Warning), "warning", "warnings"),
-        plural(report.count(Severity::Info), "note", "notes"),
+        plural(warnings, "warning", "warnings"),
+        plural(notes, "note", "notes"),
     ));
     out
 }
 
-fn json_value(dir: &Path, shown: &[&Diagnostic]) -> Value {
+pub(crate) fn json_value(dir: &Path, shown: &[&Diagnostic]) -> Value {
     Value::Array(
         shown
             .iter()

@@ -84,6 +84,17 @@ pub enum Edit {
         package: String,
         target: Target,
     },
+    /// Adds a rendered `olm.bundle` (from a bundle directory) to the catalog, creating its package
+    /// when new, and places it in `channel`: promoted as the new head when the channel exists
+    /// (`replaces`, `skips`, `skip_range` as for [`Edit::Promote`]), or as the only entry of a new
+    /// channel (which becomes the default channel of a new package).
+    AddBundle {
+        bundle: serde_json::Value,
+        channel: String,
+        replaces: Option<String>,
+        skips: Vec<String>,
+        skip_range: Option<String>,
+    },
 }
 
 /// Why an edit cannot be made, in plain words.
@@ -195,6 +206,26 @@ fn set_entry_field(
     });
 }
 
+/// A channel entry with the fields that are set.
+fn entry_node(
+    name: &str,
+    replaces: Option<&str>,
+    skips: &[String],
+    skip_range: Option<&str>,
+) -> Node {
+    let mut fields = vec![("name", Node::string(name))];
+    if let Some(r) = replaces {
+        fields.push(("replaces", Node::string(r)));
+    }
+    if !skips.is_empty() {
+        fields.push(("skips", strings(skips)));
+    }
+    if let Some(r) = skip_range {
+        fields.push(("skipRange", Node::string(r)));
+    }
+    Node::map(fields)
+}
+
 fn strings(items: &[String]) -> Node {
     Node::seq(items.iter().map(|s| Node::string(s.as_str())).collect())
 }
@@ -263,6 +294,13 @@ impl Edit {
             Edit::Undeprecate { package, target } => {
                 format!("undeprecate {}", what(package, target))
             }
+            Edit::AddBundle {
+                bundle, channel, ..
+            } => format!(
+                "add bundle {} to {} and promote it into {channel}",
+                json_str(bundle, "name"),
+                json_str(bundle, "package")
+            ),
         }
     }
 
@@ -280,6 +318,7 @@ impl Edit {
             | Edit::RemoveEntry { package, .. }
             | Edit::Deprecate { package, .. }
             | Edit::Undeprecate { package, .. } => package,
+            Edit::AddBundle { bundle, .. } => json_str(bundle, "package"),
         }
     }
 
@@ -324,22 +363,13 @@ impl Edit {
                     return err(format!("skipRange {r:?} is not a valid range: {e}"));
                 }
                 let replaces = replaces.clone().or(head);
-                let mut fields = vec![("name", Node::string(bundle.as_str()))];
-                if let Some(r) = &replaces {
-                    fields.push(("replaces", Node::string(r.as_str())));
-                }
-                if !skips.is_empty() {
-                    fields.push(("skips", strings(skips)));
-                }
-                if let Some(r) = skip_range {
-                    fields.push(("skipRange", Node::string(r.as_str())));
-                }
+                let entry = entry_node(bundle, replaces.as_deref(), skips, skip_range.as_deref());
                 rec.touch(catalog, id);
                 catalog.edit(id, |c| {
                     if let Some(list) = entries_mut(c) {
-                        list.push(Node::map(fields));
+                        list.push(entry);
                     } else {
-                        c.set_field("entries", Node::seq(vec![Node::map(fields)]));
+                        c.set_field("entries", Node::seq(vec![entry]));
                     }
                 });
             }
@@ -642,8 +672,247 @@ impl Edit {
                     });
                 }
             }
+            Edit::AddBundle {
+                bundle,
+                channel,
+                replaces,
+                skips,
+                skip_range,
+            } => {
+                let pkg = json_str(bundle, "package");
+                let name = json_str(bundle, "name");
+                if pkg.is_empty() {
+                    return err("the bundle names no package (its package annotation is missing)");
+                }
+                if name.is_empty() {
+                    return err("the bundle has no name (its CSV has no metadata.name)");
+                }
+                if channel.trim().is_empty() {
+                    return err("a channel needs a name");
+                }
+                if catalog.index().bundle(pkg, name).is_some() {
+                    return err(format!("{name} is already a bundle of {pkg}"));
+                }
+                let new_package = package(catalog, pkg).is_err();
+                let new_channel = new_package || channel_id(catalog, pkg, channel).is_err();
+                if new_channel
+                    && let Some(r) = skip_range
+                    && let Err(e) = Range::parse(r)
+                {
+                    return err(format!("skipRange {r:?} is not a valid range: {e}"));
+                }
+                let result = add_bundle(
+                    catalog,
+                    &mut rec,
+                    pkg,
+                    name,
+                    bundle,
+                    new_package.then_some(channel.as_str()),
+                )
+                .and_then(|()| {
+                    if new_channel {
+                        let entry =
+                            entry_node(name, replaces.as_deref(), skips, skip_range.as_deref());
+                        let blob = Node::map(vec![
+                            ("schema", Node::string(schema::CHANNEL)),
+                            ("package", Node::string(pkg)),
+                            ("name", Node::string(channel.as_str())),
+                            ("entries", Node::seq(vec![entry])),
+                        ]);
+                        let id = catalog.add_blob(blob).map_err(EditError)?;
+                        rec.added(catalog, id);
+                        Ok(())
+                    } else {
+                        let promote = Edit::Promote {
+                            package: pkg.to_string(),
+                            bundle: name.to_string(),
+                            channel: channel.clone(),
+                            replaces: replaces.clone(),
+                            skips: skips.clone(),
+                            skip_range: skip_range.clone(),
+                        };
+                        let undo = promote.apply(catalog)?;
+                        rec.blobs.extend(undo.blobs);
+                        Ok(())
+                    }
+                });
+                if let Err(e) = result {
+                    Undo { blobs: rec.blobs }.apply(catalog);
+                    return Err(e);
+                }
+            }
         }
         Ok(Undo { blobs: rec.blobs })
+    }
+}
+
+fn json_str<'v>(v: &'v serde_json::Value, key: &str) -> &'v str {
+    v.get(key).and_then(serde_json::Value::as_str).unwrap_or("")
+}
+
+/// The format most of the catalog's files use (YAML for an empty catalog).
+fn main_format(catalog: &Catalog) -> crate::catalog::Format {
+    use crate::catalog::Format;
+    let json = catalog
+        .files
+        .iter()
+        .filter(|f| f.format == Some(Format::Json))
+        .count();
+    if json * 2 > catalog.files.len() {
+        Format::Json
+    } else {
+        Format::Yaml
+    }
+}
+
+/// A blob as a node for a file of `format`: opm's field order for JSON, keys sorted for YAML (what
+/// opm writes in each).
+fn node_for(value: &serde_json::Value, format: crate::catalog::Format) -> Node {
+    use crate::catalog::emit;
+    let value = emit::opm_fields(value);
+    emit::to_node(&value, format == crate::catalog::Format::Yaml)
+}
+
+/// Adds a rendered bundle (and, for a new package, its `olm.package` with `default_channel`). A
+/// package whose bundles each live in a file of their own gets a new file named like the file of its
+/// newest bundle; otherwise the bundle joins the package's file.
+fn add_bundle(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    pkg: &str,
+    name: &str,
+    value: &serde_json::Value,
+    default_channel: Option<&str>,
+) -> Result<(), EditError> {
+    use crate::catalog::Format;
+    if let Some(default) = default_channel {
+        let format = main_format(catalog);
+        let ext = if format == Format::Json {
+            "json"
+        } else {
+            "yaml"
+        };
+        let rel = format!("{pkg}/catalog.{ext}");
+        let file = new_file(catalog, &rel, format)?;
+        let blob = Node::map(vec![
+            ("schema", Node::string(schema::PACKAGE)),
+            ("name", Node::string(pkg)),
+            ("defaultChannel", Node::string(default)),
+        ]);
+        let meta = crate::catalog::decode::meta(&blob, &rel).map_err(|d| EditError(d.message))?;
+        let id = catalog.add_blob_to(file, blob, meta);
+        rec.added(catalog, id);
+        let node = node_for(value, format);
+        let meta = crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError(d.message))?;
+        let id = catalog.add_blob_to(file, node, meta);
+        rec.added(catalog, id);
+        return Ok(());
+    }
+    let version = value
+        .get("properties")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| json_str(p, "type") == crate::catalog::model::property_type::PACKAGE)
+        .map(|p| json_str(&p["value"], "version").to_string())
+        .unwrap_or_default();
+    if let Some((rel, format)) = own_file_for(catalog, pkg, name, &version) {
+        let file = new_file(catalog, &rel, format)?;
+        let node = node_for(value, format);
+        let meta = crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError(d.message))?;
+        let id = catalog.add_blob_to(file, node, meta);
+        rec.added(catalog, id);
+        return Ok(());
+    }
+    let pid = package(catalog, pkg)?.packages[0];
+    let format = catalog.blob(pid).format;
+    let id = catalog
+        .add_blob(node_for(value, format))
+        .map_err(EditError)?;
+    rec.added(catalog, id);
+    Ok(())
+}
+
+/// For a package laid out one bundle per file, the path of a new bundle's own file: the newest
+/// bundle's file name with its version (or name) replaced by the new one's.
+fn own_file_for(
+    catalog: &Catalog,
+    pkg: &str,
+    name: &str,
+    version: &str,
+) -> Option<(String, crate::catalog::Format)> {
+    let p = catalog.index().package(pkg)?;
+    let live = |id: BlobId| catalog.blob(id).state != BlobState::Removed;
+    let bundles: Vec<BlobId> = p.bundles.iter().copied().filter(|&b| live(b)).collect();
+    if bundles.len() < 2 {
+        return None;
+    }
+    let alone = bundles.iter().all(|&b| {
+        let f = &catalog.files[catalog.blob(b).file];
+        f.blobs.iter().filter(|&&x| live(x)).count() == 1
+    });
+    if !alone {
+        return None;
+    }
+    let newest = bundles
+        .iter()
+        .copied()
+        .filter_map(|b| {
+            let v = Bundle::read(&catalog.blob(b).value)
+                .ok()?
+                .version()?
+                .to_string();
+            Some((Version::parse(&v).ok()?, v, b))
+        })
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    let (_, old_version, id) = newest;
+    let old_name = catalog.blob(id).name().to_string();
+    let file = &catalog.files[catalog.blob(id).file];
+    let (dir, base) = file.path.rsplit_once('/').unwrap_or(("", &file.path));
+    let new_base = if base.contains(&old_name) {
+        base.replacen(&old_name, name, 1)
+    } else if !old_version.is_empty() && !version.is_empty() && base.contains(&old_version) {
+        base.replacen(&old_version, version, 1)
+    } else {
+        return None;
+    };
+    let rel = if dir.is_empty() {
+        new_base
+    } else {
+        format!("{dir}/{new_base}")
+    };
+    let format = catalog.blob(id).format;
+    reusable(catalog, &rel).then_some((rel, format))
+}
+
+/// Whether a new file may be made at `rel`: nothing is there, or only a file an earlier (undone)
+/// edit created.
+fn reusable(catalog: &Catalog, rel: &str) -> bool {
+    match catalog.files.iter().find(|f| f.path == rel) {
+        Some(f) => {
+            f.created
+                && f.blobs
+                    .iter()
+                    .all(|&b| catalog.blob(b).state == BlobState::Removed)
+        }
+        None => !catalog.root.join(rel).exists(),
+    }
+}
+
+/// A new file at `rel` (or the empty one an undone edit left there).
+fn new_file(
+    catalog: &mut Catalog,
+    rel: &str,
+    format: crate::catalog::Format,
+) -> Result<crate::catalog::FileId, EditError> {
+    if !reusable(catalog, rel) {
+        return err(format!(
+            "{rel} already exists; move it aside or add the objects there yourself"
+        ));
+    }
+    match catalog.files.iter().position(|f| f.path == rel) {
+        Some(i) => Ok(i),
+        None => catalog.create_file(rel, format).map_err(EditError),
     }
 }
 

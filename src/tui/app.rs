@@ -50,22 +50,28 @@ pub enum InputFor {
     PromoteRange {
         package: String,
         channel: String,
-        bundle: String,
+        bundle: Promotee,
     },
     /// Then the entries it skips (comma-separated, empty: none).
     PromoteSkips {
         package: String,
         channel: String,
-        bundle: String,
+        bundle: Promotee,
         range: Option<String>,
     },
     /// Then what it replaces (prefilled with the current head).
     PromoteReplaces {
         package: String,
         channel: String,
-        bundle: String,
+        bundle: Promotee,
         range: Option<String>,
         skips: Vec<String>,
+    },
+    /// The directory of a bundle to add (Tab completes the path).
+    AddBundleDir,
+    /// Then its image reference (empty: none).
+    AddBundleImage {
+        dir: std::path::PathBuf,
     },
     SkipRange {
         package: String,
@@ -85,6 +91,84 @@ pub enum InputFor {
         package: String,
         bundle: String,
     },
+}
+
+/// What a promote places: a bundle of the catalog, or one rendered from a bundle directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Promotee {
+    Existing(String),
+    Rendered(Box<serde_json::Value>),
+}
+
+impl Promotee {
+    pub fn name(&self) -> &str {
+        match self {
+            Promotee::Existing(n) => n,
+            Promotee::Rendered(v) => v.get("name").and_then(|n| n.as_str()).unwrap_or(""),
+        }
+    }
+
+    /// The version its `olm.package` property gives.
+    fn version(&self, l: &Loaded, package: &str) -> Option<crate::catalog::semver_range::Version> {
+        match self {
+            Promotee::Existing(n) => {
+                let idx = l.ws.catalog.index().package(package)?;
+                PackageFacts::read(&l.ws.catalog, idx)
+                    .versions
+                    .get(n)
+                    .cloned()
+            }
+            Promotee::Rendered(v) => {
+                let text = v
+                    .get("properties")?
+                    .as_array()?
+                    .iter()
+                    .find(|p| p["type"] == "olm.package")?["value"]["version"]
+                    .as_str()?;
+                crate::catalog::semver_range::Version::parse(text).ok()
+            }
+        }
+    }
+}
+
+/// Completes a path prefix to the longest common prefix of the directory entries it matches
+/// (directories get a trailing `/`).
+pub fn complete_path(text: &str) -> String {
+    let (dir, prefix) = match text.rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    let read_from = if dir.is_empty() { "." } else { dir };
+    let Ok(entries) = std::fs::read_dir(read_from) else {
+        return text.to_string();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.path().is_dir();
+            (name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')))
+                .then(|| if is_dir { format!("{name}/") } else { name })
+        })
+        .collect();
+    names.sort();
+    let Some(first) = names.first() else {
+        return text.to_string();
+    };
+    let mut common = first.clone();
+    for n in &names[1..] {
+        let len = common
+            .char_indices()
+            .zip(n.chars())
+            .take_while(|((_, a), b)| a == b)
+            .count();
+        let cut = common
+            .char_indices()
+            .nth(len)
+            .map_or(common.len(), |(i, _)| i);
+        common.truncate(cut);
+    }
+    format!("{dir}{common}")
 }
 
 /// A list to choose from; typing filters it, arrows move, Enter chooses, Esc cancels.
@@ -173,6 +257,12 @@ pub enum Dialog {
     },
     /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
     Reload { why: String },
+    /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
+    /// channels its annotations name, marked new).
+    PickChannelForNew {
+        bundle: Box<serde_json::Value>,
+        picker: Picker,
+    },
 }
 
 /// A loaded catalog and what the screens show of it.
@@ -967,6 +1057,7 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
         | Command::Deprecate
         | Command::RemoveEntry
         | Command::CreateChannel
+        | Command::AddBundle
         | Command::Undo
         | Command::Redo
         | Command::Write => edit_command(m, command),
@@ -1543,6 +1634,11 @@ fn edit_command(m: &mut Model, command: Command) {
                 None => Err(need("an entry")),
             }
         }
+        (Command::AddBundle, _) => Ok(Some(Dialog::Input {
+            title: "bundle directory to add (manifests/ and metadata/; Tab completes)".into(),
+            text: String::new(),
+            then: InputFor::AddBundleDir,
+        })),
         _ => Err(need("something")),
     };
     match result {
@@ -1553,7 +1649,7 @@ fn edit_command(m: &mut Model, command: Command) {
 
 /// After choosing what to promote where: offer a skipRange from the channel's oldest version up to
 /// the bundle's.
-fn promote_range_input(m: &Model, package: String, channel: String, bundle: String) -> Dialog {
+fn promote_range_input(m: &Model, package: String, channel: String, bundle: Promotee) -> Dialog {
     let suggested = m.loaded().and_then(|l| {
         let cat = &l.ws.catalog;
         let idx = cat.index().package(&package)?;
@@ -1564,12 +1660,22 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Stri
             .node_weights()
             .filter_map(|n| n.version.clone())
             .min()?;
-        let own = facts.versions.get(&bundle)?.clone();
+        let own = bundle.version(l, &package)?;
         (oldest < own).then(|| format!(">={oldest} <{own}"))
     });
+    let exists = m
+        .loaded()
+        .and_then(|l| l.ws.catalog.index().channel(&package, &channel))
+        .is_some();
+    let how = if exists {
+        "it replaces the current head"
+    } else {
+        "a new channel"
+    };
     Dialog::Input {
         title: format!(
-            "skipRange for {bundle} in {channel} (it replaces the current head; clear the text for none)"
+            "skipRange for {} in {channel} ({how}; clear the text for none)",
+            bundle.name()
         ),
         text: suggested.unwrap_or_default(),
         then: InputFor::PromoteRange {
@@ -1578,6 +1684,32 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Stri
             bundle,
         },
     }
+}
+
+/// The channels offered for a rendered bundle: its package's channels, then the channels its
+/// annotations name that do not exist yet, marked `(new)`.
+fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]) -> Vec<String> {
+    let package = bundle["package"].as_str().unwrap_or("");
+    let mut existing: Vec<String> =
+        l.ws.catalog
+            .index()
+            .package(package)
+            .map(|idx| {
+                idx.channels
+                    .iter()
+                    .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+    existing.sort();
+    existing.dedup();
+    let mut options = existing.clone();
+    for c in annotated {
+        if !existing.contains(c) {
+            options.push(format!("{c} (new)"));
+        }
+    }
+    options
 }
 
 fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
@@ -1598,7 +1730,12 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             mut picker,
         } => match picker.key(code) {
             Picked::Chosen(channel) => {
-                m.dialog = Some(promote_range_input(m, package, channel, bundle))
+                m.dialog = Some(promote_range_input(
+                    m,
+                    package,
+                    channel,
+                    Promotee::Existing(bundle),
+                ))
             }
             Picked::Cancelled => m.status = Some("cancelled".into()),
             Picked::Open => {
@@ -1608,6 +1745,20 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                     picker,
                 })
             }
+        },
+        Dialog::PickChannelForNew { bundle, mut picker } => match picker.key(code) {
+            Picked::Chosen(channel) => {
+                let channel = channel.trim_end_matches(" (new)").to_string();
+                let package = bundle["package"].as_str().unwrap_or("").to_string();
+                m.dialog = Some(promote_range_input(
+                    m,
+                    package,
+                    channel,
+                    Promotee::Rendered(bundle),
+                ))
+            }
+            Picked::Cancelled => m.status = Some("cancelled".into()),
+            Picked::Open => m.dialog = Some(Dialog::PickChannelForNew { bundle, picker }),
         },
         Dialog::QuitUnsaved => match code {
             KeyCode::Char('y') => m.quit = true,
@@ -1667,7 +1818,12 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             mut picker,
         } => match picker.key(code) {
             Picked::Chosen(bundle) => {
-                m.dialog = Some(promote_range_input(m, package, channel, bundle))
+                m.dialog = Some(promote_range_input(
+                    m,
+                    package,
+                    channel,
+                    Promotee::Existing(bundle),
+                ))
             }
             Picked::Cancelled => m.status = Some("cancelled".into()),
             Picked::Open => {
@@ -1701,7 +1857,8 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                     } => {
                         m.dialog = Some(Dialog::Input {
                             title: format!(
-                                "entries {bundle} skips (comma-separated; empty for none)"
+                                "entries {} skips (comma-separated; empty for none)",
+                                bundle.name()
                             ),
                             text: String::new(),
                             then: InputFor::PromoteSkips {
@@ -1731,7 +1888,8 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         });
                         m.dialog = Some(Dialog::Input {
                             title: format!(
-                                "{bundle} replaces (the current head by default; empty for nothing)"
+                                "{} replaces (the current head by default; empty for nothing)",
+                                bundle.name()
                             ),
                             text: head.unwrap_or_default(),
                             then: InputFor::PromoteReplaces {
@@ -1750,14 +1908,71 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         bundle,
                         range,
                         skips,
-                    } => Edit::Promote {
-                        package,
-                        bundle,
-                        channel,
-                        replaces: (!t.is_empty()).then_some(t),
-                        skips,
-                        skip_range: range,
+                    } => match bundle {
+                        Promotee::Existing(bundle) => Edit::Promote {
+                            package,
+                            bundle,
+                            channel,
+                            replaces: (!t.is_empty()).then_some(t),
+                            skips,
+                            skip_range: range,
+                        },
+                        Promotee::Rendered(bundle) => Edit::AddBundle {
+                            bundle: *bundle,
+                            channel,
+                            replaces: (!t.is_empty()).then_some(t),
+                            skips,
+                            skip_range: range,
+                        },
                     },
+                    InputFor::AddBundleDir => {
+                        let dir = std::path::PathBuf::from(&t);
+                        if crate::bundle::detect(&dir) != Some(crate::bundle::Format::RegistryV1) {
+                            m.status = Some(format!(
+                                "{t} is not a registry+v1 bundle directory (manifests/ and metadata/)"
+                            ));
+                            return Vec::new();
+                        }
+                        m.dialog = Some(Dialog::Input {
+                            title: format!("image reference of the bundle in {t} (empty for none)"),
+                            text: String::new(),
+                            then: InputFor::AddBundleImage { dir },
+                        });
+                        return Vec::new();
+                    }
+                    InputFor::AddBundleImage { dir } => {
+                        let opts = crate::bundle::RenderOptions {
+                            image: (!t.is_empty()).then_some(t),
+                            csv_metadata: false,
+                        };
+                        let read = crate::bundle::RegistryBundle::read(&dir);
+                        match crate::bundle::render(&read, &opts) {
+                            Ok(bundle) => {
+                                let Some(l) = m.loaded() else {
+                                    return Vec::new();
+                                };
+                                let options = channels_for_new(l, &bundle, &read.channels());
+                                if options.is_empty() {
+                                    m.status = Some(format!(
+                                        "the bundle in {} names no channel; add it with fbc-edit edit add-bundle --channel",
+                                        dir.display()
+                                    ));
+                                } else {
+                                    m.dialog = Some(Dialog::PickChannelForNew {
+                                        bundle: Box::new(bundle),
+                                        picker: Picker::new(options),
+                                    });
+                                }
+                            }
+                            Err(e) => {
+                                m.status = Some(format!(
+                                    "cannot render {}: {e} (fbc-edit check-bundle lists every problem)",
+                                    dir.display()
+                                ))
+                            }
+                        }
+                        return Vec::new();
+                    }
                     InputFor::SkipRange {
                         package,
                         channel,
@@ -1799,6 +2014,10 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             }
             KeyCode::Backspace => {
                 text.pop();
+                m.dialog = Some(Dialog::Input { title, text, then });
+            }
+            KeyCode::Tab if then == InputFor::AddBundleDir => {
+                let text = complete_path(&text);
                 m.dialog = Some(Dialog::Input { title, text, then });
             }
             KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {

@@ -145,6 +145,15 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             ],
             0,
         ),
+        Dialog::PickChannelForNew { bundle, picker } => (
+            format!(
+                "add {} to which channel of {}?",
+                bundle["name"].as_str().unwrap_or(""),
+                bundle["package"].as_str().unwrap_or("")
+            ),
+            picker_lines(picker),
+            0,
+        ),
         Dialog::PickChannel { bundle, picker, .. } => (
             format!("promote {bundle} into which channel?"),
             picker_lines(picker),
@@ -181,12 +190,16 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             lines.iter().map(|l| Line::from(l.clone())).collect(),
             0,
         ),
-        Dialog::Input { title, text, .. } => (
+        Dialog::Input { title, text, then } => (
             title.clone(),
             vec![
                 Line::from(format!("{text}▏")),
                 Line::from(""),
-                Line::from("Enter continues · Esc cancels"),
+                Line::from(if *then == crate::tui::app::InputFor::AddBundleDir {
+                    "Enter continues · Tab completes · Esc cancels"
+                } else {
+                    "Enter continues · Esc cancels"
+                }),
             ],
             0,
         ),

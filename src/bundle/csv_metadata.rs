@@ -1,0 +1,262 @@
+//! `olm.csv.metadata`: the slice of a ClusterServiceVersion that catalogs keep instead of the whole
+//! bundle, built the way opm builds it: the CSV is decoded into Go's typed CSV (unknown fields dropped,
+//! field names matched case-insensitively) and re-encoded with Go's field order and `omitempty` rules.
+
+use serde_json::{Map, Value};
+
+/// A Go type as `encoding/json` decodes and encodes it.
+enum G {
+    Str,
+    Bool,
+    Int,
+    /// `json.RawMessage`: kept as it is.
+    Raw,
+    /// `map[string]string`, written with sorted keys.
+    StrMap,
+    Slice(&'static G),
+    Struct(&'static [F]),
+}
+
+/// A struct field: JSON name, type, `omitempty`.
+type F = (&'static str, G, bool);
+
+const REF: &[F] = &[
+    ("name", G::Str, false),
+    ("kind", G::Str, false),
+    ("version", G::Str, false),
+];
+const DESCRIPTOR: &[F] = &[
+    ("path", G::Str, false),
+    ("displayName", G::Str, true),
+    ("description", G::Str, true),
+    ("x-descriptors", G::Slice(&G::Str), true),
+    ("value", G::Raw, true),
+];
+const CRD: &[F] = &[
+    ("name", G::Str, false),
+    ("version", G::Str, false),
+    ("kind", G::Str, false),
+    ("displayName", G::Str, true),
+    ("description", G::Str, true),
+    ("resources", G::Slice(&G::Struct(REF)), true),
+    ("statusDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+    ("specDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+    ("actionDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+];
+const API_SERVICE: &[F] = &[
+    ("name", G::Str, false),
+    ("group", G::Str, false),
+    ("version", G::Str, false),
+    ("kind", G::Str, false),
+    ("deploymentName", G::Str, true),
+    ("containerPort", G::Int, true),
+    ("displayName", G::Str, true),
+    ("description", G::Str, true),
+    ("resources", G::Slice(&G::Struct(REF)), true),
+    ("statusDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+    ("specDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+    ("actionDescriptors", G::Slice(&G::Struct(DESCRIPTOR)), true),
+];
+const CRDS: &[F] = &[
+    ("owned", G::Slice(&G::Struct(CRD)), true),
+    ("required", G::Slice(&G::Struct(CRD)), true),
+];
+const API_SERVICES: &[F] = &[
+    ("owned", G::Slice(&G::Struct(API_SERVICE)), true),
+    ("required", G::Slice(&G::Struct(API_SERVICE)), true),
+];
+const INSTALL_MODE: &[F] = &[("type", G::Str, false), ("supported", G::Bool, false)];
+const LINK: &[F] = &[("name", G::Str, true), ("url", G::Str, true)];
+const MAINTAINER: &[F] = &[("name", G::Str, true), ("email", G::Str, true)];
+const GVK: &[F] = &[
+    ("group", G::Str, false),
+    ("version", G::Str, false),
+    ("kind", G::Str, false),
+];
+
+/// Builds the `olm.csv.metadata` value of a CSV object.
+pub fn csv_metadata(csv: &Value) -> Result<Value, String> {
+    let meta = field(csv, "metadata");
+    let spec = field(csv, "spec");
+    // (output name, source object, source field, type)
+    let fields: [(&str, Option<&Value>, &str, G); 14] = [
+        ("annotations", meta, "annotations", G::StrMap),
+        (
+            "apiServiceDefinitions",
+            spec,
+            "apiservicedefinitions",
+            G::Struct(API_SERVICES),
+        ),
+        (
+            "crdDescriptions",
+            spec,
+            "customresourcedefinitions",
+            G::Struct(CRDS),
+        ),
+        ("description", spec, "description", G::Str),
+        ("displayName", spec, "displayName", G::Str),
+        (
+            "installModes",
+            spec,
+            "installModes",
+            G::Slice(&G::Struct(INSTALL_MODE)),
+        ),
+        ("keywords", spec, "keywords", G::Slice(&G::Str)),
+        ("labels", meta, "labels", G::StrMap),
+        ("links", spec, "links", G::Slice(&G::Struct(LINK))),
+        (
+            "maintainers",
+            spec,
+            "maintainers",
+            G::Slice(&G::Struct(MAINTAINER)),
+        ),
+        ("maturity", spec, "maturity", G::Str),
+        ("minKubeVersion", spec, "minKubeVersion", G::Str),
+        ("nativeAPIs", spec, "nativeAPIs", G::Slice(&G::Struct(GVK))),
+        ("provider", spec, "provider", G::Struct(LINK)),
+    ];
+    let mut out = Map::new();
+    for (name, from, key, ty) in fields {
+        let v = from.and_then(|o| field(o, key));
+        let v = decode(v, &ty).map_err(|e| format!("{key}: {e}"))?;
+        // Every field but the two structs is `omitempty`.
+        if !matches!(ty, G::Struct(_)) && is_zero(&v) {
+            continue;
+        }
+        out.insert(name.to_string(), v);
+    }
+    Ok(Value::Object(out))
+}
+
+/// A field of a JSON object as Go's decoder finds it: the last key equal to `name` ignoring case.
+fn field<'v>(obj: &'v Value, name: &str) -> Option<&'v Value> {
+    let map = obj.as_object()?;
+    map.get(name).or_else(|| {
+        map.iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+            .next_back()
+    })
+}
+
+fn is_zero(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+    }
+}
+
+/// Decodes `v` into Go type `ty` and encodes it back.
+fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
+    let v = v.filter(|v| !v.is_null());
+    Ok(match ty {
+        G::Str => match v {
+            None => Value::String(String::new()),
+            Some(Value::String(s)) => Value::String(s.clone()),
+            Some(other) => return Err(format!("expected a string, found {other}")),
+        },
+        G::Bool => match v {
+            None => Value::Bool(false),
+            Some(Value::Bool(b)) => Value::Bool(*b),
+            Some(other) => return Err(format!("expected true or false, found {other}")),
+        },
+        G::Int => match v {
+            None => Value::from(0),
+            Some(Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) => {
+                Value::Number(n.clone())
+            }
+            Some(other) => return Err(format!("expected a 32-bit whole number, found {other}")),
+        },
+        G::Raw => v.cloned().unwrap_or(Value::Null),
+        G::StrMap => match v {
+            None => Value::Object(Map::new()),
+            Some(Value::Object(m)) => {
+                let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                let mut out = Map::new();
+                for (k, v) in entries {
+                    match v {
+                        Value::String(_) => out.insert(k.clone(), v.clone()),
+                        Value::Null => out.insert(k.clone(), Value::String(String::new())),
+                        other => return Err(format!("{k}: expected a string, found {other}")),
+                    };
+                }
+                Value::Object(out)
+            }
+            Some(other) => return Err(format!("expected an object, found {other}")),
+        },
+        G::Slice(item) => match v {
+            None => Value::Array(Vec::new()),
+            Some(Value::Array(a)) => Value::Array(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, x)| decode(Some(x), item).map_err(|e| format!("[{i}]: {e}")))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Some(other) => return Err(format!("expected a list, found {other}")),
+        },
+        G::Struct(fields) => {
+            let obj = match v {
+                None => None,
+                Some(o @ Value::Object(_)) => Some(o),
+                Some(other) => return Err(format!("expected an object, found {other}")),
+            };
+            let mut out = Map::new();
+            for (name, ty, omit) in fields.iter() {
+                let fv = obj.and_then(|o| field(o, name));
+                let fv = decode(fv, ty).map_err(|e| format!("{name}: {e}"))?;
+                let empty = match ty {
+                    G::Raw => fv.is_null(),
+                    G::Struct(_) => false,
+                    _ => is_zero(&fv),
+                };
+                if *omit && empty {
+                    continue;
+                }
+                // A nil slice or map without omitempty is written as null, like Go.
+                let fv = match (ty, &fv) {
+                    (G::Slice(_) | G::StrMap, v) if is_zero(v) => Value::Null,
+                    _ => fv,
+                };
+                out.insert(name.to_string(), fv);
+            }
+            Value::Object(out)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn keeps_go_fields_in_go_order() {
+        let csv = json!({
+            "metadata": {"name": "x", "annotations": {"b": "2", "a": "1"}},
+            "spec": {
+                "Description": "hello",
+                "keywords": [],
+                "installModes": [{"supported": true, "type": "AllNamespaces", "extra": 1}],
+                "customresourcedefinitions": {"owned": [{"name": "foos.example.com", "kind": "Foo",
+                    "version": "v1", "specDescriptors": [{"path": "size", "value": 3}]}]},
+                "links": [{"url": "https://x"}],
+            }
+        });
+        let m = csv_metadata(&csv).unwrap();
+        assert_eq!(
+            serde_json::to_string(&m).unwrap(),
+            r#"{"annotations":{"a":"1","b":"2"},"apiServiceDefinitions":{},"crdDescriptions":{"owned":[{"name":"foos.example.com","version":"v1","kind":"Foo","specDescriptors":[{"path":"size","value":3}]}]},"description":"hello","installModes":[{"type":"AllNamespaces","supported":true}],"links":[{"url":"https://x"}],"provider":{}}"#
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_errors() {
+        let csv = json!({"spec": {"keywords": "a"}});
+        assert!(csv_metadata(&csv).unwrap_err().contains("keywords"));
+    }
+}

@@ -1,0 +1,146 @@
+//! `fbc-edit render BUNDLE_DIR` and `fbc-edit check-bundle DIR`.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::exit;
+use super::validate::{diagnostics_text, json_value};
+use crate::bundle::{self, RenderOptions};
+use crate::catalog::emit::{OutFormat, write_fbc};
+use crate::catalog::{Diagnostic, Severity};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum RenderOutput {
+    #[default]
+    Json,
+    Yaml,
+}
+
+impl From<RenderOutput> for OutFormat {
+    fn from(o: RenderOutput) -> OutFormat {
+        match o {
+            RenderOutput::Json => OutFormat::Json,
+            RenderOutput::Yaml => OutFormat::Yaml,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// registry+v1 bundle directories (each holding manifests/ and metadata/).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// The bundle's image reference: written as `image` and added to relatedImages (empty otherwise,
+    /// as opm leaves it for a directory). With several directories, applies to each.
+    #[arg(long, value_name = "REF")]
+    pub image: Option<String>,
+    /// Write one olm.csv.metadata property instead of an olm.bundle.object per manifest.
+    #[arg(long)]
+    pub csv_metadata: bool,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t)]
+    pub output: RenderOutput,
+}
+
+pub fn run_render(args: &RenderArgs) -> i32 {
+    let opts = RenderOptions {
+        image: args.image.clone(),
+        csv_metadata: args.csv_metadata,
+    };
+    let mut blobs = Vec::new();
+    for dir in &args.dirs {
+        if !dir.is_dir() {
+            eprintln!("fbc-edit: render {}: not a directory", dir.display());
+            return exit::USAGE;
+        }
+        if bundle::detect(dir) != Some(bundle::Format::RegistryV1) {
+            eprintln!(
+                "fbc-edit: render {}: not a registry+v1 bundle directory (it needs manifests/ and metadata/)",
+                dir.display()
+            );
+            return exit::USAGE;
+        }
+        match bundle::render_dir(dir, &opts) {
+            Ok(b) => blobs.push(b),
+            Err(e) => {
+                eprintln!("fbc-edit: render {}: {e}", dir.display());
+                eprintln!(
+                    "  hint: fbc-edit check-bundle {} lists every problem",
+                    dir.display()
+                );
+                return exit::INVALID;
+            }
+        }
+    }
+    print!("{}", write_fbc(&blobs, args.output.into()));
+    exit::OK
+}
+
+#[derive(Debug, Args)]
+pub struct CheckBundleArgs {
+    /// Bundle directory (registry+v1 or plain+v0).
+    pub dir: PathBuf,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t)]
+    pub output: super::Output,
+    /// Leave out notes (severity info).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run_check(args: &CheckBundleArgs) -> i32 {
+    if !args.dir.is_dir() {
+        eprintln!(
+            "fbc-edit: check-bundle {}: not a directory",
+            args.dir.display()
+        );
+        return exit::USAGE;
+    }
+    let check = bundle::check_dir(&args.dir);
+    if check.format.is_none() {
+        for d in &check.diagnostics {
+            eprintln!("fbc-edit: {}", d.message);
+        }
+        return exit::USAGE;
+    }
+    let shown: Vec<&Diagnostic> = check
+        .diagnostics
+        .iter()
+        .filter(|d| !(args.quiet && d.severity == Severity::Info))
+        .collect();
+    let count = |s| check.diagnostics.iter().filter(|d| d.severity == s).count();
+    match args.output {
+        super::Output::Text => {
+            if let Some(f) = check.format {
+                println!("{}: {f} bundle", args.dir.display());
+            }
+            print!(
+                "{}",
+                diagnostics_text(
+                    &args.dir,
+                    &shown,
+                    [
+                        count(Severity::Error),
+                        count(Severity::Warning),
+                        count(Severity::Info)
+                    ]
+                )
+            );
+        }
+        super::Output::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "format": check.format.map(|f| f.to_string()),
+                "valid": check.errors() == 0,
+                "diagnostics": json_value(&args.dir, &shown),
+            }))
+            .unwrap_or_default()
+        ),
+    }
+    if check.errors() == 0 {
+        exit::OK
+    } else {
+        exit::INVALID
+    }
+}
