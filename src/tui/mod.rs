@@ -214,3 +214,53 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
         Err(e) => format!("cannot write {}: {e}", file.display()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_is_rendered_into_the_directory_and_replaced_on_each_render() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("semver.yaml");
+        let catalog = dir.path().join("catalog");
+        std::fs::create_dir(&catalog).unwrap();
+        std::fs::write(
+            catalog.join("c.yaml"),
+            "schema: olm.bundle\nname: p.v1.0.0\npackage: p\nimage: img:1\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.0}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &file,
+            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:1\n",
+        )
+        .unwrap();
+        let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new()).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let notes = render_into(&file, &sources, out.path()).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
+        assert!(text.contains("name: stable-v1.0\n"), "{text}");
+        std::fs::write(
+            &file,
+            "schema: olm.semver\ngenerateMajorChannels: true\ngenerateMinorChannels: false\nstable:\n  bundles:\n  - image: img:1\n",
+        )
+        .unwrap();
+        render_into(&file, &sources, out.path()).unwrap();
+        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
+        assert!(
+            text.contains("name: stable-v1\n") && !text.contains("stable-v1.0"),
+            "{text}"
+        );
+        std::fs::write(
+            &file,
+            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:2\n",
+        )
+        .unwrap();
+        let e = render_into(&file, &sources, out.path()).unwrap_err();
+        assert!(
+            e.contains("semver.yaml:4: cannot resolve bundle image \"img:2\""),
+            "{e}"
+        );
+    }
+}

@@ -263,7 +263,7 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         return;
     };
     let what = match &m.template {
-        Some(t) => format!("rendering of {} (read-only)", t.name()),
+        Some(t) => format!("{} rendered · read-only", t.name()),
         None => "catalog".to_string(),
     };
     let mut title = match &l.filter {
