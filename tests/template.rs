@@ -2,6 +2,8 @@
 //! images a rendered catalog holds are rendered and compared with that catalog, which opm rendered
 //! from them.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -594,4 +596,61 @@ fn bundle_directory_errors_name_the_image_and_directory() {
         e.starts_with("t.yaml:3: cannot render bundle image \"img:1\": bundle directory "),
         "{e}"
     );
+}
+
+/// Mangled templates (bytes cut, lines swapped, characters replaced) never make reading or rendering
+/// panic, and every error names the file.
+#[test]
+fn mangled_templates_do_not_panic() {
+    let seeds: Vec<String> = [
+        community("konflux/semver.yaml"),
+        community("rabbitmq-messaging-topology-operator/v4.20.yaml"),
+        testdata().join(
+            "zncdatadev__kubedoop-catalog__composite-semver-templates/trino-operator/semver.yaml",
+        ),
+    ]
+    .iter()
+    .map(|p| std::fs::read_to_string(p).unwrap())
+    .collect();
+    let source = v4_20();
+    let mut rng = common::Rng(7);
+    for round in 0..600 {
+        let seed = &seeds[round % seeds.len()];
+        let mut lines: Vec<String> = seed.lines().take(60).map(String::from).collect();
+        for _ in 0..1 + rng.below(3) {
+            let i = rng.below(lines.len());
+            match rng.below(4) {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let j = rng.below(lines.len());
+                    lines.swap(i, j);
+                }
+                2 => {
+                    let chars: Vec<char> = lines[i].chars().collect();
+                    let cut = rng.below(chars.len() + 1);
+                    lines[i] = chars[..cut].iter().collect();
+                }
+                _ => {
+                    let junk = [
+                        ":", "- ", "{", "~", "  ", "\t", "&a", "*a", "'", "1.10", "yes",
+                    ];
+                    lines[i].insert_str(0, junk[rng.below(junk.len())]);
+                }
+            }
+            if lines.is_empty() {
+                break;
+            }
+        }
+        let text = lines.join("\n");
+        match template::parse("m.yaml", &text) {
+            Ok(t) => {
+                if let Err(e) = t.render(source) {
+                    assert!(e.to_string().starts_with("m.yaml"), "{e}");
+                }
+            }
+            Err(e) => assert!(e.to_string().starts_with("m.yaml"), "{e}"),
+        }
+    }
 }

@@ -74,9 +74,10 @@ impl Basic {
         for (i, item) in items.iter().enumerate() {
             match entry(item, notes, file) {
                 Ok(e) => entries.push(e),
-                Err(msg) => {
-                    problems.push(Problem::new(item.pos.line, format!("entries[{i}]: {msg}")))
-                }
+                Err((line, msg)) => problems.push(Problem::new(
+                    if line > 0 { line } else { item.pos.line },
+                    format!("entries[{i}]: {msg}"),
+                )),
             }
         }
         if !problems.is_empty() {
@@ -108,7 +109,7 @@ impl Basic {
         for (blob, (image, line)) in resolved.iter().zip(&images) {
             match canonical::bundle(&crate::catalog::emit::to_node(blob, false)) {
                 Ok(b) => bundles.push(b),
-                Err(e) => problems.push(Problem::new(
+                Err((_, e)) => problems.push(Problem::new(
                     *line,
                     format!("the bundle resolved for image {image:?} cannot be read: {e}"),
                 )),
@@ -133,12 +134,13 @@ impl Basic {
     }
 }
 
-/// Reads one entry the way opm's loader reads a catalog object.
-fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, String> {
+/// Reads one entry the way opm's loader reads a catalog object. A problem comes with the line of the
+/// value at fault when known (0 otherwise).
+fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, canonical::Fault> {
     if item.is_null() {
-        return Err("an entry is null; it must be a catalog object".into());
+        return Err((0, "an entry is null; it must be a catalog object".into()));
     }
-    let meta = decode::meta(item, file).map_err(|d| d.message)?;
+    let meta = decode::meta(item, file).map_err(|d| (d.location.line, d.message))?;
     let known: &[&str] = match meta.schema.as_str() {
         schema::PACKAGE => &[
             "schema",
@@ -176,7 +178,7 @@ fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, Stri
         schema::CHANNEL => canonical::channel(item).map(Entry::Object),
         schema::DEPRECATIONS => canonical::deprecations(item).map(Entry::Object),
         schema::BUNDLE => {
-            let b = Bundle::read(item).map_err(|e| format!("parse bundle: {e}"))?;
+            let b = Bundle::read(item).map_err(|e| (e.line, format!("parse bundle: {e}")))?;
             let mut extra = Vec::new();
             if !b.package.is_empty() {
                 extra.push("package");
@@ -188,14 +190,18 @@ fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, Stri
                 extra.push("relatedImages");
             }
             if b.image.is_empty() {
-                return Err(
+                return Err((
+                    0,
                     "unexpected fields present in basic template bundle: a bundle entry is {schema: olm.bundle, image: <bundle image>} and this one has no image".into(),
-                );
+                ));
             }
             if !extra.is_empty() {
-                return Err(format!(
-                    "unexpected fields present in basic template bundle: {} (a bundle entry is only {{schema: olm.bundle, image: <bundle image>}}; the rest comes from the image)",
-                    extra.join(", ")
+                return Err((
+                    0,
+                    format!(
+                        "unexpected fields present in basic template bundle: {} (a bundle entry is only {{schema: olm.bundle, image: <bundle image>}}; the rest comes from the image)",
+                        extra.join(", ")
+                    ),
                 ));
             }
             Ok(Entry::Bundle {
@@ -289,11 +295,11 @@ mod tests {
         assert!(e.to_string().contains("entries must be a list"), "{e}");
         let e = parse(
             "t.yaml",
-            "schema: olm.template.basic\nentries:\n- name: x\n- schema: olm.channel\n  name: [1]\n- Schema: a\n  schema: b\n- ~\n",
+            "schema: olm.template.basic\nentries:\n- name: x\n- schema: olm.channel\n  name: [1]\n- Schema: a\n  schema: b\n- ~\n- schema: olm.channel\n  name: s\n  entries: [{name: [1]}]\n",
         )
         .unwrap_err();
         let lines: Vec<String> = e.to_string().lines().map(String::from).collect();
-        assert_eq!(lines.len(), 4, "{e}");
+        assert_eq!(lines.len(), 5, "{e}");
         assert!(lines[0].starts_with("t.yaml:3: entries[0]: object is missing root schema field"));
         assert!(
             lines[1]
@@ -303,6 +309,10 @@ mod tests {
         );
         assert!(lines[2].contains("duplicate keys for key \"schema\": [Schema schema]"));
         assert!(lines[3].contains("entries[3]: an entry is null"));
+        assert_eq!(
+            lines[4],
+            "t.yaml:11: entries[4]: parse channel: field entries[0].name must be a string, found array"
+        );
     }
 
     #[test]

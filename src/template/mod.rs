@@ -397,7 +397,10 @@ pub(crate) mod canonical {
         Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
     }
 
-    pub(crate) fn package(node: &Node) -> Result<Value, String> {
+    /// A problem reading an object, with the line of the value at fault (0 when unknown).
+    pub(crate) type Fault = (u32, String);
+
+    pub(crate) fn package(node: &Node) -> Result<Value, Fault> {
         let p = Package::read(node).map_err(|e| view_error("parse package", &e))?;
         let mut m = Map::new();
         m.insert("schema".into(), Value::String(schema::PACKAGE.into()));
@@ -408,10 +411,15 @@ pub(crate) mod canonical {
         );
         if let Some(icon) = &p.icon {
             let data = match icon.base64data {
-                Some(s) => Value::String(
-                    base64_bytes(s.as_inline().unwrap_or_default())
-                        .map_err(|e| format!("parse package: icon.base64data: {e}"))?,
-                ),
+                Some(s) => Value::String(base64_bytes(s.as_inline().unwrap_or_default()).map_err(
+                    |e| {
+                        let line = node
+                            .get_field("icon")
+                            .and_then(|i| i.get_field("base64data"))
+                            .map_or(0, |n| n.pos.line);
+                        (line, format!("parse package: icon.base64data: {e}"))
+                    },
+                )?),
                 None => Value::Null,
             };
             let mut i = Map::new();
@@ -427,7 +435,7 @@ pub(crate) mod canonical {
         Ok(Value::Object(m))
     }
 
-    pub(crate) fn channel(node: &Node) -> Result<Value, String> {
+    pub(crate) fn channel(node: &Node) -> Result<Value, Fault> {
         let c = Channel::read(node).map_err(|e| view_error("parse channel", &e))?;
         let mut m = Map::new();
         m.insert("schema".into(), Value::String(schema::CHANNEL.into()));
@@ -466,7 +474,7 @@ pub(crate) mod canonical {
         Ok(Value::Object(m))
     }
 
-    pub(crate) fn deprecations(node: &Node) -> Result<Value, String> {
+    pub(crate) fn deprecations(node: &Node) -> Result<Value, Fault> {
         let d = Deprecations::read(node).map_err(|e| view_error("parse deprecation", &e))?;
         let mut m = Map::new();
         m.insert("schema".into(), Value::String(schema::DEPRECATIONS.into()));
@@ -497,7 +505,7 @@ pub(crate) mod canonical {
 
     /// A rendered bundle as `opm render` prints one: its fields in declaration order, bundle objects
     /// and CSV metadata moved after the other properties, related images sorted by image.
-    pub(crate) fn bundle(node: &Node) -> Result<Value, String> {
+    pub(crate) fn bundle(node: &Node) -> Result<Value, Fault> {
         let b = Bundle::read(node).map_err(|e| view_error("parse bundle", &e))?;
         let mut m = Map::new();
         m.insert("schema".into(), Value::String(schema::BUNDLE.into()));
@@ -548,8 +556,8 @@ pub(crate) mod canonical {
         sorted(node)
     }
 
-    fn view_error(what: &str, e: &ViewError) -> String {
-        format!("{what}: {e}")
+    fn view_error(what: &str, e: &ViewError) -> Fault {
+        (e.line, format!("{what}: {e}"))
     }
 }
 
