@@ -36,6 +36,24 @@ fn edited(edit: impl FnOnce(&mut fbc_edit::catalog::Catalog)) -> tempfile::TempD
     tmp
 }
 
+/// A copy of the demo catalog with one piece of text of one file rewritten (it occurs once).
+fn rewritten(file: &str, from: &str, to: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    let path = tmp.path().join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches(from).count(), 1, "{from:?} in {file}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+    tmp
+}
+
+/// A directory holding one `catalog.yaml` with this text.
+fn catalog_dir(yaml: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("catalog.yaml"), yaml).unwrap();
+    tmp
+}
+
 fn s(v: &str) -> String {
     v.to_string()
 }
@@ -256,4 +274,100 @@ fn output_cut_short_by_a_closed_pipe_does_not_panic() {
     let out = child.wait_with_output().unwrap();
     assert!(line.starts_with("package "));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn a_skip_range_rewritten_to_match_the_same_entries_is_reported() {
+    // 1.3.0's range still matches 1.0.0 to 1.2.1, so no edge moves; the text does, and with it the
+    // versions outside the channel (a 1.2.5 hotfix, say) that OLM would upgrade from.
+    let new = rewritten(
+        "cache-operator/catalog.yaml",
+        r#"skipRange: ">=1.0.0 <1.3.0""#,
+        r#"skipRange: ">=1.0.0 <1.2.2""#,
+    );
+    let d = diff::diff(&load(&demo()).unwrap(), &load(new.path()).unwrap());
+    let [p] = d.packages.as_slice() else {
+        panic!("{d:?}")
+    };
+    let [c] = p.channels.as_slice() else {
+        panic!("{p:?}")
+    };
+    assert_eq!(c.name, "stable");
+    assert!(
+        c.edges_added.is_empty() && c.edges_removed.is_empty(),
+        "{c:?}"
+    );
+
+    let (demo, new) = (demo(), new.path().to_path_buf());
+    let (demo, new) = (demo.to_str().unwrap(), new.to_str().unwrap());
+    let (code, text) = fbc(&["diff", demo, new]);
+    assert_eq!(code, 1, "a change is a change");
+    assert_eq!(
+        text,
+        "package cache-operator (changed)\n  channel stable:\n    ~ skipRange of cache-operator.v1.3.0: \">=1.0.0 <1.3.0\" → \">=1.0.0 <1.2.2\"\n"
+    );
+    let (code, md) = fbc(&["diff", demo, new, "-o", "markdown"]);
+    assert_eq!(code, 1);
+    assert!(
+        md.contains(
+            "  - skipRange of `cache-operator.v1.3.0`: `>=1.0.0 <1.3.0` → `>=1.0.0 <1.2.2`\n"
+        ),
+        "{md}"
+    );
+    let (code, json) = fbc(&["diff", demo, new, "-o", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        v["packages"][0]["channels"][0]["skip_ranges_changed"],
+        serde_json::json!([{
+            "entry": "cache-operator.v1.3.0",
+            "old": ">=1.0.0 <1.3.0",
+            "new": ">=1.0.0 <1.2.2"
+        }])
+    );
+}
+
+#[test]
+fn a_skip_range_added_or_dropped_is_reported_with_none_on_the_missing_side() {
+    let dropped = rewritten(
+        "cache-operator/catalog.yaml",
+        "    skipRange: \">=1.1.0 <1.3.0\"\n",
+        "",
+    );
+    let d = diff::diff(&load(&demo()).unwrap(), &load(dropped.path()).unwrap());
+    assert!(
+        diff::text(&d)
+            .contains("    ~ skipRange of cache-operator.v1.3.0: \">=1.1.0 <1.3.0\" → (none)\n"),
+        "{}",
+        diff::text(&d)
+    );
+    // And back: the same change the other way.
+    let d = diff::diff(&load(dropped.path()).unwrap(), &load(&demo()).unwrap());
+    let r = &d.packages[0].channels[0].skip_ranges_changed;
+    assert_eq!(
+        (r[0].old.as_deref(), r[0].new.as_deref()),
+        (None, Some(">=1.1.0 <1.3.0"))
+    );
+}
+
+#[test]
+fn replaces_and_skips_naming_bundles_outside_the_channel_are_compared() {
+    let channel = |replaces: &str, skips: &str| {
+        format!(
+            "---\nschema: olm.package\nname: demo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: demo\nname: stable\nentries:\n- name: demo.v1.1.0\n  replaces: {replaces}\n  skips:\n  - {skips}\n- name: demo.v1.2.0\n  replaces: demo.v1.1.0\n"
+        )
+    };
+    let old = catalog_dir(&channel("demo.v1.0.0", "demo.v0.9.0"));
+    let new = catalog_dir(&channel("demo.v1.0.1", "demo.v0.9.0"));
+    let d = diff::diff(&load(old.path()).unwrap(), &load(new.path()).unwrap());
+    assert_eq!(
+        diff::text(&d),
+        "package demo (changed)\n  channel stable:\n    + edge demo.v1.0.1 → demo.v1.1.0 (replaces)\n    - edge demo.v1.0.0 → demo.v1.1.0 (replaces)\n"
+    );
+    let new = catalog_dir(&channel("demo.v1.0.0", "demo.v0.9.1"));
+    let d = diff::diff(&load(old.path()).unwrap(), &load(new.path()).unwrap());
+    assert_eq!(
+        diff::text(&d),
+        "package demo (changed)\n  channel stable:\n    + edge demo.v0.9.1 → demo.v1.1.0 (skips)\n    - edge demo.v0.9.0 → demo.v1.1.0 (skips)\n"
+    );
 }

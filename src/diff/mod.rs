@@ -51,6 +51,10 @@ pub struct ChannelDiff {
     pub edges_added: Vec<Edge>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub edges_removed: Vec<Edge>,
+    /// Entries (in both catalogs) whose skipRange text changed, whether or not it now matches
+    /// other entries: a range also decides which versions outside the channel OLM upgrades from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skip_ranges_changed: Vec<SkipRangeChange>,
     /// Entries (in both catalogs) that could reach the head before and cannot now.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lost_path: Vec<String>,
@@ -64,6 +68,14 @@ pub struct Edge {
     pub from: String,
     pub to: String,
     pub kind: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SkipRangeChange {
+    pub entry: String,
+    /// `None`: the entry had no skipRange, or has none now.
+    pub old: Option<String>,
+    pub new: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -149,6 +161,14 @@ fn edges(g: &ChannelGraph) -> BTreeSet<Edge> {
     out
 }
 
+/// skipRange text by entry name.
+fn skip_ranges(g: &ChannelGraph) -> BTreeMap<&str, &str> {
+    g.skip_ranges
+        .iter()
+        .map(|(&n, r)| (g.graph[n].name.as_str(), r.as_str()))
+        .collect()
+}
+
 fn reaches_head(g: &ChannelGraph, entry: &str) -> bool {
     Installed::resolve(g, entry).is_some_and(|from| path_to_head(g, &from).is_ok())
 }
@@ -169,6 +189,17 @@ fn diff_channel(name: &str, old: &ChannelGraph, new: &ChannelGraph) -> ChannelDi
         edges_removed: oe.difference(&ne).cloned().collect(),
         ..Default::default()
     };
+    let (or, nr) = (skip_ranges(old), skip_ranges(new));
+    for e in on.intersection(&nn) {
+        let (a, b) = (or.get(e.as_str()), nr.get(e.as_str()));
+        if a != b {
+            d.skip_ranges_changed.push(SkipRangeChange {
+                entry: e.clone(),
+                old: a.map(|s| s.to_string()),
+                new: b.map(|s| s.to_string()),
+            });
+        }
+    }
     if d.head.is_some() || !d.edges_added.is_empty() || !d.edges_removed.is_empty() {
         for e in on.intersection(&nn) {
             match (reaches_head(old, e), reaches_head(new, e)) {
@@ -187,6 +218,7 @@ fn channel_changed(d: &ChannelDiff) -> bool {
         || !d.entries_removed.is_empty()
         || !d.edges_added.is_empty()
         || !d.edges_removed.is_empty()
+        || !d.skip_ranges_changed.is_empty()
 }
 
 fn bundle_changes(old: &Side, new: &Side, package: &str) -> Vec<BundleChange> {
@@ -312,6 +344,11 @@ fn or_none(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("(none)")
 }
 
+/// A skipRange as text: quoted (its spaces matter), or `(none)`.
+pub fn range_text(v: &Option<String>) -> String {
+    v.as_ref().map_or("(none)".into(), |r| format!("{r:?}"))
+}
+
 /// Plain text, one fact per line.
 pub fn text(d: &CatalogDiff) -> String {
     let mut out = String::new();
@@ -342,6 +379,15 @@ pub fn text(d: &CatalogDiff) -> String {
             }
             for e in &c.edges_removed {
                 let _ = writeln!(out, "    - edge {} → {} ({})", e.from, e.to, e.kind);
+            }
+            for r in &c.skip_ranges_changed {
+                let _ = writeln!(
+                    out,
+                    "    ~ skipRange of {}: {} → {}",
+                    r.entry,
+                    range_text(&r.old),
+                    range_text(&r.new)
+                );
             }
             if !c.lost_path.is_empty() {
                 let _ = writeln!(
@@ -425,6 +471,17 @@ pub fn markdown(d: &CatalogDiff) -> String {
                     out,
                     "  - edge removed: `{}` → `{}` ({})",
                     e.from, e.to, e.kind
+                );
+            }
+            for r in &c.skip_ranges_changed {
+                let code =
+                    |v: &Option<String>| v.as_ref().map_or("(none)".into(), |r| format!("`{r}`"));
+                let _ = writeln!(
+                    out,
+                    "  - skipRange of `{}`: {} → {}",
+                    r.entry,
+                    code(&r.old),
+                    code(&r.new)
                 );
             }
             if !c.lost_path.is_empty() {

@@ -10,8 +10,9 @@ use ratatui::layout::Position;
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::keymap::{Command, Key, Keymap, Lookup};
-use crate::catalog::model::{Bundle, Deprecations, Package};
+use crate::catalog::model::{Bundle, Channel, Deprecations, Package};
 use crate::catalog::schema;
+use crate::catalog::semver_range::Version;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
@@ -282,6 +283,8 @@ pub struct Loaded {
     pub details_scroll: usize,
     /// Review mode: what changed from the older catalog, as lines with the object each is about.
     pub changes: Vec<Change>,
+    /// Review mode: the diff the changes come from (the graph pane lists a channel's part of it).
+    pub review: crate::diff::CatalogDiff,
 }
 
 /// One line of the review-mode changes pane.
@@ -290,50 +293,73 @@ pub struct Change {
     pub text: String,
     /// Tree path of the object (package, channel, entry).
     pub path: Vec<String>,
-    pub added: bool,
-    pub removed: bool,
+    /// What the change did to that object, for the marks in the tree and graph.
+    pub object: ObjectChange,
+    pub tone: Tone,
+}
+
+/// How a change line is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Something gained (green).
+    Gained,
+    /// Something lost (red).
+    Lost,
+    Neutral,
+}
+
+/// What a change did to the object its path names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectChange {
+    Added,
+    Removed,
+    /// Changed, or only where to look (an edge, a head, a deprecation).
+    Changed,
 }
 
 /// The changes of a semantic diff as pane lines.
 pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
+    use ObjectChange::{Added, Changed, Removed};
+    use Tone::{Gained, Lost, Neutral};
     let mut out = Vec::new();
-    let mut push = |text: String, path: Vec<String>, added: bool, removed: bool| {
+    let mut push = |text: String, path: Vec<String>, object: ObjectChange, tone: Tone| {
         out.push(Change {
             text,
             path,
-            added,
-            removed,
+            object,
+            tone,
         })
     };
     for p in &d.packages {
         let pkg = vec![p.name.clone()];
+        let (object, tone) = match p.change {
+            "added" => (Added, Gained),
+            "removed" => (Removed, Lost),
+            _ => (Changed, Neutral),
+        };
         push(
             format!("package {} {}", p.name, p.change),
             pkg.clone(),
-            p.change == "added",
-            p.change == "removed",
+            object,
+            tone,
         );
         if let Some([a, b]) = &p.default_channel {
             push(
                 format!("  default channel {a} → {b}"),
                 pkg.clone(),
-                false,
-                false,
+                Changed,
+                Neutral,
             );
         }
+        let channel = |c: &str| vec![p.name.clone(), c.to_string()];
+        let entry = |c: &str, e: &str| vec![p.name.clone(), c.to_string(), e.to_string()];
         for c in &p.channels_added {
-            push(
-                format!("  + channel {c}"),
-                vec![p.name.clone(), c.clone()],
-                true,
-                false,
-            );
+            push(format!("  + channel {c}"), channel(c), Added, Gained);
         }
         for c in &p.channels_removed {
-            push(format!("  - channel {c}"), pkg.clone(), false, true);
+            push(format!("  - channel {c}"), channel(c), Removed, Lost);
         }
         for c in &p.channels {
-            let ch = vec![p.name.clone(), c.name.clone()];
             if let Some([a, b]) = &c.head {
                 push(
                     format!(
@@ -342,53 +368,77 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                         a.as_deref().unwrap_or("-"),
                         b.as_deref().unwrap_or("-")
                     ),
-                    ch.clone(),
-                    false,
-                    false,
+                    channel(&c.name),
+                    Changed,
+                    Neutral,
                 );
             }
             for e in &c.entries_added {
                 push(
                     format!("  {}: + {e}", c.name),
-                    vec![p.name.clone(), c.name.clone(), e.clone()],
-                    true,
-                    false,
+                    entry(&c.name, e),
+                    Added,
+                    Gained,
                 );
             }
             for e in &c.entries_removed {
-                push(format!("  {}: - {e}", c.name), ch.clone(), false, true);
+                push(
+                    format!("  {}: - {e}", c.name),
+                    entry(&c.name, e),
+                    Removed,
+                    Lost,
+                );
             }
             for e in &c.edges_added {
                 push(
                     format!("  {}: + {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    vec![p.name.clone(), c.name.clone(), e.to.clone()],
-                    true,
-                    false,
+                    entry(&c.name, &e.to),
+                    Changed,
+                    Gained,
                 );
             }
             for e in &c.edges_removed {
                 push(
                     format!("  {}: - {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    ch.clone(),
-                    false,
-                    true,
+                    entry(&c.name, &e.to),
+                    Changed,
+                    Lost,
+                );
+            }
+            for r in &c.skip_ranges_changed {
+                push(
+                    format!(
+                        "  {}: ~ {} skipRange {} → {}",
+                        c.name,
+                        r.entry,
+                        crate::diff::range_text(&r.old),
+                        crate::diff::range_text(&r.new)
+                    ),
+                    entry(&c.name, &r.entry),
+                    Changed,
+                    Neutral,
                 );
             }
             for e in &c.lost_path {
                 push(
                     format!("  {}: ! {e} no longer reaches the head", c.name),
-                    vec![p.name.clone(), c.name.clone(), e.clone()],
-                    false,
-                    true,
+                    entry(&c.name, e),
+                    Changed,
+                    Lost,
                 );
             }
         }
         for dep in &p.deprecations {
+            let tone = match (&dep.old, &dep.new) {
+                (None, _) => Gained,
+                (_, None) => Lost,
+                _ => Neutral,
+            };
             push(
                 format!("  deprecation of {} changed", dep.of),
                 pkg.clone(),
-                dep.old.is_none(),
-                dep.new.is_none(),
+                Changed,
+                tone,
             );
         }
         for b in &p.bundles_changed {
@@ -398,8 +448,8 @@ pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
                     b.name
                 ),
                 pkg.clone(),
-                false,
-                false,
+                Changed,
+                Neutral,
             );
         }
     }
@@ -515,7 +565,8 @@ impl Model {
             return;
         };
         if let Some(l) = self.loaded_mut() {
-            l.changes = changes(&crate::diff::diff(&old, &l.ws.catalog));
+            l.review = crate::diff::diff(&old, &l.ws.catalog);
+            l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
                 self.status = Some("no changes from the catalog compared with".into());
@@ -648,24 +699,32 @@ fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> boo
     b.version().is_some_and(|v| v.contains(needle)) || b.image.to_lowercase().contains(needle)
 }
 
-/// The tree items (packages → channels → entries), keeping only matches when filtering.
+/// What the change under review did to the object at a tree path: added or removed (exactly this
+/// object), or changed (something at or below it); `None` when untouched or not reviewing.
+pub fn review_mark<S: AsRef<str>>(changes: &[Change], path: &[S]) -> Option<ObjectChange> {
+    let under = |c: &Change| {
+        c.path.len() >= path.len() && c.path.iter().zip(path).all(|(a, b)| a == b.as_ref())
+    };
+    let mut mark = None;
+    for c in changes.iter().filter(|c| under(c)) {
+        if c.path.len() == path.len() && c.object != ObjectChange::Changed {
+            return Some(c.object);
+        }
+        mark = Some(ObjectChange::Changed);
+    }
+    mark
+}
+
+/// The tree items (packages → channels → entries), keeping only matches when filtering. In review
+/// mode entries carry a `+`/`-` gutter, and the entries the change removed from a channel are
+/// listed in it as `- name  removed` ghost rows.
 pub fn build_tree(
     catalog: &Catalog,
     report: &Report,
     filter: Option<&str>,
     changes: &[Change],
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
-    // Review mode: `+ new` on entries the change added, `~` on packages and channels it touched.
-    let added = |path: &[&str]| {
-        changes.iter().any(|c| {
-            c.added && c.path.len() == path.len() && c.path.iter().zip(path).all(|(a, b)| a == b)
-        })
-    };
-    let touched = |path: &[&str]| {
-        changes
-            .iter()
-            .any(|c| c.path.len() >= path.len() && c.path.iter().zip(path).all(|(a, b)| a == b))
-    };
+    let review = !changes.is_empty();
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
     let mut items = Vec::new();
@@ -689,7 +748,8 @@ pub fn build_tree(
             let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
                 continue;
             };
-            let mut entries = Vec::new();
+            // Newest first, with the entries the change removed as ghost rows at their version.
+            let mut rows: Vec<(Option<&Version>, String, String)> = Vec::new();
             for n in g.newest_first() {
                 let e = &g.graph[n];
                 if let Some(nd) = &needle
@@ -697,7 +757,12 @@ pub fn build_tree(
                 {
                     continue;
                 }
-                let mut label = e.name.clone();
+                let mark = review_mark(changes, &[pkg, &ch_name, &e.name]);
+                let mut label = match (review, mark) {
+                    (true, Some(ObjectChange::Added)) => format!("+ {}", e.name),
+                    (true, _) => format!("  {}", e.name),
+                    (false, _) => e.name.clone(),
+                };
                 if e.head {
                     label.push_str("  ◉ head");
                 }
@@ -705,11 +770,42 @@ pub fn build_tree(
                     label.push_str("  deprecated");
                 }
                 label.push_str(markers.entry(pkg, &ch_name, &e.name));
-                if added(&[pkg, &ch_name, &e.name]) {
-                    label.push_str("  + new");
+                if mark == Some(ObjectChange::Added) {
+                    label.push_str("  new");
                 }
-                matches.push(vec![pkg.clone(), ch_name.clone(), e.name.clone()]);
-                entries.push(TreeItem::new_leaf(e.name.clone(), label));
+                rows.push((e.version.as_ref(), e.name.clone(), label));
+            }
+            let mut ghosts: Vec<(Option<&Version>, &String)> = changes
+                .iter()
+                .filter(|c| c.object == ObjectChange::Removed)
+                .filter_map(|c| match c.path.as_slice() {
+                    [p, ch, e] if p == pkg && *ch == ch_name => Some(e),
+                    _ => None,
+                })
+                // An entry put back since (by an edit in review mode) is no ghost.
+                .filter(|e| g.node(e).is_none())
+                .filter(|e| {
+                    needle
+                        .as_ref()
+                        .is_none_or(|nd| entry_matches(catalog, pkg, e, nd))
+                })
+                .map(|e| (facts.versions.get(e.as_str()), e))
+                .collect();
+            ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+            ghosts.dedup_by(|a, b| a.1 == b.1);
+            for (version, name) in ghosts {
+                // Before the first row that is older (or has no version); without a version, last.
+                let at = version.map_or(rows.len(), |v| {
+                    rows.iter()
+                        .position(|(w, _, _)| w.is_none_or(|w| w < v))
+                        .unwrap_or(rows.len())
+                });
+                rows.insert(at, (version, name.clone(), format!("- {name}  removed")));
+            }
+            let mut entries = Vec::with_capacity(rows.len());
+            for (_, name, label) in rows {
+                matches.push(vec![pkg.clone(), ch_name.clone(), name.clone()]);
+                entries.push(TreeItem::new_leaf(name, label));
             }
             if needle.is_some() && entries.is_empty() {
                 continue;
@@ -722,7 +818,7 @@ pub fn build_tree(
                 label.push_str("  deprecated");
             }
             label.push_str(markers.channel(pkg, &ch_name));
-            if touched(&[pkg, &ch_name]) {
+            if review_mark(changes, &[pkg, &ch_name]).is_some() {
                 label.push_str("  ~ changed");
             }
             if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
@@ -741,7 +837,7 @@ pub fn build_tree(
             label.push_str("  deprecated");
         }
         label.push_str(markers.package(pkg));
-        if touched(&[pkg]) {
+        if review_mark(changes, &[pkg]).is_some() {
             label.push_str("  ~ changed");
         }
         if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
@@ -749,6 +845,20 @@ pub fn build_tree(
         }
     }
     (items, matches)
+}
+
+/// The tree item at `path`, if there is one.
+fn tree_item<'a>(
+    items: &'a [TreeItem<'static, String>],
+    path: &[String],
+) -> Option<&'a TreeItem<'static, String>> {
+    let (first, rest) = path.split_first()?;
+    let item = items.iter().find(|i| i.identifier() == first)?;
+    if rest.is_empty() {
+        Some(item)
+    } else {
+        tree_item(item.children(), rest)
+    }
 }
 
 impl Loaded {
@@ -771,6 +881,7 @@ impl Loaded {
             graph_scroll: 0,
             details_scroll: 0,
             changes: Vec::new(),
+            review: Default::default(),
         };
         l.sync_graph();
         l
@@ -840,6 +951,35 @@ impl Loaded {
         self.tree.selected()
     }
 
+    /// Review mode: what the change did to a channel of both catalogs.
+    pub fn channel_review(
+        &self,
+        package: &str,
+        channel: &str,
+    ) -> Option<&crate::diff::ChannelDiff> {
+        self.review
+            .packages
+            .iter()
+            .find(|p| p.name == package)?
+            .channels
+            .iter()
+            .find(|c| c.name == channel)
+    }
+
+    /// Whether `path` is a ghost row: an entry the change under review removed from its channel.
+    pub fn is_ghost(&self, path: &[String]) -> bool {
+        let [p, c, e] = path else { return false };
+        review_mark(&self.changes, path) == Some(ObjectChange::Removed)
+            && !self
+                .ws
+                .catalog
+                .index()
+                .package(p)
+                .and_then(|idx| idx.channel(c))
+                .and_then(|id| Channel::read(&self.ws.catalog.blob(id).value).ok())
+                .is_some_and(|ch| ch.entries.iter().any(|x| x.name == e))
+    }
+
     /// Rebuilds the graph of the selected channel when the selection moved to another channel.
     pub fn sync_graph(&mut self) {
         let sel = self.selected().to_vec();
@@ -896,6 +1036,18 @@ impl Loaded {
             self.select_path(&first);
         } else if let Some(first) = self.items.first() {
             self.tree.select(vec![first.identifier().clone()]);
+        }
+    }
+
+    /// Selects the deepest part of `path` that is in the tree (a removed channel's package, say).
+    fn select_deepest(&mut self, path: &[String]) {
+        for i in (1..=path.len()).rev() {
+            let p = &path[..i];
+            let exists = tree_item(&self.items, p).is_some();
+            if exists {
+                self.select_path(p);
+                return;
+            }
         }
     }
 
@@ -1227,23 +1379,7 @@ fn motion(m: &mut Model, command: Command) {
                             l.filter = None;
                             l.refilter();
                         }
-                        // The deepest part of the path that is in the tree.
-                        let visible: Vec<Vec<String>> = {
-                            let mut all = Vec::new();
-                            for i in (1..=c.path.len()).rev() {
-                                all.push(c.path[..i].to_vec());
-                            }
-                            all
-                        };
-                        for p in visible {
-                            let exists = l.ws.catalog.index().package(&p[0]).is_some();
-                            if exists {
-                                l.select_path(&p);
-                                if l.selected() == p.as_slice() {
-                                    break;
-                                }
-                            }
-                        }
+                        l.select_deepest(&c.path);
                         status = Some(c.text.trim().to_string());
                     }
                 }
@@ -1512,6 +1648,13 @@ fn edit_command(m: &mut Model, command: Command) {
     }
     let Some(l) = m.loaded_mut() else { return };
     let sel = l.selected().to_vec();
+    if !matches!(command, Command::Undo | Command::Redo | Command::Write) && l.is_ghost(&sel) {
+        m.status = Some(format!(
+            "{} was removed from {} by the change under review: there is nothing to edit",
+            sel[2], sel[1]
+        ));
+        return;
+    }
     let need = |what: &str| format!("select {what} first");
     let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
         (Command::Undo, _) => {
@@ -2138,8 +2281,13 @@ pub fn details(l: &Loaded) -> Vec<String> {
                 }
             }
         }
-        [_, _, e] => {
+        [_, c, e] => {
             out.push(format!("entry {e}"));
+            if l.is_ghost(sel) {
+                out.push(format!(
+                    "removed from channel {c} by the change under review (nothing to edit here)"
+                ));
+            }
             match idx
                 .bundle(e)
                 .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))

@@ -1,13 +1,16 @@
 //! Drawing the model. Nothing here changes state.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{Dialog, Loaded, Model, Overlay, Pane, Picker, Prompt, State, details};
+use super::app::{
+    Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
+    review_mark,
+};
 use super::keymap::Command;
 use crate::catalog::Severity;
 use crate::graph::layout::CellKind;
@@ -298,10 +301,15 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
             tree_area,
         );
     } else if let Ok(tree) = Tree::new(&l.items) {
+        let tree_block = block(&title, focus == Pane::Tree, theme);
+        let inner = tree_block.inner(tree_area);
         let tree = tree
-            .block(block(&title, focus == Pane::Tree, theme))
+            .block(tree_block)
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
         f.render_stateful_widget(tree, tree_area, &mut l.tree);
+        if !l.changes.is_empty() && theme.color {
+            colour_review_rows(l, f, inner, theme);
+        }
     }
     if let Some(a) = graph_area {
         graph(l, f, a, focus == Pane::Graph, theme);
@@ -317,6 +325,29 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         );
     }
     problems_pane(l, f, problems, focus == Pane::Problems, theme);
+}
+
+/// Review mode: rows of what the change added in green, ghost rows of what it removed in red
+/// (their `+`/`-` marks say the same without colour).
+fn colour_review_rows(l: &Loaded, f: &mut Frame, inner: Rect, theme: &Theme) {
+    let mut previous: Option<&[String]> = None;
+    for y in inner.top()..inner.bottom() {
+        // Rows below the last item report the last item again.
+        let Some(path) = l.tree.rendered_at(Position::new(inner.x, y)) else {
+            continue;
+        };
+        if previous == Some(path) {
+            break;
+        }
+        previous = Some(path);
+        let colour = match review_mark(&l.changes, path) {
+            Some(ObjectChange::Added) => Color::Green,
+            Some(ObjectChange::Removed) => Color::Red,
+            _ => continue,
+        };
+        f.buffer_mut()
+            .set_style(Rect::new(inner.x, y, inner.width, 1), theme.fg(colour));
+    }
 }
 
 fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
@@ -342,7 +373,16 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips",
         theme.fg(Color::DarkGray),
     )));
-    let visible = area.height.saturating_sub(3) as usize;
+    // Review mode: what the change removed or relinked here, listed under the lanes in the room
+    // they leave, and in at least half the pane.
+    let room = area.height.saturating_sub(3) as usize;
+    let review = review_lines(
+        l,
+        g,
+        theme,
+        (room / 2).max(room.saturating_sub(lay.rows.len())),
+    );
+    let visible = room.saturating_sub(review.len());
     let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
     // Keep the selected entry in view.
     let start = match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
@@ -375,8 +415,9 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         let mut style = Style::default();
         let added = row.entry.is_some_and(|n| {
             l.changes.iter().any(|c| {
-                c.added
+                c.object == ObjectChange::Added
                     && c.path.len() == 3
+                    && c.path[0] == g.package
                     && c.path[1] == g.channel
                     && c.path[2] == g.graph[n].name
             })
@@ -389,13 +430,91 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
             style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
         }
+        if added {
+            // The mark stays visible however long the label runs.
+            spans.push(Span::styled("+ ", theme.fg(Color::Green)));
+        }
         spans.push(Span::styled(row.label.clone(), style));
         lines.push(Line::from(spans));
     }
+    lines.extend(review);
     f.render_widget(
         Paragraph::new(lines).block(block(&title, focused, theme)),
         area,
     );
+}
+
+/// An edge in words: the newer entry first, as the catalog says it.
+fn edge_words(e: &crate::diff::Edge) -> String {
+    match e.kind {
+        "skipRange" => format!("skipRange of {} matches {}", e.to, e.from),
+        kind => format!("{} {kind} {}", e.to, e.from),
+    }
+}
+
+/// Review mode: the selected channel's removed entries, removed and added edges and rewritten
+/// skipRanges, in at most `room` lines (the rest are in the changes pane).
+fn review_lines(
+    l: &Loaded,
+    g: &crate::graph::channel::ChannelGraph,
+    theme: &Theme,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let Some(d) = l.channel_review(&g.package, &g.channel) else {
+        return Vec::new();
+    };
+    let selected = l.selected().get(2);
+    let (red, green) = (theme.fg(Color::Red), theme.fg(Color::Green));
+    let mut items: Vec<Line> = Vec::new();
+    for e in &d.entries_removed {
+        let style = if selected == Some(e) {
+            red.add_modifier(Modifier::REVERSED)
+        } else {
+            red
+        };
+        items.push(Line::from(Span::styled(format!("- {e}  removed"), style)));
+    }
+    for e in &d.edges_removed {
+        items.push(Line::from(Span::styled(
+            format!("- {}", edge_words(e)),
+            red,
+        )));
+    }
+    for e in &d.edges_added {
+        items.push(Line::from(Span::styled(
+            format!("+ {}", edge_words(e)),
+            green,
+        )));
+    }
+    for r in &d.skip_ranges_changed {
+        items.push(Line::from(Span::styled(
+            format!(
+                "~ skipRange of {}: {} → {}",
+                r.entry,
+                crate::diff::range_text(&r.old),
+                crate::diff::range_text(&r.new)
+            ),
+            theme.fg(Color::Yellow),
+        )));
+    }
+    if items.is_empty() || room < 2 {
+        return Vec::new();
+    }
+    // A heading, then as many as fit, then how many more there are.
+    if items.len() + 1 > room {
+        let more = items.len() - (room - 2);
+        items.truncate(room - 2);
+        items.push(Line::from(Span::styled(
+            format!("… {more} more in the changes pane"),
+            theme.fg(Color::DarkGray),
+        )));
+    }
+    let mut out = vec![Line::from(Span::styled(
+        "changes in this channel:",
+        theme.fg(Color::DarkGray),
+    ))];
+    out.extend(items);
+    out
 }
 
 fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
@@ -408,12 +527,10 @@ fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Th
         .changes
         .iter()
         .map(|c| {
-            let style = if c.added {
-                theme.fg(Color::Green)
-            } else if c.removed {
-                theme.fg(Color::Red)
-            } else {
-                Style::default()
+            let style = match c.tone {
+                Tone::Gained => theme.fg(Color::Green),
+                Tone::Lost => theme.fg(Color::Red),
+                Tone::Neutral => Style::default(),
             };
             ListItem::new(Line::from(Span::styled(c.text.clone(), style)))
         })
@@ -550,6 +667,7 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
                     k(Command::Up)
                 ),
                 "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
+                "review mode: + marks new entries; what the change removed or relinked here is listed under the lanes".into(),
             ],
         ),
         Pane::Details => (
