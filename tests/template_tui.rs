@@ -121,7 +121,7 @@ fn a_template_that_does_not_render_says_why_and_can_still_be_edited() {
     );
     m.template = Some(TemplateView {
         file: PathBuf::from("t.yaml"),
-        source_note: None,
+        source_note: Some("bundle images are looked up in the catalog files under c".into()),
         notes: Vec::new(),
     });
     update(

@@ -92,8 +92,11 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
         State::Failed(e) => {
             let text = match &m.template {
                 Some(t) => format!(
-                    "cannot render template {}:\n\n{e}\n\n{} opens the template in $EDITOR; it is rendered again when the editor exits.",
+                    "cannot render template {}:\n\n{e}\n\n{}{} opens the template in $EDITOR; it is rendered again when the editor exits.",
                     t.file.display(),
+                    t.source_note
+                        .as_ref()
+                        .map_or_else(String::new, |n| format!("Note: {n}.\n\n")),
                     m.keymap.first_key_of(Command::Open)
                 ),
                 None => format!("cannot open the catalog: {e}"),
