@@ -38,6 +38,7 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod migrate;
+pub mod template;
 pub mod tui;
 pub mod validate;
 pub mod workspace;

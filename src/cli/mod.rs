@@ -6,6 +6,7 @@ pub mod edit;
 pub mod graph;
 pub mod list;
 pub mod migrate;
+pub mod template;
 pub mod validate;
 
 use std::path::PathBuf;
@@ -29,8 +30,12 @@ pub mod exit {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Catalog directory to open in the terminal UI (default: the current directory).
+    /// Catalog directory to open in the terminal UI (default: the current directory), or a basic or
+    /// semver template file, which opens as its rendering (read-only).
     pub dir: Option<PathBuf>,
+    /// For a template: where its bundle images are resolved from.
+    #[command(flatten)]
+    pub sources: template::SourceArgs,
     /// Review mode: show what changed from this older catalog to DIR.
     #[arg(long, value_name = "OLD")]
     pub compare: Option<PathBuf>,
@@ -56,6 +61,8 @@ pub enum Command {
     CheckBundle(bundle::CheckBundleArgs),
     /// Turn a legacy package-manifest directory into a file-based catalog (checked, then validated).
     Migrate(migrate::MigrateArgs),
+    /// Catalog templates (olm.template.basic, olm.semver): render them offline.
+    Template(template::TemplateArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -79,11 +86,22 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Render(args)) => bundle::run_render(&args),
         Some(Command::CheckBundle(args)) => bundle::run_check(&args),
         Some(Command::Migrate(args)) => migrate::run(&args),
+        Some(Command::Template(args)) => template::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
+            if dir.is_file() {
+                return template::run_tui(&dir, &cli.sources, cli.compare.is_some());
+            }
             if !dir.is_dir() {
                 eprintln!("fbc-edit: {}: not a directory", dir.display());
+                return exit::USAGE;
+            }
+            if !cli.sources.catalog.is_empty() || !cli.sources.bundle_dirs.is_empty() {
+                eprintln!(
+                    "fbc-edit: --catalog and --bundle-dir are for opening a template file, and {} is a directory",
+                    dir.display()
+                );
                 return exit::USAGE;
             }
             match crate::tui::run(&dir, cli.compare.as_deref()) {

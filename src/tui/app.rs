@@ -462,8 +462,44 @@ pub enum State {
     Ready(Box<Loaded>),
 }
 
+/// The template whose rendering is on screen (read-only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateView {
+    pub file: PathBuf,
+    /// Where bundle images are looked up, when the user did not say.
+    pub source_note: Option<String>,
+    /// Notes of the last rendering.
+    pub notes: Vec<String>,
+}
+
+impl TemplateView {
+    /// The template's file name, for short messages.
+    pub fn name(&self) -> String {
+        self.file.file_name().map_or_else(
+            || self.file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// The line shown when the rendering is loaded.
+    pub fn banner(&self) -> String {
+        let mut s = format!(
+            "read-only: the rendering of template {}; edit the template to change it",
+            self.name()
+        );
+        for n in self.source_note.iter().chain(&self.notes) {
+            s.push_str(" · ");
+            s.push_str(n);
+        }
+        s
+    }
+}
+
 pub struct Model {
     pub dir: PathBuf,
+    /// Set when the catalog is the rendering of a template: edits are refused, and the editor key
+    /// opens the template.
+    pub template: Option<TemplateView>,
     pub state: State,
     pub focus: Pane,
     pub overlay: Option<Overlay>,
@@ -487,6 +523,8 @@ pub enum Action {
     CompareLoaded(Result<Box<Catalog>, String>),
     Mouse(MouseEvent),
     Loaded(Result<Box<Catalog>, String>),
+    /// A template was rendered (the catalog follows as `Loaded`), with its notes.
+    Rendered(Vec<String>),
     Resize,
     Tick,
 }
@@ -506,6 +544,7 @@ impl Model {
     pub fn new(dir: PathBuf, keymap: Keymap, progress: Arc<Progress>) -> Model {
         Model {
             dir,
+            template: None,
             state: State::Loading(progress),
             focus: Pane::Tree,
             overlay: None,
@@ -1110,7 +1149,9 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             if let Some(path) = keep.filter(|p| !p.is_empty()) {
                 l.select_path(&path);
             }
-            if l.ws.catalog.index().package_names().is_empty() {
+            if let Some(t) = &m.template {
+                m.status = Some(t.banner());
+            } else if l.ws.catalog.index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
                     m.dir.display()
@@ -1122,6 +1163,12 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(Err(e)) => {
             m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::Rendered(notes) => {
+            if let Some(t) = &mut m.template {
+                t.notes = notes;
+            }
             Vec::new()
         }
         Action::CompareLoaded(Ok(old)) => {
@@ -1231,6 +1278,14 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
             {
                 l.filter = None;
                 l.refilter();
+            }
+        }
+        Command::Open if m.template.is_some() => {
+            if let Some(t) = &m.template {
+                return vec![Effect::OpenEditor {
+                    file: t.file.clone(),
+                    line: 1,
+                }];
             }
         }
         Command::Open => {
@@ -1583,6 +1638,14 @@ fn capitalise(s: &str) -> String {
 }
 
 fn edit_command(m: &mut Model, command: Command) {
+    if let Some(t) = &m.template {
+        m.status = Some(format!(
+            "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
+            t.name(),
+            m.keymap.first_key_of(Command::Open)
+        ));
+        return;
+    }
     let Some(l) = m.loaded_mut() else { return };
     let sel = l.selected().to_vec();
     if !matches!(command, Command::Undo | Command::Redo | Command::Write) && l.is_ghost(&sel) {

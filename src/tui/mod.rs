@@ -2,6 +2,9 @@
 //! problems. Elm style: [`app::Model`], [`app::Action`], a pure [`app::update`] returning
 //! [`app::Effect`]s, and [`view::view`]. The runtime here owns the terminal, loads in the background
 //! and carries out effects.
+//!
+//! A template file opens as its rendering: the template is rendered into a temporary directory that
+//! is loaded as a read-only catalog; after editing the template (`e`), it is rendered again.
 
 pub mod app;
 pub mod keymap;
@@ -16,11 +19,37 @@ use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, Key
 use crossterm::execute;
 
 use crate::catalog::{LoadOptions, Progress, load_with};
-use app::{Action, Effect, Model, update};
+use crate::template::Sources;
+use app::{Action, Effect, Model, TemplateView, update};
 
-/// Loads `dir` on a worker thread; the result comes back as an action.
-fn spawn_load(dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
+/// Where the catalog on screen comes from.
+#[derive(Clone)]
+enum Origin {
+    /// A catalog directory.
+    Catalog,
+    /// The rendering of a template file, written into the model's directory (a temporary one).
+    Template {
+        file: PathBuf,
+        sources: Arc<Sources>,
+    },
+}
+
+/// Loads the catalog (rendering the template first, for a template) on a worker thread; the result
+/// comes back as actions.
+fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
+    let origin = origin.clone();
     std::thread::spawn(move || {
+        if let Origin::Template { file, sources } = &origin {
+            match render_into(file, sources, &dir) {
+                Ok(notes) => {
+                    let _ = tx.send(Action::Rendered(notes));
+                }
+                Err(e) => {
+                    let _ = tx.send(Action::Loaded(Err(e)));
+                    return;
+                }
+            }
+        }
         let options = LoadOptions {
             progress: Some(progress),
             ..Default::default()
@@ -32,16 +61,60 @@ fn spawn_load(dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
     });
 }
 
+/// Renders `file` into `dir/<name>.rendered.yaml` (replacing an earlier rendering); returns the
+/// rendering's notes.
+fn render_into(file: &Path, sources: &Sources, dir: &Path) -> Result<Vec<String>, String> {
+    let template = crate::template::read(file)
+        .map_err(|e| format!("{}: {e}", file.display()))?
+        .map_err(|e| e.to_string())?;
+    let rendered = template.render(sources).map_err(|e| e.to_string())?;
+    let name = file
+        .file_stem()
+        .map_or_else(|| "template".into(), |s| s.to_string_lossy().into_owned());
+    let text = rendered.to_text(crate::catalog::emit::OutFormat::Yaml);
+    std::fs::write(dir.join(format!("{name}.rendered.yaml")), text)
+        .map_err(|e| format!("cannot write the rendering into {}: {e}", dir.display()))?;
+    Ok(rendered.notes)
+}
+
 /// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
 /// included.
 pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
+    run_origin(dir, Origin::Catalog, None, compare)
+}
+
+/// Runs the TUI on what `file` renders to, read-only, images resolved with `sources`. `note` says
+/// where images are looked up when that was not chosen by the user.
+pub fn run_template(file: &Path, sources: Sources, note: Option<String>) -> std::io::Result<()> {
+    let tmp = tempfile::Builder::new()
+        .prefix("fbc-edit-template-")
+        .tempdir()?;
+    let origin = Origin::Template {
+        file: file.to_path_buf(),
+        sources: Arc::new(sources),
+    };
+    let view = TemplateView {
+        file: file.to_path_buf(),
+        source_note: note,
+        notes: Vec::new(),
+    };
+    run_origin(tmp.path(), origin, Some(view), None)
+}
+
+fn run_origin(
+    dir: &Path,
+    origin: Origin,
+    template: Option<TemplateView>,
+    compare: Option<&Path>,
+) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
     let progress = Arc::new(Progress::default());
     let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
     model.status = warning;
+    model.template = template;
     let theme = view::Theme::from_env();
     let (tx, rx) = mpsc::channel();
-    spawn_load(dir.to_path_buf(), progress, tx.clone());
+    spawn_load(&origin, dir.to_path_buf(), progress, tx.clone());
     if let Some(old) = compare {
         let old = old.to_path_buf();
         let tx = tx.clone();
@@ -88,7 +161,7 @@ pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
                     match effect {
                         Effect::Load => {
                             let p = Arc::new(Progress::default());
-                            spawn_load(model.dir.clone(), p, tx.clone());
+                            spawn_load(&origin, model.dir.clone(), p, tx.clone());
                         }
                         Effect::OpenEditor { file, line } => {
                             let _ = execute!(std::io::stdout(), DisableMouseCapture);
@@ -107,7 +180,7 @@ pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
                                 Err(e) => format!("cannot run {editor}: {e}"),
                             });
                             let p = Arc::new(Progress::default());
-                            spawn_load(model.dir.clone(), p, tx.clone());
+                            spawn_load(&origin, model.dir.clone(), p, tx.clone());
                         }
                         Effect::Export { format, file } => {
                             model.status = Some(export(&model, &format, &file));
@@ -139,5 +212,55 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
     match std::fs::write(file, text) {
         Ok(()) => format!("wrote {} ({format})", file.display()),
         Err(e) => format!("cannot write {}: {e}", file.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_is_rendered_into_the_directory_and_replaced_on_each_render() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("semver.yaml");
+        let catalog = dir.path().join("catalog");
+        std::fs::create_dir(&catalog).unwrap();
+        std::fs::write(
+            catalog.join("c.yaml"),
+            "schema: olm.bundle\nname: p.v1.0.0\npackage: p\nimage: img:1\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.0}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &file,
+            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:1\n",
+        )
+        .unwrap();
+        let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new()).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let notes = render_into(&file, &sources, out.path()).unwrap();
+        assert!(notes.is_empty(), "{notes:?}");
+        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
+        assert!(text.contains("name: stable-v1.0\n"), "{text}");
+        std::fs::write(
+            &file,
+            "schema: olm.semver\ngenerateMajorChannels: true\ngenerateMinorChannels: false\nstable:\n  bundles:\n  - image: img:1\n",
+        )
+        .unwrap();
+        render_into(&file, &sources, out.path()).unwrap();
+        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
+        assert!(
+            text.contains("name: stable-v1\n") && !text.contains("stable-v1.0"),
+            "{text}"
+        );
+        std::fs::write(
+            &file,
+            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:2\n",
+        )
+        .unwrap();
+        let e = render_into(&file, &sources, out.path()).unwrap_err();
+        assert!(
+            e.contains("semver.yaml:4: cannot resolve bundle image \"img:2\""),
+            "{e}"
+        );
     }
 }

@@ -74,8 +74,12 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
                 Constraint::Fill(1),
             ])
             .areas(main);
+            let what = match &m.template {
+                Some(t) => format!("rendering template {}", t.file.display()),
+                None => format!("loading {}", m.dir.display()),
+            };
             let gauge = Gauge::default()
-                .block(block(&format!("loading {}", m.dir.display()), true, theme))
+                .block(block(&what, true, theme))
                 .gauge_style(theme.fg(Color::Cyan))
                 .ratio(ratio.clamp(0.0, 1.0))
                 .label(format!(
@@ -86,8 +90,19 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
             f.render_widget(gauge, mid);
         }
         State::Failed(e) => {
+            let text = match &m.template {
+                Some(t) => format!(
+                    "cannot render template {}:\n\n{e}\n\n{}{} opens the template in $EDITOR; it is rendered again when the editor exits.",
+                    t.file.display(),
+                    t.source_note
+                        .as_ref()
+                        .map_or_else(String::new, |n| format!("Note: {n}.\n\n")),
+                    m.keymap.first_key_of(Command::Open)
+                ),
+                None => format!("cannot open the catalog: {e}"),
+            };
             f.render_widget(
-                Paragraph::new(format!("cannot open the catalog: {e}"))
+                Paragraph::new(text)
                     .block(block("fbc-edit", true, theme))
                     .wrap(Wrap { trim: false }),
                 main,
@@ -253,10 +268,14 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let State::Ready(l) = &mut m.state else {
         return;
     };
+    let what = match &m.template {
+        Some(t) => format!("{} rendered · read-only", t.name()),
+        None => "catalog".to_string(),
+    };
     let mut title = match &l.filter {
-        Some(t) => format!("catalog · filter {t:?} ({})", l.matches.len()),
+        Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
         None => format!(
-            "catalog · {} packages",
+            "{what} · {} packages",
             l.ws.catalog.index().package_names().len()
         ),
     };
@@ -580,7 +599,14 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
             None => {
                 let mut spans = Vec::new();
-                for b in m.keymap.bindings.iter().filter(|b| b.footer) {
+                // A template's rendering is read-only: no write hint.
+                let shown = |c: Command| !(m.template.is_some() && c == Command::Write);
+                for b in m
+                    .keymap
+                    .bindings
+                    .iter()
+                    .filter(|b| b.footer && shown(b.command))
+                {
                     spans.push(Span::styled(
                         m.keymap.first_key_of(b.command),
                         theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),

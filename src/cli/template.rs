@@ -1,0 +1,133 @@
+//! `fbc-edit template render FILE`: render an `olm.template.basic` or `olm.semver` template offline.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+
+use super::bundle::RenderOutput;
+use super::exit;
+use crate::template::{self, BundleDirSource, Sources};
+
+#[derive(Debug, Args)]
+pub struct TemplateArgs {
+    #[command(subcommand)]
+    pub command: TemplateCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TemplateCommand {
+    /// Render a basic or semver template into a catalog (printed), as `opm alpha render-template`
+    /// does, taking each bundle from a catalog that holds its image or from a bundle directory.
+    Render(TemplateRenderArgs),
+}
+
+/// Where a template's bundle images are resolved from.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SourceArgs {
+    /// A rendered catalog holding bundles with the template's images (repeatable). Without this
+    /// and without --bundle-dir, the template's own directory is searched.
+    #[arg(long, value_name = "DIR")]
+    pub catalog: Vec<PathBuf>,
+    /// A registry+v1 bundle directory standing for a bundle image (repeatable); asked before any
+    /// catalog.
+    #[arg(long = "bundle-dir", value_name = "IMAGE=DIR", value_parser = BundleDirSource::parse_mapping)]
+    pub bundle_dirs: Vec<(String, PathBuf)>,
+}
+
+#[derive(Debug, Args)]
+pub struct TemplateRenderArgs {
+    /// The template file (YAML or JSON; its type comes from its `schema`).
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub sources: SourceArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t)]
+    pub output: RenderOutput,
+}
+
+pub fn run(args: &TemplateArgs) -> i32 {
+    match &args.command {
+        TemplateCommand::Render(a) => run_render(a),
+    }
+}
+
+fn run_render(args: &TemplateRenderArgs) -> i32 {
+    let parsed = match template::read(&args.file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("fbc-edit: {}: {e}", args.file.display());
+            return exit::USAGE;
+        }
+    };
+    let t = match parsed {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::INVALID;
+        }
+    };
+    let (sources, note) = match Sources::for_template(
+        &args.file,
+        &args.sources.catalog,
+        args.sources.bundle_dirs.clone(),
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    match t.render(&sources) {
+        Ok(r) => {
+            for n in note.iter().chain(&r.notes) {
+                eprintln!("note: {n}");
+            }
+            print!("{}", r.to_text(args.output.into()));
+            exit::OK
+        }
+        Err(e) => {
+            if let Some(n) = note {
+                eprintln!("note: {n}");
+            }
+            eprintln!("fbc-edit: {e}");
+            exit::INVALID
+        }
+    }
+}
+
+/// `fbc-edit TEMPLATE_FILE`: the TUI on the template's rendering.
+pub fn run_tui(file: &Path, sources: &SourceArgs, compare: bool) -> i32 {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fbc-edit: {}: {e}", file.display());
+            return exit::USAGE;
+        }
+    };
+    if template::template_schema(&text).is_none() {
+        eprintln!(
+            "fbc-edit: {}: not a directory, nor a catalog template (a file whose first document has schema olm.template.basic or olm.semver)",
+            file.display()
+        );
+        return exit::USAGE;
+    }
+    if compare {
+        eprintln!("fbc-edit: --compare is for catalog directories, not templates");
+        return exit::USAGE;
+    }
+    let (sources, note) =
+        match Sources::for_template(file, &sources.catalog, sources.bundle_dirs.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("fbc-edit: {e}");
+                return exit::USAGE;
+            }
+        };
+    match crate::tui::run_template(file, sources, note) {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            exit::USAGE
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! Where the bundles a template names come from. opm pulls each image and renders it; offline, an
+//! image is resolved from a catalog that already holds a bundle with that `image`, or from a
+//! registry+v1 bundle directory given for it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::catalog::model::Package;
+use crate::catalog::{BlobId, Catalog, LoadError, schema};
+
+/// Resolves bundle image references to `olm.bundle` blobs.
+pub trait BundleSource {
+    /// The `olm.bundle` blob for `image`: `None` when this source does not know the image,
+    /// `Some(Err(why))` when it does but cannot produce the bundle.
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>>;
+
+    /// The icon (`{base64data, mediatype}`) this source records for a package, if any. Used only when
+    /// a bundle carries no CSV to take the icon from.
+    fn package_icon(&self, _package: &str) -> Option<(Value, String)> {
+        None
+    }
+
+    /// What the source is, for messages ("catalog catalogs/v4.20").
+    fn describe(&self) -> String;
+}
+
+/// Bundles found in a loaded catalog, by their `image`.
+pub struct CatalogSource {
+    dir: PathBuf,
+    catalog: Catalog,
+    by_image: HashMap<String, Vec<BlobId>>,
+}
+
+impl CatalogSource {
+    /// Loads the catalog under `dir`. Problems in its files do not stop it from being used: every
+    /// bundle that could be read is available.
+    pub fn load(dir: &Path) -> Result<CatalogSource, LoadError> {
+        Ok(CatalogSource::new(dir, crate::catalog::load(dir)?))
+    }
+
+    pub fn new(dir: &Path, catalog: Catalog) -> CatalogSource {
+        let mut by_image: HashMap<String, Vec<BlobId>> = HashMap::new();
+        for (id, b) in catalog.live_blobs() {
+            if b.schema() != schema::BUNDLE {
+                continue;
+            }
+            if let Some(image) = b.value.get_field("image").and_then(|i| i.as_str())
+                && !image.is_empty()
+            {
+                by_image.entry(image.to_string()).or_default().push(id);
+            }
+        }
+        CatalogSource {
+            dir: dir.to_path_buf(),
+            catalog,
+            by_image,
+        }
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+}
+
+impl BundleSource for CatalogSource {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        let ids = self.by_image.get(image)?;
+        let mut found: Vec<(BlobId, Value)> = Vec::new();
+        for &id in ids {
+            let v = self.catalog.to_json(&self.catalog.blob(id).value);
+            if !found.iter().any(|(_, f)| *f == v) {
+                found.push((id, v));
+            }
+        }
+        if found.len() > 1 {
+            let at: Vec<String> = found
+                .iter()
+                .map(|(id, _)| self.catalog.location(*id).to_string())
+                .collect();
+            return Some(Err(format!(
+                "catalog {} holds {} different bundles with this image ({}); cannot tell which one the image is",
+                self.dir.display(),
+                found.len(),
+                at.join(", ")
+            )));
+        }
+        found.pop().map(|(_, v)| Ok(v))
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(Value, String)> {
+        let p = self.catalog.index().package(package)?;
+        let &id = p.packages.first()?;
+        let blob = self.catalog.blob(id);
+        let view = Package::read(&blob.value).ok()?;
+        view.icon.as_ref()?;
+        let icon = self.catalog.to_json(blob.value.get_field("icon")?);
+        let at = self.catalog.location(id);
+        Some((
+            icon,
+            format!("{}:{}", self.dir.join(&at.file).display(), at.line),
+        ))
+    }
+
+    fn describe(&self) -> String {
+        format!("catalog {}", self.dir.display())
+    }
+}
+
+/// Registry+v1 bundle directories given for images (`--bundle-dir IMAGE=DIR`), rendered the way
+/// `opm render` renders the bundle image (the bundle's `image` is the reference).
+#[derive(Debug, Clone, Default)]
+pub struct BundleDirSource {
+    dirs: Vec<(String, PathBuf)>,
+}
+
+impl BundleDirSource {
+    pub fn new(dirs: Vec<(String, PathBuf)>) -> BundleDirSource {
+        BundleDirSource { dirs }
+    }
+
+    /// Reads `IMAGE=DIR`, split at the first `=` (image references hold none; a path may).
+    pub fn parse_mapping(s: &str) -> Result<(String, PathBuf), String> {
+        match s.split_once('=') {
+            Some((image, dir)) if !image.is_empty() && !dir.is_empty() => {
+                Ok((image.to_string(), PathBuf::from(dir)))
+            }
+            _ => Err(format!(
+                "expected IMAGE=DIR (a bundle image reference and the bundle directory standing for it), got {s:?}"
+            )),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+}
+
+impl BundleSource for BundleDirSource {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        let (_, dir) = self.dirs.iter().find(|(i, _)| i == image)?;
+        let options = crate::bundle::RenderOptions {
+            image: Some(image.to_string()),
+            csv_metadata: false,
+        };
+        Some(
+            crate::bundle::render_dir(dir, &options)
+                .map_err(|e| format!("bundle directory {}: {e}", dir.display())),
+        )
+    }
+
+    fn describe(&self) -> String {
+        match self.dirs.len() {
+            1 => "the bundle directory given for 1 image".to_string(),
+            n => format!("the bundle directories given for {n} images"),
+        }
+    }
+}
+
+/// Several sources, asked in order; the first that knows an image resolves it.
+#[derive(Default)]
+pub struct Sources {
+    pub list: Vec<Box<dyn BundleSource + Send + Sync>>,
+}
+
+impl Sources {
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+
+    pub fn push(&mut self, s: impl BundleSource + Send + Sync + 'static) {
+        self.list.push(Box::new(s));
+    }
+}
+
+impl BundleSource for Sources {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        self.list.iter().find_map(|s| s.bundle_for_image(image))
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(Value, String)> {
+        self.list.iter().find_map(|s| s.package_icon(package))
+    }
+
+    fn describe(&self) -> String {
+        match self.list.len() {
+            0 => "no catalog or bundle directory (none was given)".to_string(),
+            _ => self
+                .list
+                .iter()
+                .map(|s| s.describe())
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }
+    }
+}
+
+/// Resolves every image, in order; all images no source knows are reported together.
+pub(crate) fn resolve_all(
+    file: &str,
+    images: &[(String, u32)],
+    source: &dyn BundleSource,
+) -> Result<Vec<Value>, super::TemplateError> {
+    let mut out = Vec::with_capacity(images.len());
+    let mut problems = Vec::new();
+    for (image, line) in images {
+        match source.bundle_for_image(image) {
+            Some(Ok(v)) => out.push(v),
+            Some(Err(why)) => problems.push(super::Problem::new(
+                *line,
+                format!("cannot render bundle image {image:?}: {why}"),
+            )),
+            None => problems.push(super::Problem::new(
+                *line,
+                format!(
+                    "cannot resolve bundle image {image:?}: not found in {}",
+                    source.describe()
+                ),
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(super::TemplateError::many(file, problems))
+    }
+}
+
+impl Sources {
+    /// The sources for rendering `template`: the given catalogs and bundle directories, or — when
+    /// none is given — the catalog files in the template's own directory (and below), which is
+    /// where a rendered catalog usually sits next to its template. Returns a note saying where images
+    /// are looked up when that default is taken. A catalog that cannot be opened is an error.
+    pub fn for_template(
+        template: &Path,
+        catalogs: &[PathBuf],
+        bundle_dirs: Vec<(String, PathBuf)>,
+    ) -> Result<(Sources, Option<String>), String> {
+        let mut sources = Sources::new();
+        let mut note = None;
+        for (image, dir) in &bundle_dirs {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "--bundle-dir {image}={}: not a directory",
+                    dir.display()
+                ));
+            }
+        }
+        if !bundle_dirs.is_empty() {
+            sources.push(BundleDirSource::new(bundle_dirs));
+        }
+        let defaulted;
+        let catalogs = if catalogs.is_empty() && sources.list.is_empty() {
+            let dir = match template.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            };
+            note = Some(format!(
+                "bundle images are looked up in the catalog files under {} (the template's directory); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
+                dir.display()
+            ));
+            defaulted = [dir];
+            &defaulted[..]
+        } else {
+            catalogs
+        };
+        for dir in catalogs {
+            let source =
+                CatalogSource::load(dir).map_err(|e| format!("cannot open catalog {e}"))?;
+            sources.push(source);
+        }
+        Ok((sources, note))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundle_dir_mappings() {
+        assert_eq!(
+            BundleDirSource::parse_mapping("quay.io/a/b@sha256:00=dir/x=y").unwrap(),
+            (
+                "quay.io/a/b@sha256:00".to_string(),
+                PathBuf::from("dir/x=y")
+            )
+        );
+        assert!(BundleDirSource::parse_mapping("no-dir").is_err());
+        assert!(BundleDirSource::parse_mapping("=dir").is_err());
+        assert!(BundleDirSource::parse_mapping("img=").is_err());
+    }
+
+    #[test]
+    fn a_catalog_with_two_different_bundles_for_one_image_is_ambiguous() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("c.yaml"),
+            "schema: olm.bundle\nname: a.v1\npackage: a\nimage: img:1\n---\nschema: olm.bundle\nname: a.v1-again\npackage: a\nimage: img:1\n---\nschema: olm.bundle\nname: b.v1\npackage: b\nimage: img:2\n---\nschema: olm.bundle\nname: b.v1\npackage: b\nimage: img:2\n",
+        )
+        .unwrap();
+        let s = CatalogSource::load(dir.path()).unwrap();
+        let e = s.bundle_for_image("img:1").unwrap().unwrap_err();
+        assert!(
+            e.contains("holds 2 different bundles")
+                && e.contains("c.yaml:1:1")
+                && e.contains("c.yaml:6:1"),
+            "{e}"
+        );
+        // The same bundle twice is not ambiguous.
+        assert_eq!(
+            s.bundle_for_image("img:2").unwrap().unwrap()["name"],
+            "b.v1"
+        );
+        assert!(s.bundle_for_image("img:3").is_none());
+    }
+
+    #[test]
+    fn the_default_source_is_the_template_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.yaml"), "schema: olm.semver\n").unwrap();
+        let (sources, note) =
+            Sources::for_template(&dir.path().join("t.yaml"), &[], Vec::new()).unwrap();
+        assert_eq!(sources.list.len(), 1);
+        assert!(note.unwrap().contains("the template's directory"));
+        let (sources, note) = Sources::for_template(
+            &dir.path().join("t.yaml"),
+            &[dir.path().to_path_buf()],
+            Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(sources.list.len(), 1);
+        assert!(note.is_none());
+        let e = Sources::for_template(
+            &dir.path().join("t.yaml"),
+            &[dir.path().join("nope")],
+            Vec::new(),
+        )
+        .err()
+        .unwrap();
+        assert!(e.starts_with("cannot open catalog"), "{e}");
+        let e = Sources::for_template(
+            &dir.path().join("t.yaml"),
+            &[],
+            vec![("img".into(), dir.path().join("nope"))],
+        )
+        .err()
+        .unwrap();
+        assert!(e.contains("not a directory"), "{e}");
+    }
+}
