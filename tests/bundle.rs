@@ -251,13 +251,7 @@ fn each_registry_rule_fires_where_the_problem_is() {
         let found: Vec<String> = bundle::check_dir(dir.path())
             .diagnostics
             .iter()
-            .map(|d| {
-                if d.location.line == 0 {
-                    format!("{} {}", d.code, d.location.file)
-                } else {
-                    format!("{} {}:{}", d.code, d.location.file, d.location.line)
-                }
-            })
+            .map(common::code_at)
             .collect();
         assert_eq!(found, [want], "{what}");
     }

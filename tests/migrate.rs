@@ -34,16 +34,7 @@ fn run(dir: &Path) -> Migration {
 
 /// `CODE file:line` for every diagnostic.
 fn found(m: &Migration) -> Vec<String> {
-    m.diagnostics
-        .iter()
-        .map(|d| {
-            if d.location.line == 0 {
-                format!("{} {}", d.code, d.location.file)
-            } else {
-                format!("{} {}:{}", d.code, d.location.file, d.location.line)
-            }
-        })
-        .collect()
+    m.diagnostics.iter().map(common::code_at).collect()
 }
 
 fn package<'m>(m: &'m Migration, name: &str) -> &'m MigratedPackage {

@@ -1,7 +1,8 @@
 //! A template opened in the TUI: its rendering is shown read-only, edits are refused, and the
 //! editor key opens the template itself.
 
-use std::fmt::Write as _;
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -11,9 +12,6 @@ use fbc_edit::catalog::{Progress, load};
 use fbc_edit::template::{self, CatalogSource};
 use fbc_edit::tui::app::{Action, Effect, Model, TemplateView, update};
 use fbc_edit::tui::keymap::Keymap;
-use fbc_edit::tui::view::{Theme, view};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 fn trino() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -54,17 +52,7 @@ fn key(m: &mut Model, c: char) -> Vec<Effect> {
     )
 }
 
-fn screen(m: &mut Model, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view(m, f, &Theme { color: false })).unwrap();
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-    out
-}
+use common::screen;
 
 #[test]
 fn the_rendering_is_shown_read_only() {

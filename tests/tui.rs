@@ -62,17 +62,7 @@ fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
     effects
 }
 
-fn screen(m: &mut Model, w: u16, h: u16) -> String {
-    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view(m, f, &Theme { color: false })).unwrap();
-    let buf = t.backend().buffer();
-    let mut out = String::new();
-    for y in 0..h {
-        let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
-    out
-}
+use common::screen;
 
 fn selected(m: &Model) -> Vec<String> {
     m.loaded().unwrap().selected().to_vec()

@@ -35,3 +35,29 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// The screen the TUI draws for `m` at `w`×`h`, without colours, as text (trailing spaces trimmed).
+#[allow(dead_code)]
+pub fn screen(m: &mut fbc_edit::tui::app::Model, w: u16, h: u16) -> String {
+    use std::fmt::Write as _;
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    t.draw(|f| fbc_edit::tui::view::view(m, f, &fbc_edit::tui::view::Theme { color: false }))
+        .unwrap();
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// `CODE file` or `CODE file:line` for a diagnostic: what tests compare.
+#[allow(dead_code)]
+pub fn code_at(d: &fbc_edit::catalog::Diagnostic) -> String {
+    if d.location.line == 0 {
+        format!("{} {}", d.code, d.location.file)
+    } else {
+        format!("{} {}:{}", d.code, d.location.file, d.location.line)
+    }
+}
