@@ -829,9 +829,10 @@ fn cli_exit_codes_and_report() {
         "currentCSV: etcdoperator.v9\n",
     );
     edit(
-        &tmp.path().join(CSV_094),
-        "replaces: etcdoperator.v0.9.2",
-        "replaces: etcdoperator.v0.9.3",
+        &tmp.path()
+            .join("0.9.4-clusterwide/etcdoperator.v0.9.4-clusterwide.clusterserviceversion.yaml"),
+        "replaces: etcdoperator.v0.9.2-clusterwide",
+        "replaces: etcdoperator.v0.9.3-clusterwide",
     );
     let out = tmp.path().join("out");
     let assert = bin()
@@ -894,4 +895,81 @@ fn cli_exit_codes_and_report() {
         .arg(good.path())
         .assert()
         .code(2);
+}
+
+/// What opm's package-manifest loader let through is let through here too: the `replaces` of a CSV
+/// no channel follows is never read, a single channel is the default whatever `defaultChannel`
+/// says, and icon data with unused trailing bits decodes (Go's base64 is not strict about them).
+#[test]
+fn what_opm_loaded_still_migrates() {
+    // A CSV in no channel that replaces a CSV that does not exist.
+    let tmp = etcd_copy();
+    edit(
+        &tmp.path().join("etcd.package.yaml"),
+        "- currentCSV: etcdoperator-community.v0.6.1\n  name: alpha\n",
+        "",
+    );
+    edit(
+        &tmp.path().join(CSV_061),
+        "\nspec:\n",
+        "\nspec:\n  replaces: etcdoperator.v0.5.0\n",
+    );
+    let m = run(tmp.path());
+    let codes = found(&m);
+    assert!(codes.iter().all(|c| !c.starts_with("FBC235")), "{codes:?}");
+    assert!(
+        codes.iter().any(|c| c.starts_with("FBC240 0.6.1/")),
+        "the CSV is reported as in no channel: {codes:?}"
+    );
+    assert_written_catalog_validates(&m);
+
+    // One channel, and a defaultChannel naming another.
+    let tmp = etcd_copy();
+    std::fs::write(
+        tmp.path().join("etcd.package.yaml"),
+        "channels:\n- currentCSV: etcdoperator.v0.9.4\n  name: singlenamespace-alpha\ndefaultChannel: stabel\npackageName: etcd\n",
+    )
+    .unwrap();
+    let m = run(tmp.path());
+    assert!(
+        found(&m).contains(&"FBC249 etcd.package.yaml:4".to_string()),
+        "{:?}",
+        found(&m)
+    );
+    let p = package(&m, "etcd");
+    assert_eq!(
+        blob(p, "olm.package", "etcd")["defaultChannel"],
+        "singlenamespace-alpha"
+    );
+    assert_written_catalog_validates(&m);
+
+    // Icon data whose last character carries unused bits.
+    let tmp = etcd_copy();
+    let csv = tmp
+        .path()
+        .join("0.9.4/etcdoperator.v0.9.4.clusterserviceversion.yaml");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let text: String = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("- base64data:") {
+                "  - base64data: aGVsbG9=".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&csv, text + "\n").unwrap();
+    let m = run(tmp.path());
+    assert!(
+        found(&m).iter().all(|c| !c.starts_with("FBC245")),
+        "{:?}",
+        found(&m)
+    );
+    let p = package(&m, "etcd");
+    assert_eq!(
+        blob(p, "olm.package", "etcd")["icon"]["base64data"],
+        "aGVsbG8="
+    );
 }

@@ -23,6 +23,7 @@ pub const ICON: &str = "FBC245";
 pub const UNREADABLE: &str = "FBC246";
 pub const UPGRADE_FIELD: &str = "FBC247";
 pub const IMAGE: &str = "FBC248";
+pub const DEFAULT_CHANNEL_SINGLE: &str = "FBC249";
 
 /// Every migrate rule: code, severity, summary.
 pub const RULES: &[(&str, Severity, &str)] = &[
@@ -120,5 +121,10 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         IMAGE,
         Severity::Error,
         "the image template gives an invalid image reference for a bundle",
+    ),
+    (
+        DEFAULT_CHANNEL_SINGLE,
+        Severity::Warning,
+        "defaultChannel names no channel, but there is only one channel, which becomes the default",
     ),
 ];

@@ -416,7 +416,7 @@ fn read_manifest(doc: &Node, text: &str, rel: &str, diags: &mut Vec<Diagnostic>)
             }
             None => diags.push(bad(
                 at(rel, value),
-                format!("packageName is a {}, not a string", value.type_name()),
+                format!("packageName is {}, not a string", a_type(value)),
             )),
         }
     }
@@ -436,7 +436,7 @@ fn read_manifest(doc: &Node, text: &str, rel: &str, diags: &mut Vec<Diagnostic>)
             )),
             None => diags.push(bad(
                 at(rel, value),
-                format!("channels is a {}, not a list", value.type_name()),
+                format!("channels is {}, not a list", a_type(value)),
             )),
             Some(items) => {
                 let mut seen: BTreeMap<String, Location> = BTreeMap::new();
@@ -446,8 +446,8 @@ fn read_manifest(doc: &Node, text: &str, rel: &str, diags: &mut Vec<Diagnostic>)
                         diags.push(bad(
                             loc,
                             format!(
-                                "a channel is a {}, not a mapping with name and currentCSV",
-                                item.type_name()
+                                "a channel is {}, not a mapping with name and currentCSV",
+                                a_type(item)
                             ),
                         ));
                         continue;
@@ -540,7 +540,7 @@ fn read_csv(
                 Value::String(s) => csv.replaces = Some(s),
                 _ => diags.push(bad(
                     csv.replaces_loc.clone(),
-                    format!("spec.replaces is a {}, not a CSV name", v.type_name()),
+                    format!("spec.replaces is {}, not a CSV name", a_type(v)),
                 )),
             }
         }
@@ -556,7 +556,7 @@ fn read_csv(
                             }
                             None => diags.push(bad(
                                 at(rel, item),
-                                format!("spec.skips holds a {}, not a CSV name", item.type_name()),
+                                format!("spec.skips holds {}, not a CSV name", a_type(item)),
                             )),
                         }
                     }
@@ -564,7 +564,7 @@ fn read_csv(
                 None if v.is_null() => {}
                 None => diags.push(bad(
                     at(rel, v),
-                    format!("spec.skips is a {}, not a list of CSV names", v.type_name()),
+                    format!("spec.skips is {}, not a list of CSV names", a_type(v)),
                 )),
             }
         }
@@ -603,7 +603,7 @@ fn read_csv(
             },
             None => diags.push(bad(
                 loc,
-                format!("olm.skipRange is a {}, not a range", v.type_name()),
+                format!("olm.skipRange is {}, not a range", a_type(v)),
             )),
         }
     }
@@ -1032,6 +1032,33 @@ fn build_channel(head: &str, csvs: &BTreeMap<String, Csv>) -> BuiltChannel {
     }
 }
 
+/// A value's JSON type with its article, for messages ("an object", "a string").
+fn a_type(node: &Node) -> &'static str {
+    match node.type_name() {
+        "object" => "an object",
+        "array" => "a list",
+        "string" => "a string",
+        "number" => "a number",
+        "bool" => "true or false",
+        _ => "null",
+    }
+}
+
+/// The CSVs met walking `spec.replaces` from `head` (none when `head` is no CSV of the package),
+/// stopping at a name that is no CSV or already met.
+fn replaces_chain(head: &str, csvs: &BTreeMap<String, Csv>) -> Vec<String> {
+    let mut chain: Vec<String> = Vec::new();
+    let mut cur = csvs.get(head);
+    while let Some(c) = cur {
+        if chain.contains(&c.name) {
+            break;
+        }
+        chain.push(c.name.clone());
+        cur = c.replaces.as_deref().and_then(|r| csvs.get(r));
+    }
+    chain
+}
+
 /// Every cycle of `spec.replaces` among the package's CSVs, each once, starting at its smallest name.
 fn replaces_cycles(csvs: &BTreeMap<String, Csv>) -> Vec<Vec<String>> {
     let mut found: BTreeSet<Vec<String>> = BTreeSet::new();
@@ -1094,8 +1121,15 @@ fn build_package(
         csvs.insert(c.name.clone(), c.clone());
     }
 
-    // Replaced CSVs exist, and replaces chains end.
-    for c in csvs.values() {
+    // Replaced CSVs exist, and replaces chains end: checked along the chains the channels follow
+    // from their currentCSV, as opm's loader did; the replaces of a CSV no chain reaches is never
+    // read (such a CSV is left out, or kept with its skipRange only when something skips it).
+    let followed: BTreeSet<String> = m
+        .channels
+        .iter()
+        .flat_map(|decl| replaces_chain(&decl.current, &csvs))
+        .collect();
+    for c in csvs.values().filter(|c| followed.contains(&c.name)) {
         if let Some(r) = &c.replaces
             && !csvs.contains_key(r)
         {
@@ -1113,7 +1147,10 @@ fn build_package(
             );
         }
     }
-    for cycle in replaces_cycles(&csvs) {
+    for cycle in replaces_cycles(&csvs)
+        .into_iter()
+        .filter(|c| followed.contains(&c[0]))
+    {
         let first = &csvs[&cycle[0]];
         let mut path = cycle.clone();
         path.push(cycle[0].clone());
@@ -1130,6 +1167,20 @@ fn build_package(
 
     // Channels.
     let default = match (&m.default, m.channels.as_slice()) {
+        (Some((d, loc)), [only]) if &only.name != d => {
+            diags.push(
+                Diagnostic::warning(
+                    codes::DEFAULT_CHANNEL_SINGLE,
+                    loc.clone(),
+                    format!(
+                        "defaultChannel {d:?} is not a channel; the only channel, {}, is the default (as opm's loader made it)",
+                        only.name
+                    ),
+                )
+                .with_hint(format!("write defaultChannel: {}", only.name)),
+            );
+            only.name.clone()
+        }
         (Some((d, loc)), _) => {
             if !m.channels.is_empty() && !m.channels.iter().any(|c| &c.name == d) {
                 let names: Vec<&str> = m.channels.iter().map(|c| c.name.as_str()).collect();
@@ -1412,10 +1463,20 @@ fn build_package(
         .and_then(|c| csvs.get(&c.current));
     if let Some(head) = head {
         if let Some(icon) = head.value.pointer("/spec/icon/0").filter(|i| i.is_object()) {
-            let data = icon.get("base64data").and_then(Value::as_str).unwrap_or("");
-            let media = icon.get("mediatype").and_then(Value::as_str).unwrap_or("");
-            let compact: String = data.chars().filter(|c| !c.is_whitespace()).collect();
-            match base64::engine::general_purpose::STANDARD.decode(compact.as_bytes()) {
+            // Go's JSON decoding matches field names in any case.
+            let field = |k: &str| {
+                icon.as_object()
+                    .into_iter()
+                    .flatten()
+                    .rev()
+                    .find(|(key, _)| key.eq_ignore_ascii_case(k))
+                    .and_then(|(_, v)| v.as_str())
+                    .unwrap_or("")
+            };
+            let (data, media) = (field("base64data"), field("mediatype"));
+            match crate::validate::shape::decode_base64(data)
+                .map_err(|at| format!("illegal base64 data at input byte {at}"))
+            {
                 Ok(bytes) if !bytes.is_empty() => {
                     let mut i = Map::new();
                     i.insert(

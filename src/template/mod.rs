@@ -385,15 +385,8 @@ pub(crate) mod canonical {
     /// without line breaks.
     pub(crate) fn base64_bytes(s: &str) -> Result<String, String> {
         use base64::Engine as _;
-        use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
-        const LENIENT: GeneralPurpose = GeneralPurpose::new(
-            &base64::alphabet::STANDARD,
-            GeneralPurposeConfig::new().with_decode_allow_trailing_bits(true),
-        );
-        let compact: String = s.chars().filter(|c| *c != '\n' && *c != '\r').collect();
-        let bytes = LENIENT
-            .decode(compact.as_bytes())
-            .map_err(|e| format!("illegal base64 data: {e}"))?;
+        let bytes = crate::validate::shape::decode_base64(s)
+            .map_err(|at| format!("illegal base64 data at input byte {at}"))?;
         Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
     }
 
