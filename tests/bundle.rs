@@ -513,3 +513,143 @@ fn rendered_bundles_validate_in_a_catalog() {
         );
     }
 }
+
+/// Cases where opm reads a bundle more leniently, or differently, than a plain reading suggests;
+/// each was reported wrongly before.
+#[test]
+fn bundles_are_read_the_way_opm_reads_them() {
+    let csv = "manifests/foo.v0.2.0.clusterserviceversion.yaml";
+    let ann = "metadata/annotations.yaml";
+    let check = |d: &Path| -> Vec<String> {
+        bundle::check_dir(d)
+            .diagnostics
+            .iter()
+            .map(common::code_at)
+            .collect()
+    };
+    // Kinds opm added to the bundle format; kinds are compared exactly.
+    let dir = foo_with(|d| {
+        for (file, kind) in [
+            ("cp.yaml", "ConsolePlugin"),
+            ("np.yaml", "NetworkPolicy"),
+            ("pm.yaml", "PodMonitor"),
+        ] {
+            std::fs::write(
+                d.join("manifests").join(file),
+                format!("apiVersion: x/v1\nkind: {kind}\nmetadata:\n  name: a\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(
+            d.join("manifests/cm.yaml"),
+            "apiVersion: v1\nkind: configmap\nmetadata:\n  name: a\n",
+        )
+        .unwrap();
+    });
+    assert_eq!(check(dir.path()), ["FBC207 manifests/cm.yaml:1"]);
+
+    // A licence comment before `---` makes an empty first document: opm skips the file. A
+    // trailing `---` and blank line is only an extra document.
+    let dir = foo_with(|d| {
+        std::fs::write(
+            d.join("manifests/svc.yaml"),
+            "# Licensed under Apache-2.0\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("manifests/sa.yaml"),
+            "apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: a\n---\n\n",
+        )
+        .unwrap();
+    });
+    assert_eq!(
+        check(dir.path()),
+        ["FBC204 manifests/sa.yaml", "FBC218 manifests/svc.yaml"]
+    );
+    let b = render(dir.path(), "r/x:1", false);
+    let kinds: Vec<String> = b["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "olm.bundle.object")
+        .map(|p| {
+            let data = p["value"]["data"].as_str().unwrap();
+            let obj: Value = serde_json::from_slice(
+                &base64::engine::general_purpose::STANDARD
+                    .decode(data)
+                    .unwrap(),
+            )
+            .unwrap();
+            obj["kind"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert!(kinds.contains(&"ServiceAccount".to_string()));
+    assert!(!kinds.contains(&"Service".to_string()), "{kinds:?}");
+
+    // Annotation names match in any case; values are read as YAML 1.1 (channel 1.10 is "1.1").
+    let dir = foo_with(|d| {
+        edit(
+            &d.join(ann),
+            "  operators.operatorframework.io.bundle.package.v1",
+            "  Operators.operatorframework.io.bundle.package.v1",
+        );
+        edit(
+            &d.join(ann),
+            "channels.v1: beta,stable",
+            "channels.v1: 1.10",
+        );
+        edit(&d.join(ann), "default.v1: stable", "default.v1: \"1.10\"");
+    });
+    assert_eq!(
+        check(dir.path()),
+        [
+            "FBC212 metadata/annotations.yaml:5",
+            "FBC211 metadata/annotations.yaml:7"
+        ]
+    );
+    let b = bundle::RegistryBundle::read(dir.path());
+    assert_eq!(b.package(), "foo");
+    assert_eq!(b.channels(), ["1.1"]);
+
+    // A CSV annotation opm's typed CSV cannot hold stops opm; check-bundle says so.
+    let dir = foo_with(|d| {
+        edit(
+            &d.join(csv),
+            "  annotations:\n",
+            "  annotations:\n    features.operators.openshift.io/disconnected: false\n",
+        )
+    });
+    assert_eq!(check(dir.path()), [format!("FBC216 {csv}:1")]);
+    let err = bundle::render_dir(dir.path(), &RenderOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("disconnected"), "{err}");
+
+    // Passed-through property values keep opm's key order (sorted); built ones sort by their
+    // unescaped text (`<` before `=`).
+    let dir = foo_with(|d| {
+        std::fs::write(
+            d.join("metadata/properties.yaml"),
+            "properties:\n- type: example.com/tier\n  value: {weight: 3, level: gold}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("metadata/dependencies.yaml"),
+            "dependencies:\n- type: olm.package\n  value: {packageName: bar, version: \"=2.0.0\"}\n- type: olm.package\n  value: {packageName: bar, version: \"<1.0.0\"}\n",
+        )
+        .unwrap();
+    });
+    let b = render(dir.path(), "r/x:1", false);
+    let mut json = String::new();
+    fbc_edit::catalog::emit::write_go_json(&mut json, &b["properties"], None, false, 0);
+    assert!(
+        json.contains(r#"{"type":"example.com/tier","value":{"level":"gold","weight":3}}"#),
+        "{json}"
+    );
+    let ranges: Vec<&str> = b["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "olm.package.required")
+        .map(|p| p["value"]["versionRange"].as_str().unwrap())
+        .collect();
+    assert_eq!(ranges, ["<1.0.0", "=2.0.0"]);
+}

@@ -20,6 +20,7 @@ pub const METADATA_FILE: &str = "FBC214";
 pub const STRAY_FILE: &str = "FBC215";
 pub const CSV: &str = "FBC216";
 pub const PROPERTY: &str = "FBC217";
+pub const SKIPPED_FILE: &str = "FBC218";
 pub const PLAIN_EMPTY: &str = "FBC220";
 pub const PLAIN_SUBDIR: &str = "FBC221";
 pub const PLAIN_OBJECT: &str = "FBC222";

@@ -207,10 +207,11 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
             };
             let mut out = Map::new();
             for (name, ty, omit) in fields.iter() {
-                let fv = obj.and_then(|o| field(o, name));
-                let fv = decode(fv, ty).map_err(|e| format!("{name}: {e}"))?;
+                let raw = obj.and_then(|o| field(o, name));
+                let fv = decode(raw, ty).map_err(|e| format!("{name}: {e}"))?;
                 let empty = match ty {
-                    G::Raw => fv.is_null(),
+                    // A `null` given is kept as raw JSON `null`; only an absent value is empty.
+                    G::Raw => raw.is_none(),
                     G::Struct(_) => false,
                     _ => is_zero(&fv),
                 };
@@ -251,6 +252,17 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&m).unwrap(),
             r#"{"annotations":{"a":"1","b":"2"},"apiServiceDefinitions":{},"crdDescriptions":{"owned":[{"name":"foos.example.com","version":"v1","kind":"Foo","specDescriptors":[{"path":"size","value":3}]}]},"description":"hello","installModes":[{"type":"AllNamespaces","supported":true}],"links":[{"url":"https://x"}],"provider":{}}"#
+        );
+    }
+
+    #[test]
+    fn a_null_descriptor_value_is_kept_an_absent_one_omitted() {
+        let csv = json!({"spec": {"customresourcedefinitions": {"owned": [{"name": "a.b", "kind": "A",
+            "version": "v1", "specDescriptors": [{"path": "x", "value": null}, {"path": "y"}]}]}}});
+        let m = csv_metadata(&csv).unwrap();
+        assert_eq!(
+            m["crdDescriptions"]["owned"][0]["specDescriptors"].to_string(),
+            r#"[{"path":"x","value":null},{"path":"y"}]"#
         );
     }
 

@@ -50,6 +50,9 @@ pub const SUPPORTED_KINDS: &[&str] = &[
     "ServiceAccount",
     "ServiceMonitor",
     "VerticalPodAutoscaler",
+    "ConsolePlugin",
+    "NetworkPolicy",
+    "PodMonitor",
 ];
 
 /// The two bundle formats.
@@ -207,13 +210,13 @@ pub(crate) fn node_json(node: &Node, text: &str) -> Value {
     }
 }
 
-/// A scalar's text as a Go string field reads it (`1.0` stays `1.0`).
+/// A scalar as opm's YAML reader fills a Go string field with it: YAML 1.1 numbers and booleans
+/// become their value's text (`1.10` reads as `1.1`, `yes` as `true`).
 fn scalar_text(node: &Node, text: &str) -> Option<String> {
     match &node.kind {
         Kind::String(_) => node_json(node, text).as_str().map(str::to_string),
-        Kind::Number(_) | Kind::Bool(_) if node.pos.is_real() => text
-            .get(node.pos.start as usize..node.pos.end as usize)
-            .map(|s| s.trim().to_string()),
+        Kind::Number(n) => Some(n.to_string()),
+        Kind::Bool(b) => Some(b.to_string()),
         Kind::Null => Some(String::new()),
         _ => None,
     }
@@ -225,7 +228,7 @@ pub(crate) fn read_docs(
     rel: &str,
     diags: &mut Vec<Diagnostic>,
     code: &'static str,
-) -> Option<(String, Vec<Node>)> {
+) -> Option<(String, Vec<Option<Node>>)> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
@@ -247,16 +250,76 @@ pub(crate) fn read_docs(
         ));
         return None;
     };
-    let mut found = Vec::new();
-    let docs = decode::decode(&text, u32::MAX, rel, &mut found);
-    for mut d in found {
-        if d.severity == Severity::Error {
-            d.code = code;
-        }
-        diags.push(d);
-    }
-    let nodes = docs.into_iter().map(|d| d.node).collect();
+    let nodes = documents(&text, rel, diags, code);
     Some((text, nodes))
+}
+
+/// A file's documents as Kubernetes' YAML-or-JSON reader splits them: JSON when the text starts
+/// with `{`; otherwise YAML split at `---` lines, where a separator before any text starts nothing
+/// but a blank line or a comment does make a document. Empty, comment-only and `null` documents are
+/// `None` (opm's decoder reads nothing from them).
+fn documents(
+    text: &str,
+    rel: &str,
+    diags: &mut Vec<Diagnostic>,
+    code: &'static str,
+) -> Vec<Option<Node>> {
+    if text.trim_start().starts_with('{') {
+        let mut found = Vec::new();
+        let docs = decode::decode(text, u32::MAX, rel, &mut found);
+        for mut d in found {
+            if d.severity == Severity::Error {
+                d.code = code;
+                diags.push(d);
+            }
+        }
+        return docs.into_iter().map(|d| Some(d.node)).collect();
+    }
+    let mut chunks: Vec<crate::catalog::yaml::Chunk> = Vec::new();
+    let (mut start, mut line_no, mut start_line) = (0usize, 1u32, 1u32);
+    let mut at = 0usize;
+    for line in text.split_inclusive('\n') {
+        let rest = line.strip_prefix("---").map(str::trim);
+        let separator = rest.is_some_and(|r| r.is_empty() || r.starts_with('#'));
+        if separator {
+            if at > start {
+                chunks.push(crate::catalog::yaml::Chunk {
+                    start,
+                    end: at,
+                    line: start_line,
+                });
+            }
+            start = at + line.len();
+            start_line = line_no + 1;
+        }
+        at += line.len();
+        line_no += 1;
+    }
+    if at > start {
+        chunks.push(crate::catalog::yaml::Chunk {
+            start,
+            end: at,
+            line: start_line,
+        });
+    }
+    chunks
+        .into_iter()
+        .map(
+            |chunk| match crate::catalog::yaml::parse_chunk(text, chunk, u32::MAX) {
+                Ok(doc) if doc.node.is_null() => None,
+                Ok(doc) => Some(doc.node),
+                Err(e) => {
+                    diags.push(diag(
+                        code,
+                        Severity::Error,
+                        Location::new(rel, e.line, e.col),
+                        format!("not valid YAML: {}", e.message),
+                    ));
+                    None
+                }
+            },
+        )
+        .collect()
 }
 
 /// The JSON opm stores for a value decoded from YAML: keys sorted, HTML characters escaped.
@@ -291,10 +354,12 @@ fn typed_list(
                 "entry has no `type`",
             ));
         }
-        let value = item
+        // opm keeps the JSON its YAML converter made: keys sorted.
+        let mut value = item
             .get("value")
             .map(|v| node_json(v, text))
             .unwrap_or(Value::Null);
+        sort_keys(&mut value);
         let raw = go_raw(&value);
         out.push(TypedValue {
             type_,
@@ -392,21 +457,34 @@ impl RegistryBundle {
             ) else {
                 continue;
             };
-            let Some(first) = nodes.first() else {
-                self.diagnostics.push(diag(
-                    codes::MANIFEST,
-                    Severity::Error,
-                    Location::new(&rel, 0, 0),
-                    "holds no object; opm skips it",
-                ));
-                continue;
+            let first = match nodes.first() {
+                Some(Some(first)) => first,
+                Some(None) if nodes.iter().flatten().next().is_some() => {
+                    self.diagnostics.push(diag(
+                        codes::SKIPPED_FILE,
+                        Severity::Warning,
+                        Location::new(&rel, 0, 0),
+                        "the first document is empty (only blank lines or comments before a `---`): opm reads nothing from it and skips the whole file",
+                    ).with_hint("remove the `---` after the leading comment or blank line"));
+                    continue;
+                }
+                _ => {
+                    self.diagnostics.push(diag(
+                        codes::MANIFEST,
+                        Severity::Error,
+                        Location::new(&rel, 0, 0),
+                        "holds no object; opm skips it",
+                    ));
+                    continue;
+                }
             };
             if nodes.len() > 1 {
+                let second = nodes[1].as_ref().map_or(0, |n| n.pos.line);
                 self.diagnostics.push(diag(
                     codes::EXTRA_DOCUMENT,
                     Severity::Warning,
-                    Location::new(&rel, nodes[1].pos.line, 1),
-                    format!("{} objects in one file: opm reads only the first; put each object in its own file", nodes.len()),
+                    Location::new(&rel, second, 1),
+                    format!("{} documents in one file: opm reads only the first; put each object in its own file", nodes.len()),
                 ));
             }
             let value = node_json(first, &text);
@@ -477,7 +555,16 @@ impl RegistryBundle {
                 continue;
             };
             self.diagnostics.extend(diags);
-            let Some(doc) = nodes.first() else { continue };
+            // An empty first document reads as nothing (and the rest is not read).
+            let Some(Some(doc)) = nodes.first() else {
+                self.diagnostics.push(diag(
+                    codes::METADATA_FILE,
+                    Severity::Warning,
+                    Location::new(&rel, 0, 0),
+                    "not read: its first document is empty, so opm finds no annotations, dependencies or properties in it",
+                ));
+                continue;
+            };
             let mut used = false;
             if self.annotations_file.is_none()
                 && let Some(map) = doc.get("annotations").and_then(Node::as_map)
@@ -491,10 +578,9 @@ impl RegistryBundle {
                     })
                     .collect();
                 let known = [PACKAGE_KEY, CHANNELS_KEY, DEFAULT_CHANNEL_KEY];
-                if annotations
-                    .iter()
-                    .any(|a| known.contains(&a.key.as_str()) && !a.value.is_empty())
-                {
+                if annotations.iter().any(|a| {
+                    known.iter().any(|k| k.eq_ignore_ascii_case(&a.key)) && !a.value.is_empty()
+                }) {
                     self.annotations = annotations;
                     self.annotations_file = Some(rel.clone());
                     used = true;
@@ -551,8 +637,12 @@ impl RegistryBundle {
         self.csv.map(|i| &self.objects[i])
     }
 
+    /// An annotation as opm reads it: names match in any case, the last one wins.
     pub fn annotation(&self, key: &str) -> Option<&Annotation> {
-        self.annotations.iter().rev().find(|a| a.key == key)
+        self.annotations
+            .iter()
+            .rev()
+            .find(|a| a.key.eq_ignore_ascii_case(key))
     }
 
     /// The package name from the annotations.
@@ -614,7 +704,9 @@ impl RegistryBundle {
     pub fn provided_apis(&self) -> BTreeSet<ApiKey> {
         let mut out = BTreeSet::new();
         for o in &self.objects {
-            if o.kind() != "CustomResourceDefinition" {
+            let api = o.api_version();
+            let (v1, v1beta1) = (api.ends_with("/v1"), api.ends_with("/v1beta1"));
+            if o.kind() != "CustomResourceDefinition" || !(v1 || v1beta1) {
                 continue;
             }
             let spec = o.value.get("spec").unwrap_or(&Value::Null);
@@ -634,7 +726,7 @@ impl RegistryBundle {
                         .collect()
                 })
                 .unwrap_or_default();
-            if o.api_version().ends_with("/v1beta1") {
+            if v1beta1 {
                 let v = s("/version");
                 if !v.is_empty() {
                     versions.push(v);
@@ -755,6 +847,29 @@ impl RegistryBundle {
     }
 
     /// Stops where opm's parser stops.
+    /// Why opm cannot read the CSV into its typed form (a non-string name, annotation or label).
+    pub fn csv_type_problem(&self) -> Option<String> {
+        let csv = self.csv()?;
+        let meta = csv.value.get("metadata")?;
+        if let Some(n) = meta.get("name").filter(|n| !n.is_string() && !n.is_null()) {
+            return Some(format!("metadata.name is {n}, not a string"));
+        }
+        for which in ["annotations", "labels"] {
+            match meta.get(which) {
+                None | Some(Value::Null) => {}
+                Some(Value::Object(m)) => {
+                    if let Some((k, v)) = m.iter().find(|(_, v)| !v.is_string() && !v.is_null()) {
+                        return Some(format!(
+                            "metadata.{which}[{k:?}] is {v}, not a string (quote it)"
+                        ));
+                    }
+                }
+                Some(other) => return Some(format!("metadata.{which} is {other}, not a map")),
+            }
+        }
+        None
+    }
+
     fn fatal(&self) -> Result<(), BundleError> {
         if let Some(d) = self
             .diagnostics
@@ -768,6 +883,11 @@ impl RegistryBundle {
         }
         if self.csv.is_none() {
             return Err(BundleError::NoCsv);
+        }
+        if let Some(p) = self.csv_type_problem() {
+            return Err(BundleError::Invalid(format!(
+                "the ClusterServiceVersion cannot be read: {p}"
+            )));
         }
         match self.missing_owned_crds() {
             Err(e) => {
@@ -877,7 +997,8 @@ impl Prop {
         }
         let value = Value::Object(m);
         let mut raw = String::new();
-        write_go_json(&mut raw, &value, None, true, 0);
+        // opm builds these with HTML escaping off.
+        write_go_json(&mut raw, &value, None, false, 0);
         Prop {
             type_: type_.into(),
             raw,
@@ -1230,10 +1351,14 @@ pub fn check_registry(b: &RegistryBundle) -> Vec<Diagnostic> {
         _ => {}
     }
     for o in &b.objects {
-        if !SUPPORTED_KINDS
-            .iter()
-            .any(|k| k.eq_ignore_ascii_case(o.kind()))
-        {
+        if !SUPPORTED_KINDS.contains(&o.kind()) {
+            let near = SUPPORTED_KINDS
+                .iter()
+                .find(|k| k.eq_ignore_ascii_case(o.kind()));
+            let hint = match near {
+                Some(k) => format!("kinds are compared exactly: write {k}"),
+                None => format!("supported: {}", SUPPORTED_KINDS.join(", ")),
+            };
             out.push(
                 diag(
                     codes::UNSUPPORTED_KIND,
@@ -1241,7 +1366,7 @@ pub fn check_registry(b: &RegistryBundle) -> Vec<Diagnostic> {
                     o.location(),
                     format!("kind {} is not supported in a registry+v1 bundle", o.kind()),
                 )
-                .with_hint(format!("supported: {}", SUPPORTED_KINDS.join(", "))),
+                .with_hint(hint),
             );
         }
         if o.name().is_empty() {
@@ -1254,6 +1379,14 @@ pub fn check_registry(b: &RegistryBundle) -> Vec<Diagnostic> {
         }
     }
     if let Some(csv) = b.csv() {
+        if let Some(p) = b.csv_type_problem() {
+            out.push(diag(
+                codes::CSV,
+                Severity::Error,
+                csv.location(),
+                format!("opm cannot read the ClusterServiceVersion: {p}"),
+            ));
+        }
         if csv.name().is_empty() {
             out.push(diag(
                 codes::CSV,
@@ -1466,7 +1599,7 @@ fn annotation_name_problem(key: &str) -> Option<String> {
     }
     if let Some(k) = KNOWN.iter().find(|k| k.eq_ignore_ascii_case(key)) {
         return Some(format!(
-            "annotation {key} differs from {k} only in case; opm reads annotation names exactly"
+            "annotation {key} differs from {k} only in case: opm reads it (names match in any case), other tools may not; write {k}"
         ));
     }
     let idx = key.find(".bundle.")?;
@@ -1510,7 +1643,7 @@ fn check_dependencies(deps: &[TypedValue], out: &mut Vec<Diagnostic>) {
                 }
             }
             "olm.gvk" => {
-                for f in ["version", "kind"] {
+                for f in ["group", "version", "kind"] {
                     if str_of(&d.value, f).is_empty() {
                         out.push(bad(format!("olm.gvk dependency has no {f}")));
                     }
@@ -1596,7 +1729,7 @@ pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
         ) else {
             continue;
         };
-        for n in &nodes {
+        for n in nodes.iter().flatten() {
             let loc = Location::new(&rel, n.pos.line, n.pos.col.max(1));
             let v = node_json(n, &text);
             if !v.is_object() {

@@ -48,6 +48,11 @@ pub fn run_render(args: &RenderArgs) -> i32 {
         image: args.image.clone(),
         csv_metadata: args.csv_metadata,
     };
+    if args.csv_metadata && args.image.is_none() {
+        eprintln!(
+            "fbc-edit: warning: --csv-metadata without --image: a bundle with olm.csv.metadata and no image fails opm validate (\"bundle image must be set\")"
+        );
+    }
     let mut blobs = Vec::new();
     for dir in &args.dirs {
         if !dir.is_dir() {

@@ -353,7 +353,7 @@ fn read_file(path: &Path, rel: &str, name: &str, diags: &mut Vec<Diagnostic>) ->
     if broken {
         return What::Broken;
     }
-    let Some(doc) = nodes.first() else {
+    let Some(Some(doc)) = nodes.first() else {
         return What::Other {
             empty: true,
             loc: Location::new(rel, 0, 0),
