@@ -6,7 +6,7 @@
 pub mod codes;
 mod csv_metadata;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -275,32 +275,17 @@ fn documents(
         }
         return docs.into_iter().map(|d| Some(d.node)).collect();
     }
-    let mut chunks: Vec<crate::catalog::yaml::Chunk> = Vec::new();
-    let (mut start, mut line_no, mut start_line) = (0usize, 1u32, 1u32);
-    let mut at = 0usize;
-    for line in text.split_inclusive('\n') {
-        let rest = line.strip_prefix("---").map(str::trim);
-        let separator = rest.is_some_and(|r| r.is_empty() || r.starts_with('#'));
-        if separator {
-            if at > start {
-                chunks.push(crate::catalog::yaml::Chunk {
-                    start,
-                    end: at,
-                    line: start_line,
-                });
-            }
-            start = at + line.len();
-            start_line = line_no + 1;
-        }
-        at += line.len();
-        line_no += 1;
-    }
-    if at > start {
-        chunks.push(crate::catalog::yaml::Chunk {
-            start,
-            end: at,
-            line: start_line,
-        });
+    let (chunks, separators) = crate::catalog::yaml::split_documents(text, 0, 1);
+    for e in separators {
+        diags.push(diag(
+            code,
+            Severity::Error,
+            Location::new(rel, e.line, 1),
+            format!(
+                "text after the document separator `---`: {:?} (only a comment may follow it)",
+                e.rest
+            ),
+        ));
     }
     chunks
         .into_iter()
@@ -1775,18 +1760,4 @@ pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
         ));
     }
     out
-}
-
-/// Summary of a registry+v1 bundle for listings: name, package, version, channels, default channel.
-pub fn summary(b: &RegistryBundle) -> BTreeMap<&'static str, String> {
-    let mut m = BTreeMap::new();
-    m.insert("name", b.name().to_string());
-    m.insert("package", b.package().to_string());
-    m.insert("version", b.version().unwrap_or_default());
-    m.insert("channels", b.channels().join(","));
-    m.insert(
-        "default channel",
-        b.default_channel().unwrap_or("").to_string(),
-    );
-    m
 }

@@ -919,19 +919,8 @@ struct BuiltChannel {
 /// Walks from the head along `spec.replaces`, adds the CSVs the chain skips, then leaves out what
 /// OLM would strand (reached only through the replaces of a skipped CSV), until nothing is stranded.
 fn build_channel(head: &str, csvs: &BTreeMap<String, Csv>) -> BuiltChannel {
-    let mut chain: Vec<String> = vec![head.to_string()];
-    let mut on_chain: BTreeSet<String> = BTreeSet::from([head.to_string()]);
-    loop {
-        let last = chain.last().expect("chain has a head");
-        let Some(next) = csvs.get(last).and_then(|c| c.replaces.clone()) else {
-            break;
-        };
-        if !csvs.contains_key(&next) || on_chain.contains(&next) {
-            break;
-        }
-        on_chain.insert(next.clone());
-        chain.push(next);
-    }
+    let chain = replaces_chain(head, csvs);
+    let on_chain: BTreeSet<String> = chain.iter().cloned().collect();
     let mut skipped_only: Vec<String> = Vec::new();
     for m in &chain {
         for s in &csvs[m].skips {
