@@ -361,7 +361,7 @@ fn demo_edit() -> impl Strategy<Value = Edit> {
 fn model(c: &Catalog) -> Vec<String> {
     let mut all: Vec<String> = c
         .live_blobs()
-        .map(|(_, b)| c.to_json(&b.value).to_string())
+        .map(|(_, b)| c.to_json(&b.value).unwrap().to_string())
         .collect();
     all.sort();
     all
