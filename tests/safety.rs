@@ -378,6 +378,9 @@ fn a_value_left_on_disk_that_cannot_be_read_back_stops_the_save() {
         std::fs::read(root.join("b/catalog.yaml")).unwrap(),
         b_before
     );
+    // Reading the value as JSON fails the same way, instead of giving an empty string.
+    let e = catalog.to_json(&catalog.blob(a).value).unwrap_err();
+    assert!(e.to_string().contains("changed on disk"), "{e}");
 }
 
 // ------------------------------------------------------------------------------ what a save keeps
