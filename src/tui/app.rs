@@ -583,9 +583,7 @@ impl Model {
         edit: Edit,
     ) -> Result<crate::workspace::Outcome, crate::edit::EditError> {
         let Some(l) = self.loaded_mut() else {
-            return Err(crate::edit::EditError(
-                "the catalog is not loaded yet".into(),
-            ));
+            return Err(crate::edit::EditError::NotLoaded);
         };
         let result = l.ws.apply(edit);
         l.refresh();
