@@ -383,6 +383,39 @@ fn a_value_left_on_disk_that_cannot_be_read_back_stops_the_save() {
     assert!(e.to_string().contains("changed on disk"), "{e}");
 }
 
+/// A bundle object whose manifest holds a long string (a CSV description over 4 KiB) decodes with
+/// that string, not an empty one.
+#[test]
+fn long_strings_inside_bundle_objects_are_decoded() {
+    use base64::Engine as _;
+    let description = "Runs the operator. ".repeat(300);
+    let manifest = format!(
+        "{{\"apiVersion\":\"operators.coreos.com/v1alpha1\",\"kind\":\"ClusterServiceVersion\",\"metadata\":{{\"name\":\"foo.v1.0.0\"}},\"spec\":{{\"description\":\"{description}\"}}}}"
+    );
+    let data = base64::engine::general_purpose::STANDARD.encode(manifest);
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("catalog.yaml"),
+        format!(
+            "schema: olm.bundle\nname: foo.v1.0.0\npackage: foo\nimage: r/foo:1\nproperties:\n  - type: olm.bundle.object\n    value:\n      data: {data}\n"
+        ),
+    )
+    .unwrap();
+    let c = load(tmp.path()).unwrap();
+    let id = c.index().bundle("foo", "foo.v1.0.0").unwrap();
+    let b = fbc_edit::catalog::model::Bundle::read(&c.blob(id).value).unwrap();
+    let data = b
+        .properties
+        .iter()
+        .find_map(|p| match p.parse().unwrap() {
+            fbc_edit::catalog::model::PropertyValue::BundleObject(Some(d)) => Some(d),
+            _ => None,
+        })
+        .unwrap();
+    let csv = c.bundle_object(data).unwrap();
+    assert_eq!(csv["spec"]["description"].as_str(), Some(description.as_str()));
+}
+
 // ------------------------------------------------------------------------------ what a save keeps
 
 /// A read-only file is not replaced unless forced; forced, it stays read-only.

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::emit::{sort_keys, write_go_json};
-use crate::catalog::node::{Kind, Node, Str};
+use crate::catalog::node::{Kind, Node};
 use crate::catalog::semver_range::{Range, Version};
 use crate::catalog::{Severity, decode};
 
@@ -187,28 +187,7 @@ pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>
     Ok(out)
 }
 
-/// A decoded node as JSON, the way opm's YAML-or-JSON decoder gives it. Strings left on disk by the
-/// reader are taken from `text`.
-pub(crate) fn node_json(node: &Node, text: &str) -> Value {
-    match &node.kind {
-        Kind::Null => Value::Null,
-        Kind::Bool(b) => Value::Bool(*b),
-        Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
-        Kind::String(Str::Inline(s)) => Value::String(s.to_string()),
-        Kind::String(Str::Deferred { start, len, .. }) => Value::String(
-            text.get(*start as usize..(*start as usize + *len as usize))
-                .unwrap_or("")
-                .to_string(),
-        ),
-        Kind::Seq(items) => Value::Array(items.iter().map(|i| node_json(i, text)).collect()),
-        Kind::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|e| (e.key_str().to_string(), node_json(&e.value, text)))
-                .collect(),
-        ),
-    }
-}
+pub(crate) use crate::catalog::node::json_in_text as node_json;
 
 /// A scalar as opm's YAML reader fills a Go string field with it: YAML 1.1 numbers and booleans
 /// become their value's text (`1.10` reads as `1.1`, `yes` as `true`).

@@ -382,8 +382,9 @@ impl Catalog {
         if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
             return Err(d.message.clone());
         }
+        // The manifest is held in memory: its long strings are read from its own text.
         docs.first()
+            .map(|d| node::json_in_text(&d.node, &manifest))
             .ok_or_else(|| "manifest is empty".to_string())
-            .and_then(|d| self.to_json(&d.node).map_err(|e| e.to_string()))
     }
 }
