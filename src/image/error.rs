@@ -17,13 +17,20 @@ pub enum ImageError {
     )]
     UnknownHost { reference: String, host: String },
 
-    #[error("{reference}: cannot reach the registry at {host}: {why}{hint}")]
+    #[error("{reference}: cannot reach the registry at {host}: {why}")]
     Unreachable {
         reference: String,
         host: String,
         why: String,
-        /// Added when the failure looks like HTTP spoken to a TLS port or the reverse.
-        hint: String,
+    },
+
+    #[error(
+        "{reference}: no secure connection to the registry at {host}: {why} (if the registry serves plain HTTP, add --plain-http; if its certificate is self-signed, --insecure)"
+    )]
+    Tls {
+        reference: String,
+        host: String,
+        why: String,
     },
 
     #[error("{reference}: unauthorized: {host} {what}")]

@@ -415,9 +415,9 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
-/// Copies an opened image's directory to `to` (which must not exist, or be empty), as files the
-/// user owns and can edit.
-pub fn export(opened: &Opened, to: &Path) -> Result<usize, String> {
+/// Copies an opened image's directory (`from`) to `to`, which must not exist or be empty, as files
+/// the user owns and can edit. Returns how many files were written.
+pub fn export(from: &Path, to: &Path) -> Result<usize, String> {
     if to.exists() {
         let empty = std::fs::read_dir(to)
             .map(|mut d| d.next().is_none())
@@ -429,7 +429,7 @@ pub fn export(opened: &Opened, to: &Path) -> Result<usize, String> {
             ));
         }
     }
-    copy_tree(&opened.dir, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
+    copy_tree(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
 }
 
 fn copy_tree(from: &Path, to: &Path) -> io::Result<usize> {

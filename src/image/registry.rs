@@ -234,33 +234,41 @@ impl Remote {
                 host: host.split(':').next().unwrap_or(&host).to_string(),
             };
         }
-        let hint = if lower.contains("certificate")
+        // The innermost cause says what happened; the outer ones repeat the URL.
+        let cause = root_cause(r);
+        let tls = lower.contains("certificate")
             || lower.contains("corrupt message")
             || lower.contains("invalidcontenttype")
-            || lower.contains("tls")
-        {
-            if self.plain_http {
-                String::new()
-            } else {
-                " (if the registry serves plain HTTP, add --plain-http; if its certificate is self-signed, --insecure)".to_string()
-            }
-        } else {
-            String::new()
-        };
+            || lower.contains("handshake");
+        if tls && !self.plain_http {
+            return ImageError::Tls {
+                reference: self.reference.clone(),
+                host,
+                why: cause,
+            };
+        }
         let why = if lower.contains("connection refused") {
             "connection refused".to_string()
         } else if lower.contains("timed out") {
             "timed out".to_string()
         } else {
-            chain
+            cause
         };
         ImageError::Unreachable {
             reference: self.reference.clone(),
             host,
             why,
-            hint,
         }
     }
+}
+
+/// The innermost error's message.
+fn root_cause(e: &dyn std::error::Error) -> String {
+    let mut last = e;
+    while let Some(s) = last.source() {
+        last = s;
+    }
+    last.to_string()
 }
 
 /// Every message in an error's source chain, joined.
