@@ -266,12 +266,12 @@ fn image_components(dir: &str) -> Vec<String> {
 }
 
 /// Applies every layer of `loaded` into a staged cache entry and installs it.
-fn extract_into<'a>(
+fn extract_into<'r>(
     cache: &Cache,
     options: &Options,
     reference: &str,
-    loaded: &'a Loaded,
-    open_layer: &mut dyn FnMut(usize) -> Result<Box<dyn Read + 'a>, ImageError>,
+    loaded: &Loaded,
+    open_layer: &mut dyn FnMut(usize) -> Result<Box<dyn Read + 'r>, ImageError>,
 ) -> Result<Entry, ImageError> {
     let config: Value = serde_json::from_slice(&loaded.config).map_err(|e| {
         ImageError::invalid(reference, format!("the image config is not JSON: {e}"))
