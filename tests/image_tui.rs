@@ -98,6 +98,9 @@ fn export_dir_copies_the_catalog_out_and_graph_exports_still_work() {
             .unwrap()
             .starts_with("usage: export DIR")
     );
+    // The worker's answer is what the user reads.
+    update(&mut m, Action::Exported("wrote /tmp/out (4 files)".into()));
+    assert_eq!(m.status.as_deref(), Some("wrote /tmp/out (4 files)"));
     // What the runtime does for the effect: an editable copy, refused over a non-empty directory.
     let out = tempfile::tempdir().unwrap();
     let to = out.path().join("catalog");

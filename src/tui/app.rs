@@ -552,6 +552,8 @@ pub enum Action {
     Loaded(Result<Box<Catalog>, String>),
     /// A template was rendered (the catalog follows as `Loaded`), with its notes.
     Rendered(Vec<String>),
+    /// The catalog was copied out (`:export DIR`): what to tell the user.
+    Exported(String),
     Resize,
     Tick,
 }
@@ -1195,6 +1197,10 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(Err(e)) => {
             m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::Exported(message) => {
+            m.status = Some(message);
             Vec::new()
         }
         Action::Rendered(notes) => {

@@ -198,13 +198,20 @@ fn run_origin(
                             model.status = Some(export(&model, &format, &file));
                         }
                         Effect::ExportCatalog { dir } => {
-                            model.status = Some(match crate::image::export(&model.dir, &dir) {
-                                Ok(n) => format!(
-                                    "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
-                                    dir.display(),
-                                    dir.display()
-                                ),
-                                Err(e) => format!("cannot export: {e}"),
+                            // A large catalog takes a while to copy: a worker does it.
+                            model.status = Some(format!("writing {}…", dir.display()));
+                            let from = model.dir.clone();
+                            let tx = tx.clone();
+                            std::thread::spawn(move || {
+                                let message = match crate::image::export(&from, &dir) {
+                                    Ok(n) => format!(
+                                        "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
+                                        dir.display(),
+                                        dir.display()
+                                    ),
+                                    Err(e) => format!("cannot export: {e}"),
+                                };
+                                let _ = tx.send(Action::Exported(message));
                             });
                         }
                     }
