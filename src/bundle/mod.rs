@@ -855,7 +855,8 @@ impl RegistryBundle {
         None
     }
 
-    fn fatal(&self) -> Result<(), BundleError> {
+    /// The CSV of a bundle that can be rendered, or why it cannot.
+    fn fatal(&self) -> Result<&Object, BundleError> {
         if let Some(d) = self
             .diagnostics
             .iter()
@@ -866,9 +867,7 @@ impl RegistryBundle {
         if self.objects.is_empty() {
             return Err(BundleError::NoObjects);
         }
-        if self.csv.is_none() {
-            return Err(BundleError::NoCsv);
-        }
+        let csv = self.csv().ok_or(BundleError::NoCsv)?;
         if let Some(p) = self.csv_type_problem() {
             return Err(BundleError::Invalid(format!(
                 "the ClusterServiceVersion cannot be read: {p}"
@@ -898,7 +897,7 @@ impl RegistryBundle {
         if self.annotations_file.is_none() {
             return Err(BundleError::NoAnnotations);
         }
-        Ok(())
+        Ok(csv)
     }
 }
 
@@ -1006,8 +1005,7 @@ fn str_of<'v>(v: &'v Value, k: &str) -> &'v str {
 
 /// Renders a bundle already read.
 pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleError> {
-    b.fatal()?;
-    let csv = b.csv().expect("checked by fatal");
+    let csv = b.fatal()?;
     let version = b.version().map_err(BundleError::Version)?;
     let release = b.release().map_err(BundleError::Release)?;
     let provided = b.provided_apis();

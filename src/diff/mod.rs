@@ -245,7 +245,16 @@ fn bundle_changes(old: &Side, new: &Side, package: &str) -> Vec<BundleChange> {
             continue;
         };
         let props = |c: &Catalog, b: &Bundle| -> Vec<serde_json::Value> {
-            b.properties.iter().map(|p| c.to_json(p.node)).collect()
+            // A value that cannot be read back compares as its error, so the bundle shows as changed
+            // rather than silently equal.
+            b.properties
+                .iter()
+                .map(|p| {
+                    c.to_json(p.node).unwrap_or_else(|e| {
+                        serde_json::Value::String(format!("(cannot be read: {e})"))
+                    })
+                })
+                .collect()
         };
         let image = (ov.image != nv.image).then(|| [ov.image.to_string(), nv.image.to_string()]);
         let properties_changed = props(old.catalog, &ov) != props(new.catalog, &nv);

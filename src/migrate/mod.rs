@@ -19,6 +19,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use crate::bundle::{self, RegistryBundle, RenderOptions, node_json, read_dir_sorted, read_docs};
+use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
 use crate::catalog::emit::{OutFormat, write_fbc};
 use crate::catalog::image_ref::ImageRef;
 use crate::catalog::semver_range::Range;
@@ -51,6 +52,8 @@ pub enum MigrateError {
     OutputNotEmpty(PathBuf),
     #[error("cannot write {0}: {1}")]
     Write(PathBuf, std::io::Error),
+    #[error("cannot write the catalog: {0}")]
+    Commit(crate::catalog::commit::CommitError),
     #[error("{0}")]
     Usage(String),
 }
@@ -122,26 +125,18 @@ impl Migration {
         }
         check_output_dir(out)?;
         std::fs::create_dir_all(out).map_err(|e| MigrateError::Write(out.to_path_buf(), e))?;
-        // Packages are written into a staging directory first and then renamed into place, so an
-        // interrupted run leaves no half-written catalog file.
-        let staging = tempfile::Builder::new()
-            .prefix(".fbc-edit-migrate-")
-            .tempdir_in(out)
-            .map_err(|e| MigrateError::Write(out.to_path_buf(), e))?;
-        for p in &self.packages {
-            let dir = staging.path().join(&p.name);
-            std::fs::create_dir(&dir).map_err(|e| MigrateError::Write(dir.clone(), e))?;
-            let file = dir.join(self.file_name());
-            std::fs::write(&file, &p.text).map_err(|e| MigrateError::Write(file.clone(), e))?;
-        }
-        let mut written = Vec::new();
-        for p in &self.packages {
-            let target = out.join(&p.name);
-            std::fs::rename(staging.path().join(&p.name), &target)
-                .map_err(|e| MigrateError::Write(target.clone(), e))?;
-            written.push(target.join(self.file_name()));
-        }
-        Ok(written)
+        // One commit for every package: all files or none, nothing through a link.
+        let planned: Vec<PlannedFile> = self
+            .packages
+            .iter()
+            .map(|p| PlannedFile {
+                rel: format!("{}/{}", p.name, self.file_name()),
+                bytes: p.text.clone().into_bytes(),
+                expect: Expect::Absent,
+            })
+            .collect();
+        commit(out, &planned, &CommitOptions::default()).map_err(MigrateError::Commit)?;
+        Ok(planned.iter().map(|p| out.join(&p.rel)).collect())
     }
 }
 
@@ -639,12 +634,8 @@ pub fn migrate(dir: &Path, opts: &Options) -> Result<Migration, MigrateError> {
     let mut diags = Vec::new();
     let root = read_dir_files(dir, "", &mut diags);
     let mut packages = Vec::new();
-    if root
-        .files
-        .iter()
-        .any(|f| matches!(f.what, What::Manifest(_)))
-    {
-        packages.push(read_package(root, &mut diags));
+    if let Some(manifest) = first_manifest(&root) {
+        packages.push(read_package(root, manifest, &mut diags));
     } else {
         // A directory of package directories: only the subdirectories are read.
         let root_diags = std::mem::take(&mut diags);
@@ -674,9 +665,9 @@ pub fn migrate(dir: &Path, opts: &Options) -> Result<Migration, MigrateError> {
             let path = dir.join(sub.trim_end_matches('/'));
             let mut sub_diags = Vec::new();
             let d = read_dir_files(&path, sub, &mut sub_diags);
-            if d.files.iter().any(|f| matches!(f.what, What::Manifest(_))) {
+            if let Some(manifest) = first_manifest(&d) {
                 diags.extend(sub_diags);
-                packages.push(read_package(d, &mut diags));
+                packages.push(read_package(d, manifest, &mut diags));
             } else if d.csvs().next().is_some() {
                 orphans.push((sub.clone(), true));
             } else if holds_csv(&d) {
@@ -776,16 +767,23 @@ fn holds_csv(d: &Dir) -> bool {
         })
 }
 
-fn read_package(root: Dir, diags: &mut Vec<Diagnostic>) -> PackageDir {
-    let rel = root.rel.clone();
-    let mut manifests = root.files.iter().filter_map(|f| match &f.what {
-        What::Manifest(m) => Some(m.as_ref().clone()),
+/// The package manifests of a directory, in file order.
+fn manifests(d: &Dir) -> impl Iterator<Item = &Manifest> {
+    d.files.iter().filter_map(|f| match &f.what {
+        What::Manifest(m) => Some(m.as_ref()),
         _ => None,
-    });
-    let manifest = manifests
-        .next()
-        .expect("a package directory has a manifest");
-    for other in manifests {
+    })
+}
+
+/// The manifest a package directory is read from: its first (a directory without one is no package).
+fn first_manifest(d: &Dir) -> Option<Manifest> {
+    manifests(d).next().cloned()
+}
+
+/// Reads a package directory whose package manifest is `manifest`.
+fn read_package(root: Dir, manifest: Manifest, diags: &mut Vec<Diagnostic>) -> PackageDir {
+    let rel = root.rel.clone();
+    for other in manifests(&root).skip(1) {
         diags.push(
             Diagnostic::error(
                 codes::PACKAGE_MANIFEST,

@@ -70,7 +70,13 @@ impl BundleSource for CatalogSource {
         let ids = self.by_image.get(image)?;
         let mut found: Vec<(BlobId, Value)> = Vec::new();
         for &id in ids {
-            let v = self.catalog.to_json(&self.catalog.blob(id).value);
+            let v = match self.catalog.to_json(&self.catalog.blob(id).value) {
+                Ok(v) => v,
+                Err(e) => {
+                    let at = self.catalog.location(id);
+                    return Some(Err(format!("cannot read the bundle at {at}: {e}")));
+                }
+            };
             if !found.iter().any(|(_, f)| *f == v) {
                 found.push((id, v));
             }
@@ -96,7 +102,8 @@ impl BundleSource for CatalogSource {
         let blob = self.catalog.blob(id);
         let view = Package::read(&blob.value).ok()?;
         view.icon.as_ref()?;
-        let icon = self.catalog.to_json(blob.value.get_field("icon")?);
+        // An icon that cannot be read back is left out; the rendering's notes say the package has none.
+        let icon = self.catalog.to_json(blob.value.get_field("icon")?).ok()?;
         let at = self.catalog.location(id);
         Some((
             icon,

@@ -258,6 +258,8 @@ pub enum Dialog {
     },
     /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
     Reload { why: String },
+    /// A file to write is read-only, so nothing was written; `y` writes anyway.
+    ForceWrite { why: String },
     /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
     /// channels its annotations name, marked new).
     PickChannelForNew {
@@ -1979,6 +1981,25 @@ fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]
     options
 }
 
+/// Writes the changes; a refusal the user can act on opens its dialog.
+fn save(m: &mut Model, options: &crate::catalog::commit::CommitOptions) {
+    let Some(l) = m.loaded_mut() else {
+        return;
+    };
+    match l.ws.save_with(options) {
+        Ok(r) => {
+            l.refresh();
+            m.status = Some(format!("wrote {}", r.written.join(", ")));
+        }
+        Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+            m.dialog = Some(Dialog::Reload { why: e.to_string() });
+        }
+        Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
+        Err(e) if e.wrote_nothing() => m.status = Some(format!("nothing written: {e}")),
+        Err(e) => m.status = Some(e.to_string()),
+    }
+}
+
 fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
     let code = ev.code;
     match dialog {
@@ -1990,6 +2011,16 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             _ => {
                 m.status = Some(format!("nothing written: {why}"));
             }
+        },
+        Dialog::ForceWrite { why } => match code {
+            KeyCode::Char('y') => save(
+                m,
+                &crate::catalog::commit::CommitOptions {
+                    force_read_only: true,
+                    ..Default::default()
+                },
+            ),
+            _ => m.status = Some(format!("nothing written: {why}")),
         },
         Dialog::PickChannel {
             package,
@@ -2032,21 +2063,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             _ => m.status = Some("not quitting; w writes the changes".into()),
         },
         Dialog::Write { lines, scroll } => match code {
-            KeyCode::Char('y') => {
-                let Some(l) = m.loaded_mut() else {
-                    return Vec::new();
-                };
-                match l.ws.save() {
-                    Ok(r) => {
-                        l.refresh();
-                        m.status = Some(format!("wrote {}", r.written.join(", ")));
-                    }
-                    Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
-                        m.dialog = Some(Dialog::Reload { why: e.to_string() });
-                    }
-                    Err(e) => m.status = Some(format!("nothing written: {e}")),
-                }
-            }
+            KeyCode::Char('y') => save(m, &Default::default()),
             KeyCode::Char('j') | KeyCode::Down => {
                 m.dialog = Some(Dialog::Write {
                     scroll: (scroll + 1).min(lines.len().saturating_sub(1)),

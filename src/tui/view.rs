@@ -164,6 +164,15 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             ],
             0,
         ),
+        Dialog::ForceWrite { why } => (
+            "nothing was written".into(),
+            vec![
+                Line::from(why.clone()),
+                Line::from(""),
+                Line::from("y writes it anyway · any other key writes nothing"),
+            ],
+            0,
+        ),
         Dialog::PickChannelForNew { bundle, picker } => (
             format!(
                 "add {} to which channel of {}?",
@@ -230,16 +239,15 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             picker.selected.saturating_sub(8),
         ),
     };
-    let h = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
-    let rect = centered(area, area.width.saturating_sub(8).min(110), h);
+    // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
+    let width = area.width.saturating_sub(8).min(110);
+    let popup = Paragraph::new(lines)
+        .block(block(&title, true, theme))
+        .wrap(Wrap { trim: false });
+    let h = (popup.line_count(width.saturating_sub(2)) as u16).min(area.height.saturating_sub(2));
+    let rect = centered(area, width, h);
     f.render_widget(Clear, rect);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block(&title, true, theme))
-            .wrap(Wrap { trim: false })
-            .scroll((scroll as u16, 0)),
-        rect,
-    );
+    f.render_widget(popup.scroll((scroll as u16, 0)), rect);
 }
 
 fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
