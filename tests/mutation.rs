@@ -98,7 +98,11 @@ impl Rng {
     }
 
     fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 
     fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
@@ -247,7 +251,12 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, huge: usize) -> &'static str {
     let value = bytes[line..line_end]
         .windows(2)
         .position(|w| w == b": ")
-        .map(|p| (line + p + 2, line_end - usize::from(line_end > line && bytes[line_end - 1] == b'\n')));
+        .map(|p| {
+            (
+                line + p + 2,
+                line_end - usize::from(line_end > line && bytes[line_end - 1] == b'\n'),
+            )
+        });
     match rng.below(13) {
         0 => {
             bytes.truncate(at);
@@ -271,8 +280,20 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, huge: usize) -> &'static str {
         }
         4 => {
             let wrong: &[&[u8]] = &[
-                b"[]", b"{}", b"1", b"-3.5e9", b"true", b"null", b"~", b"\"\"", b"[a, [b]]",
-                b"{a: [}", b"!!binary AAAA", b"0x1F", b"1.10", b"yes",
+                b"[]",
+                b"{}",
+                b"1",
+                b"-3.5e9",
+                b"true",
+                b"null",
+                b"~",
+                b"\"\"",
+                b"[a, [b]]",
+                b"{a: [}",
+                b"!!binary AAAA",
+                b"0x1F",
+                b"1.10",
+                b"yes",
             ];
             let w = rng.pick(wrong).to_vec();
             match value {
@@ -328,7 +349,10 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, huge: usize) -> &'static str {
                 bytes.splice(s..s, b"&x ".iter().copied());
             }
             let other = *rng.pick(&lines);
-            bytes.splice(other..other, b"alias: *x\nmerged:\n  <<: *x\n".iter().copied());
+            bytes.splice(
+                other..other,
+                b"alias: *x\nmerged:\n  <<: *x\n".iter().copied(),
+            );
             "added an anchor and aliases"
         }
         10 => {
@@ -348,8 +372,23 @@ fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, huge: usize) -> &'static str {
         }
         _ => {
             let tokens: &[&[u8]] = &[
-                b"{", b"}", b"[", b"]", b",", b"\"", b"'", b": ", b"\n  - ", b"\t", b"|\n", b">-\n",
-                b"#", b"? ", b"!tag ", b"%YAML 1.1\n", b"\\u12",
+                b"{",
+                b"}",
+                b"[",
+                b"]",
+                b",",
+                b"\"",
+                b"'",
+                b": ",
+                b"\n  - ",
+                b"\t",
+                b"|\n",
+                b">-\n",
+                b"#",
+                b"? ",
+                b"!tag ",
+                b"%YAML 1.1\n",
+                b"\\u12",
             ];
             let t = rng.pick(tokens).to_vec();
             bytes.splice(at..at, t);
@@ -369,15 +408,17 @@ fn exercise_catalog(root: &Path, original: &Catalog, survivors: &[&str]) {
     }
     let report = fbc_edit::validate::validate(&c);
     if c.diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        assert!(!report.is_valid(), "a catalog that failed to load is called valid");
+        assert!(
+            !report.is_valid(),
+            "a catalog that failed to load is called valid"
+        );
     }
     let _ = fbc_edit::validate::opm::render(&c, &report.diagnostics);
     let graphs = fbc_edit::graph::channel::all_channel_graphs(&c);
     for g in &graphs {
         let _ = fbc_edit::graph::layout::layout(g);
         if let Some(first) = g.graph.node_indices().next()
-            && let Some(from) =
-                fbc_edit::graph::query::Installed::resolve(g, &g.graph[first].name)
+            && let Some(from) = fbc_edit::graph::query::Installed::resolve(g, &g.graph[first].name)
         {
             let _ = fbc_edit::graph::query::path_to_head(g, &from);
             let _ = fbc_edit::graph::query::v0_offers(g, &from);
@@ -462,12 +503,8 @@ fn mutated_inputs_never_panic_hang_or_blow_up() {
     let huge = 1 << 20;
 
     let seeds = std::sync::Arc::new(seeds());
-    let originals: std::sync::Arc<Vec<Catalog>> = std::sync::Arc::new(
-        seeds
-            .iter()
-            .map(|s| load(&s.dir).unwrap())
-            .collect(),
-    );
+    let originals: std::sync::Arc<Vec<Catalog>> =
+        std::sync::Arc::new(seeds.iter().map(|s| load(&s.dir).unwrap()).collect());
     let templates_source = local("testdata/add-bundle");
     let mut slowest = (Duration::ZERO, 0);
     let mut hungriest = (0usize, 0);
