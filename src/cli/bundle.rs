@@ -129,10 +129,11 @@ fn render_image(
             {
                 eprintln!("{d}");
             }
-            Ok(catalog
+            catalog
                 .live_blobs()
                 .map(|(_, b)| catalog.to_json(&b.value))
-                .collect())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| (exit::USAGE, format!("cannot read the catalog back: {e}")))
         }
     }
 }
