@@ -5,6 +5,8 @@
 
 #[path = "support/oci.rs"]
 mod oci;
+#[path = "support/token.rs"]
+mod token;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -365,6 +367,46 @@ fn a_registry_with_basic_auth_takes_credentials_from_the_auth_files() {
         fbc.ok(&["list", &remote, "--plain-http", "--refresh"]),
         expected_list()
     );
+}
+
+/// An `auths` file with `user:password` for `registry`.
+fn auth_json(registry: &str, user: &str, password: &str) -> String {
+    use base64::Engine as _;
+    let token = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+    format!(r#"{{"auths": {{"{registry}": {{"auth": "{token}"}}}}}}"#)
+}
+
+#[test]
+fn a_registry_with_token_auth_is_pulled_with_a_bearer_token() {
+    let work = tempfile::tempdir().unwrap();
+    let l = layout(&work.path().join("layout"));
+    let tokens = token::TokenServer::start("fbc", "s3cret");
+    let registry =
+        Registry::start_token(&tokens.realm, token::SERVICE, token::ISSUER, &tokens.cert);
+    push(&l, "cat:v1", &registry, Some("fbc:s3cret"));
+    let remote = format!("{}/cat:v1", registry.addr);
+    let fbc = Fbc::new();
+    // An anonymous token grants nothing.
+    let e = fbc.fails(&["list", &remote, "--plain-http"]);
+    assert!(
+        e.contains(&format!(
+            "{remote}: unauthorized: {} requires credentials",
+            registry.addr
+        )),
+        "{e}"
+    );
+    let auth_file = fbc.home.path().join("auth.json");
+    std::fs::write(&auth_file, auth_json(&registry.addr, "fbc", "wrong")).unwrap();
+    let e = fbc.fails(&["list", &remote, "--plain-http"]);
+    assert!(
+        e.contains(&format!(
+            "refused the credentials for it in {}",
+            auth_file.display()
+        )),
+        "{e}"
+    );
+    std::fs::write(&auth_file, auth_json(&registry.addr, "fbc", "s3cret")).unwrap();
+    assert_eq!(fbc.ok(&["list", &remote, "--plain-http"]), expected_list());
 }
 
 #[test]

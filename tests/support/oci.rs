@@ -188,23 +188,40 @@ pub struct Registry {
     pub addr: String,
     child: Option<Child>,
     root: tempfile::TempDir,
-    htpasswd: Option<PathBuf>,
+    /// The `auth:` section of the registry's configuration (empty: anonymous).
+    auth: String,
     tls: bool,
 }
 
 impl Registry {
     /// Starts a registry; with `htpasswd`, it asks for HTTP basic auth.
     pub fn start(htpasswd: Option<&Path>) -> Registry {
-        Registry::start_with(htpasswd, false)
+        let auth = htpasswd.map_or_else(String::new, |p| {
+            format!(
+                "auth:\n  htpasswd:\n    realm: fbc-edit-test\n    path: {}\n",
+                p.display()
+            )
+        });
+        Registry::start_with(auth, false)
+    }
+
+    /// Starts a registry that wants bearer tokens from `realm` (a token server for `service`,
+    /// signing as `issuer` with the key of the certificate `cert`).
+    pub fn start_token(realm: &str, service: &str, issuer: &str, cert: &Path) -> Registry {
+        let auth = format!(
+            "auth:\n  token:\n    realm: {realm}\n    service: {service}\n    issuer: {issuer}\n    rootcertbundle: {}\n",
+            cert.display()
+        );
+        Registry::start_with(auth, false)
     }
 
     /// Starts a registry serving HTTPS with a self-signed certificate for 127.0.0.1 (made with the
     /// openssl command).
     pub fn start_tls() -> Registry {
-        Registry::start_with(None, true)
+        Registry::start_with(String::new(), true)
     }
 
-    fn start_with(htpasswd: Option<&Path>, tls: bool) -> Registry {
+    fn start_with(auth: String, tls: bool) -> Registry {
         let root = tempfile::tempdir().unwrap();
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -215,7 +232,7 @@ impl Registry {
             addr: format!("127.0.0.1:{port}"),
             child: None,
             root,
-            htpasswd: htpasswd.map(Path::to_path_buf),
+            auth,
             tls,
         };
         if tls {
@@ -247,13 +264,7 @@ impl Registry {
     }
 
     fn run(&mut self) {
-        let auth = match &self.htpasswd {
-            Some(p) => format!(
-                "auth:\n  htpasswd:\n    realm: fbc-edit-test\n    path: {}\n",
-                p.display()
-            ),
-            None => String::new(),
-        };
+        let auth = &self.auth;
         let tls = if self.tls {
             format!(
                 "  tls:\n    certificate: {}\n    key: {}\n",
