@@ -247,6 +247,22 @@ fn a_catalog_image_lists_like_its_directory_from_a_registry_a_layout_and_archive
     assert_eq!(files(&out), files(&catalog_dir()));
     let again = fbc.fails(&["export", &remote, out.to_str().unwrap(), "--plain-http"]);
     assert!(again.contains("already exists"), "{again}");
+    // An image is not edited in place.
+    let e = fbc.fails(&[
+        "edit",
+        &remote,
+        "set-default-channel",
+        "--package",
+        "foo",
+        "--channel",
+        "beta",
+    ]);
+    assert!(
+        e.contains(&format!(
+            "`fbc-edit export {remote} DIR` writes its catalog out to edit"
+        )),
+        "{e}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! failed or interrupted pull leaves nothing half-written behind.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
@@ -192,15 +192,6 @@ impl Cache {
             dir: dir.join("content"),
         })
     }
-}
-
-/// Whether `path` lies in the image cache (so a catalog there is read-only).
-pub fn is_cached(path: &Path) -> bool {
-    Cache::open("")
-        .ok()
-        .and_then(|c| c.root.canonicalize().ok())
-        .zip(path.canonicalize().ok())
-        .is_some_and(|(root, p)| p.starts_with(root))
 }
 
 #[cfg(test)]

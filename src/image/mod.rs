@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use cache::{Kind, is_cached};
+pub use cache::Kind;
 pub use error::ImageError;
 pub use reference::{Source, parse as parse_source};
 
