@@ -328,6 +328,13 @@ impl EditCommand {
 }
 
 pub fn run(args: &EditArgs) -> i32 {
+    if crate::image::is_image(&args.dir) {
+        eprintln!(
+            "fbc-edit: {0} is an image, which cannot be edited in place; `fbc-edit export {0} DIR` writes its catalog out to edit",
+            args.dir.display()
+        );
+        return exit::USAGE;
+    }
     let catalog = match load(&args.dir) {
         Ok(c) => c,
         Err(e) => {

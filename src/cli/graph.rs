@@ -25,7 +25,7 @@ pub enum GraphFormat {
 
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// Catalog directory.
+    /// Catalog directory or catalog image.
     pub dir: PathBuf,
     /// Only this package.
     #[arg(long, short)]
@@ -39,11 +39,13 @@ pub struct GraphArgs {
     /// `--draw-v0-semantics`.
     #[arg(long)]
     pub v0_semantics: bool,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct PathArgs {
-    /// Catalog directory.
+    /// Catalog directory or catalog image.
     pub dir: PathBuf,
     #[arg(long, short)]
     pub package: String,
@@ -54,10 +56,16 @@ pub struct PathArgs {
     pub from: String,
     #[arg(long, short, value_enum, default_value_t)]
     pub output: Output,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
-fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
-    load(dir).map_err(|e| {
+fn open(dir: &std::path::Path, images: &super::image::ImageArgs) -> Result<Catalog, i32> {
+    let dir = super::image::catalog_dir(dir, images).map_err(|e| {
+        eprintln!("fbc-edit: {e}");
+        exit::USAGE
+    })?;
+    load(&dir).map_err(|e| {
         eprintln!("fbc-edit: cannot open catalog {e}");
         exit::USAGE
     })
@@ -87,7 +95,7 @@ fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
 }
 
 pub fn run_graph(args: &GraphArgs) -> i32 {
-    let catalog = match open(&args.dir) {
+    let catalog = match open(&args.dir, &args.images) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -163,7 +171,7 @@ fn header(g: &ChannelGraph) -> String {
 }
 
 pub fn run_path(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir) {
+    let catalog = match open(&args.dir, &args.images) {
         Ok(c) => c,
         Err(code) => return code,
     };

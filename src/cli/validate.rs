@@ -23,7 +23,7 @@ pub enum ValidateOutput {
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Catalog directory.
+    /// Catalog directory, or catalog image (problems are then shown under the image's name).
     #[arg(required_unless_present = "list_rules")]
     pub dir: Option<PathBuf>,
     /// Output format.
@@ -38,6 +38,8 @@ pub struct ValidateArgs {
     /// Print every rule's code, severity and summary, and exit.
     #[arg(long)]
     pub list_rules: bool,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 pub fn run(args: &ValidateArgs) -> i32 {
@@ -50,7 +52,15 @@ pub fn run(args: &ValidateArgs) -> i32 {
     let Some(dir) = &args.dir else {
         return exit::USAGE;
     };
-    let catalog = match load(dir) {
+    // Problems in an image's catalog are named after the image, not the cache directory.
+    let read_from = match super::image::catalog_dir(dir, &args.images) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    let catalog = match load(&read_from) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("fbc-edit: cannot open catalog {e}");

@@ -497,8 +497,35 @@ impl TemplateView {
     }
 }
 
+/// The image whose catalog is on screen (read-only: it lives in the image cache).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageView {
+    /// As the user wrote it.
+    pub reference: String,
+    pub digest: String,
+}
+
+impl ImageView {
+    /// The line shown when the catalog is loaded.
+    pub fn banner(&self) -> String {
+        format!(
+            "read-only: image {} ({}); :export DIR writes it out as a catalog directory to edit",
+            self.reference,
+            short_digest(&self.digest)
+        )
+    }
+}
+
+/// `sha256:0123456789ab` from a full digest.
+pub fn short_digest(d: &str) -> &str {
+    let end = d.find(':').map_or(12, |i| i + 13);
+    d.get(..end).unwrap_or(d)
+}
+
 pub struct Model {
     pub dir: PathBuf,
+    /// Set when the catalog is an image's: edits are refused; `:export DIR` writes a copy.
+    pub image: Option<ImageView>,
     /// Set when the catalog is the rendering of a template: edits are refused, and the editor key
     /// opens the template.
     pub template: Option<TemplateView>,
@@ -527,6 +554,8 @@ pub enum Action {
     Loaded(Result<Box<Catalog>, String>),
     /// A template was rendered (the catalog follows as `Loaded`), with its notes.
     Rendered(Vec<String>),
+    /// The catalog was copied out (`:export DIR`): what to tell the user.
+    Exported(String),
     Resize,
     Tick,
 }
@@ -540,12 +569,15 @@ pub enum Effect {
     Load,
     /// Write an export to a file.
     Export { format: String, file: PathBuf },
+    /// Copy the (image's) catalog directory into a new directory.
+    ExportCatalog { dir: PathBuf },
 }
 
 impl Model {
     pub fn new(dir: PathBuf, keymap: Keymap, progress: Arc<Progress>) -> Model {
         Model {
             dir,
+            image: None,
             template: None,
             state: State::Loading(progress),
             focus: Pane::Tree,
@@ -1151,6 +1183,8 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             }
             if let Some(t) = &m.template {
                 m.status = Some(t.banner());
+            } else if let Some(i) = &m.image {
+                m.status = Some(i.banner());
             } else if l.ws.catalog.index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
@@ -1163,6 +1197,10 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(Err(e)) => {
             m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::Exported(message) => {
+            m.status = Some(message);
             Vec::new()
         }
         Action::Rendered(notes) => {
@@ -1286,6 +1324,11 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
                     file: t.file.clone(),
                     line: 1,
                 }];
+            }
+        }
+        Command::Open if m.image.is_some() => {
+            if let Some(i) = &m.image {
+                m.status = Some(i.banner());
             }
         }
         Command::Open => {
@@ -1523,10 +1566,24 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 m.status = Some(format!("package {pkg:?} has no channel {arg:?}"));
             }
         }
+        "export"
+            if m.image.is_some()
+                && !arg.is_empty()
+                && !arg.contains(' ')
+                && !matches!(arg, "mermaid" | "dot") =>
+        {
+            return vec![Effect::ExportCatalog {
+                dir: PathBuf::from(arg),
+            }];
+        }
         "export" => {
             let (format, file) = arg.split_once(' ').unwrap_or((arg, ""));
             if !matches!(format, "mermaid" | "dot") || file.trim().is_empty() {
-                m.status = Some("usage: export mermaid|dot FILE".into());
+                m.status = Some(if m.image.is_some() {
+                    "usage: export DIR (the catalog, to edit) or export mermaid|dot FILE".into()
+                } else {
+                    "usage: export mermaid|dot FILE".into()
+                });
             } else {
                 return vec![Effect::Export {
                     format: format.to_string(),
@@ -1638,6 +1695,10 @@ fn capitalise(s: &str) -> String {
 }
 
 fn edit_command(m: &mut Model, command: Command) {
+    if let Some(i) = &m.image {
+        m.status = Some(i.banner());
+        return;
+    }
     if let Some(t) = &m.template {
         m.status = Some(format!(
             "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
