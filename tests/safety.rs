@@ -413,7 +413,10 @@ fn long_strings_inside_bundle_objects_are_decoded() {
         })
         .unwrap();
     let csv = c.bundle_object(data).unwrap();
-    assert_eq!(csv["spec"]["description"].as_str(), Some(description.as_str()));
+    assert_eq!(
+        csv["spec"]["description"].as_str(),
+        Some(description.as_str())
+    );
 }
 
 // ------------------------------------------------------------------------------ what a save keeps
