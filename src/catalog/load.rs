@@ -156,12 +156,35 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         files.par_iter().enumerate().map(parse).collect()
     };
 
+    Ok(assemble(root, results, diagnostics))
+}
+
+/// Loads one file of a directory as a catalog of its own (a template file, say), with the same
+/// reading rules and positions as a whole catalog; `rel` is its path below `root`.
+pub fn load_file(root: &Path, rel: &str) -> Result<Catalog, LoadError> {
+    let meta = fs::metadata(root).map_err(|source| LoadError::Root {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(LoadError::NotADirectory(root.to_path_buf()));
+    }
+    let found = Found {
+        rel: rel.to_string(),
+        abs: root.join(rel),
+    };
+    Ok(assemble(root, vec![read_file(0, &found)], Vec::new()))
+}
+
+/// A catalog from the files read, in walk order.
+fn assemble(root: &Path, results: Vec<FileResult>, mut diagnostics: Vec<Diagnostic>) -> Catalog {
     let mut catalog = Catalog {
         root: root.to_path_buf(),
         files: Vec::with_capacity(results.len()),
         blobs: Vec::new(),
         diagnostics: Vec::new(),
         index: Index::default(),
+        in_memory: false,
     };
     for r in results {
         diagnostics.extend(r.diagnostics);
@@ -189,7 +212,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     catalog.diagnostics = diagnostics;
     catalog.reindex();
-    Ok(catalog)
+    catalog
 }
 
 /// Go's `fs.WalkDir` order: entries of a directory sorted by name (bytes), depth first.

@@ -21,7 +21,7 @@ use std::time::SystemTime;
 pub use decode::{Format, Meta};
 pub use diagnostic::{Diagnostic, Location, Object, OpmError, OpmStage, Severity};
 pub use index::{Index, PackageIndex};
-pub use load::{LoadError, LoadOptions, Progress, load, load_with};
+pub use load::{LoadError, LoadOptions, Progress, load, load_file, load_with};
 pub use node::{Entry, Kind, Node, Pos, Str, Style};
 
 /// Index of a file in [`Catalog::files`].
@@ -121,9 +121,29 @@ pub struct Catalog {
     /// Problems found while loading, sorted by file and line.
     pub diagnostics: Vec<Diagnostic>,
     index: Index,
+    /// Built in memory: nothing of it is on disk (see [`Catalog::on_disk`]).
+    in_memory: bool,
 }
 
 impl Catalog {
+    /// A catalog with no files, to build in memory (objects added with [`Catalog::create_file`] and
+    /// [`Catalog::add_blob_to`] are never written unless saved).
+    pub fn in_memory(root: &std::path::Path) -> Catalog {
+        Catalog {
+            root: root.to_path_buf(),
+            files: Vec::new(),
+            blobs: Vec::new(),
+            diagnostics: Vec::new(),
+            index: Index::default(),
+            in_memory: true,
+        }
+    }
+
+    /// Whether a file is on disk at `rel` below the root (never, for a catalog built in memory).
+    pub fn on_disk(&self, rel: &str) -> bool {
+        !self.in_memory && self.root.join(rel).exists()
+    }
+
     pub fn index(&self) -> &Index {
         &self.index
     }

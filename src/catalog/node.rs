@@ -341,3 +341,30 @@ pub fn json_in_text(node: &Node, text: &str) -> serde_json::Value {
         ),
     }
 }
+
+/// A copy of `node` whose long strings left in `text` (the file it was read from) are held in memory.
+pub fn inlined(node: &Node, text: &str) -> Node {
+    let kind = match &node.kind {
+        Kind::String(Str::Deferred { start, len, .. }) => Kind::String(Str::Inline(
+            text.get(*start as usize..(*start as usize + *len as usize))
+                .unwrap_or_default()
+                .into(),
+        )),
+        Kind::Seq(items) => Kind::Seq(items.iter().map(|i| inlined(i, text)).collect()),
+        Kind::Map(entries) => Kind::Map(
+            entries
+                .iter()
+                .map(|e| Entry {
+                    key: e.key.clone(),
+                    value: inlined(&e.value, text),
+                })
+                .collect(),
+        ),
+        k => k.clone(),
+    };
+    Node {
+        kind,
+        pos: node.pos,
+        style: node.style,
+    }
+}

@@ -204,6 +204,16 @@ impl Catalog {
     /// Writes every changed file, all or nothing, and leaves the catalog as it is in memory (for a
     /// command that ends after writing; reload before editing it further).
     pub fn write_changes(&self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+        let planned = self.plan_changes()?;
+        commit::commit(&self.root, &planned, options)?;
+        Ok(SaveReport {
+            written: planned.into_iter().map(|p| p.rel).collect(),
+        })
+    }
+
+    /// The files a save would write, with what each must find on disk (paths relative to the root),
+    /// to be committed alone or with other files.
+    pub fn plan_changes(&self) -> Result<Vec<PlannedFile>, WriteError> {
         let changes = self.pending_changes()?;
         let planned: Vec<PlannedFile> = changes
             .into_iter()
@@ -223,10 +233,7 @@ impl Catalog {
                 }
             })
             .collect();
-        commit::commit(&self.root, &planned, options)?;
-        Ok(SaveReport {
-            written: planned.into_iter().map(|p| p.rel).collect(),
-        })
+        Ok(planned)
     }
 
     fn render_text(&self, file: FileId, original: &str) -> Result<String, WriteError> {

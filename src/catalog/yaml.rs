@@ -617,6 +617,10 @@ pub struct YamlStyle {
     pub indent: usize,
     /// Whether `- ` items of a sequence sit deeper than their key (`key:\n  - a`) or level with it.
     pub indent_sequences: bool,
+    /// The width past which a long plain value without spaces goes on the line after its key
+    /// (`key: ⏎  value`, with the space after the colon kept), as ruamel.yaml writes it; `None` for a
+    /// document that never does that.
+    pub wrap_width: Option<usize>,
 }
 
 impl Default for YamlStyle {
@@ -624,9 +628,13 @@ impl Default for YamlStyle {
         YamlStyle {
             indent: 2,
             indent_sequences: false,
+            wrap_width: None,
         }
     }
 }
+
+/// ruamel.yaml's default line width.
+const RUAMEL_WIDTH: usize = 80;
 
 impl YamlStyle {
     /// Detects the style of a document from its block collections.
@@ -635,6 +643,9 @@ impl YamlStyle {
         let mut found_indent = false;
         let mut seq_offset = None;
         detect_walk(root, &mut style, &mut found_indent, &mut seq_offset);
+        if wraps_long_values(root) {
+            style.wrap_width = Some(RUAMEL_WIDTH);
+        }
         if let Some(offset) = seq_offset {
             style.indent_sequences = offset > 0;
             // With no nested mapping to learn from, indented sequences tell the indent width.
@@ -643,6 +654,22 @@ impl YamlStyle {
             }
         }
         style
+    }
+}
+
+/// Whether some plain scalar of the document starts on the line after its key (`key: ⏎  value`).
+fn wraps_long_values(node: &Node) -> bool {
+    match &node.kind {
+        Kind::Map(entries) => entries.iter().any(|e| {
+            let wrapped = matches!(e.value.kind, Kind::String(_))
+                && e.value.style == Style::Plain
+                && e.value.pos.is_real()
+                && e.key.pos.is_real()
+                && e.value.pos.line > e.key.pos.line;
+            wrapped || wraps_long_values(&e.value)
+        }),
+        Kind::Seq(items) => items.iter().any(wraps_long_values),
+        _ => false,
     }
 }
 
@@ -789,11 +816,28 @@ pub fn write_value_after_key(
             }
             out.pop();
         }
+        Kind::String(Str::Inline(s)) if wraps_here(out, s, style) => {
+            out.push_str(" \n");
+            push_indent(out, indent + style.indent);
+            write_inline(out, value, Style::Any, resolve);
+        }
         _ => {
             out.push(' ');
             write_inline(out, value, Style::Any, resolve);
         }
     }
+}
+
+/// Whether a value goes on the next line in a document that wraps long values: it is written plain,
+/// has no spaces, and would pass the width after `key: ` on the current line of `out`.
+fn wraps_here(out: &str, s: &str, style: YamlStyle) -> bool {
+    let Some(width) = style.wrap_width else {
+        return false;
+    };
+    let column = out.len() - out.rfind('\n').map_or(0, |i| i + 1);
+    let mut plain = String::new();
+    yaml11::write_scalar_str(&mut plain, s, QuoteStyle::Plain);
+    plain == s && !s.contains(' ') && column + 1 + s.chars().count() > width
 }
 
 /// Writes a block collection whose first line starts at column `indent` (the first line is indented
@@ -1023,11 +1067,42 @@ mod tests {
             YamlStyle::detect(&a),
             YamlStyle {
                 indent: 4,
-                indent_sequences: true
+                indent_sequences: true,
+                wrap_width: None,
             }
         );
         let b = parse("a:\n  b: 1\nl:\n- x\n");
         assert_eq!(YamlStyle::detect(&b), YamlStyle::default());
+    }
+
+    #[test]
+    fn a_document_that_wraps_long_values_gets_new_ones_wrapped_too() {
+        let wrapped = parse(
+            "- image: \n    quay.io/a/very/long/reference/that/passes/the/eighty/column/mark@sha256:0123\n  schema: olm.bundle\n",
+        );
+        let style = YamlStyle::detect(&wrapped);
+        assert_eq!(style.wrap_width, Some(80));
+        let entry = Node::map(vec![
+            ("schema", Node::string("olm.bundle")),
+            (
+                "image",
+                Node::string(
+                    "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3",
+                ),
+            ),
+        ]);
+        let mut out = String::new();
+        write_block(&mut out, &entry, 2, style, &|_| String::new());
+        assert_eq!(
+            out,
+            "  schema: olm.bundle\n  image: \n    quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3"
+        );
+        // A value that fits stays on its line; without the style nothing wraps.
+        let mut out = String::new();
+        write_block(&mut out, &entry, 2, YamlStyle::default(), &|_| {
+            String::new()
+        });
+        assert!(out.ends_with("  image: quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3"));
     }
 
     #[test]
@@ -1039,6 +1114,7 @@ mod tests {
             YamlStyle {
                 indent: 4,
                 indent_sequences: true,
+                wrap_width: None,
             },
         ] {
             let mut out = String::new();

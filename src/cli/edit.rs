@@ -1,4 +1,5 @@
-//! `fbc-edit edit DIR <edit>`: one guided edit, checked, previewed and saved.
+//! `fbc-edit edit DIR <edit>`: one guided edit, checked, previewed and saved. In place of DIR, template
+//! files or directories of templates take the edit into the templates (see [`super::edit_template`]).
 
 use std::path::PathBuf;
 
@@ -12,8 +13,13 @@ use crate::workspace::Workspace;
 
 #[derive(Debug, Args)]
 pub struct EditArgs {
-    /// Catalog directory.
-    pub dir: PathBuf,
+    /// Catalog directory; or one or more template files, or directories of templates (an operator
+    /// directory with catalog-templates/, or catalog-templates/ itself).
+    #[arg(required = true, num_args = 1.., value_name = "DIR|TEMPLATE")]
+    pub paths: Vec<PathBuf>,
+    /// For templates: where bundle images are resolved from.
+    #[command(flatten)]
+    pub sources: super::template::SourceArgs,
     /// Print the diff and write nothing.
     #[arg(long, global = true)]
     pub dry_run: bool,
@@ -163,6 +169,48 @@ pub enum EditCommand {
         #[arg(long)]
         csv_metadata: bool,
     },
+    /// Templates: apply a bundle directory's release-config.yaml to the operator's templates, as the
+    /// community pipeline's release step does.
+    Release {
+        /// The bundle directory holding release-config.yaml.
+        #[arg(long, value_name = "BUNDLE_DIR")]
+        from: PathBuf,
+        /// The bundle's image reference.
+        #[arg(long, value_name = "REF")]
+        image: String,
+    },
+    /// Semver templates: list a bundle image under Candidate, Fast or Stable.
+    AddImage {
+        #[arg(long, value_name = "REF")]
+        image: String,
+        /// Candidate, Fast or Stable.
+        #[arg(long, short)]
+        channel: String,
+    },
+    /// Semver templates: move a listed bundle image to Candidate, Fast or Stable.
+    MoveImage {
+        #[arg(long, value_name = "REF")]
+        image: String,
+        #[arg(long, short)]
+        channel: String,
+    },
+    /// Semver templates: take a bundle image out of every list.
+    RemoveImage {
+        #[arg(long, value_name = "REF")]
+        image: String,
+    },
+    /// Semver templates: GenerateMajorChannels / GenerateMinorChannels.
+    SetGenerate {
+        #[arg(long, value_name = "true|false")]
+        major: Option<bool>,
+        #[arg(long, value_name = "true|false")]
+        minor: Option<bool>,
+    },
+    /// Semver templates: DefaultChannelTypePreference (major, minor, or none for opm's default).
+    SetChannelPreference {
+        #[arg(value_parser = ["major", "minor", "none"])]
+        preference: String,
+    },
 }
 
 fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
@@ -174,8 +222,21 @@ fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
 }
 
 impl EditCommand {
+    /// Whether the edit is one only templates have.
+    pub(super) fn template_only(&self) -> bool {
+        matches!(
+            self,
+            EditCommand::Release { .. }
+                | EditCommand::AddImage { .. }
+                | EditCommand::MoveImage { .. }
+                | EditCommand::RemoveImage { .. }
+                | EditCommand::SetGenerate { .. }
+                | EditCommand::SetChannelPreference { .. }
+        )
+    }
+
     /// The edit, or why it cannot be built (exit code and message).
-    fn edit(&self) -> Result<Edit, (i32, String)> {
+    pub(super) fn edit(&self) -> Result<Edit, (i32, String)> {
         use EditCommand as C;
         Ok(match self {
             C::Promote {
@@ -323,19 +384,41 @@ impl EditCommand {
                     skip_range: skip_range.clone(),
                 }
             }
+            C::Release { .. }
+            | C::AddImage { .. }
+            | C::MoveImage { .. }
+            | C::RemoveImage { .. }
+            | C::SetGenerate { .. }
+            | C::SetChannelPreference { .. } => {
+                return Err((
+                    exit::USAGE,
+                    "this edit is for templates, not catalogs".into(),
+                ));
+            }
         })
     }
 }
 
 pub fn run(args: &EditArgs) -> i32 {
-    if crate::image::is_image(&args.dir) {
+    if let Some(image) = args.paths.iter().find(|p| crate::image::is_image(p)) {
         eprintln!(
             "fbc-edit: {0} is an image, which cannot be edited in place; `fbc-edit export {0} DIR` writes its catalog out to edit",
-            args.dir.display()
+            image.display()
         );
         return exit::USAGE;
     }
-    let catalog = match load(&args.dir) {
+    let catalog_dir = match args.paths.as_slice() {
+        [one] if !super::edit_template::holds_templates(one) => one,
+        _ => return super::edit_template::run(args),
+    };
+    if args.edit.template_only() {
+        eprintln!(
+            "fbc-edit: {} is a catalog directory, and this edit is for templates (give a template file or a directory of templates)",
+            catalog_dir.display()
+        );
+        return exit::USAGE;
+    }
+    let catalog = match load(catalog_dir) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("fbc-edit: cannot open catalog {e}");

@@ -3,6 +3,7 @@
 pub mod bundle;
 pub mod diff;
 pub mod edit;
+pub mod edit_template;
 pub mod graph;
 pub mod image;
 pub mod list;
@@ -57,7 +58,9 @@ pub enum Command {
     Path(graph::PathArgs),
     /// What changed between two catalogs, by meaning (exit 1 when something did, like diff).
     Diff(diff::DiffArgs),
-    /// Make one guided edit (checked, previewed as a diff, written with minimal changes).
+    /// Make one guided edit (checked, previewed as a diff, written with minimal changes), in a
+    /// catalog or in templates.
+    #[command(subcommand_precedence_over_arg = true)]
     Edit(edit::EditArgs),
     /// Render registry+v1 bundle directories into olm.bundle blobs, as `opm render DIR` does.
     Render(bundle::RenderArgs),

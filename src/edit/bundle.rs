@@ -216,7 +216,7 @@ fn reusable(catalog: &Catalog, rel: &str) -> bool {
                     .iter()
                     .all(|&b| catalog.blob(b).state == BlobState::Removed)
         }
-        None => !catalog.root.join(rel).exists(),
+        None => !catalog.on_disk(rel),
     }
 }
 

@@ -117,7 +117,7 @@ fn add_deprecations(catalog: &mut Catalog, pkg: &str, blob: Node) -> Result<Blob
     let file = match catalog.files.iter().position(|f| f.path == rel) {
         Some(f) => f,
         None => {
-            if catalog.root.join(&rel).exists() {
+            if catalog.on_disk(&rel) {
                 return Err(EditError::FileOutsideCatalog { file: rel });
             }
             catalog

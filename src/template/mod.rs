@@ -11,6 +11,7 @@
 //! both `schema` and `Schema` work); the basic template's entries are read like catalog objects.
 
 pub mod basic;
+pub mod edit;
 pub mod semver;
 pub mod source;
 
@@ -152,7 +153,17 @@ pub fn read(path: &Path) -> std::io::Result<Result<Template, TemplateError>> {
 
 /// Reads a template; its type comes from the first document's `schema`, as opm detects it.
 pub fn parse(file: &str, text: &str) -> Result<Template, TemplateError> {
-    let (node, mut notes) = first_document(file, text)?;
+    let (node, notes) = first_document(file, text)?;
+    parse_node(file, &node, notes)
+}
+
+/// Reads a template from its first document, already decoded (its long strings held in memory).
+pub fn parse_node(
+    file: &str,
+    node: &Node,
+    mut notes: Vec<String>,
+) -> Result<Template, TemplateError> {
+    let node = node.clone();
     let schema = detect(file, &node)?;
     let body = match schema.as_str() {
         schemas::BASIC => Body::Basic(basic::Basic::parse(file, &node, &mut notes)?),

@@ -254,6 +254,53 @@ impl BundleSource for Sources {
     }
 }
 
+/// In a repository laid out as `operators/<op>/catalog-templates/<template>` beside
+/// `catalogs/<name>/<op>/`, the operator's rendered catalogs: the ones `ci.yaml` maps the template to
+/// first, then the others by name. Empty in any other layout.
+pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
+    let Some(templates) = template.parent() else {
+        return Vec::new();
+    };
+    if templates
+        .file_name()
+        .is_none_or(|n| n != "catalog-templates")
+    {
+        return Vec::new();
+    }
+    let Some(op_dir) = templates.parent() else {
+        return Vec::new();
+    };
+    let (Some(op), Some(repo)) = (op_dir.file_name(), op_dir.parent().and_then(Path::parent))
+    else {
+        return Vec::new();
+    };
+    let catalogs = repo.join("catalogs");
+    let mut names: Vec<String> = std::fs::read_dir(&catalogs)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| catalogs.join(n).join(op).is_dir())
+        .collect();
+    names.sort();
+    let file = template
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned());
+    let mapped: Vec<String> =
+        crate::template::edit::release::read_ci_mapping(&op_dir.join("ci.yaml"))
+            .map(|(_, m)| m)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|m| Some(&m.template_name) == file.as_ref())
+            .flat_map(|m| m.catalog_names)
+            .collect();
+    names.sort_by_key(|n| !mapped.contains(n));
+    names
+        .into_iter()
+        .map(|n| catalogs.join(n).join(op))
+        .collect()
+}
+
 /// Resolves every image, in order; all images no source knows are reported together.
 pub(crate) fn resolve_all(
     file: &str,
@@ -326,22 +373,33 @@ impl Sources {
         if !images.mapped.is_empty() {
             sources.push(images.clone());
         }
-        let defaulted;
-        let catalogs = if catalogs.is_empty() && sources.list.is_empty() {
-            let dir = match template.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            note = Some(format!(
-                "bundle images are looked up in the catalog files under {} (the template's directory); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
-                dir.display()
-            ));
-            defaulted = [dir];
-            &defaulted[..]
-        } else {
-            catalogs
-        };
-        for dir in catalogs {
+        // Without --catalog: the operator's rendered catalogs in a repository layout (beside any
+        // bundle directory given), else — with nothing given at all — the template's directory.
+        let mut dirs: Vec<PathBuf> = catalogs.to_vec();
+        if catalogs.is_empty() {
+            let repo = repository_catalogs(template);
+            if !repo.is_empty() {
+                note = Some(format!(
+                    "bundle images are looked up in the operator's rendered catalogs ({}); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
+                    repo.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+                dirs = repo;
+            } else if sources.list.is_empty() {
+                let dir = match template.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                    _ => PathBuf::from("."),
+                };
+                note = Some(format!(
+                    "bundle images are looked up in the catalog files under {} (the template's directory); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
+                    dir.display()
+                ));
+                dirs = vec![dir];
+            }
+        }
+        for dir in &dirs {
             let source =
                 CatalogSource::load(dir).map_err(|e| format!("cannot open catalog {e}"))?;
             sources.push(source);

@@ -1,6 +1,8 @@
 //! An opened catalog with its edit history: apply, undo, redo, the live diagnostics (re-checked per
 //! touched package), a preview of what saving would write, and save.
 
+pub mod template;
+
 use crate::catalog::commit::CommitOptions;
 use crate::catalog::write::{SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic, Severity};

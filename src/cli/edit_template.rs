@@ -1,0 +1,466 @@
+//! `fbc-edit edit TEMPLATE... <edit>` and `fbc-edit edit OPERATOR_DIR release`: guided edits written
+//! into catalog templates (one edit, many templates), and the auto-release step.
+
+use std::path::{Path, PathBuf};
+
+use super::edit::{EditArgs, EditCommand};
+use super::exit;
+use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
+use crate::catalog::node::{Node, Str};
+use crate::catalog::write::WriteError;
+use crate::catalog::yaml::{self, YamlStyle};
+use crate::template::edit::release::{self, OperatorDir, Release};
+use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
+use crate::template::{ImageSource, Sources, schemas};
+use crate::workspace::template::TemplateWorkspace;
+
+/// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
+/// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
+/// all templates.
+pub fn holds_templates(path: &Path) -> bool {
+    if path.is_file() {
+        return true;
+    }
+    if path.join("catalog-templates").is_dir()
+        || path.file_name().is_some_and(|n| n == "catalog-templates")
+    {
+        return true;
+    }
+    let files = template_files(path);
+    !files.is_empty() && files.len() == files_in(path).len()
+}
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.extension()
+                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The template files of a directory (its `catalog-templates/` for an operator directory), in name
+/// order.
+fn template_files(dir: &Path) -> Vec<PathBuf> {
+    let dir = OperatorDir::find(dir);
+    let dir = if dir.templates.is_dir() {
+        dir.templates
+    } else {
+        dir.dir
+    };
+    files_in(&dir)
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .ok()
+                .and_then(|t| crate::template::template_schema(&t))
+                .is_some()
+        })
+        .collect()
+}
+
+pub fn run(args: &EditArgs) -> i32 {
+    if let EditCommand::Release { from, image } = &args.edit {
+        return match args.paths.as_slice() {
+            [dir] if dir.is_dir() => run_release(args, dir, from, image),
+            _ => {
+                eprintln!(
+                    "fbc-edit: release takes one operator directory (with ci.yaml and catalog-templates/)"
+                );
+                exit::USAGE
+            }
+        };
+    }
+    let mut templates = Vec::new();
+    for p in &args.paths {
+        if p.is_file() {
+            templates.push(p.clone());
+        } else if p.is_dir() {
+            let found = template_files(p);
+            if found.is_empty() {
+                eprintln!("fbc-edit: {}: no templates in it", p.display());
+                return exit::USAGE;
+            }
+            templates.extend(found);
+        } else {
+            eprintln!("fbc-edit: {}: no such file or directory", p.display());
+            return exit::USAGE;
+        }
+    }
+    let (edit, extra) = match template_edit(&args.edit) {
+        Ok(e) => e,
+        Err((code, message)) => {
+            eprintln!("fbc-edit: {message}");
+            return code;
+        }
+    };
+    run_edit(args, &templates, &edit, extra)
+}
+
+/// An image and the bundle directory that stands for it.
+type ImageDir = (String, PathBuf);
+
+/// The template edit of a verb, and a bundle directory standing for an image it adds.
+fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), (i32, String)> {
+    let maturity = |c: &str| {
+        crate::template::edit::maturity_of(c).ok_or((
+            exit::USAGE,
+            format!("{c:?} is none of Candidate, Fast and Stable"),
+        ))
+    };
+    Ok(match cmd {
+        EditCommand::AddImage { image, channel } => (
+            TemplateEdit::Semver(SemverEdit::AddBundle {
+                image: image.clone(),
+                maturity: maturity(channel)?,
+            }),
+            None,
+        ),
+        EditCommand::MoveImage { image, channel } => (
+            TemplateEdit::Semver(SemverEdit::MoveBundle {
+                image: image.clone(),
+                to: maturity(channel)?,
+            }),
+            None,
+        ),
+        EditCommand::RemoveImage { image } => (
+            TemplateEdit::Semver(SemverEdit::RemoveBundle {
+                image: image.clone(),
+            }),
+            None,
+        ),
+        EditCommand::SetGenerate { major, minor } => {
+            let (flag, value) = match (major, minor) {
+                (Some(v), None) => (SemverFlag::GenerateMajorChannels, *v),
+                (None, Some(v)) => (SemverFlag::GenerateMinorChannels, *v),
+                _ => return Err((exit::USAGE, "give one of --major and --minor".into())),
+            };
+            (
+                TemplateEdit::Semver(SemverEdit::SetFlag { flag, value }),
+                None,
+            )
+        }
+        EditCommand::SetChannelPreference { preference } => (
+            TemplateEdit::Semver(SemverEdit::SetPreference {
+                preference: (preference != "none").then(|| preference.clone()),
+            }),
+            None,
+        ),
+        EditCommand::AddBundle { from, image, .. } => {
+            let Some(image) = image else {
+                return Err((
+                    exit::USAGE,
+                    "a template lists a bundle by its image: give --image REF".into(),
+                ));
+            };
+            (
+                TemplateEdit::Catalog(cmd.edit()?),
+                Some((image.clone(), from.clone())),
+            )
+        }
+        other => (TemplateEdit::Catalog(other.edit()?), None),
+    })
+}
+
+/// The sources a template's images are resolved from: the given ones, else the catalogs rendered
+/// from the operator's templates in a repository layout, else the template's directory; plus a
+/// bundle directory standing for an image the edit adds.
+fn sources(args: &EditArgs, template: &Path, extra: &Option<ImageDir>) -> Result<Sources, String> {
+    let mut dirs = args.sources.bundle_dirs.clone();
+    dirs.extend(extra.clone());
+    let images = args.sources.pull.then(|| ImageSource {
+        pull: true,
+        ..Default::default()
+    });
+    let (sources, _) = Sources::for_template(template, &args.sources.catalog, dirs, images)?;
+    Ok(sources)
+}
+
+fn run_edit(
+    args: &EditArgs,
+    templates: &[PathBuf],
+    edit: &TemplateEdit,
+    extra: Option<ImageDir>,
+) -> i32 {
+    let mut changed: Vec<TemplateWorkspace> = Vec::new();
+    let mut refused = 0;
+    let mut invalid = false;
+    for t in templates {
+        println!("== {}", t.display());
+        let srcs = match sources(args, t, &extra) {
+            Ok(s) => s,
+            Err(e) => {
+                println!("not applied: {e}");
+                refused += 1;
+                continue;
+            }
+        };
+        let mut ws = match TemplateWorkspace::open(t, Box::new(srcs)) {
+            Ok(ws) => ws,
+            Err(e) => {
+                println!("not applied: {e}");
+                refused += 1;
+                continue;
+            }
+        };
+        match ws.apply(edit.clone()) {
+            Ok(outcome) => {
+                match ws.preview() {
+                    Ok(d) => print!("{d}"),
+                    Err(e) => println!("cannot show the change: {e}"),
+                }
+                if !outcome.introduced.is_empty() {
+                    invalid = true;
+                    println!("leaves the rendering invalid:");
+                    for d in &outcome.introduced {
+                        println!("  {}[{}]: {}", d.location, d.code, d.message);
+                    }
+                }
+                changed.push(ws);
+            }
+            Err(e) => {
+                println!("not applied: {e}");
+                refused += 1;
+            }
+        }
+    }
+    if changed.is_empty() {
+        eprintln!(
+            "fbc-edit: {} applies to none of the templates",
+            edit.describe()
+        );
+        return exit::INVALID;
+    }
+    if invalid && !args.force {
+        eprintln!(
+            "fbc-edit: {} would leave a rendering invalid; nothing was written (--force writes anyway)",
+            edit.describe()
+        );
+        return exit::INVALID;
+    }
+    if args.dry_run {
+        eprintln!("{} (dry run: nothing written)", edit.describe());
+        return exit::OK;
+    }
+    let docs: Vec<&TemplateDoc> = changed.iter().map(|w| w.doc()).collect();
+    match write_docs(&docs, &[], args.force) {
+        Ok(written) => {
+            eprintln!("{}: wrote {}", edit.describe(), written.join(", "));
+            if refused > 0 {
+                eprintln!("({refused} template(s) not changed: see above)");
+            }
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            exit::USAGE
+        }
+    }
+}
+
+/// The deepest directory holding every path.
+fn common_root(paths: &[PathBuf]) -> PathBuf {
+    let mut root = paths
+        .first()
+        .and_then(|p| p.parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for p in paths {
+        while !p.starts_with(&root) {
+            match root.parent() {
+                Some(up) => root = up.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    }
+}
+
+/// Writes the changed templates and new files in one commit; returns the paths written.
+fn write_docs(
+    docs: &[&TemplateDoc],
+    new_files: &[(PathBuf, String)],
+    force: bool,
+) -> Result<Vec<String>, WriteError> {
+    let mut abs: Vec<PathBuf> = docs.iter().map(|d| d.path().to_path_buf()).collect();
+    abs.extend(new_files.iter().map(|(p, _)| p.clone()));
+    let root = common_root(&abs);
+    let rel = |p: &Path| -> String {
+        p.strip_prefix(&root)
+            .unwrap_or(p)
+            .to_string_lossy()
+            .replace('\\', "/")
+    };
+    let mut planned = Vec::new();
+    for d in docs {
+        for mut f in d.catalog.plan_changes()? {
+            let dir = d.path().parent().unwrap_or(Path::new(""));
+            f.rel = rel(&dir.join(&f.rel));
+            planned.push(f);
+        }
+    }
+    for (p, text) in new_files {
+        planned.push(PlannedFile {
+            rel: rel(p),
+            bytes: text.clone().into_bytes(),
+            expect: Expect::Absent,
+        });
+    }
+    let options = CommitOptions {
+        force_read_only: force,
+        ..CommitOptions::default()
+    };
+    commit(&root, &planned, &options)?;
+    Ok(planned.into_iter().map(|p| p.rel).collect())
+}
+
+/// A new template file in the style the pipeline writes: `---`, then the document with unindented
+/// sequences, long values wrapped at 80 columns.
+fn new_template_text(node: &Node) -> String {
+    let style = YamlStyle {
+        indent: 2,
+        indent_sequences: false,
+        wrap_width: Some(80),
+    };
+    let mut out = String::from("---\n");
+    yaml::write_document(&mut out, node, style, &|s: &Str| {
+        s.as_inline().unwrap_or_default().to_string()
+    });
+    out
+}
+
+fn run_release(args: &EditArgs, dir: &Path, from: &Path, image: &str) -> i32 {
+    match release_plan(args, dir, from, image) {
+        Err(e) => {
+            eprintln!("fbc-edit: nothing written: {e}");
+            exit::INVALID
+        }
+        Ok((docs, new_files, what)) => {
+            for d in &docs {
+                match d.catalog.preview() {
+                    Ok(p) => print!("{p}"),
+                    Err(e) => eprintln!("fbc-edit: {e}"),
+                }
+            }
+            for (p, text) in &new_files {
+                println!("--- /dev/null\n+++ {}", p.display());
+                for line in text.lines() {
+                    println!("+{line}");
+                }
+            }
+            if args.dry_run {
+                eprintln!("{what} (dry run: nothing written)");
+                return exit::OK;
+            }
+            let refs: Vec<&TemplateDoc> = docs.iter().collect();
+            match write_docs(&refs, &new_files, args.force) {
+                Ok(written) => {
+                    eprintln!("{what}: wrote {}", written.join(", "));
+                    exit::OK
+                }
+                Err(e) => {
+                    eprintln!("fbc-edit: {e}");
+                    exit::USAGE
+                }
+            }
+        }
+    }
+}
+
+type ReleasePlan = (Vec<TemplateDoc>, Vec<(PathBuf, String)>, String);
+
+/// The templates the release changes and the ones it creates.
+fn release_plan(
+    args: &EditArgs,
+    dir: &Path,
+    from: &Path,
+    image: &str,
+) -> Result<ReleasePlan, String> {
+    let op = OperatorDir::find(dir);
+    let config = release::read_release_config(&from.join("release-config.yaml"))
+        .map_err(|e| e.to_string())?;
+    let ci = op.dir.join("ci.yaml");
+    let (enabled, mappings) = release::read_ci_mapping(&ci).map_err(|e| e.to_string())?;
+    if !enabled {
+        return Err(format!(
+            "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",
+            ci.display()
+        ));
+    }
+    let bundle = crate::bundle::render_dir(
+        from,
+        &crate::bundle::RenderOptions {
+            image: Some(image.to_string()),
+            csv_metadata: false,
+        },
+    )
+    .map_err(|e| format!("cannot render {}: {e}", from.display()))?;
+    let name = bundle["name"].as_str().unwrap_or_default().to_string();
+    let package = bundle["package"].as_str().unwrap_or_default().to_string();
+    let mut docs = Vec::new();
+    let mut new_files = Vec::new();
+    for item in &config.catalog_templates {
+        let kind = release::template_type(item, &mappings).map_err(|e| e.to_string())?;
+        let path = op.templates.join(&item.template_name);
+        let r = Release {
+            bundle: &name,
+            package: &package,
+            image,
+            item,
+        };
+        if !path.exists() {
+            let node = if kind == schemas::SEMVER {
+                release::create_semver(&r)
+            } else {
+                release::create_basic(&r)
+            };
+            new_files.push((path, new_template_text(&node)));
+            continue;
+        }
+        let mut doc = TemplateDoc::open(&path).map_err(|e| e.to_string())?;
+        let node = if kind == schemas::SEMVER {
+            release::amend_semver(doc.node(), &r)
+        } else {
+            let srcs = sources(args, &path, &Some((image.to_string(), from.to_path_buf())))?;
+            let images = bundle_names(&doc, &srcs);
+            release::amend_basic(doc.node(), &r, &images)
+        }
+        .map_err(|e| e.to_string())?;
+        doc.replace(node);
+        docs.push(doc);
+    }
+    let what = format!("release {name} ({image})");
+    Ok((docs, new_files, what))
+}
+
+/// The bundle name each `olm.bundle` image of a basic template renders to, where a source knows it.
+fn bundle_names(doc: &TemplateDoc, sources: &Sources) -> Vec<(String, Option<String>)> {
+    use crate::template::BundleSource as _;
+    crate::template::edit::entries_of(doc.node())
+        .iter()
+        .filter(|e| crate::template::edit::schema_of(e) == crate::catalog::schema::BUNDLE)
+        .filter_map(|e| {
+            e.get_field("image")
+                .and_then(Node::as_str)
+                .map(str::to_string)
+        })
+        .map(|image| {
+            let name = sources
+                .bundle_for_image(&image)
+                .and_then(Result::ok)
+                .and_then(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_string));
+            (image, name)
+        })
+        .collect()
+}
