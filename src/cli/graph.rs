@@ -1,16 +1,14 @@
-//! `fbc-edit graph` (draw channels) and `fbc-edit path` (how an installed version reaches the head).
+//! `fbc-edit graph`: draw channels as lanes, Mermaid or DOT.
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use serde_json::json;
 
-use super::{Output, exit};
+use super::exit;
 use crate::catalog::{Catalog, load};
-use crate::graph::channel::{ChainSummary, ChannelGraph, PackageFacts, package_channel_graphs};
+use crate::graph::channel::{ChainSummary, ChannelGraph, package_channel_graphs};
 use crate::graph::export::{self, MermaidOptions, Selection};
 use crate::graph::layout;
-use crate::graph::query::{self, Installed, NoPath};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum GraphFormat {
@@ -41,22 +39,7 @@ pub struct GraphArgs {
     pub v0_semantics: bool,
 }
 
-#[derive(Debug, Args)]
-pub struct PathArgs {
-    /// Catalog directory.
-    pub dir: PathBuf,
-    #[arg(long, short)]
-    pub package: String,
-    #[arg(long, short)]
-    pub channel: String,
-    /// The installed bundle name, or its version.
-    #[arg(long)]
-    pub from: String,
-    #[arg(long, short, value_enum, default_value_t)]
-    pub output: Output,
-}
-
-fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
+pub(crate) fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
     load(dir).map_err(|e| {
         eprintln!("fbc-edit: cannot open catalog {e}");
         exit::USAGE
@@ -64,7 +47,7 @@ fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
 }
 
 /// Checks that the named package (and channel) exist, with a message naming what does.
-fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
+pub(crate) fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
     if let Some(p) = &sel.package {
         let Some(idx) = catalog.index().package(p) else {
             return Err(format!("no package {p:?} in the catalog"));
@@ -160,127 +143,4 @@ fn header(g: &ChannelGraph) -> String {
         ChainSummary::Cycle(c) => h.push_str(&format!("  cycle: {}", c.join(" -> "))),
     }
     h
-}
-
-pub fn run_path(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let sel = Selection {
-        package: Some(args.package.clone()),
-        channel: Some(args.channel.clone()),
-    };
-    if let Err(msg) = check_selection(&catalog, &sel) {
-        eprintln!("fbc-edit: {msg}");
-        return exit::USAGE;
-    }
-    let Some(idx) = catalog.index().package(&args.package) else {
-        return exit::USAGE;
-    };
-    let facts = PackageFacts::read(&catalog, idx);
-    let Some(g) = idx
-        .channel(&args.channel)
-        .and_then(|id| ChannelGraph::build(&catalog, &facts, id))
-    else {
-        eprintln!("fbc-edit: channel {:?} cannot be read", args.channel);
-        return exit::USAGE;
-    };
-    let Some(from) = Installed::resolve(&g, &args.from) else {
-        eprintln!(
-            "fbc-edit: {:?} is neither an entry of {}/{} nor a version",
-            args.from, g.package, g.channel
-        );
-        return exit::USAGE;
-    };
-    let path = query::path_to_head(&g, &from);
-    let offers = query::v0_offers(&g, &from).unwrap_or_default();
-    let head = g.chain.head().unwrap_or_default().to_string();
-    let from_text = from.name.clone().unwrap_or_else(|| {
-        format!(
-            "version {}",
-            from.version
-                .as_ref()
-                .map(|v| v.to_string())
-                .unwrap_or_default()
-        )
-    });
-    let kinds = |via: &[crate::graph::channel::EdgeKind]| -> Vec<&'static str> {
-        via.iter().map(|k| k.as_str()).collect()
-    };
-    match args.output {
-        Output::Json => {
-            let value = json!({
-                "package": g.package,
-                "channel": g.channel,
-                "from": from_text,
-                "head": if head.is_empty() { serde_json::Value::Null } else { head.clone().into() },
-                "next": offers.iter().map(|o| json!({
-                    "entry": g.graph[o.entry].name,
-                    "via": kinds(&o.via),
-                })).collect::<Vec<_>>(),
-                "path": match &path {
-                    Ok(hops) => hops.iter().map(|h| json!({
-                        "from": h.from,
-                        "to": g.graph[h.to].name,
-                        "via": kinds(&h.via),
-                    })).collect::<Vec<_>>().into(),
-                    Err(_) => serde_json::Value::Null,
-                },
-                "error": path.as_ref().err().map(NoPath::to_string),
-            });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            );
-        }
-        Output::Text => match &path {
-            Ok(hops) if hops.is_empty() => {
-                println!(
-                    "{from_text} is the head of {}/{}: there is nothing newer",
-                    g.package, g.channel
-                );
-            }
-            Ok(hops) => {
-                println!(
-                    "{from_text} → {head} ({}/{}): {} upgrade{}",
-                    g.package,
-                    g.channel,
-                    hops.len(),
-                    if hops.len() == 1 { "" } else { "s" }
-                );
-                for h in hops {
-                    println!(
-                        "  {} → {}  via {}",
-                        h.from,
-                        g.graph[h.to].name,
-                        kinds(&h.via).join(", ")
-                    );
-                }
-                if offers.len() > 1 {
-                    let others: Vec<&str> = offers[1..]
-                        .iter()
-                        .map(|o| g.graph[o.entry].name.as_str())
-                        .collect();
-                    println!(
-                        "OLM v0 offers {} first; also reachable in one step: {}",
-                        g.graph[offers[0].entry].name,
-                        others.join(", ")
-                    );
-                }
-            }
-            Err(why) => {
-                println!(
-                    "no upgrade path from {from_text} to the head of {}/{}: {why}",
-                    g.package, g.channel
-                );
-            }
-        },
-    }
-    std::mem::forget(catalog);
-    if path.is_ok() {
-        exit::OK
-    } else {
-        exit::INVALID
-    }
 }

@@ -6,6 +6,7 @@ pub mod edit;
 pub mod graph;
 pub mod list;
 pub mod migrate;
+pub mod path;
 pub mod template;
 pub mod validate;
 
@@ -49,8 +50,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Draw channels' upgrade graphs: lanes in the terminal, Mermaid (as opm prints it) or DOT.
     Graph(graph::GraphArgs),
-    /// How a cluster running a version reaches the channel head under OLM v0, hop by hop.
-    Path(graph::PathArgs),
+    /// How a cluster running a version reaches the channel head under OLM v0 (or v1), hop by hop, or why not.
+    Path(path::PathArgs),
     /// What changed between two catalogs, by meaning (exit 1 when something did, like diff).
     Diff(diff::DiffArgs),
     /// Make one guided edit (checked, previewed as a diff, written with minimal changes).
@@ -80,7 +81,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Validate(args)) => validate::run(&args),
         Some(Command::Graph(args)) => graph::run_graph(&args),
-        Some(Command::Path(args)) => graph::run_path(&args),
+        Some(Command::Path(args)) => path::run(&args),
         Some(Command::Edit(args)) => edit::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Render(args)) => bundle::run_render(&args),
