@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::exit;
+use crate::catalog::semver_range::Version;
 use crate::catalog::{Catalog, load};
-use crate::graph::channel::{ChainSummary, ChannelGraph, package_channel_graphs};
+use crate::graph::channel::{ChainSummary, ChannelGraph};
 use crate::graph::export::{self, MermaidOptions, Selection};
+use crate::graph::filter::{Filter, Window};
 use crate::graph::layout;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -37,6 +39,16 @@ pub struct GraphArgs {
     /// `--draw-v0-semantics`.
     #[arg(long)]
     pub v0_semantics: bool,
+    /// Leave out links to versions below this bundle's, as opm's `render-graph --minimum-edge`
+    /// does (it draws only the package of the first channel listing the bundle).
+    #[arg(long, value_name = "BUNDLE")]
+    pub minimum_edge: Option<String>,
+    /// Only entries of this version or newer (and the links between them).
+    #[arg(long, value_name = "VERSION")]
+    pub from: Option<String>,
+    /// Only entries of this version or older (and the links between them).
+    #[arg(long, value_name = "VERSION")]
+    pub to: Option<String>,
 }
 
 pub(crate) fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
@@ -74,9 +86,17 @@ pub fn run_graph(args: &GraphArgs) -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let filter = match filter_of(&catalog, args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("fbc-edit: {msg}");
+            return exit::USAGE;
+        }
+    };
     let sel = Selection {
         package: args.package.clone(),
         channel: args.channel.clone(),
+        filter,
     };
     if let Err(msg) = check_selection(&catalog, &sel) {
         eprintln!("fbc-edit: {msg}");
@@ -98,27 +118,51 @@ pub fn run_graph(args: &GraphArgs) -> i32 {
     exit::OK
 }
 
+/// The minimum edge and version window asked for, checked.
+fn filter_of(catalog: &Catalog, args: &GraphArgs) -> Result<Filter, String> {
+    let version = |flag: &str, text: &Option<String>| -> Result<Option<Version>, String> {
+        text.as_deref()
+            .map(|t| {
+                Version::parse(t.strip_prefix('v').unwrap_or(t))
+                    .map_err(|e| format!("--{flag} {t:?} is not a version: {e}"))
+            })
+            .transpose()
+    };
+    let minimum_edge = match &args.minimum_edge {
+        None => None,
+        Some(name) => match export::bundle_version(catalog, name) {
+            Some(v) => Some((name.clone(), v)),
+            // opm's wording.
+            None => return Err(format!("unknown minimum edge name: {name:?}")),
+        },
+    };
+    Ok(Filter {
+        minimum_edge,
+        window: Window {
+            from: version("from", &args.from)?,
+            to: version("to", &args.to)?,
+        },
+    })
+}
+
 const LEGEND: &str =
     "◉ head  ● entry  ○ dropped by OLM v0 (skipped or stranded)  ✗ deprecated  │ replaces  ┆ skips";
 
 fn text(catalog: &Catalog, sel: &Selection) -> String {
     let mut out = format!("{LEGEND}\n");
-    for idx in catalog.index().packages() {
-        if sel.package.as_deref().is_some_and(|p| p != idx.name) {
-            continue;
-        }
-        let mut graphs: Vec<ChannelGraph> = package_channel_graphs(catalog, idx)
-            .into_iter()
-            .filter(|g| sel.channel.as_deref().is_none_or(|c| c == g.channel))
-            .collect();
-        // The default channel first, then by name.
-        graphs.sort_by(|a, b| b.default.cmp(&a.default).then(a.channel.cmp(&b.channel)));
-        for g in graphs {
-            out.push('\n');
-            out.push_str(&header(&g));
-            out.push('\n');
-            out.push_str(&layout::layout(&g).text());
-        }
+    let mut graphs = export::selected_graphs(catalog, sel);
+    // By package; in each, the default channel first, then by name.
+    graphs.sort_by(|a, b| {
+        a.package
+            .cmp(&b.package)
+            .then(b.default.cmp(&a.default))
+            .then(a.channel.cmp(&b.channel))
+    });
+    for g in graphs {
+        out.push('\n');
+        out.push_str(&header(&g));
+        out.push('\n');
+        out.push_str(&layout::layout(&g).text());
     }
     out
 }

@@ -199,6 +199,7 @@ pub fn run(args: &PathArgs) -> i32 {
     let sel = Selection {
         package: Some(args.package.clone()),
         channel: args.channel.clone(),
+        ..Default::default()
     };
     if let Err(msg) = check_selection(&catalog, &sel) {
         eprintln!("fbc-edit: {msg}");
