@@ -7,6 +7,7 @@ pub mod graph;
 pub mod list;
 pub mod migrate;
 pub mod path;
+pub mod report;
 pub mod template;
 pub mod validate;
 

@@ -10,6 +10,7 @@
 pub mod codes;
 mod lint;
 pub mod opm;
+pub mod profile;
 mod rules;
 pub mod shape;
 
