@@ -4,6 +4,7 @@
 //! stops at the first problem or skips a broken manifest with a log line.
 
 pub mod codes;
+mod content;
 mod csv_metadata;
 
 use std::collections::BTreeSet;
@@ -1452,6 +1453,7 @@ pub fn check_registry(b: &RegistryBundle) -> Vec<Diagnostic> {
     }
     check_dependencies(&b.dependencies, &mut out);
     check_properties(&b.properties, &mut out);
+    content::check(b, &mut out);
     out
 }
 
