@@ -266,6 +266,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Related places shown per problem in text output.
+const RELATED_SHOWN: usize = 5;
+
 /// Diagnostics one per line with related places and hints, then the verdict line; `counts` are the
 /// errors, warnings and notes found (notes may be left out of `shown`).
 pub(crate) fn diagnostics_text(dir: &Path, shown: &[&Diagnostic], counts: [usize; 3]) -> String {
@@ -278,8 +281,15 @@ pub(crate) fn diagnostics_text(dir: &Path, shown: &[&Diagnostic], counts: [usize
             d.code,
             d.message
         ));
-        for r in &d.related {
+        // A grouped note lists every place; the text shows the first few (JSON and SARIF all).
+        for r in d.related.iter().take(RELATED_SHOWN) {
             out.push_str(&format!("  see {}\n", located(dir, r)));
+        }
+        if d.related.len() > RELATED_SHOWN {
+            out.push_str(&format!(
+                "  … and {} more places (--output json lists them all)\n",
+                d.related.len() - RELATED_SHOWN
+            ));
         }
         if let Some(h) = &d.hint {
             let mut lines = h.lines();

@@ -8,6 +8,7 @@
 //! ```
 
 pub mod codes;
+mod dangling;
 mod lint;
 pub mod opm;
 pub mod profile;
