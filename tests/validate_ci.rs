@@ -347,3 +347,23 @@ fn each_validates_every_subdirectory_as_its_own_catalog() {
     assert_eq!(codes.len(), 1, "{codes:?}");
     assert!(codes[0].1.ends_with("v4.18/catalog.yaml"), "{codes:?}");
 }
+
+#[test]
+fn the_pre_commit_hooks_run_commands_that_exist() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml"),
+    )
+    .unwrap();
+    let hooks: Vec<serde_json::Value> = serde_yaml::from_str(&text).unwrap();
+    let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec!["fbc-validate", "fbc-check-bundle"]);
+    for h in &hooks {
+        assert_eq!(h["language"], "rust");
+        assert_eq!(h["pass_filenames"], false);
+        let entry: Vec<&str> = h["entry"].as_str().unwrap().split(' ').collect();
+        assert_eq!(entry[0], "fbc-edit");
+        let (code, _, _) = run(&[entry[1], "--help"]);
+        assert_eq!(code, 0, "{entry:?}");
+        regex::Regex::new(h["files"].as_str().unwrap()).unwrap();
+    }
+}
