@@ -273,7 +273,7 @@ fn catalog_bundle(catalog: &Catalog, name: &str) -> Value {
         .live_blobs()
         .find(|(_, b)| b.schema() == "olm.bundle" && b.name() == name)
         .unwrap_or_else(|| panic!("{name} not in catalog"));
-    catalog.to_json(&blob.value)
+    catalog.to_json(&blob.value).unwrap()
 }
 
 /// The community catalog for OCP 4.20 was rendered by opm from these very bundle images (with
@@ -329,7 +329,7 @@ fn bundle_object_payloads_reencode_byte_for_byte() {
         let Some(dir) = shared(name) else { continue };
         let catalog = load(&dir).unwrap();
         for (_, blob) in catalog.live_blobs() {
-            let v = catalog.to_json(&blob.value);
+            let v = catalog.to_json(&blob.value).unwrap();
             for p in v["properties"].as_array().into_iter().flatten() {
                 if p["type"] != "olm.bundle.object" {
                     continue;

@@ -361,7 +361,7 @@ fn demo_edit() -> impl Strategy<Value = Edit> {
 fn model(c: &Catalog) -> Vec<String> {
     let mut all: Vec<String> = c
         .live_blobs()
-        .map(|(_, b)| c.to_json(&b.value).to_string())
+        .map(|(_, b)| c.to_json(&b.value).unwrap().to_string())
         .collect();
     all.sort();
     all
@@ -504,7 +504,7 @@ fn a_save_interrupted_before_the_rename_leaves_the_original_intact() {
     let before = std::fs::read(&file).unwrap();
     let out = Command::cargo_bin("fbc-edit")
         .unwrap()
-        .env("FBC_EDIT_FAIL_BEFORE_RENAME", "1")
+        .env("FBC_EDIT_FAULT", "rename:0")
         .args([
             "edit",
             dir,
@@ -516,8 +516,12 @@ fn a_save_interrupted_before_the_rename_leaves_the_original_intact() {
         ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted before the rename"));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a write that fails is an I/O error"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("failure injected at step rename"));
     assert_eq!(std::fs::read(&file).unwrap(), before);
     let leftovers: Vec<_> = std::fs::read_dir(tmp.path().join("cache-operator"))
         .unwrap()

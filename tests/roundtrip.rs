@@ -150,12 +150,12 @@ fn adding_an_entry_changes_only_its_lines() {
         let original_docs: Vec<serde_json::Value> = catalog.files[file]
             .blobs
             .iter()
-            .map(|&b| catalog.to_json(&catalog.blob(b).value))
+            .map(|&b| catalog.to_json(&catalog.blob(b).value).unwrap())
             .collect();
         let reread_docs: Vec<serde_json::Value> = reread
             .blobs
             .iter()
-            .map(|b| reread.to_json(&b.value))
+            .map(|b| reread.to_json(&b.value).unwrap())
             .collect();
         assert!(
             original_docs == reread_docs,

@@ -69,7 +69,7 @@ fn catalog_blobs(source: &CatalogSource, packages: &[String]) -> Vec<Value> {
             .chain(&pi.others)
             .chain(&pi.deprecations)
         {
-            out.push(c.to_json(&c.blob(id).value));
+            out.push(c.to_json(&c.blob(id).value).unwrap());
         }
     }
     out

@@ -437,6 +437,41 @@ fn a_file_changed_on_disk_offers_to_reload() {
 }
 
 #[test]
+fn a_read_only_file_asks_before_it_is_written() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d j d y w y");
+    assert!(
+        matches!(
+            &m.dialog,
+            Some(fbc_edit::tui::app::Dialog::ForceWrite { .. })
+        ),
+        "{:?}",
+        m.dialog
+    );
+    insta::assert_snapshot!(screen(&mut m, 80, 24));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "nothing written"
+    );
+    press(&mut m, "y");
+    assert_eq!(
+        m.status.as_deref(),
+        Some("wrote cache-operator/catalog.yaml")
+    );
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), before);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+}
+
+#[test]
 fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
     let (_new, mut m) = review_of_a_promotion();
     let changes = change_texts(&m);

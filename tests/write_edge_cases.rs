@@ -57,12 +57,16 @@ pub fn run(fname: &str, text: &str, f: impl FnOnce(&mut Catalog)) -> (String, Re
         .blobs
         .iter()
         .filter(|&&b| cat.blob(b).state != fbc_edit::catalog::BlobState::Removed)
-        .map(|&b| cat.to_json(&cat.blob(b).value))
+        .map(|&b| cat.to_json(&cat.blob(b).value).unwrap())
         .collect();
     let tmp2 = tempfile::tempdir().unwrap();
     std::fs::write(tmp2.path().join(fname), &new).unwrap();
     let back = load(tmp2.path()).unwrap();
-    let got: Vec<Value> = back.blobs.iter().map(|b| back.to_json(&b.value)).collect();
+    let got: Vec<Value> = back
+        .blobs
+        .iter()
+        .map(|b| back.to_json(&b.value).unwrap())
+        .collect();
     let res = if back
         .diagnostics
         .iter()

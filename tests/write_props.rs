@@ -136,10 +136,13 @@ fn check_dir(src: &Path, rounds: usize, seed: u64) {
             let want: Vec<serde_json::Value> = catalog.files[f]
                 .blobs
                 .iter()
-                .map(|&b| catalog.to_json(&catalog.blob(b).value))
+                .map(|&b| catalog.to_json(&catalog.blob(b).value).unwrap())
                 .collect();
-            let got: Vec<serde_json::Value> =
-                back.blobs.iter().map(|b| back.to_json(&b.value)).collect();
+            let got: Vec<serde_json::Value> = back
+                .blobs
+                .iter()
+                .map(|b| back.to_json(&b.value).unwrap())
+                .collect();
             assert!(
                 back.diagnostics.is_empty() && want == got,
                 "round {round} in {}: {:?}\n--- old\n{}\n--- new\n{}",

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::emit::{sort_keys, write_go_json};
-use crate::catalog::node::{Kind, Node, Str};
+use crate::catalog::node::{Kind, Node};
 use crate::catalog::semver_range::{Range, Version};
 use crate::catalog::{Severity, decode};
 
@@ -188,28 +188,7 @@ pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>
     Ok(out)
 }
 
-/// A decoded node as JSON, the way opm's YAML-or-JSON decoder gives it. Strings left on disk by the
-/// reader are taken from `text`.
-pub(crate) fn node_json(node: &Node, text: &str) -> Value {
-    match &node.kind {
-        Kind::Null => Value::Null,
-        Kind::Bool(b) => Value::Bool(*b),
-        Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
-        Kind::String(Str::Inline(s)) => Value::String(s.to_string()),
-        Kind::String(Str::Deferred { start, len, .. }) => Value::String(
-            text.get(*start as usize..(*start as usize + *len as usize))
-                .unwrap_or("")
-                .to_string(),
-        ),
-        Kind::Seq(items) => Value::Array(items.iter().map(|i| node_json(i, text)).collect()),
-        Kind::Map(entries) => Value::Object(
-            entries
-                .iter()
-                .map(|e| (e.key_str().to_string(), node_json(&e.value, text)))
-                .collect(),
-        ),
-    }
-}
+pub(crate) use crate::catalog::node::json_in_text as node_json;
 
 /// A scalar as opm's YAML reader fills a Go string field with it: YAML 1.1 numbers and booleans
 /// become their value's text (`1.10` reads as `1.1`, `yes` as `true`).
@@ -856,7 +835,8 @@ impl RegistryBundle {
         None
     }
 
-    fn fatal(&self) -> Result<(), BundleError> {
+    /// The CSV of a bundle that can be rendered, or why it cannot.
+    fn fatal(&self) -> Result<&Object, BundleError> {
         if let Some(d) = self
             .diagnostics
             .iter()
@@ -867,9 +847,7 @@ impl RegistryBundle {
         if self.objects.is_empty() {
             return Err(BundleError::NoObjects);
         }
-        if self.csv.is_none() {
-            return Err(BundleError::NoCsv);
-        }
+        let csv = self.csv().ok_or(BundleError::NoCsv)?;
         if let Some(p) = self.csv_type_problem() {
             return Err(BundleError::Invalid(format!(
                 "the ClusterServiceVersion cannot be read: {p}"
@@ -899,7 +877,7 @@ impl RegistryBundle {
         if self.annotations_file.is_none() {
             return Err(BundleError::NoAnnotations);
         }
-        Ok(())
+        Ok(csv)
     }
 }
 
@@ -1007,8 +985,7 @@ fn str_of<'v>(v: &'v Value, k: &str) -> &'v str {
 
 /// Renders a bundle already read.
 pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleError> {
-    b.fatal()?;
-    let csv = b.csv().expect("checked by fatal");
+    let csv = b.fatal()?;
     let version = b.version().map_err(BundleError::Version)?;
     let release = b.release().map_err(BundleError::Release)?;
     let provided = b.provided_apis();

@@ -38,8 +38,38 @@ pub fn decode(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) ->
     }
     match first {
         Some(i) if text.as_bytes()[i] == b'{' => decode_json(text, file, path, diags),
+        _ if json_behind_bom(text) => {
+            // opm looks for `{` at the very start and sees the mark instead: the file is YAML to it, and
+            // go-yaml skips the mark. One JSON object reads the same as YAML; a stream of them does not.
+            let mut own = Vec::new();
+            let docs = decode_yaml(text, 0, 1, file, path, &mut own);
+            let failed = own.iter().any(|d| d.severity == Severity::Error);
+            for d in &mut own {
+                if d.code == codes::SYNTAX {
+                    d.message.push_str(BOM_NOTE);
+                }
+            }
+            if !failed {
+                own.push(Diagnostic::new(
+                    codes::LENIENT,
+                    Severity::Warning,
+                    Location::new(path, 1, 1),
+                    format!("JSON read as YAML{BOM_NOTE}"),
+                ));
+            }
+            diags.extend(own);
+            docs
+        }
         _ => decode_yaml(text, 0, 1, file, path, diags),
     }
+}
+
+const BOM_NOTE: &str = " (the file starts with a UTF-8 byte order mark, so opm reads it as YAML, not as a JSON stream, and so do we: remove the mark)";
+
+/// A UTF-8 byte order mark followed by what looks like JSON.
+fn json_behind_bom(text: &str) -> bool {
+    text.strip_prefix('\u{feff}')
+        .is_some_and(|rest| rest.trim_start().starts_with('{'))
 }
 
 fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<Document> {
@@ -289,4 +319,33 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Box<Diagnostic>> {
         )));
     }
     Ok(meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_behind_a_byte_order_mark_is_read_as_opm_reads_it() {
+        let one = "\u{feff}{\n  \"schema\": \"olm.package\",\n  \"name\": \"foo\"\n}\n";
+        let mut diags = Vec::new();
+        let docs = decode(one, 0, "a.json", &mut diags);
+        assert_eq!(docs.len(), 1, "one object reads the same as YAML");
+        assert_eq!(docs[0].format, Format::Yaml);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, codes::LENIENT);
+        assert!(diags[0].message.contains("byte order mark"));
+
+        let stream = format!("{one}{{\"schema\": \"olm.channel\"}}\n");
+        let mut diags = Vec::new();
+        decode(&stream, 0, "a.json", &mut diags);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, codes::SYNTAX);
+        assert_eq!(diags[0].location.line, 5);
+        assert!(
+            diags[0].message.contains("byte order mark"),
+            "{}",
+            diags[0].message
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! The catalog format: files, blobs with their positions, typed views, the index, and writing back.
 
+pub mod commit;
 pub mod decode;
 pub mod diagnostic;
 pub mod emit;
@@ -339,23 +340,28 @@ impl Catalog {
 }
 
 impl Catalog {
-    /// A node as a `serde_json::Value`, reading strings left on disk (they read as empty when the file
-    /// changed since loading).
-    pub fn to_json(&self, node: &Node) -> serde_json::Value {
+    /// A node as a `serde_json::Value`, reading strings left on disk; fails when one of them cannot be
+    /// read back (its file changed since loading).
+    pub fn to_json(&self, node: &Node) -> std::io::Result<serde_json::Value> {
         use serde_json::Value;
-        match &node.kind {
+        Ok(match &node.kind {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(*b),
             Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
-            Kind::String(s) => Value::String(self.resolve(s).unwrap_or_default()),
-            Kind::Seq(items) => Value::Array(items.iter().map(|i| self.to_json(i)).collect()),
+            Kind::String(s) => Value::String(self.resolve(s)?),
+            Kind::Seq(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| self.to_json(i))
+                    .collect::<Result<_, _>>()?,
+            ),
             Kind::Map(entries) => Value::Object(
                 entries
                     .iter()
-                    .map(|e| (e.key_str().to_string(), self.to_json(&e.value)))
-                    .collect(),
+                    .map(|e| Ok((e.key_str().to_string(), self.to_json(&e.value)?)))
+                    .collect::<std::io::Result<_>>()?,
             ),
-        }
+        })
     }
 }
 
@@ -376,8 +382,9 @@ impl Catalog {
         if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
             return Err(d.message.clone());
         }
+        // The manifest is held in memory: its long strings are read from its own text.
         docs.first()
-            .map(|d| self.to_json(&d.node))
+            .map(|d| node::json_in_text(&d.node, &manifest))
             .ok_or_else(|| "manifest is empty".to_string())
     }
 }

@@ -316,3 +316,28 @@ pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Opt
         Str::Deferred { .. } => resolve(s).map(Cow::Owned),
     }
 }
+
+/// A node read from `text` (a document held in memory, not a catalog file) as JSON, the way opm's
+/// YAML-or-JSON decoder gives it: long strings the reader left in place are taken from `text`.
+pub fn json_in_text(node: &Node, text: &str) -> serde_json::Value {
+    use serde_json::Value;
+    match &node.kind {
+        Kind::Null => Value::Null,
+        Kind::Bool(b) => Value::Bool(*b),
+        Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
+        Kind::String(Str::Inline(s)) => Value::String(s.to_string()),
+        // Offsets into the text the node was read from always fall on character boundaries.
+        Kind::String(Str::Deferred { start, len, .. }) => Value::String(
+            text.get(*start as usize..(*start as usize + *len as usize))
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        Kind::Seq(items) => Value::Array(items.iter().map(|i| json_in_text(i, text)).collect()),
+        Kind::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key_str().to_string(), json_in_text(&e.value, text)))
+                .collect(),
+        ),
+    }
+}

@@ -8,18 +8,17 @@
 //! alias) the smallest enclosing node is written anew in the document's own style. Untouched blobs and
 //! files keep every byte.
 
+use std::cell::RefCell;
 use std::fs;
-use std::io::Write as _;
-use std::path::PathBuf;
 
+use super::commit::{self, CommitError, CommitOptions, Expect, PlannedFile, Refusal};
 use super::decode::Format;
 use super::json::{JsonStyle, write_json};
 use super::node::{Entry, Kind, Node, Str, Style, write_json_string};
 use super::yaml::{self, YamlStyle};
 use super::{BlobState, Catalog, FileId};
 
-/// Name prefix of the temporary file a save writes before renaming it over the original.
-pub const TEMP_PREFIX: &str = ".fbc-edit-";
+pub use super::commit::TEMP_PREFIX;
 
 /// Why a save or a preview failed.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +35,52 @@ pub enum WriteError {
         #[source]
         source: std::io::Error,
     },
+    /// A long value left on disk when the catalog was loaded cannot be read back.
+    #[error("{path}: a value kept on disk cannot be read back ({source})")]
+    Unreadable {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Two changes of one file overlap: writing either would corrupt the other.
+    #[error("{path}: two changes overlap at byte {at} (please report this)")]
+    Overlap { path: String, at: usize },
+    #[error(transparent)]
+    Commit(CommitError),
+}
+
+impl From<CommitError> for WriteError {
+    fn from(e: CommitError) -> Self {
+        match e {
+            CommitError::Refused {
+                path,
+                why: Refusal::ChangedOnDisk,
+            } => WriteError::ChangedOnDisk { path },
+            CommitError::Refused {
+                path,
+                why: Refusal::Exists,
+            } => WriteError::Exists { path },
+            e => WriteError::Commit(e),
+        }
+    }
+}
+
+impl WriteError {
+    /// Whether the save stopped before writing anything (else the message says what became of each file).
+    pub fn wrote_nothing(&self) -> bool {
+        !matches!(self, WriteError::Commit(CommitError::Failed { .. }))
+    }
+
+    /// Whether the save was refused only because a file is read-only (forcing it would write).
+    pub fn is_read_only(&self) -> bool {
+        matches!(
+            self,
+            WriteError::Commit(CommitError::Refused {
+                why: Refusal::ReadOnly,
+                ..
+            })
+        )
+    }
 }
 
 /// One byte-range replacement of the original text.
@@ -95,7 +140,7 @@ impl Catalog {
     /// The text `file` would have after saving.
     pub fn render_file(&self, file: FileId) -> Result<String, WriteError> {
         let original = self.read_unchanged(file)?;
-        Ok(self.render_text(file, &original))
+        self.render_text(file, &original)
     }
 
     /// Old and new text of every file a save would write, in catalog order.
@@ -103,7 +148,7 @@ impl Catalog {
         let mut out = Vec::new();
         for f in self.dirty_files() {
             let old = self.read_unchanged(f)?;
-            let new = self.render_text(f, &old);
+            let new = self.render_text(f, &old)?;
             let created = self.files[f].created
                 && self.files[f]
                     .blobs
@@ -138,22 +183,16 @@ impl Catalog {
         Ok(out)
     }
 
-    /// Writes every changed file atomically (temporary file in the same directory, fsync, rename; the
-    /// file mode is kept) and reloads the catalog. Refuses, writing nothing, when any file to be written
-    /// changed on disk since it was loaded.
+    /// Writes every changed file, all or nothing (see [`commit`]), and reloads the catalog. Refuses,
+    /// writing nothing, when any file to be written changed on disk since it was loaded, is read-only,
+    /// or lies behind a symbolic link that could lead outside the catalog.
     pub fn save(&mut self) -> Result<SaveReport, WriteError> {
-        let changes = self.pending_changes()?;
-        let mut report = SaveReport::default();
-        for (f, _, new) in &changes {
-            let file = &self.files[*f];
-            write_atomic(&file.abs, new.as_bytes(), !file.created).map_err(|source| {
-                WriteError::Io {
-                    path: file.path.clone(),
-                    source,
-                }
-            })?;
-            report.written.push(file.path.clone());
-        }
+        self.save_with(&CommitOptions::default())
+    }
+
+    /// [`Catalog::save`] with options (forcing read-only files, injecting failures in tests).
+    pub fn save_with(&mut self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+        let report = self.write_changes(options)?;
         let reloaded = super::load(&self.root).map_err(|e| WriteError::Io {
             path: ".".into(),
             source: std::io::Error::other(e.to_string()),
@@ -162,9 +201,57 @@ impl Catalog {
         Ok(report)
     }
 
-    fn render_text(&self, file: FileId, original: &str) -> String {
+    /// Writes every changed file, all or nothing, and leaves the catalog as it is in memory (for a
+    /// command that ends after writing; reload before editing it further).
+    pub fn write_changes(&self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+        let changes = self.pending_changes()?;
+        let planned: Vec<PlannedFile> = changes
+            .into_iter()
+            .map(|(f, _, new)| {
+                let file = &self.files[f];
+                PlannedFile {
+                    rel: file.path.clone(),
+                    bytes: new.into_bytes(),
+                    expect: if file.created {
+                        Expect::Absent
+                    } else {
+                        Expect::Unchanged {
+                            len: file.len,
+                            hash: file.hash,
+                        }
+                    },
+                }
+            })
+            .collect();
+        commit::commit(&self.root, &planned, options)?;
+        Ok(SaveReport {
+            written: planned.into_iter().map(|p| p.rel).collect(),
+        })
+    }
+
+    fn render_text(&self, file: FileId, original: &str) -> Result<String, WriteError> {
         let f = &self.files[file];
-        let resolve = |s: &Str| self.resolve(s).unwrap_or_default();
+        // A long value left on disk is read from this file's text when it is in it (the text was just
+        // checked to be what was loaded), else from its own file. A value that cannot be read stops the
+        // save: writing anything else in its place would lose it.
+        let unreadable: RefCell<Option<std::io::Error>> = RefCell::new(None);
+        let resolve = |s: &Str| -> String {
+            let got = match *s {
+                Str::Deferred {
+                    file: of,
+                    start,
+                    len,
+                } if of as usize == file => original
+                    .get(start as usize..(start as usize + len as usize))
+                    .map(str::to_string)
+                    .ok_or_else(|| std::io::Error::other("its place in the file is gone")),
+                _ => self.resolve(s),
+            };
+            got.unwrap_or_else(|e| {
+                unreadable.borrow_mut().get_or_insert(e);
+                String::new()
+            })
+        };
         let mut splices: Vec<Splice> = Vec::new();
         // Where the next added blob goes: after the previous blob of the file (for a removed blob, where
         // its text started), written in that blob's format.
@@ -260,7 +347,16 @@ impl Catalog {
             original.len()
         };
         flush(&mut pending, end, cursor_format, &mut splices);
-        apply(original, splices)
+        if let Some(source) = unreadable.into_inner() {
+            return Err(WriteError::Unreadable {
+                path: f.path.clone(),
+                source,
+            });
+        }
+        apply(original, splices).map_err(|at| WriteError::Overlap {
+            path: f.path.clone(),
+            at,
+        })
     }
 
     fn doc_yaml_style(&self, file: FileId) -> YamlStyle {
@@ -284,43 +380,10 @@ impl Catalog {
     }
 }
 
-fn write_atomic(path: &std::path::Path, bytes: &[u8], existing: bool) -> std::io::Result<()> {
-    let dir: PathBuf = path
-        .parent()
-        .map(|p| p.to_path_buf())
-        .unwrap_or_else(|| PathBuf::from("."));
-    fs::create_dir_all(&dir)?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX);
-    // A new file gets the usual mode (0666 less the umask), not the temporary file's private 0600.
-    #[cfg(unix)]
-    if !existing {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    if existing {
-        let perms = fs::metadata(path)?.permissions();
-        fs::set_permissions(tmp.path(), perms)?;
-    }
-    // Fault injection for tests: stop between writing the temporary file and renaming it.
-    if std::env::var_os("FBC_EDIT_FAIL_BEFORE_RENAME").is_some() {
-        return Err(std::io::Error::other(
-            "interrupted before the rename (FBC_EDIT_FAIL_BEFORE_RENAME is set)",
-        ));
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-fn apply(original: &str, mut splices: Vec<Splice>) -> String {
+/// Applies the splices to the original text; the offset where two of them overlap is an error.
+fn apply(original: &str, mut splices: Vec<Splice>) -> Result<String, usize> {
     splices.sort_by_key(|s| (s.start, s.end));
-    let crlf = original.contains("\r\n");
+    let crlf = crlf_majority(original);
     let mut out = String::with_capacity(original.len() + 256);
     let mut at = 0usize;
     for s in splices {
@@ -328,8 +391,9 @@ fn apply(original: &str, mut splices: Vec<Splice>) -> String {
             // Neighbouring cuts may overlap; extend the cut. Anything else would corrupt text.
             if s.text.is_empty() {
                 at = at.max(s.end);
+                continue;
             }
-            continue;
+            return Err(s.start);
         }
         out.push_str(&original[at..s.start]);
         if crlf {
@@ -340,7 +404,14 @@ fn apply(original: &str, mut splices: Vec<Splice>) -> String {
         at = s.end;
     }
     out.push_str(&original[at..]);
-    out
+    Ok(out)
+}
+
+/// Whether most lines of `text` end with CRLF (new lines then do too).
+fn crlf_majority(text: &str) -> bool {
+    let lf = text.bytes().filter(|&c| c == b'\n').count();
+    let crlf = text.matches("\r\n").count();
+    crlf * 2 > lf
 }
 
 /// The bytes to cut for a removed blob: its document and the separator or whitespace that goes with it.

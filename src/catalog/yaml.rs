@@ -150,6 +150,7 @@ enum Frame {
         pos: Pos,
         flow: bool,
         anchor: usize,
+        size: u64,
     },
     Map {
         entries: Vec<Entry>,
@@ -157,7 +158,61 @@ enum Frame {
         pos: Pos,
         flow: bool,
         anchor: usize,
+        size: u64,
     },
+}
+
+impl Frame {
+    fn size_mut(&mut self) -> &mut u64 {
+        match self {
+            Frame::Seq { size, .. } | Frame::Map { size, .. } => size,
+        }
+    }
+
+    /// Whether the next node completed in this frame is a mapping key.
+    fn expects_key(&self) -> bool {
+        matches!(self, Frame::Map { key: None, .. })
+    }
+}
+
+/// go-yaml's guard against alias bombs ("billion laughs"), which opm's YAML reader inherits: every node
+/// decoded counts once, every node decoded again through an alias counts as aliased too, and a document
+/// whose aliased share is too large for its size is refused. Counting the way go-yaml does keeps the same
+/// verdict; checking the anchored node's size before copying it keeps the work and memory bounded.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: u64,
+    aliased: u64,
+}
+
+impl AliasBudget {
+    const RANGE_LOW: u64 = 400_000;
+    const RANGE_HIGH: u64 = 4_000_000;
+
+    /// The share of decoded nodes that may come from aliases, for a document of `decoded` nodes.
+    fn allowed_ratio(decoded: u64) -> f64 {
+        if decoded <= Self::RANGE_LOW {
+            0.99
+        } else if decoded >= Self::RANGE_HIGH {
+            0.10
+        } else {
+            0.99 - 0.89
+                * ((decoded - Self::RANGE_LOW) as f64 / (Self::RANGE_HIGH - Self::RANGE_LOW) as f64)
+        }
+    }
+
+    fn node(&mut self) {
+        self.decoded = self.decoded.saturating_add(1);
+    }
+
+    /// An alias to a node of `size` nodes: false when the document now aliases too much.
+    fn alias(&mut self, size: u64) -> bool {
+        self.decoded = self.decoded.saturating_add(1).saturating_add(size);
+        self.aliased = self.aliased.saturating_add(size);
+        !(self.aliased > 100
+            && self.decoded > 1000
+            && self.aliased as f64 / self.decoded as f64 > Self::allowed_ratio(self.decoded))
+    }
 }
 
 const MAX_DEPTH: usize = 256;
@@ -198,7 +253,10 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
     let positions = Positions::new(src, chunk.start, chunk.line);
     let mut parser = Parser::new_from_str(src);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Node> = HashMap::new();
+    // Anchored nodes with their size in nodes (aliases inside counted as expanded).
+    let mut anchors: HashMap<usize, (Node, u64)> = HashMap::new();
+    let mut budget = AliasBudget::default();
+    budget.node(); // the document itself
     let mut root: Option<Node> = None;
     let mut docs = 0u32;
     let mut ignored_tail = None;
@@ -215,7 +273,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
     while let Some(ev) = parser.next_event() {
         let (event, span) = ev.map_err(scan_error)?;
         let pos = positions.pos(&span);
-        let completed: Option<(Node, usize)> = match event {
+        let completed: Option<(Node, usize, u64)> = match event {
             Event::StreamStart | Event::StreamEnd | Event::Nothing | Event::DocumentEnd => None,
             Event::DocumentStart(_) => {
                 docs += 1;
@@ -226,11 +284,19 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
             }
             _ if docs > 1 => None,
             Event::Alias(id) => match anchors.get(&id) {
-                Some(n) => {
+                Some((n, size)) => {
+                    if !budget.alias(*size) {
+                        return Err(YamlError {
+                            line: pos.line,
+                            col: pos.col,
+                            message: "document contains excessive aliasing: its aliases would copy far more nodes than the document holds (opm refuses it too)"
+                                .into(),
+                        });
+                    }
                     let mut n = strip_positions(n.clone());
                     n.pos = pos;
                     n.style = Style::Plain;
-                    Some((n, 0))
+                    Some((n, 0, 1 + size))
                 }
                 None => {
                     return Err(YamlError {
@@ -241,6 +307,13 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                 }
             },
             Event::Scalar(value, style, anchor, tag) => {
+                // go-yaml does not decode a merge key itself, only what it merges.
+                let merge_key = style == ScalarStyle::Plain
+                    && &*value == "<<"
+                    && stack.last().is_some_and(Frame::expects_key);
+                if !merge_key {
+                    budget.node();
+                }
                 let mut node_pos = pos;
                 let node_style = match style {
                     ScalarStyle::Plain => Style::Plain,
@@ -308,7 +381,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     pos: node_pos,
                     style: node_style,
                 };
-                Some((node, anchor))
+                Some((node, anchor, u64::from(!merge_key)))
             }
             Event::SequenceStart(..) | Event::MappingStart(..) if stack.len() >= MAX_DEPTH => {
                 return Err(YamlError {
@@ -318,16 +391,19 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                 });
             }
             Event::SequenceStart(anchor, _) => {
+                budget.node();
                 let flow = span.len() == 1;
                 stack.push(Frame::Seq {
                     items: Vec::new(),
                     pos,
                     flow,
                     anchor,
+                    size: 1,
                 });
                 None
             }
             Event::MappingStart(anchor, _) => {
+                budget.node();
                 let flow = span.len() == 1;
                 stack.push(Frame::Map {
                     entries: Vec::new(),
@@ -335,6 +411,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     pos,
                     flow,
                     anchor,
+                    size: 1,
                 });
                 None
             }
@@ -344,6 +421,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     mut pos,
                     flow,
                     anchor,
+                    size,
                 }) => {
                     pos.end = if flow {
                         positions.pos(&span).end
@@ -374,6 +452,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                             style,
                         },
                         anchor,
+                        size,
                     ))
                 }
                 _ => None,
@@ -384,6 +463,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                     mut pos,
                     flow,
                     anchor,
+                    size,
                     ..
                 }) => {
                     pos.end = if flow {
@@ -402,16 +482,21 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
                             style,
                         },
                         anchor,
+                        size,
                     ))
                 }
                 _ => None,
             },
         };
-        let Some((node, anchor)) = completed else {
+        let Some((node, anchor, size)) = completed else {
             continue;
         };
         if anchor != 0 {
-            anchors.insert(anchor, node.clone());
+            anchors.insert(anchor, (node.clone(), size));
+        }
+        if let Some(frame) = stack.last_mut() {
+            let total = frame.size_mut();
+            *total = total.saturating_add(size);
         }
         match stack.last_mut() {
             None => root = Some(node),
@@ -816,6 +901,70 @@ mod tests {
         let (chunks, errs) = split_documents(text, 0, 1);
         assert!(errs.is_empty());
         parse_chunk(text, chunks[0], 0).unwrap().node
+    }
+
+    /// `levels` anchors, each a sequence of `width` aliases to the one before ("billion laughs").
+    fn alias_bomb(levels: usize, width: usize) -> String {
+        let mut text = format!("a0: &a0 [{}]\n", vec!["lol"; width].join(","));
+        for i in 1..levels {
+            let prev = format!("*a{}", i - 1);
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; width].join(",")));
+        }
+        text
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_before_it_is_expanded() {
+        let text = alias_bomb(10, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert!(
+            err.message.contains("excessive aliasing"),
+            "{}",
+            err.message
+        );
+        // The alias that tips the balance, long before a billion nodes are made.
+        assert_eq!(err.line, 4);
+    }
+
+    #[test]
+    fn moderate_aliasing_is_read_as_go_yaml_reads_it() {
+        // 100 aliased nodes are always allowed, however small the document.
+        let small =
+            "base: &b {a: 1, b: 2, c: 3, d: 4}\nx: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n";
+        let n = parse(small);
+        let Kind::Map(entries) = &n.kind else {
+            panic!()
+        };
+        let Kind::Seq(items) = &entries[1].value.kind else {
+            panic!()
+        };
+        assert_eq!(items.len(), 10);
+        assert_eq!(
+            items[9], entries[0].value,
+            "an alias reads as its anchored value"
+        );
+        // Two levels of ten: 1,320 of 1,357 nodes decoded through aliases (97 %): allowed.
+        let text = alias_bomb(3, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        assert!(parse_chunk(&text, chunks[0], 0).is_ok());
+        // A third level passes 99 % at its third alias, as go-yaml counts.
+        let text = alias_bomb(4, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert_eq!((err.line, err.col), (4, 18), "the third alias of `a3`");
+    }
+
+    #[test]
+    fn merge_keys_count_what_they_merge() {
+        let n = parse("base: &b {a: 1}\nm:\n  <<: *b\n  c: 2\n");
+        let Kind::Map(entries) = &n.kind else {
+            panic!()
+        };
+        assert_eq!(
+            entries[1].value.get_field("a").map(|v| v.pos.is_real()),
+            Some(false)
+        );
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! `fbc-edit render BUNDLE_DIR` and `fbc-edit check-bundle DIR`.
+//! `fbc-edit render BUNDLE_DIR|IMAGE` and `fbc-edit check-bundle DIR`.
 
 use std::path::PathBuf;
 
@@ -28,11 +28,13 @@ impl From<RenderOutput> for OutFormat {
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// registry+v1 bundle directories (each holding manifests/ and metadata/).
+    /// registry+v1 bundle directories (each holding manifests/ and metadata/), bundle images
+    /// (rendered with the reference as their `image`) or catalog images (their whole catalog).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// The bundle's image reference: written as `image` and added to relatedImages (empty otherwise,
-    /// as opm leaves it for a directory). With several directories, applies to each.
+    /// as opm leaves it for a directory; a bundle image's own reference otherwise). With several
+    /// directories, applies to each.
     #[arg(long, value_name = "REF")]
     pub image: Option<String>,
     /// Write one olm.csv.metadata property instead of an olm.bundle.object per manifest.
@@ -41,6 +43,8 @@ pub struct RenderArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t)]
     pub output: RenderOutput,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 pub fn run_render(args: &RenderArgs) -> i32 {
@@ -55,6 +59,16 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     }
     let mut blobs = Vec::new();
     for dir in &args.dirs {
+        if crate::image::is_image(dir) {
+            match render_image(dir, args, &opts) {
+                Ok(mut b) => blobs.append(&mut b),
+                Err((code, e)) => {
+                    eprintln!("fbc-edit: render {}: {e}", dir.display());
+                    return code;
+                }
+            }
+            continue;
+        }
         if !dir.is_dir() {
             eprintln!("fbc-edit: render {}: not a directory", dir.display());
             return exit::USAGE;
@@ -80,6 +94,48 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     }
     print!("{}", write_fbc(&blobs, args.output.into()));
     exit::OK
+}
+
+/// The blobs an image renders to: a bundle image's `olm.bundle` (its `image` the reference unless
+/// --image says otherwise), or every object of a catalog image's catalog.
+fn render_image(
+    reference: &std::path::Path,
+    args: &RenderArgs,
+    opts: &RenderOptions,
+) -> Result<Vec<serde_json::Value>, (i32, String)> {
+    use crate::image::Kind;
+    let opened = super::image::open_image(reference, &args.images, crate::image::Want::Any)
+        .map_err(|e| (exit::USAGE, e))?;
+    match opened.kind {
+        Kind::Bundle { .. } => {
+            let opts = RenderOptions {
+                image: opts
+                    .image
+                    .clone()
+                    .or_else(|| Some(opened.reference.clone())),
+                csv_metadata: opts.csv_metadata,
+            };
+            bundle::render_dir(&opened.dir, &opts)
+                .map(|b| vec![b])
+                .map_err(|e| (exit::INVALID, e.to_string()))
+        }
+        Kind::Catalog { .. } => {
+            let catalog = crate::catalog::load(&opened.dir)
+                .map_err(|e| (exit::USAGE, format!("cannot open catalog {e}")))?;
+            for d in catalog
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity != Severity::Info)
+            {
+                eprintln!("{d}");
+            }
+            catalog
+                .live_blobs()
+                .map(|(_, b)| catalog.to_json(&b.value))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| (exit::USAGE, format!("cannot read the catalog back: {e}")))
+        }
+    }
 }
 
 #[derive(Debug, Args)]

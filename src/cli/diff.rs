@@ -20,9 +20,10 @@ pub enum DiffOutput {
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
-    /// The old catalog (with --git: the catalog directory, compared with itself at REV).
+    /// The old catalog, a directory or an image (with --git: the catalog directory, compared with
+    /// itself at REV).
     pub old: PathBuf,
-    /// The new catalog.
+    /// The new catalog, a directory or an image.
     #[arg(required_unless_present = "git", conflicts_with = "git")]
     pub new: Option<PathBuf>,
     /// Compare DIR at this git revision (old) with DIR as it is now (new).
@@ -30,6 +31,8 @@ pub struct DiffArgs {
     pub git: Option<String>,
     #[arg(long, short, value_enum, default_value_t)]
     pub output: DiffOutput,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 fn open(dir: &Path) -> Result<Catalog, String> {
@@ -69,7 +72,11 @@ fn checkout(dir: &Path, rev: &str, into: &Path) -> Result<(), String> {
 pub fn run(args: &DiffArgs) -> i32 {
     let result = (|| -> Result<diff::CatalogDiff, String> {
         match (&args.new, &args.git) {
-            (Some(new), _) => Ok(diff::diff(&open(&args.old)?, &open(new)?)),
+            (Some(new), _) => {
+                let old = super::image::catalog_dir(&args.old, &args.images)?;
+                let new = super::image::catalog_dir(new, &args.images)?;
+                Ok(diff::diff(&open(&old)?, &open(&new)?))
+            }
             (None, Some(rev)) => {
                 let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
                 checkout(&args.old, rev, tmp.path())?;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::exit;
+use crate::catalog::commit::CommitOptions;
 use crate::catalog::load;
 use crate::edit::{Edit, Target};
 use crate::workspace::Workspace;
@@ -16,7 +17,7 @@ pub struct EditArgs {
     /// Print the diff and write nothing.
     #[arg(long, global = true)]
     pub dry_run: bool,
-    /// Write even when the result would be invalid.
+    /// Write even when the result would be invalid, or a file to write is read-only.
     #[arg(long, global = true)]
     pub force: bool,
     #[command(subcommand)]
@@ -327,6 +328,13 @@ impl EditCommand {
 }
 
 pub fn run(args: &EditArgs) -> i32 {
+    if crate::image::is_image(&args.dir) {
+        eprintln!(
+            "fbc-edit: {0} is an image, which cannot be edited in place; `fbc-edit export {0} DIR` writes its catalog out to edit",
+            args.dir.display()
+        );
+        return exit::USAGE;
+    }
     let catalog = match load(&args.dir) {
         Ok(c) => c,
         Err(e) => {
@@ -374,14 +382,25 @@ pub fn run(args: &EditArgs) -> i32 {
         eprintln!("{} (dry run: nothing written)", edit.describe());
         return exit::OK;
     }
-    match ws.save() {
+    let options = CommitOptions {
+        force_read_only: args.force,
+        ..CommitOptions::default()
+    };
+    match ws.write_and_finish(&options) {
         Ok(report) => {
             eprintln!("{}: wrote {}", edit.describe(), report.written.join(", "));
             exit::OK
         }
         Err(e) => {
-            eprintln!("fbc-edit: {e}");
-            exit::INVALID
+            if e.wrote_nothing() {
+                eprintln!("fbc-edit: nothing written: {e}");
+            } else {
+                eprintln!("fbc-edit: {e}");
+            }
+            if e.is_read_only() {
+                eprintln!("  hint: --force writes read-only files too");
+            }
+            exit::USAGE
         }
     }
 }

@@ -49,10 +49,19 @@ pub struct GraphArgs {
     /// Only entries of this version or older (and the links between them).
     #[arg(long, value_name = "VERSION")]
     pub to: Option<String>,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
-pub(crate) fn open(dir: &std::path::Path) -> Result<Catalog, i32> {
-    load(dir).map_err(|e| {
+pub(crate) fn open(
+    dir: &std::path::Path,
+    images: &super::image::ImageArgs,
+) -> Result<Catalog, i32> {
+    let dir = super::image::catalog_dir(dir, images).map_err(|e| {
+        eprintln!("fbc-edit: {e}");
+        exit::USAGE
+    })?;
+    load(&dir).map_err(|e| {
         eprintln!("fbc-edit: cannot open catalog {e}");
         exit::USAGE
     })
@@ -82,7 +91,7 @@ pub(crate) fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), 
 }
 
 pub fn run_graph(args: &GraphArgs) -> i32 {
-    let catalog = match open(&args.dir) {
+    let catalog = match open(&args.dir, &args.images) {
         Ok(c) => c,
         Err(code) => return code,
     };

@@ -11,7 +11,8 @@ use crate::catalog::{Catalog, PackageIndex, Severity, load};
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
-    /// Catalog directory.
+    /// Catalog directory, or catalog image (REGISTRY/REPO:TAG, oci:DIR[:TAG], oci-archive:FILE,
+    /// docker-archive:FILE).
     pub dir: PathBuf,
     /// Show the channels of this package.
     pub package: Option<String>,
@@ -20,10 +21,19 @@ pub struct ListArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t)]
     pub output: Output,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 pub fn run(args: &ListArgs) -> i32 {
-    let catalog = match load(&args.dir) {
+    let dir = match super::image::catalog_dir(&args.dir, &args.images) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    let catalog = match load(&dir) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("fbc-edit: cannot open catalog {e}");

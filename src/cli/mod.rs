@@ -4,6 +4,7 @@ pub mod bundle;
 pub mod diff;
 pub mod edit;
 pub mod graph;
+pub mod image;
 pub mod list;
 pub mod migrate;
 pub mod path;
@@ -32,15 +33,18 @@ pub mod exit {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Catalog directory to open in the terminal UI (default: the current directory), or a basic or
-    /// semver template file, which opens as its rendering (read-only).
+    /// Catalog directory to open in the terminal UI (default: the current directory), a catalog
+    /// image (read-only), or a basic or semver template file, which opens as its rendering
+    /// (read-only).
     pub dir: Option<PathBuf>,
     /// For a template: where its bundle images are resolved from.
     #[command(flatten)]
     pub sources: template::SourceArgs,
-    /// Review mode: show what changed from this older catalog to DIR.
+    /// Review mode: show what changed from this older catalog (a directory or an image) to DIR.
     #[arg(long, value_name = "OLD")]
     pub compare: Option<PathBuf>,
+    #[command(flatten)]
+    pub images: image::ImageArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -63,6 +67,9 @@ pub enum Command {
     CheckBundle(bundle::CheckBundleArgs),
     /// Turn a legacy package-manifest directory into a file-based catalog (checked, then validated).
     Migrate(migrate::MigrateArgs),
+    /// Write a catalog image's catalog (or a bundle image's manifests/ and metadata/) into a
+    /// directory, to edit.
+    Export(image::ExportArgs),
     /// Catalog templates (olm.template.basic, olm.semver): render them offline.
     Template(template::TemplateArgs),
     /// Where the config file is, and the effective key bindings.
@@ -88,25 +95,56 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Render(args)) => bundle::run_render(&args),
         Some(Command::CheckBundle(args)) => bundle::run_check(&args),
         Some(Command::Migrate(args)) => migrate::run(&args),
+        Some(Command::Export(args)) => image::run_export(&args),
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
+            let compare = match &cli.compare {
+                Some(old) => match image::catalog_dir(old, &cli.images) {
+                    Ok(d) => Some(d),
+                    Err(e) => {
+                        eprintln!("fbc-edit: {e}");
+                        return exit::USAGE;
+                    }
+                },
+                None => None,
+            };
+            if crate::image::is_image(&dir) {
+                let opened = match image::open_image(&dir, &cli.images, crate::image::Want::Catalog)
+                {
+                    Ok(o) => o,
+                    Err(e) => {
+                        eprintln!("fbc-edit: {e}");
+                        return exit::USAGE;
+                    }
+                };
+                return match crate::tui::run_image(&opened, compare.as_deref()) {
+                    Ok(()) => exit::OK,
+                    Err(e) => {
+                        eprintln!("fbc-edit: {e}");
+                        exit::USAGE
+                    }
+                };
+            }
             if dir.is_file() {
-                return template::run_tui(&dir, &cli.sources, cli.compare.is_some());
+                return template::run_tui(&dir, &cli.sources, &cli.images, cli.compare.is_some());
             }
             if !dir.is_dir() {
                 eprintln!("fbc-edit: {}: not a directory", dir.display());
                 return exit::USAGE;
             }
-            if !cli.sources.catalog.is_empty() || !cli.sources.bundle_dirs.is_empty() {
+            if !cli.sources.catalog.is_empty()
+                || !cli.sources.bundle_dirs.is_empty()
+                || cli.sources.pull
+            {
                 eprintln!(
-                    "fbc-edit: --catalog and --bundle-dir are for opening a template file, and {} is a directory",
+                    "fbc-edit: --catalog, --bundle-dir and --pull are for opening a template file, and {} is a directory",
                     dir.display()
                 );
                 return exit::USAGE;
             }
-            match crate::tui::run(&dir, cli.compare.as_deref()) {
+            match crate::tui::run(&dir, compare.as_deref()) {
                 Ok(()) => exit::OK,
                 Err(e) => {
                     eprintln!("fbc-edit: {e}");

@@ -28,7 +28,7 @@ pub enum Olm {
 
 #[derive(Debug, Args)]
 pub struct PathArgs {
-    /// Catalog directory.
+    /// Catalog directory or catalog image.
     pub dir: PathBuf,
     #[arg(long, short)]
     pub package: String,
@@ -44,6 +44,8 @@ pub struct PathArgs {
     pub olm: Olm,
     #[arg(long, short, value_enum, default_value_t)]
     pub output: Output,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 fn kinds(via: &[EdgeKind]) -> Vec<&'static str> {
@@ -186,7 +188,7 @@ fn v1_lines(p: &V1Path, from: &Installed, scope_text: &str) -> Vec<String> {
 }
 
 pub fn run(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir) {
+    let catalog = match open(&args.dir, &args.images) {
         Ok(c) => c,
         Err(code) => return code,
     };

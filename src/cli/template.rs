@@ -6,7 +6,8 @@ use clap::{Args, Subcommand};
 
 use super::bundle::RenderOutput;
 use super::exit;
-use crate::template::{self, BundleDirSource, Sources};
+use super::image::ImageArgs;
+use crate::template::{self, BundleDirSource, ImageSource, Sources};
 
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
@@ -29,9 +30,27 @@ pub struct SourceArgs {
     #[arg(long, value_name = "DIR")]
     pub catalog: Vec<PathBuf>,
     /// A registry+v1 bundle directory standing for a bundle image (repeatable); asked before any
-    /// catalog.
+    /// catalog. DIR may also be an image (oci:DIR[:TAG], oci-archive:FILE, docker-archive:FILE,
+    /// REGISTRY/REPO:TAG).
     #[arg(long = "bundle-dir", value_name = "IMAGE=DIR", value_parser = BundleDirSource::parse_mapping)]
     pub bundle_dirs: Vec<(String, PathBuf)>,
+    /// Pull the bundle images no catalog or bundle directory holds from their registries, as opm
+    /// does.
+    #[arg(long)]
+    pub pull: bool,
+}
+
+impl SourceArgs {
+    /// How images are opened for the template.
+    fn images(&self, images: &ImageArgs, progress: bool) -> ImageSource {
+        let mut options = images.options();
+        options.progress = progress;
+        ImageSource {
+            options,
+            mapped: Vec::new(),
+            pull: self.pull,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -43,6 +62,8 @@ pub struct TemplateRenderArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t)]
     pub output: RenderOutput,
+    #[command(flatten)]
+    pub images: ImageArgs,
 }
 
 pub fn run(args: &TemplateArgs) -> i32 {
@@ -70,6 +91,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
         &args.file,
         &args.sources.catalog,
         args.sources.bundle_dirs.clone(),
+        Some(args.sources.images(&args.images, true)),
     ) {
         Ok(s) => s,
         Err(e) => {
@@ -96,7 +118,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
 }
 
 /// `fbc-edit TEMPLATE_FILE`: the TUI on the template's rendering.
-pub fn run_tui(file: &Path, sources: &SourceArgs, compare: bool) -> i32 {
+pub fn run_tui(file: &Path, sources: &SourceArgs, images: &ImageArgs, compare: bool) -> i32 {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -116,7 +138,13 @@ pub fn run_tui(file: &Path, sources: &SourceArgs, compare: bool) -> i32 {
         return exit::USAGE;
     }
     let (sources, note) =
-        match Sources::for_template(file, &sources.catalog, sources.bundle_dirs.clone()) {
+        // No progress bar: the terminal belongs to the TUI while images are pulled.
+        match Sources::for_template(
+            file,
+            &sources.catalog,
+            sources.bundle_dirs.clone(),
+            Some(sources.images(images, false)),
+        ) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("fbc-edit: {e}");

@@ -65,6 +65,8 @@ pub struct ValidateArgs {
     /// `catalogs/v4.18`, `catalogs/v4.19`).
     #[arg(long)]
     pub each: bool,
+    #[command(flatten)]
+    pub images: super::image::ImageArgs,
 }
 
 pub fn run(args: &ValidateArgs) -> i32 {
@@ -111,7 +113,15 @@ pub fn run(args: &ValidateArgs) -> i32 {
     let mut counts = [0usize; 3];
     let mut summaries = Vec::new();
     for cat_dir in &catalogs {
-        let catalog = match load(cat_dir) {
+        // Problems in an image's catalog are named after the image, not the cache directory.
+        let read_from = match super::image::catalog_dir(cat_dir, &args.images) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("fbc-edit: {e}");
+                return exit::USAGE;
+            }
+        };
+        let catalog = match load(&read_from) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("fbc-edit: cannot open catalog {e}");

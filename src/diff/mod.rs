@@ -311,10 +311,13 @@ fn pair(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> Option<(Value, Va
     if same_source(old, a, new, b) {
         return None;
     }
-    let (x, y) = (
-        old.to_json(&old.blob(a).value),
-        new.to_json(&new.blob(b).value),
-    );
+    // A value that cannot be read back compares as its error, so the object shows as changed
+    // rather than silently equal.
+    let read = |c: &Catalog, id: BlobId| {
+        c.to_json(&c.blob(id).value)
+            .unwrap_or_else(|e| Value::String(format!("(cannot be read: {e})")))
+    };
+    let (x, y) = (read(old, a), read(new, b));
     (x != y).then_some((x, y))
 }
 

@@ -24,7 +24,7 @@ use crate::catalog::emit::{self, OutFormat};
 use crate::catalog::node::{Kind, Node, Str};
 use crate::catalog::{Severity, schema};
 
-pub use source::{BundleDirSource, BundleSource, CatalogSource, Sources};
+pub use source::{BundleDirSource, BundleSource, CatalogSource, ImageSource, Sources};
 
 /// Template schemas.
 pub mod schemas {

@@ -1,6 +1,7 @@
-//! Where the bundles a template names come from. opm pulls each image and renders it; offline, an
-//! image is resolved from a catalog that already holds a bundle with that `image`, or from a
-//! registry+v1 bundle directory given for it.
+//! Where the bundles a template names come from. opm pulls each image and renders it. Here an image
+//! is resolved from a catalog that already holds a bundle with that `image`, from a registry+v1
+//! bundle directory given for it, from an image (registry, OCI layout, archive) given for it, or —
+//! when asked to pull — from the image itself, pulled like opm does.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -69,7 +70,13 @@ impl BundleSource for CatalogSource {
         let ids = self.by_image.get(image)?;
         let mut found: Vec<(BlobId, Value)> = Vec::new();
         for &id in ids {
-            let v = self.catalog.to_json(&self.catalog.blob(id).value);
+            let v = match self.catalog.to_json(&self.catalog.blob(id).value) {
+                Ok(v) => v,
+                Err(e) => {
+                    let at = self.catalog.location(id);
+                    return Some(Err(format!("cannot read the bundle at {at}: {e}")));
+                }
+            };
             if !found.iter().any(|(_, f)| *f == v) {
                 found.push((id, v));
             }
@@ -95,7 +102,8 @@ impl BundleSource for CatalogSource {
         let blob = self.catalog.blob(id);
         let view = Package::read(&blob.value).ok()?;
         view.icon.as_ref()?;
-        let icon = self.catalog.to_json(blob.value.get_field("icon")?);
+        // An icon that cannot be read back is left out; the rendering's notes say the package has none.
+        let icon = self.catalog.to_json(blob.value.get_field("icon")?).ok()?;
         let at = self.catalog.location(id);
         Some((
             icon,
@@ -154,6 +162,56 @@ impl BundleSource for BundleDirSource {
         match self.dirs.len() {
             1 => "the bundle directory given for 1 image".to_string(),
             n => format!("the bundle directories given for {n} images"),
+        }
+    }
+}
+
+/// Bundle images opened where they are published, rendered as `opm render IMAGE` renders them (the
+/// bundle's `image` is the template's reference): images given as standing for others
+/// (`--bundle-dir IMAGE=oci:DIR`), and, when pulling, every registry reference.
+#[derive(Debug, Clone, Default)]
+pub struct ImageSource {
+    pub options: crate::image::Options,
+    /// `(template image, reference to open instead)`.
+    pub mapped: Vec<(String, String)>,
+    /// Pull every registry reference not otherwise known.
+    pub pull: bool,
+}
+
+impl BundleSource for ImageSource {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        let from = match self.mapped.iter().find(|(i, _)| i == image) {
+            Some((_, from)) => from.clone(),
+            None if self.pull
+                && matches!(
+                    crate::image::parse_source(image),
+                    Some(crate::image::Source::Registry(_))
+                ) =>
+            {
+                image.to_string()
+            }
+            None => return None,
+        };
+        let opened = match crate::image::open(&from, &self.options, crate::image::Want::Bundle) {
+            Ok(o) => o,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        let options = crate::bundle::RenderOptions {
+            image: Some(image.to_string()),
+            csv_metadata: false,
+        };
+        Some(
+            crate::bundle::render_dir(&opened.dir, &options)
+                .map_err(|e| format!("bundle image {from}: {e}")),
+        )
+    }
+
+    fn describe(&self) -> String {
+        match (self.mapped.len(), self.pull) {
+            (0, _) => "their registries".to_string(),
+            (1, false) => "the image given for 1 image".to_string(),
+            (n, false) => format!("the images given for {n} images"),
+            (n, true) => format!("the images given for {n} images or their registries"),
         }
     }
 }
@@ -232,13 +290,28 @@ impl Sources {
     /// none is given — the catalog files in the template's own directory (and below), which is
     /// where a rendered catalog usually sits next to its template. Returns a note saying where images
     /// are looked up when that default is taken. A catalog that cannot be opened is an error.
+    ///
+    /// `images` says how images are opened: a `--bundle-dir` whose directory is an image reference
+    /// is opened as that image (asked right after the bundle directories), and with `pull` every
+    /// image no catalog holds is pulled from its registry (asked last).
     pub fn for_template(
         template: &Path,
         catalogs: &[PathBuf],
         bundle_dirs: Vec<(String, PathBuf)>,
+        images: Option<ImageSource>,
     ) -> Result<(Sources, Option<String>), String> {
         let mut sources = Sources::new();
         let mut note = None;
+        let mut images = images.unwrap_or_default();
+        let (as_images, bundle_dirs): (Vec<_>, Vec<_>) = bundle_dirs
+            .into_iter()
+            .partition(|(_, dir)| crate::image::is_image(dir));
+        images.mapped.extend(
+            as_images
+                .into_iter()
+                .map(|(i, d)| (i, d.to_string_lossy().into_owned())),
+        );
+        let pull = std::mem::take(&mut images.pull);
         for (image, dir) in &bundle_dirs {
             if !dir.is_dir() {
                 return Err(format!(
@@ -249,6 +322,9 @@ impl Sources {
         }
         if !bundle_dirs.is_empty() {
             sources.push(BundleDirSource::new(bundle_dirs));
+        }
+        if !images.mapped.is_empty() {
+            sources.push(images.clone());
         }
         let defaulted;
         let catalogs = if catalogs.is_empty() && sources.list.is_empty() {
@@ -269,6 +345,13 @@ impl Sources {
             let source =
                 CatalogSource::load(dir).map_err(|e| format!("cannot open catalog {e}"))?;
             sources.push(source);
+        }
+        if pull {
+            sources.push(ImageSource {
+                mapped: Vec::new(),
+                pull: true,
+                ..images
+            });
         }
         Ok((sources, note))
     }
@@ -321,13 +404,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("t.yaml"), "schema: olm.semver\n").unwrap();
         let (sources, note) =
-            Sources::for_template(&dir.path().join("t.yaml"), &[], Vec::new()).unwrap();
+            Sources::for_template(&dir.path().join("t.yaml"), &[], Vec::new(), None).unwrap();
         assert_eq!(sources.list.len(), 1);
         assert!(note.unwrap().contains("the template's directory"));
         let (sources, note) = Sources::for_template(
             &dir.path().join("t.yaml"),
             &[dir.path().to_path_buf()],
             Vec::new(),
+            None,
         )
         .unwrap();
         assert_eq!(sources.list.len(), 1);
@@ -336,6 +420,7 @@ mod tests {
             &dir.path().join("t.yaml"),
             &[dir.path().join("nope")],
             Vec::new(),
+            None,
         )
         .err()
         .unwrap();
@@ -344,6 +429,7 @@ mod tests {
             &dir.path().join("t.yaml"),
             &[],
             vec![("img".into(), dir.path().join("nope"))],
+            None,
         )
         .err()
         .unwrap();

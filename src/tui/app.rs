@@ -258,6 +258,8 @@ pub enum Dialog {
     },
     /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
     Reload { why: String },
+    /// A file to write is read-only, so nothing was written; `y` writes anyway.
+    ForceWrite { why: String },
     /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
     /// channels its annotations name, marked new).
     PickChannelForNew {
@@ -498,8 +500,35 @@ impl TemplateView {
     }
 }
 
+/// The image whose catalog is on screen (read-only: it lives in the image cache).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageView {
+    /// As the user wrote it.
+    pub reference: String,
+    pub digest: String,
+}
+
+impl ImageView {
+    /// The line shown when the catalog is loaded.
+    pub fn banner(&self) -> String {
+        format!(
+            "read-only: image {} ({}); :export DIR writes it out as a catalog directory to edit",
+            self.reference,
+            short_digest(&self.digest)
+        )
+    }
+}
+
+/// `sha256:0123456789ab` from a full digest.
+pub fn short_digest(d: &str) -> &str {
+    let end = d.find(':').map_or(12, |i| i + 13);
+    d.get(..end).unwrap_or(d)
+}
+
 pub struct Model {
     pub dir: PathBuf,
+    /// Set when the catalog is an image's: edits are refused; `:export DIR` writes a copy.
+    pub image: Option<ImageView>,
     /// Set when the catalog is the rendering of a template: edits are refused, and the editor key
     /// opens the template.
     pub template: Option<TemplateView>,
@@ -528,6 +557,8 @@ pub enum Action {
     Loaded(Result<Box<Catalog>, String>),
     /// A template was rendered (the catalog follows as `Loaded`), with its notes.
     Rendered(Vec<String>),
+    /// The catalog was copied out (`:export DIR`): what to tell the user.
+    Exported(String),
     Resize,
     Tick,
 }
@@ -541,12 +572,15 @@ pub enum Effect {
     Load,
     /// Write an export to a file.
     Export { format: String, file: PathBuf },
+    /// Copy the (image's) catalog directory into a new directory.
+    ExportCatalog { dir: PathBuf },
 }
 
 impl Model {
     pub fn new(dir: PathBuf, keymap: Keymap, progress: Arc<Progress>) -> Model {
         Model {
             dir,
+            image: None,
             template: None,
             state: State::Loading(progress),
             focus: Pane::Tree,
@@ -584,9 +618,7 @@ impl Model {
         edit: Edit,
     ) -> Result<crate::workspace::Outcome, crate::edit::EditError> {
         let Some(l) = self.loaded_mut() else {
-            return Err(crate::edit::EditError(
-                "the catalog is not loaded yet".into(),
-            ));
+            return Err(crate::edit::EditError::NotLoaded);
         };
         let result = l.ws.apply(edit);
         l.refresh();
@@ -1155,6 +1187,8 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             }
             if let Some(t) = &m.template {
                 m.status = Some(t.banner());
+            } else if let Some(i) = &m.image {
+                m.status = Some(i.banner());
             } else if l.ws.catalog.index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
@@ -1167,6 +1201,10 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::Loaded(Err(e)) => {
             m.state = State::Failed(e);
+            Vec::new()
+        }
+        Action::Exported(message) => {
+            m.status = Some(message);
             Vec::new()
         }
         Action::Rendered(notes) => {
@@ -1300,6 +1338,11 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
                     file: t.file.clone(),
                     line: 1,
                 }];
+            }
+        }
+        Command::Open if m.image.is_some() => {
+            if let Some(i) = &m.image {
+                m.status = Some(i.banner());
             }
         }
         Command::Open => {
@@ -1537,10 +1580,24 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 m.status = Some(format!("package {pkg:?} has no channel {arg:?}"));
             }
         }
+        "export"
+            if m.image.is_some()
+                && !arg.is_empty()
+                && !arg.contains(' ')
+                && !matches!(arg, "mermaid" | "dot") =>
+        {
+            return vec![Effect::ExportCatalog {
+                dir: PathBuf::from(arg),
+            }];
+        }
         "export" => {
             let (format, file) = arg.split_once(' ').unwrap_or((arg, ""));
             if !matches!(format, "mermaid" | "dot") || file.trim().is_empty() {
-                m.status = Some("usage: export mermaid|dot FILE".into());
+                m.status = Some(if m.image.is_some() {
+                    "usage: export DIR (the catalog, to edit) or export mermaid|dot FILE".into()
+                } else {
+                    "usage: export mermaid|dot FILE".into()
+                });
             } else {
                 return vec![Effect::Export {
                     format: format.to_string(),
@@ -1652,6 +1709,10 @@ fn capitalise(s: &str) -> String {
 }
 
 fn edit_command(m: &mut Model, command: Command) {
+    if let Some(i) = &m.image {
+        m.status = Some(i.banner());
+        return;
+    }
     if let Some(t) = &m.template {
         m.status = Some(format!(
             "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
@@ -1932,6 +1993,25 @@ fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]
     options
 }
 
+/// Writes the changes; a refusal the user can act on opens its dialog.
+fn save(m: &mut Model, options: &crate::catalog::commit::CommitOptions) {
+    let Some(l) = m.loaded_mut() else {
+        return;
+    };
+    match l.ws.save_with(options) {
+        Ok(r) => {
+            l.refresh();
+            m.status = Some(format!("wrote {}", r.written.join(", ")));
+        }
+        Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+            m.dialog = Some(Dialog::Reload { why: e.to_string() });
+        }
+        Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
+        Err(e) if e.wrote_nothing() => m.status = Some(format!("nothing written: {e}")),
+        Err(e) => m.status = Some(e.to_string()),
+    }
+}
+
 fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
     let code = ev.code;
     match dialog {
@@ -1943,6 +2023,16 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             _ => {
                 m.status = Some(format!("nothing written: {why}"));
             }
+        },
+        Dialog::ForceWrite { why } => match code {
+            KeyCode::Char('y') => save(
+                m,
+                &crate::catalog::commit::CommitOptions {
+                    force_read_only: true,
+                    ..Default::default()
+                },
+            ),
+            _ => m.status = Some(format!("nothing written: {why}")),
         },
         Dialog::PickChannel {
             package,
@@ -1985,21 +2075,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             _ => m.status = Some("not quitting; w writes the changes".into()),
         },
         Dialog::Write { lines, scroll } => match code {
-            KeyCode::Char('y') => {
-                let Some(l) = m.loaded_mut() else {
-                    return Vec::new();
-                };
-                match l.ws.save() {
-                    Ok(r) => {
-                        l.refresh();
-                        m.status = Some(format!("wrote {}", r.written.join(", ")));
-                    }
-                    Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
-                        m.dialog = Some(Dialog::Reload { why: e.to_string() });
-                    }
-                    Err(e) => m.status = Some(format!("nothing written: {e}")),
-                }
-            }
+            KeyCode::Char('y') => save(m, &Default::default()),
             KeyCode::Char('j') | KeyCode::Down => {
                 m.dialog = Some(Dialog::Write {
                     scroll: (scroll + 1).min(lines.len().saturating_sub(1)),

@@ -4,7 +4,8 @@
 //! and carries out effects.
 //!
 //! A template file opens as its rendering: the template is rendered into a temporary directory that
-//! is loaded as a read-only catalog; after editing the template (`e`), it is rendered again.
+//! is loaded as a read-only catalog; after editing the template (`e`), it is rendered again. An image
+//! opens as the catalog extracted into the image cache, read-only; `:export DIR` copies it out.
 
 pub mod app;
 pub mod keymap;
@@ -20,7 +21,7 @@ use crossterm::execute;
 
 use crate::catalog::{LoadOptions, Progress, load_with};
 use crate::template::Sources;
-use app::{Action, Effect, Model, TemplateView, update};
+use app::{Action, Effect, ImageView, Model, TemplateView, update};
 
 /// Where the catalog on screen comes from.
 #[derive(Clone)]
@@ -80,7 +81,16 @@ fn render_into(file: &Path, sources: &Sources, dir: &Path) -> Result<Vec<String>
 /// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
 /// included.
 pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
-    run_origin(dir, Origin::Catalog, None, compare)
+    run_origin(dir, Origin::Catalog, None, None, compare)
+}
+
+/// Runs the TUI on an image's catalog (already extracted), read-only.
+pub fn run_image(image: &crate::image::Opened, compare: Option<&Path>) -> std::io::Result<()> {
+    let view = ImageView {
+        reference: image.reference.clone(),
+        digest: image.digest.clone(),
+    };
+    run_origin(&image.dir, Origin::Catalog, None, Some(view), compare)
 }
 
 /// Runs the TUI on what `file` renders to, read-only, images resolved with `sources`. `note` says
@@ -98,13 +108,14 @@ pub fn run_template(file: &Path, sources: Sources, note: Option<String>) -> std:
         source_note: note,
         notes: Vec::new(),
     };
-    run_origin(tmp.path(), origin, Some(view), None)
+    run_origin(tmp.path(), origin, Some(view), None, None)
 }
 
 fn run_origin(
     dir: &Path,
     origin: Origin,
     template: Option<TemplateView>,
+    image: Option<ImageView>,
     compare: Option<&Path>,
 ) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
@@ -112,6 +123,7 @@ fn run_origin(
     let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
     model.status = warning;
     model.template = template;
+    model.image = image;
     let theme = view::Theme::from_env();
     let (tx, rx) = mpsc::channel();
     spawn_load(&origin, dir.to_path_buf(), progress, tx.clone());
@@ -185,6 +197,23 @@ fn run_origin(
                         Effect::Export { format, file } => {
                             model.status = Some(export(&model, &format, &file));
                         }
+                        Effect::ExportCatalog { dir } => {
+                            // A large catalog takes a while to copy: a worker does it.
+                            model.status = Some(format!("writing {}…", dir.display()));
+                            let from = model.dir.clone();
+                            let tx = tx.clone();
+                            std::thread::spawn(move || {
+                                let message = match crate::image::export(&from, &dir) {
+                                    Ok(n) => format!(
+                                        "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
+                                        dir.display(),
+                                        dir.display()
+                                    ),
+                                    Err(e) => format!("cannot export: {e}"),
+                                };
+                                let _ = tx.send(Action::Exported(message));
+                            });
+                        }
                     }
                 }
             }
@@ -236,7 +265,7 @@ mod tests {
             "schema: olm.semver\nstable:\n  bundles:\n  - image: img:1\n",
         )
         .unwrap();
-        let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new()).unwrap();
+        let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new(), None).unwrap();
         let out = tempfile::tempdir().unwrap();
         let notes = render_into(&file, &sources, out.path()).unwrap();
         assert!(notes.is_empty(), "{notes:?}");

@@ -74,9 +74,10 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
                 Constraint::Fill(1),
             ])
             .areas(main);
-            let what = match &m.template {
-                Some(t) => format!("rendering template {}", t.file.display()),
-                None => format!("loading {}", m.dir.display()),
+            let what = match (&m.template, &m.image) {
+                (Some(t), _) => format!("rendering template {}", t.file.display()),
+                (None, Some(i)) => format!("loading image {}", i.reference),
+                (None, None) => format!("loading {}", m.dir.display()),
             };
             let gauge = Gauge::default()
                 .block(block(&what, true, theme))
@@ -163,6 +164,15 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             ],
             0,
         ),
+        Dialog::ForceWrite { why } => (
+            "nothing was written".into(),
+            vec![
+                Line::from(why.clone()),
+                Line::from(""),
+                Line::from("y writes it anyway · any other key writes nothing"),
+            ],
+            0,
+        ),
         Dialog::PickChannelForNew { bundle, picker } => (
             format!(
                 "add {} to which channel of {}?",
@@ -229,16 +239,15 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             picker.selected.saturating_sub(8),
         ),
     };
-    let h = (lines.len() as u16 + 2).min(area.height.saturating_sub(2));
-    let rect = centered(area, area.width.saturating_sub(8).min(110), h);
+    // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
+    let width = area.width.saturating_sub(8).min(110);
+    let popup = Paragraph::new(lines)
+        .block(block(&title, true, theme))
+        .wrap(Wrap { trim: false });
+    let h = (popup.line_count(width.saturating_sub(2)) as u16).min(area.height.saturating_sub(2));
+    let rect = centered(area, width, h);
     f.render_widget(Clear, rect);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block(&title, true, theme))
-            .wrap(Wrap { trim: false })
-            .scroll((scroll as u16, 0)),
-        rect,
-    );
+    f.render_widget(popup.scroll((scroll as u16, 0)), rect);
 }
 
 fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
@@ -268,9 +277,10 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let State::Ready(l) = &mut m.state else {
         return;
     };
-    let what = match &m.template {
-        Some(t) => format!("{} rendered · read-only", t.name()),
-        None => "catalog".to_string(),
+    let what = match (&m.template, &m.image) {
+        (Some(t), _) => format!("{} rendered · read-only", t.name()),
+        (None, Some(i)) => format!("read-only · {}", i.reference),
+        (None, None) => "catalog".to_string(),
     };
     let mut title = match &l.filter {
         Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
@@ -639,8 +649,11 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
             None => {
                 let mut spans = Vec::new();
-                // A template's rendering is read-only: no write hint.
-                let shown = |c: Command| !(m.template.is_some() && c == Command::Write);
+                // A template's rendering and an image are read-only: no write hint.
+                let read_only = m.template.is_some() || m.image.is_some();
+                let shown = |c: Command| {
+                    !(read_only && c == Command::Write || m.image.is_some() && c == Command::Open)
+                };
                 for b in m
                     .keymap
                     .bindings

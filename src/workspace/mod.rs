@@ -1,6 +1,7 @@
 //! An opened catalog with its edit history: apply, undo, redo, the live diagnostics (re-checked per
 //! touched package), a preview of what saving would write, and save.
 
+use crate::catalog::commit::CommitOptions;
 use crate::catalog::write::{SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic, Severity};
 use crate::edit::{Edit, EditError, Undo};
@@ -147,14 +148,26 @@ impl Workspace {
         self.catalog.preview()
     }
 
-    /// Saves (atomically; refusing when a file changed on disk) and starts a fresh history.
+    /// Saves (all files or none; refusing when a file changed on disk, is read-only or lies behind a
+    /// link) and starts a fresh history.
     pub fn save(&mut self) -> Result<SaveReport, WriteError> {
-        let report = self.catalog.save()?;
+        self.save_with(&CommitOptions::default())
+    }
+
+    /// [`Workspace::save`] with options (for example writing read-only files).
+    pub fn save_with(&mut self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+        let report = self.catalog.save_with(options)?;
         self.done.clear();
         self.undone.clear();
         self.validation = Validation::run(&self.catalog);
         self.report = self.validation.report();
         Ok(report)
+    }
+
+    /// Writes the changes like [`Workspace::save`] but keeps the workspace as it is: for a command that
+    /// ends after writing, so it does not read back what it just wrote.
+    pub fn write_and_finish(self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+        self.catalog.write_changes(options)
     }
 }
 

@@ -1,0 +1,101 @@
+//! Catalog and bundle arguments that may name images: the flags that say how to reach registries,
+//! and turning an argument into the directory to read (the argument itself, or what the image holds,
+//! extracted into the cache). `fbc-edit export IMAGE DIR` writes an image out as files to edit.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::exit;
+use crate::image::{self, Kind, Opened, Want};
+
+/// How images are fetched (for arguments that name one).
+#[derive(Debug, Args, Clone, Default)]
+pub struct ImageArgs {
+    /// Images: accept a registry TLS certificate that does not verify (a self-signed one).
+    #[arg(long)]
+    pub insecure: bool,
+    /// Images: speak plain HTTP to the registry (a local registry without TLS).
+    #[arg(long)]
+    pub plain_http: bool,
+    /// Images: ask the registry again and pull again, even when the cache holds the image.
+    #[arg(long)]
+    pub refresh: bool,
+}
+
+impl ImageArgs {
+    /// The options, with a progress bar on standard error (drawn only on a terminal).
+    pub fn options(&self) -> image::Options {
+        image::Options {
+            insecure: self.insecure,
+            plain_http: self.plain_http,
+            refresh: self.refresh,
+            progress: true,
+        }
+    }
+}
+
+/// Opens the image `arg` names, printing its notes to standard error.
+pub fn open_image(arg: &Path, images: &ImageArgs, want: Want) -> Result<Opened, String> {
+    let reference = arg.to_string_lossy();
+    let opened = image::open(&reference, &images.options(), want).map_err(|e| e.to_string())?;
+    for n in &opened.notes {
+        eprintln!("note: {n}");
+    }
+    Ok(opened)
+}
+
+/// A catalog argument: a directory as given, or the catalog directory of the image it names
+/// (pulled or taken from the cache). Errors are ready to print.
+pub fn catalog_dir(arg: &Path, images: &ImageArgs) -> Result<PathBuf, String> {
+    if !image::is_image(arg) {
+        return Ok(arg.to_path_buf());
+    }
+    open_image(arg, images, Want::Catalog).map(|o| o.dir)
+}
+
+/// `fbc-edit export IMAGE DIR`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The image (a registry reference, oci:DIR[:TAG], oci-archive:FILE or docker-archive:FILE).
+    pub image: PathBuf,
+    /// Where to write it: a new (or empty) directory.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub images: ImageArgs,
+}
+
+pub fn run_export(args: &ExportArgs) -> i32 {
+    if !image::is_image(&args.image) {
+        eprintln!(
+            "fbc-edit: export {}: not an image reference (REGISTRY/REPOSITORY[:TAG], oci:DIR[:TAG], oci-archive:FILE, docker-archive:FILE)",
+            args.image.display()
+        );
+        return exit::USAGE;
+    }
+    let opened = match open_image(&args.image, &args.images, Want::Any) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    match image::export(&opened.dir, &args.dir) {
+        Ok(n) => {
+            let what = match &opened.kind {
+                Kind::Catalog { .. } => "catalog directory",
+                Kind::Bundle { .. } => "bundle directory (manifests/ and metadata/)",
+            };
+            eprintln!(
+                "wrote {} ({n} files) as a {what}: {}",
+                args.dir.display(),
+                opened.digest
+            );
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("fbc-edit: export {}: {e}", args.image.display());
+            exit::USAGE
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! Edits of one channel entry: its skips, skipRange and replaces, and removing it while re-linking its
+//! neighbours so nothing strands.
+
+use crate::catalog::Catalog;
+use crate::catalog::node::Node;
+use crate::catalog::semver_range::Range;
+
+use super::EditError;
+use super::support::{
+    Recorder, channel_id, entries_mut, entry_mut, not_an_entry, read_channel, set_entry_field,
+    strings,
+};
+
+/// The entry of a channel, located for an edit.
+pub(super) struct At<'a> {
+    pub(super) pkg: &'a str,
+    pub(super) channel: &'a str,
+    pub(super) entry: &'a str,
+}
+
+pub(super) fn add_skips(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    at: At,
+    skips: &[String],
+) -> Result<(), EditError> {
+    let id = channel_id(catalog, at.pkg, at.channel)?;
+    let ch = read_channel(catalog, id)?;
+    let e = ch
+        .entry(at.entry)
+        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    let new: Vec<String> = skips
+        .iter()
+        .filter(|s| !e.skips.contains(&s.as_str()))
+        .cloned()
+        .collect();
+    if new.is_empty() {
+        return Err(EditError::AlreadySkips {
+            entry: at.entry.to_string(),
+            skips: skips.to_vec(),
+        });
+    }
+    if new.iter().any(|s| s == at.entry) {
+        return Err(EditError::SkipsItself {
+            entry: at.entry.to_string(),
+        });
+    }
+    rec.touch(catalog, id);
+    catalog.edit(id, |c| {
+        if let Some(e) = entry_mut(c, at.entry) {
+            match e.get_field_mut("skips").and_then(Node::as_seq_mut) {
+                Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
+                None => e.set_field("skips", strings(&new)),
+            }
+        }
+    });
+    Ok(())
+}
+
+pub(super) fn remove_skips(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    at: At,
+    skips: &[String],
+) -> Result<(), EditError> {
+    let id = channel_id(catalog, at.pkg, at.channel)?;
+    let ch = read_channel(catalog, id)?;
+    let e = ch
+        .entry(at.entry)
+        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    let missing: Vec<String> = skips
+        .iter()
+        .filter(|s| !e.skips.contains(&s.as_str()))
+        .cloned()
+        .collect();
+    if !missing.is_empty() {
+        return Err(EditError::DoesNotSkip {
+            entry: at.entry.to_string(),
+            skips: missing,
+        });
+    }
+    let keep_any = e.skips.iter().any(|s| !skips.iter().any(|x| x == s));
+    rec.touch(catalog, id);
+    catalog.edit(id, |c| {
+        let Some(e) = entry_mut(c, at.entry) else {
+            return;
+        };
+        if !keep_any {
+            e.remove_field("skips");
+        } else if let Some(list) = e.get_field_mut("skips").and_then(Node::as_seq_mut) {
+            list.retain(|n| !n.as_str().is_some_and(|s| skips.iter().any(|x| x == s)));
+        }
+    });
+    Ok(())
+}
+
+/// Sets (or with `None` clears) an entry's skipRange.
+pub(super) fn set_skip_range(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    at: At,
+    range: Option<&str>,
+) -> Result<(), EditError> {
+    let id = channel_id(catalog, at.pkg, at.channel)?;
+    let ch = read_channel(catalog, id)?;
+    let e = ch
+        .entry(at.entry)
+        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if let Some(r) = range
+        && let Err(why) = Range::parse(r)
+    {
+        return Err(EditError::InvalidRange {
+            range: r.to_string(),
+            why: why.to_string(),
+        });
+    }
+    if e.skip_range == range {
+        return Err(EditError::SkipRangeUnchanged);
+    }
+    set_entry_field(catalog, rec, id, at.entry, "skipRange", range);
+    Ok(())
+}
+
+/// Sets (or with `None` clears) an entry's replaces.
+pub(super) fn set_replaces(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    at: At,
+    replaces: Option<&str>,
+) -> Result<(), EditError> {
+    let id = channel_id(catalog, at.pkg, at.channel)?;
+    let ch = read_channel(catalog, id)?;
+    let e = ch
+        .entry(at.entry)
+        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if replaces == Some(at.entry) {
+        return Err(EditError::ReplacesItself {
+            entry: at.entry.to_string(),
+        });
+    }
+    if e.replaces == replaces {
+        return Err(EditError::ReplacesUnchanged);
+    }
+    set_entry_field(catalog, rec, id, at.entry, "replaces", replaces);
+    Ok(())
+}
+
+/// Removes an entry; the entries that replaced it take over its `replaces`, and skips naming it go.
+pub(super) fn remove_entry(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    at: At,
+) -> Result<(), EditError> {
+    let id = channel_id(catalog, at.pkg, at.channel)?;
+    let ch = read_channel(catalog, id)?;
+    let e = ch
+        .entry(at.entry)
+        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if ch.entries.len() == 1 {
+        return Err(EditError::LastEntry {
+            entry: at.entry.to_string(),
+            channel: at.channel.to_string(),
+        });
+    }
+    let inherited = e.replaces.map(str::to_string);
+    let successors: Vec<String> = ch
+        .entries
+        .iter()
+        .filter(|x| x.replaces == Some(at.entry))
+        .map(|x| x.name.to_string())
+        .collect();
+    rec.touch(catalog, id);
+    catalog.edit(id, |c| {
+        let Some(list) = entries_mut(c) else {
+            return;
+        };
+        list.retain(|n| n.get_field("name").and_then(Node::as_str) != Some(at.entry));
+        for n in list.iter_mut() {
+            let name = n
+                .get_field("name")
+                .and_then(Node::as_str)
+                .map(str::to_string);
+            if name.is_some_and(|nm| successors.contains(&nm)) {
+                match &inherited {
+                    Some(r) => n.set_field("replaces", Node::string(r.as_str())),
+                    None => {
+                        n.remove_field("replaces");
+                    }
+                }
+            }
+            // Skips of the removed entry go: it is no longer in the channel.
+            if let Some(list) = n.get_field_mut("skips").and_then(Node::as_seq_mut) {
+                list.retain(|s| s.as_str() != Some(at.entry));
+            }
+        }
+    });
+    Ok(())
+}

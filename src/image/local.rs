@@ -1,0 +1,377 @@
+//! Images on disk, read without a network: an OCI image layout directory (`oci:DIR[:TAG]`), a tar of
+//! one (`oci-archive:FILE[:TAG]`), and `docker save` / `podman save` tarballs
+//! (`docker-archive:FILE[:REF]`). Archives are indexed once (entry name → offset and size) and each
+//! blob is then read in place, so nothing is unpacked besides the catalog. Every blob is checked
+//! against its digest as it is read.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sha2::{Digest as _, Sha256};
+
+use super::error::ImageError;
+use super::{Layer, Loaded, pick_platform};
+
+/// Where blobs are read from.
+enum Store {
+    Dir(PathBuf),
+    /// An uncompressed tar: entry name → (offset of its data, size).
+    Tar {
+        file: PathBuf,
+        entries: HashMap<String, (u64, u64)>,
+    },
+}
+
+impl Store {
+    fn open(&self, name: &str) -> io::Result<Box<dyn Read>> {
+        match self {
+            Store::Dir(dir) => Ok(Box::new(File::open(dir.join(name))?)),
+            Store::Tar { file, entries } => {
+                let (offset, size) = entries.get(name).copied().ok_or_else(|| {
+                    io::Error::new(
+                        io::ErrorKind::NotFound,
+                        format!("the archive has no entry {name}"),
+                    )
+                })?;
+                let mut f = File::open(file)?;
+                f.seek(SeekFrom::Start(offset))?;
+                Ok(Box::new(f.take(size)))
+            }
+        }
+    }
+
+    /// A small file (a manifest, an index, a config), read whole. Capped: these are JSON
+    /// documents, never layers.
+    fn read_small(&self, name: &str) -> io::Result<Vec<u8>> {
+        const LIMIT: u64 = 16 << 20;
+        let mut out = Vec::new();
+        self.open(name)?.take(LIMIT + 1).read_to_end(&mut out)?;
+        if out.len() as u64 > LIMIT {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{name} is larger than 16 MiB; it is not an image manifest or config"),
+            ));
+        }
+        Ok(out)
+    }
+
+    fn index_tar(file: &Path) -> io::Result<Store> {
+        let mut head = [0u8; 4];
+        let n = File::open(file)?.read(&mut head)?;
+        if n >= 2 && head[..2] == [0x1f, 0x8b] {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the archive is gzip-compressed; decompress it first (gunzip)",
+            ));
+        }
+        let mut archive = tar::Archive::new(File::open(file)?);
+        let mut entries = HashMap::new();
+        for e in archive.entries_with_seek()? {
+            let e = e?;
+            if !e.header().entry_type().is_file() {
+                continue;
+            }
+            let name = e
+                .path()?
+                .to_string_lossy()
+                .trim_start_matches("./")
+                .to_string();
+            entries.insert(name, (e.raw_file_position(), e.size()));
+        }
+        Ok(Store::Tar {
+            file: file.to_path_buf(),
+            entries,
+        })
+    }
+}
+
+/// A reader that hashes what passes through and, at the end, fails unless the digest matches.
+pub(crate) struct Verified<R> {
+    inner: R,
+    hasher: Sha256,
+    expected: Option<String>,
+    what: String,
+}
+
+impl<R: Read> Verified<R> {
+    pub fn new(inner: R, expected: Option<String>, what: String) -> Self {
+        Verified {
+            inner,
+            hasher: Sha256::new(),
+            expected,
+            what,
+        }
+    }
+}
+
+impl<R: Read> Read for Verified<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 {
+            if let Some(expected) = self.expected.take() {
+                let got = format!("sha256:{:x}", self.hasher.clone().finalize());
+                if got != expected {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "{} does not match its digest {expected} (read {got})",
+                            self.what
+                        ),
+                    ));
+                }
+            }
+        } else {
+            self.hasher.update(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+fn blob_name(digest: &str) -> Option<String> {
+    let (alg, hex) = digest.split_once(':')?;
+    let ok = alg == "sha256" && hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    ok.then(|| format!("blobs/{alg}/{hex}"))
+}
+
+/// An image read from disk.
+pub(crate) struct LocalImage {
+    store: Store,
+    reference: String,
+    /// Each layer's entry in the store, and the digest it must have.
+    layer_files: Vec<(String, Option<String>)>,
+}
+
+impl LocalImage {
+    pub fn open_layer(&self, index: usize) -> Result<Box<dyn Read>, ImageError> {
+        let (name, digest) = &self.layer_files[index];
+        let r = self.store.open(name).map_err(|e| {
+            ImageError::invalid(&self.reference, format!("cannot read layer {name}: {e}"))
+        })?;
+        Ok(Box::new(Verified::new(
+            r,
+            digest.clone(),
+            format!("layer {name}"),
+        )))
+    }
+}
+
+fn bad(reference: &str) -> impl Fn(String) -> ImageError + '_ {
+    move |why| ImageError::invalid(reference, why)
+}
+
+fn json(bytes: &[u8], what: &str) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("{what} is not valid JSON: {e}"))
+}
+
+/// Reads a blob by digest from an OCI layout, checked.
+fn blob(store: &Store, digest: &str) -> Result<Vec<u8>, String> {
+    let name = blob_name(digest).ok_or_else(|| format!("unusable digest {digest:?}"))?;
+    let data = store
+        .read_small(&name)
+        .map_err(|e| format!("{name}: {e}"))?;
+    let got = format!("sha256:{:x}", Sha256::digest(&data));
+    if got != digest {
+        return Err(format!("{name} does not match its digest"));
+    }
+    Ok(data)
+}
+
+/// Opens an OCI image layout (a directory or a tar of one) and picks the manifest tagged `tag`
+/// (the only one when no tag is given).
+pub(crate) fn open_oci(
+    path: &Path,
+    archive: bool,
+    tag: Option<&str>,
+    reference: &str,
+) -> Result<(Loaded, LocalImage), ImageError> {
+    let bad = bad(reference);
+    let store = if archive {
+        if !path.is_file() {
+            return Err(bad(format!("{}: no such file", path.display())));
+        }
+        Store::index_tar(path).map_err(|e| bad(format!("cannot read the archive: {e}")))?
+    } else {
+        if !path.is_dir() {
+            return Err(bad(format!("{}: no such directory", path.display())));
+        }
+        Store::Dir(path.to_path_buf())
+    };
+    let index = store
+        .read_small("index.json")
+        .map_err(|e| bad(format!("not an OCI image layout (index.json: {e})")))?;
+    let index = json(&index, "index.json").map_err(&bad)?;
+    let manifests = index["manifests"].as_array().cloned().unwrap_or_default();
+    let name_of = |m: &Value| {
+        m["annotations"]["org.opencontainers.image.ref.name"]
+            .as_str()
+            .map(str::to_string)
+    };
+    let chosen = match tag {
+        Some(t) => manifests
+            .iter()
+            .find(|m| name_of(m).as_deref() == Some(t))
+            .ok_or_else(|| {
+                let names: Vec<String> = manifests.iter().filter_map(name_of).collect();
+                ImageError::ManifestUnknown {
+                    reference: reference.to_string(),
+                    wanted: format!(
+                        "tagged {t:?} in the layout (tags: {})",
+                        if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                }
+            })?,
+        None if manifests.len() == 1 => &manifests[0],
+        None => {
+            let names: Vec<String> = manifests.iter().filter_map(name_of).collect();
+            return Err(bad(format!(
+                "the layout holds {} images; name one with :TAG (tags: {})",
+                manifests.len(),
+                names.join(", ")
+            )));
+        }
+    };
+    let top = chosen["digest"].as_str().unwrap_or_default().to_string();
+    let mut manifest = json(&blob(&store, &top).map_err(&bad)?, "the manifest").map_err(&bad)?;
+    if manifest.get("manifests").is_some() {
+        let entries = manifest["manifests"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let d = pick_platform(&entries)
+            .ok_or_else(|| bad("the image index lists no manifests".into()))?;
+        manifest = json(&blob(&store, &d).map_err(&bad)?, "the manifest").map_err(&bad)?;
+    }
+    let config_digest = manifest["config"]["digest"].as_str().unwrap_or_default();
+    let config = blob(&store, config_digest).map_err(&bad)?;
+    let mut layers = Vec::new();
+    let mut layer_files = Vec::new();
+    for l in manifest["layers"].as_array().into_iter().flatten() {
+        let digest = l["digest"].as_str().unwrap_or_default().to_string();
+        let name =
+            blob_name(&digest).ok_or_else(|| bad(format!("unusable layer digest {digest:?}")))?;
+        layers.push(Layer {
+            digest: digest.clone(),
+            size: l["size"].as_u64().unwrap_or(0),
+        });
+        layer_files.push((name, Some(digest)));
+    }
+    Ok((
+        Loaded {
+            digest: top,
+            config,
+            layers,
+        },
+        LocalImage {
+            store,
+            reference: reference.to_string(),
+            layer_files,
+        },
+    ))
+}
+
+/// Opens a `docker save` tarball and picks the image tagged `image` (the only one when none is
+/// given). Its cache key is the digest of its config, which names every layer.
+pub(crate) fn open_docker(
+    file: &Path,
+    image: Option<&str>,
+    reference: &str,
+) -> Result<(Loaded, LocalImage), ImageError> {
+    let bad = bad(reference);
+    if !file.is_file() {
+        return Err(bad(format!("{}: no such file", file.display())));
+    }
+    let store = Store::index_tar(file).map_err(|e| bad(format!("cannot read the archive: {e}")))?;
+    let manifest = store
+        .read_small("manifest.json")
+        .map_err(|e| bad(format!("not a docker archive (manifest.json: {e})")))?;
+    let manifest = json(&manifest, "manifest.json").map_err(&bad)?;
+    let images = manifest.as_array().cloned().unwrap_or_default();
+    let tags = |m: &Value| -> Vec<String> {
+        m["RepoTags"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.as_str().map(str::to_string))
+            .collect()
+    };
+    let chosen = match image {
+        Some(want) => images
+            .iter()
+            .find(|m| {
+                tags(m)
+                    .iter()
+                    .any(|t| t == want || t.ends_with(&format!("/{want}")))
+            })
+            .ok_or_else(|| ImageError::ManifestUnknown {
+                reference: reference.to_string(),
+                wanted: format!(
+                    "tagged {want:?} in the archive (tags: {})",
+                    images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
+                ),
+            })?,
+        None if images.len() == 1 => &images[0],
+        None => {
+            return Err(bad(format!(
+                "the archive holds {} images; name one with :REF (tags: {})",
+                images.len(),
+                images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    };
+    let config_name = chosen["Config"].as_str().unwrap_or_default();
+    let config = store
+        .read_small(config_name)
+        .map_err(|e| bad(format!("config {config_name}: {e}")))?;
+    let digest = format!("sha256:{:x}", Sha256::digest(&config));
+    let config_json = json(&config, "the config").map_err(&bad)?;
+    let diff_ids: Vec<String> = config_json["rootfs"]["diff_ids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.as_str().map(str::to_string))
+        .collect();
+    let mut layers = Vec::new();
+    let mut layer_files = Vec::new();
+    for (i, l) in chosen["Layers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let name = l.as_str().unwrap_or_default().to_string();
+        let size = match &store {
+            Store::Tar { entries, .. } => entries.get(&name).map_or(0, |e| e.1),
+            Store::Dir(_) => 0,
+        };
+        // Layers of a docker archive are plain tars: their digest is the config's diff_id, unless
+        // the entry is named after its own digest.
+        let expected = name
+            .strip_prefix("blobs/sha256/")
+            .map(|h| format!("sha256:{h}"))
+            .or_else(|| diff_ids.get(i).cloned());
+        layers.push(Layer {
+            digest: expected.clone().unwrap_or_else(|| name.clone()),
+            size,
+        });
+        layer_files.push((name, expected));
+    }
+    Ok((
+        Loaded {
+            digest,
+            config,
+            layers,
+        },
+        LocalImage {
+            store,
+            reference: reference.to_string(),
+            layer_files,
+        },
+    ))
+}
