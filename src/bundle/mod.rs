@@ -1240,7 +1240,13 @@ pub fn check_dir(dir: &Path) -> Check {
     let mut diagnostics = Vec::new();
     let format = detect(dir);
     match format {
-        Some(Format::RegistryV1) => diagnostics = check_registry(&RegistryBundle::read(dir)),
+        Some(Format::RegistryV1) => {
+            let b = RegistryBundle::read(dir);
+            diagnostics = check_registry(&b);
+            // The content checks opm's bundle validator makes (not part of reading a bundle, so
+            // migrate and render do not make them).
+            content::check(&b, &mut diagnostics);
+        }
         Some(Format::PlainV0) => diagnostics = check_plain(dir),
         None => diagnostics.push(diag(
             codes::NOT_A_BUNDLE,
@@ -1430,7 +1436,6 @@ pub fn check_registry(b: &RegistryBundle) -> Vec<Diagnostic> {
     }
     check_dependencies(&b.dependencies, &mut out);
     check_properties(&b.properties, &mut out);
-    content::check(b, &mut out);
     out
 }
 
