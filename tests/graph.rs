@@ -35,6 +35,7 @@ fn mermaid(c: &Catalog, package: Option<&str>, v0: bool) -> String {
         &Selection {
             package: package.map(String::from),
             channel: None,
+            ..Default::default()
         },
         &MermaidOptions { v0_semantics: v0 },
     )

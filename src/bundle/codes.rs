@@ -24,6 +24,10 @@ pub const SKIPPED_FILE: &str = "FBC218";
 pub const PLAIN_EMPTY: &str = "FBC220";
 pub const PLAIN_SUBDIR: &str = "FBC221";
 pub const PLAIN_OBJECT: &str = "FBC222";
+pub const INSTALL_MODES: &str = "FBC223";
+pub const CRD_VERSIONS: &str = "FBC224";
+pub const NAMESPACE_TYPE: &str = "FBC225";
+pub const ANNOTATION_CASE: &str = "FBC226";
 
 /// Every bundle rule: code, severity, summary.
 pub const RULES: &[(&str, Severity, &str)] = &[
@@ -126,6 +130,26 @@ pub const RULES: &[(&str, Severity, &str)] = &[
         PLAIN_SUBDIR,
         Severity::Error,
         "a plain+v0 manifests/ directory with a subdirectory",
+    ),
+    (
+        INSTALL_MODES,
+        Severity::Error,
+        "a ClusterServiceVersion without spec.installModes",
+    ),
+    (
+        CRD_VERSIONS,
+        Severity::Error,
+        "a CustomResourceDefinition listing a version name twice",
+    ),
+    (
+        NAMESPACE_TYPE,
+        Severity::Error,
+        "an object whose metadata.namespace is not a string",
+    ),
+    (
+        ANNOTATION_CASE,
+        Severity::Error,
+        "a CSV annotation OLM reads in another case (olm.skiprange for olm.skipRange)",
     ),
     (
         PLAIN_OBJECT,

@@ -4,6 +4,7 @@
 //! stops at the first problem or skips a broken manifest with a log line.
 
 pub mod codes;
+mod content;
 mod csv_metadata;
 
 use std::collections::BTreeSet;
@@ -1239,7 +1240,13 @@ pub fn check_dir(dir: &Path) -> Check {
     let mut diagnostics = Vec::new();
     let format = detect(dir);
     match format {
-        Some(Format::RegistryV1) => diagnostics = check_registry(&RegistryBundle::read(dir)),
+        Some(Format::RegistryV1) => {
+            let b = RegistryBundle::read(dir);
+            diagnostics = check_registry(&b);
+            // The content checks opm's bundle validator makes (not part of reading a bundle, so
+            // migrate and render do not make them).
+            content::check(&b, &mut diagnostics);
+        }
         Some(Format::PlainV0) => diagnostics = check_plain(dir),
         None => diagnostics.push(diag(
             codes::NOT_A_BUNDLE,

@@ -425,7 +425,6 @@ pub fn run(args: &EditArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    let mut ws = Workspace::open(catalog);
     let edit = match args.edit.edit() {
         Ok(e) => e,
         Err((code, message)) => {
@@ -433,6 +432,10 @@ pub fn run(args: &EditArgs) -> i32 {
             return code;
         }
     };
+    for line in skip_range_effect(&catalog, &edit) {
+        eprintln!("{line}");
+    }
+    let mut ws = Workspace::open(catalog);
     let outcome = match ws.apply(edit.clone()) {
         Ok(o) => o,
         Err(e) => {
@@ -483,4 +486,57 @@ pub fn run(args: &EditArgs) -> i32 {
             exit::USAGE
         }
     }
+}
+
+/// What a skipRange about to be set matches in its channel, and which of those entries OLM v0 drops
+/// (prunes): clusters running them still upgrade through the range, but nobody can install them.
+fn skip_range_effect(catalog: &crate::catalog::Catalog, edit: &Edit) -> Vec<String> {
+    use crate::catalog::semver_range::Range;
+    use crate::graph::channel::{ChannelGraph, PackageFacts};
+    let Edit::SetSkipRange {
+        package,
+        channel,
+        entry,
+        range: Some(r),
+    } = edit
+    else {
+        return Vec::new();
+    };
+    let (Some(idx), Ok(range)) = (catalog.index().package(package), Range::parse(r)) else {
+        return Vec::new();
+    };
+    let facts = PackageFacts::read(catalog, idx);
+    let Some(g) = idx
+        .channel(channel)
+        .and_then(|id| ChannelGraph::build(catalog, &facts, id))
+    else {
+        return Vec::new();
+    };
+    let effect = crate::graph::query::range_effect(&g, &range, g.node(entry));
+    let names = |ns: &[petgraph::graph::NodeIndex]| -> String {
+        if ns.is_empty() {
+            return "none".into();
+        }
+        ns.iter()
+            .map(|&n| g.graph[n].name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    vec![
+        format!(
+            "skipRange {r:?} matches {} entr{} of {package}/{channel}: {}",
+            effect.matched.len(),
+            if effect.matched.len() == 1 {
+                "y"
+            } else {
+                "ies"
+            },
+            names(&effect.matched)
+        ),
+        format!(
+            "of those, OLM v0 prunes {} (skipped or stranded: clusters on them still upgrade, nobody can install them): {}",
+            effect.pruned.len(),
+            names(&effect.pruned)
+        ),
+    ]
 }

@@ -1,16 +1,16 @@
-//! `fbc-edit graph` (draw channels) and `fbc-edit path` (how an installed version reaches the head).
+//! `fbc-edit graph`: draw channels as lanes, Mermaid or DOT.
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use serde_json::json;
 
-use super::{Output, exit};
+use super::exit;
+use crate::catalog::semver_range::Version;
 use crate::catalog::{Catalog, load};
-use crate::graph::channel::{ChainSummary, ChannelGraph, PackageFacts, package_channel_graphs};
+use crate::graph::channel::{ChainSummary, ChannelGraph};
 use crate::graph::export::{self, MermaidOptions, Selection};
+use crate::graph::filter::{Filter, Window};
 use crate::graph::layout;
-use crate::graph::query::{self, Installed, NoPath};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum GraphFormat {
@@ -25,7 +25,7 @@ pub enum GraphFormat {
 
 #[derive(Debug, Args)]
 pub struct GraphArgs {
-    /// Catalog directory or catalog image.
+    /// Catalog directory.
     pub dir: PathBuf,
     /// Only this package.
     #[arg(long, short)]
@@ -39,28 +39,24 @@ pub struct GraphArgs {
     /// `--draw-v0-semantics`.
     #[arg(long)]
     pub v0_semantics: bool,
+    /// Leave out links to versions below this bundle's, as opm's `render-graph --minimum-edge`
+    /// does (it draws only the package of the first channel listing the bundle).
+    #[arg(long, value_name = "BUNDLE")]
+    pub minimum_edge: Option<String>,
+    /// Only entries of this version or newer (and the links between them).
+    #[arg(long, value_name = "VERSION")]
+    pub from: Option<String>,
+    /// Only entries of this version or older (and the links between them).
+    #[arg(long, value_name = "VERSION")]
+    pub to: Option<String>,
     #[command(flatten)]
     pub images: super::image::ImageArgs,
 }
 
-#[derive(Debug, Args)]
-pub struct PathArgs {
-    /// Catalog directory or catalog image.
-    pub dir: PathBuf,
-    #[arg(long, short)]
-    pub package: String,
-    #[arg(long, short)]
-    pub channel: String,
-    /// The installed bundle name, or its version.
-    #[arg(long)]
-    pub from: String,
-    #[arg(long, short, value_enum, default_value_t)]
-    pub output: Output,
-    #[command(flatten)]
-    pub images: super::image::ImageArgs,
-}
-
-fn open(dir: &std::path::Path, images: &super::image::ImageArgs) -> Result<Catalog, i32> {
+pub(crate) fn open(
+    dir: &std::path::Path,
+    images: &super::image::ImageArgs,
+) -> Result<Catalog, i32> {
     let dir = super::image::catalog_dir(dir, images).map_err(|e| {
         eprintln!("fbc-edit: {e}");
         exit::USAGE
@@ -72,7 +68,7 @@ fn open(dir: &std::path::Path, images: &super::image::ImageArgs) -> Result<Catal
 }
 
 /// Checks that the named package (and channel) exist, with a message naming what does.
-fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
+pub(crate) fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
     if let Some(p) = &sel.package {
         let Some(idx) = catalog.index().package(p) else {
             return Err(format!("no package {p:?} in the catalog"));
@@ -99,9 +95,17 @@ pub fn run_graph(args: &GraphArgs) -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let filter = match filter_of(&catalog, args) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("fbc-edit: {msg}");
+            return exit::USAGE;
+        }
+    };
     let sel = Selection {
         package: args.package.clone(),
         channel: args.channel.clone(),
+        filter,
     };
     if let Err(msg) = check_selection(&catalog, &sel) {
         eprintln!("fbc-edit: {msg}");
@@ -123,27 +127,51 @@ pub fn run_graph(args: &GraphArgs) -> i32 {
     exit::OK
 }
 
+/// The minimum edge and version window asked for, checked.
+fn filter_of(catalog: &Catalog, args: &GraphArgs) -> Result<Filter, String> {
+    let version = |flag: &str, text: &Option<String>| -> Result<Option<Version>, String> {
+        text.as_deref()
+            .map(|t| {
+                Version::parse(t.strip_prefix('v').unwrap_or(t))
+                    .map_err(|e| format!("--{flag} {t:?} is not a version: {e}"))
+            })
+            .transpose()
+    };
+    let minimum_edge = match &args.minimum_edge {
+        None => None,
+        Some(name) => match export::bundle_version(catalog, name) {
+            Some(v) => Some((name.clone(), v)),
+            // opm's wording.
+            None => return Err(format!("unknown minimum edge name: {name:?}")),
+        },
+    };
+    Ok(Filter {
+        minimum_edge,
+        window: Window {
+            from: version("from", &args.from)?,
+            to: version("to", &args.to)?,
+        },
+    })
+}
+
 const LEGEND: &str =
     "◉ head  ● entry  ○ dropped by OLM v0 (skipped or stranded)  ✗ deprecated  │ replaces  ┆ skips";
 
 fn text(catalog: &Catalog, sel: &Selection) -> String {
     let mut out = format!("{LEGEND}\n");
-    for idx in catalog.index().packages() {
-        if sel.package.as_deref().is_some_and(|p| p != idx.name) {
-            continue;
-        }
-        let mut graphs: Vec<ChannelGraph> = package_channel_graphs(catalog, idx)
-            .into_iter()
-            .filter(|g| sel.channel.as_deref().is_none_or(|c| c == g.channel))
-            .collect();
-        // The default channel first, then by name.
-        graphs.sort_by(|a, b| b.default.cmp(&a.default).then(a.channel.cmp(&b.channel)));
-        for g in graphs {
-            out.push('\n');
-            out.push_str(&header(&g));
-            out.push('\n');
-            out.push_str(&layout::layout(&g).text());
-        }
+    let mut graphs = export::selected_graphs(catalog, sel);
+    // By package; in each, the default channel first, then by name.
+    graphs.sort_by(|a, b| {
+        a.package
+            .cmp(&b.package)
+            .then(b.default.cmp(&a.default))
+            .then(a.channel.cmp(&b.channel))
+    });
+    for g in graphs {
+        out.push('\n');
+        out.push_str(&header(&g));
+        out.push('\n');
+        out.push_str(&layout::layout(&g).text());
     }
     out
 }
@@ -168,127 +196,4 @@ fn header(g: &ChannelGraph) -> String {
         ChainSummary::Cycle(c) => h.push_str(&format!("  cycle: {}", c.join(" -> "))),
     }
     h
-}
-
-pub fn run_path(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir, &args.images) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
-    let sel = Selection {
-        package: Some(args.package.clone()),
-        channel: Some(args.channel.clone()),
-    };
-    if let Err(msg) = check_selection(&catalog, &sel) {
-        eprintln!("fbc-edit: {msg}");
-        return exit::USAGE;
-    }
-    let Some(idx) = catalog.index().package(&args.package) else {
-        return exit::USAGE;
-    };
-    let facts = PackageFacts::read(&catalog, idx);
-    let Some(g) = idx
-        .channel(&args.channel)
-        .and_then(|id| ChannelGraph::build(&catalog, &facts, id))
-    else {
-        eprintln!("fbc-edit: channel {:?} cannot be read", args.channel);
-        return exit::USAGE;
-    };
-    let Some(from) = Installed::resolve(&g, &args.from) else {
-        eprintln!(
-            "fbc-edit: {:?} is neither an entry of {}/{} nor a version",
-            args.from, g.package, g.channel
-        );
-        return exit::USAGE;
-    };
-    let path = query::path_to_head(&g, &from);
-    let offers = query::v0_offers(&g, &from).unwrap_or_default();
-    let head = g.chain.head().unwrap_or_default().to_string();
-    let from_text = from.name.clone().unwrap_or_else(|| {
-        format!(
-            "version {}",
-            from.version
-                .as_ref()
-                .map(|v| v.to_string())
-                .unwrap_or_default()
-        )
-    });
-    let kinds = |via: &[crate::graph::channel::EdgeKind]| -> Vec<&'static str> {
-        via.iter().map(|k| k.as_str()).collect()
-    };
-    match args.output {
-        Output::Json => {
-            let value = json!({
-                "package": g.package,
-                "channel": g.channel,
-                "from": from_text,
-                "head": if head.is_empty() { serde_json::Value::Null } else { head.clone().into() },
-                "next": offers.iter().map(|o| json!({
-                    "entry": g.graph[o.entry].name,
-                    "via": kinds(&o.via),
-                })).collect::<Vec<_>>(),
-                "path": match &path {
-                    Ok(hops) => hops.iter().map(|h| json!({
-                        "from": h.from,
-                        "to": g.graph[h.to].name,
-                        "via": kinds(&h.via),
-                    })).collect::<Vec<_>>().into(),
-                    Err(_) => serde_json::Value::Null,
-                },
-                "error": path.as_ref().err().map(NoPath::to_string),
-            });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            );
-        }
-        Output::Text => match &path {
-            Ok(hops) if hops.is_empty() => {
-                println!(
-                    "{from_text} is the head of {}/{}: there is nothing newer",
-                    g.package, g.channel
-                );
-            }
-            Ok(hops) => {
-                println!(
-                    "{from_text} → {head} ({}/{}): {} upgrade{}",
-                    g.package,
-                    g.channel,
-                    hops.len(),
-                    if hops.len() == 1 { "" } else { "s" }
-                );
-                for h in hops {
-                    println!(
-                        "  {} → {}  via {}",
-                        h.from,
-                        g.graph[h.to].name,
-                        kinds(&h.via).join(", ")
-                    );
-                }
-                if offers.len() > 1 {
-                    let others: Vec<&str> = offers[1..]
-                        .iter()
-                        .map(|o| g.graph[o.entry].name.as_str())
-                        .collect();
-                    println!(
-                        "OLM v0 offers {} first; also reachable in one step: {}",
-                        g.graph[offers[0].entry].name,
-                        others.join(", ")
-                    );
-                }
-            }
-            Err(why) => {
-                println!(
-                    "no upgrade path from {from_text} to the head of {}/{}: {why}",
-                    g.package, g.channel
-                );
-            }
-        },
-    }
-    std::mem::forget(catalog);
-    if path.is_ok() {
-        exit::OK
-    } else {
-        exit::INVALID
-    }
 }

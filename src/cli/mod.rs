@@ -8,6 +8,8 @@ pub mod graph;
 pub mod image;
 pub mod list;
 pub mod migrate;
+pub mod path;
+pub mod report;
 pub mod template;
 pub mod validate;
 
@@ -54,8 +56,8 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Draw channels' upgrade graphs: lanes in the terminal, Mermaid (as opm prints it) or DOT.
     Graph(graph::GraphArgs),
-    /// How a cluster running a version reaches the channel head under OLM v0, hop by hop.
-    Path(graph::PathArgs),
+    /// How a cluster running a version reaches the channel head under OLM v0 (or v1), hop by hop, or why not.
+    Path(path::PathArgs),
     /// What changed between two catalogs, by meaning (exit 1 when something did, like diff).
     Diff(diff::DiffArgs),
     /// Make one guided edit (checked, previewed as a diff, written with minimal changes), in a
@@ -90,7 +92,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Validate(args)) => validate::run(&args),
         Some(Command::Graph(args)) => graph::run_graph(&args),
-        Some(Command::Path(args)) => graph::run_path(&args),
+        Some(Command::Path(args)) => path::run(&args),
         Some(Command::Edit(args)) => edit::run(&args),
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Render(args)) => bundle::run_render(&args),

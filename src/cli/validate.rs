@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::exit;
 use crate::catalog::{Diagnostic, Severity, load};
-use crate::validate::{self, codes};
+use crate::validate::{self, codes, profile};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum ValidateOutput {
@@ -19,11 +19,24 @@ pub enum ValidateOutput {
     Json,
     /// opm's wording and error tree (errors only).
     Opm,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands: an annotation per problem.
+    Github,
+}
+
+/// A set of checks some CI runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// operator-pipelines' static checks (community-operators-prod, certified-operators).
+    Community,
+    /// Konflux's validate-fbc task.
+    Konflux,
 }
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Catalog directory, or catalog image (problems are then shown under the image's name).
+    /// Catalog directory.
     #[arg(required_unless_present = "list_rules")]
     pub dir: Option<PathBuf>,
     /// Output format.
@@ -38,6 +51,20 @@ pub struct ValidateArgs {
     /// Print every rule's code, severity and summary, and exit.
     #[arg(long)]
     pub list_rules: bool,
+    /// Also run the checks of this CI (repeatable): community or konflux.
+    #[arg(long, value_enum)]
+    pub profile: Vec<ProfileArg>,
+    /// The OpenShift version the catalog is for (default: read from the directory name, such as
+    /// `v4.18` or `catalog-4-17`).
+    #[arg(long, value_name = "VERSION")]
+    pub ocp: Option<String>,
+    /// A registry (or prefix) bundle images may come from (repeatable).
+    #[arg(long, value_name = "REGISTRY")]
+    pub allowed_registry: Vec<String>,
+    /// Validate each immediate subdirectory of DIR as a catalog of its own (a tree such as
+    /// `catalogs/v4.18`, `catalogs/v4.19`).
+    #[arg(long)]
+    pub each: bool,
     #[command(flatten)]
     pub images: super::image::ImageArgs,
 }
@@ -52,44 +79,179 @@ pub fn run(args: &ValidateArgs) -> i32 {
     let Some(dir) = &args.dir else {
         return exit::USAGE;
     };
-    // Problems in an image's catalog are named after the image, not the cache directory.
-    let read_from = match super::image::catalog_dir(dir, &args.images) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("fbc-edit: {e}");
+    let ocp = match args.ocp.as_deref().map(profile::parse_ocp) {
+        Some(None) => {
+            eprintln!(
+                "fbc-edit: --ocp {:?} is not a version such as 4.18",
+                args.ocp.as_deref().unwrap_or("")
+            );
             return exit::USAGE;
         }
+        Some(v) => v,
+        None => None,
     };
-    let catalog = match load(&read_from) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("fbc-edit: cannot open catalog {e}");
-            return exit::USAGE;
+    let catalogs: Vec<PathBuf> = if args.each {
+        match subdirectories(dir) {
+            Ok(d) if d.is_empty() => {
+                eprintln!(
+                    "fbc-edit: {} has no subdirectory to validate",
+                    dir.display()
+                );
+                return exit::USAGE;
+            }
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("fbc-edit: cannot read {}: {e}", dir.display());
+                return exit::USAGE;
+            }
         }
+    } else {
+        vec![dir.clone()]
     };
-    let report = validate::validate(&catalog);
-    let shown: Vec<&Diagnostic> = report
-        .diagnostics
-        .iter()
-        .filter(|d| !(args.quiet && d.severity == Severity::Info))
-        .collect();
-    match args.output {
-        ValidateOutput::Text => print!("{}", text(dir, &shown, &report)),
-        ValidateOutput::Json => println!(
-            "{}",
-            serde_json::to_string_pretty(&json_value(dir, &shown)).unwrap_or_default()
-        ),
-        ValidateOutput::Opm => {
+    let mut all: Vec<(PathBuf, Diagnostic)> = Vec::new();
+    let mut failed = false;
+    let mut counts = [0usize; 3];
+    let mut summaries = Vec::new();
+    for cat_dir in &catalogs {
+        // Problems in an image's catalog are named after the image, not the cache directory.
+        let read_from = match super::image::catalog_dir(cat_dir, &args.images) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("fbc-edit: {e}");
+                return exit::USAGE;
+            }
+        };
+        let catalog = match load(&read_from) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("fbc-edit: cannot open catalog {e}");
+                return exit::USAGE;
+            }
+        };
+        let mut report = validate::validate(&catalog);
+        if !args.profile.is_empty() {
+            let opts = profile::Options {
+                profiles: args
+                    .profile
+                    .iter()
+                    .map(|p| match p {
+                        ProfileArg::Community => profile::Profile::Community,
+                        ProfileArg::Konflux => profile::Profile::Konflux,
+                    })
+                    .collect(),
+                ocp: ocp.or_else(|| profile::ocp_from_path(cat_dir)),
+                allowed_registries: args.allowed_registry.clone(),
+            };
+            if opts.ocp.is_none() && args.output == ValidateOutput::Text {
+                eprintln!(
+                    "fbc-edit: {}: OpenShift version unknown (give --ocp): the bundle metadata format is not checked",
+                    cat_dir.display()
+                );
+            }
+            report.diagnostics.extend(profile::check(&catalog, &opts));
+            report
+                .diagnostics
+                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        }
+        if args.output == ValidateOutput::Opm {
             let out = validate::opm::render(&catalog, &report.diagnostics);
             if !out.is_empty() {
                 println!("{out}");
             }
         }
+        let here = [Severity::Error, Severity::Warning, Severity::Info].map(|s| report.count(s));
+        for (i, n) in here.iter().enumerate() {
+            counts[i] += n;
+        }
+        failed |= !report.is_valid() || (args.strict && report.count(Severity::Warning) > 0);
+        summaries.push((cat_dir.clone(), here));
+        all.extend(
+            report
+                .diagnostics
+                .into_iter()
+                .filter(|d| !(args.quiet && d.severity == Severity::Info))
+                .map(|d| (cat_dir.clone(), d)),
+        );
+        // The process ends soon: freeing a large catalog node by node is wasted time.
+        std::mem::forget(catalog);
     }
-    let failed = !report.is_valid() || (args.strict && report.count(Severity::Warning) > 0);
-    // The process ends here: freeing a large catalog node by node is wasted time.
-    std::mem::forget(catalog);
+    let path = |cat_dir: &Path, file: &str| shown_path(cat_dir, file);
+    match args.output {
+        ValidateOutput::Text => {
+            for (cat_dir, here) in &summaries {
+                let shown: Vec<&Diagnostic> = all
+                    .iter()
+                    .filter(|(d, _)| d == cat_dir)
+                    .map(|(_, d)| d)
+                    .collect();
+                if args.each {
+                    println!("{}:", cat_dir.display());
+                }
+                print!("{}", diagnostics_text(cat_dir, &shown, *here));
+            }
+            if args.each {
+                println!(
+                    "{} catalogs: {}, {}, {}",
+                    catalogs.len(),
+                    plural(counts[0], "error", "errors"),
+                    plural(counts[1], "warning", "warnings"),
+                    plural(counts[2], "note", "notes"),
+                );
+            }
+        }
+        ValidateOutput::Json => {
+            let items: Vec<Value> = all
+                .iter()
+                .flat_map(|(cat_dir, d)| match json_value(cat_dir, &[d]) {
+                    Value::Array(a) => a,
+                    _ => Vec::new(),
+                })
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&Value::Array(items)).unwrap_or_default()
+            );
+        }
+        ValidateOutput::Opm => {}
+        ValidateOutput::Sarif => {
+            // One log: each result's path is the file as reached from where the command runs.
+            let shown: Vec<Diagnostic> = all
+                .iter()
+                .map(|(cat_dir, d)| {
+                    let mut d = d.clone();
+                    d.location.file = path(cat_dir, &d.location.file);
+                    for r in &mut d.related {
+                        r.file = path(cat_dir, &r.file);
+                    }
+                    d
+                })
+                .collect();
+            let refs: Vec<&Diagnostic> = shown.iter().collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&super::report::sarif(&refs, &|f| f.to_string()))
+                    .unwrap_or_default()
+            );
+        }
+        ValidateOutput::Github => {
+            for (cat_dir, d) in &all {
+                print!("{}", super::report::github(&[d], &|f| path(cat_dir, f)));
+            }
+        }
+    }
     if failed { exit::INVALID } else { exit::OK }
+}
+
+/// The immediate subdirectories of `dir` (hidden ones left out), sorted.
+fn subdirectories(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    Ok(out)
 }
 
 /// A diagnostic's file as the user reaches it from where they ran the command.
@@ -114,10 +276,8 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn text(dir: &Path, shown: &[&Diagnostic], report: &validate::Report) -> String {
-    let counts = [Severity::Error, Severity::Warning, Severity::Info].map(|s| report.count(s));
-    diagnostics_text(dir, shown, counts)
-}
+/// Related places shown per problem in text output.
+const RELATED_SHOWN: usize = 5;
 
 /// Diagnostics one per line with related places and hints, then the verdict line; `counts` are the
 /// errors, warnings and notes found (notes may be left out of `shown`).
@@ -131,8 +291,15 @@ pub(crate) fn diagnostics_text(dir: &Path, shown: &[&Diagnostic], counts: [usize
             d.code,
             d.message
         ));
-        for r in &d.related {
+        // A grouped note lists every place; the text shows the first few (JSON and SARIF all).
+        for r in d.related.iter().take(RELATED_SHOWN) {
             out.push_str(&format!("  see {}\n", located(dir, r)));
+        }
+        if d.related.len() > RELATED_SHOWN {
+            out.push_str(&format!(
+                "  … and {} more places (--output json lists them all)\n",
+                d.related.len() - RELATED_SHOWN
+            ));
         }
         if let Some(h) = &d.hint {
             let mut lines = h.lines();

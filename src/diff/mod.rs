@@ -1,21 +1,33 @@
 //! Comparing two catalogs by meaning: what a reviewer of a catalog change needs to know (packages,
-//! default channels, channels, entries, edges by kind, heads, deprecations, changed bundles, and
-//! which installed versions gained or lost a way to the head), not which lines moved.
+//! default channels, channels, entries, edges by kind, heads, deprecations, bundles added, removed or
+//! changed field by field, objects of other schemas, and which installed versions gained or lost a
+//! way to the head), not which lines moved. Every field of every object is compared.
+
+pub mod fields;
+pub mod mermaid;
+mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
+use serde_json::Value;
 
-use crate::catalog::Catalog;
-use crate::catalog::model::{Bundle, Deprecations, Package};
+pub use fields::FieldChange;
+pub use render::{markdown, range_text, text};
+
+use crate::catalog::model::{Deprecations, Package};
+use crate::catalog::{BlobId, BlobState, Catalog, Str};
 use crate::graph::channel::{ChannelGraph, PackageFacts, package_channel_graphs};
 use crate::graph::query::{Installed, path_to_head};
+use fields::Changes;
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct CatalogDiff {
     pub packages: Vec<PackageDiff>,
+    /// Objects of other schemas that belong to no package, added, removed or changed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<OtherChange>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -25,6 +37,9 @@ pub struct PackageDiff {
     pub change: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_channel: Option<[String; 2]>,
+    /// Other fields of the `olm.package` object: description, icon, properties, anything else.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields_changed: Vec<FieldChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub channels_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -33,9 +48,17 @@ pub struct PackageDiff {
     pub channels: Vec<ChannelDiff>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub deprecations: Vec<DeprecationChange>,
-    /// Bundles whose image or properties changed: published bundles should be immutable.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bundles_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bundles_removed: Vec<String>,
+    /// Bundles whose image, properties, related images, objects or other fields changed: published
+    /// bundles should be immutable.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bundles_changed: Vec<BundleChange>,
+    /// Objects of other schemas that name this package.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<OtherChange>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
@@ -55,12 +78,22 @@ pub struct ChannelDiff {
     /// other entries: a range also decides which versions outside the channel OLM upgrades from.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skip_ranges_changed: Vec<SkipRangeChange>,
+    /// Other fields of the channel and of its entries (properties, unknown keys).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields_changed: Vec<FieldChange>,
     /// Entries (in both catalogs) that could reach the head before and cannot now.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lost_path: Vec<String>,
     /// Entries (in both catalogs) that can reach the head now and could not before.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gained_path: Vec<String>,
+    /// Removed entries that reached the head before: clusters still running them have no way to
+    /// the head in the new catalog.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed_lost_path: Vec<String>,
+    /// The changed part of the graph, for drawing (not part of the JSON).
+    #[serde(skip)]
+    pub picture: Option<mermaid::Picture>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -92,11 +125,32 @@ pub struct BundleChange {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<[String; 2]>,
     pub properties_changed: bool,
+    /// Properties by type (bundle objects decoded, by kind and name).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub properties: Vec<FieldChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related_images: Vec<FieldChange>,
+    /// Any other field.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldChange>,
+}
+
+/// An object of a schema other than package, channel, bundle and deprecations.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct OtherChange {
+    pub schema: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub package: String,
+    pub name: String,
+    /// `added`, `removed` or `changed`.
+    pub change: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldChange>,
 }
 
 impl CatalogDiff {
     pub fn is_empty(&self) -> bool {
-        self.packages.is_empty()
+        self.packages.is_empty() && self.others.is_empty()
     }
 }
 
@@ -169,8 +223,12 @@ fn skip_ranges(g: &ChannelGraph) -> BTreeMap<&str, &str> {
         .collect()
 }
 
-fn reaches_head(g: &ChannelGraph, entry: &str) -> bool {
-    Installed::resolve(g, entry).is_some_and(|from| path_to_head(g, &from).is_ok())
+fn reaches_head(g: &ChannelGraph, from: &Installed) -> bool {
+    path_to_head(g, from).is_ok()
+}
+
+fn installed(g: &ChannelGraph, entry: &str) -> Option<Installed> {
+    Installed::resolve(g, entry)
 }
 
 fn diff_channel(name: &str, old: &ChannelGraph, new: &ChannelGraph) -> ChannelDiff {
@@ -200,13 +258,25 @@ fn diff_channel(name: &str, old: &ChannelGraph, new: &ChannelGraph) -> ChannelDi
             });
         }
     }
-    if d.head.is_some() || !d.edges_added.is_empty() || !d.edges_removed.is_empty() {
+    let relinked = d.head.is_some() || !d.edges_added.is_empty() || !d.edges_removed.is_empty();
+    if relinked {
         for e in on.intersection(&nn) {
-            match (reaches_head(old, e), reaches_head(new, e)) {
+            let reach = |g: &ChannelGraph| installed(g, e).is_some_and(|i| reaches_head(g, &i));
+            match (reach(old), reach(new)) {
                 (true, false) => d.lost_path.push(e.clone()),
                 (false, true) => d.gained_path.push(e.clone()),
                 _ => {}
             }
+        }
+    }
+    for e in &d.entries_removed {
+        // A cluster on the removed entry keeps its name and version; the new channel may still
+        // offer it an upgrade by name (an edge from outside the channel) or by skipRange.
+        let Some(before) = installed(old, e) else {
+            continue;
+        };
+        if reaches_head(old, &before) && !reaches_head(new, &before) {
+            d.removed_lost_path.push(e.clone());
         }
     }
     d
@@ -219,54 +289,222 @@ fn channel_changed(d: &ChannelDiff) -> bool {
         || !d.edges_added.is_empty()
         || !d.edges_removed.is_empty()
         || !d.skip_ranges_changed.is_empty()
+        || !d.fields_changed.is_empty()
 }
 
-fn bundle_changes(old: &Side, new: &Side, package: &str) -> Vec<BundleChange> {
-    let mut out = Vec::new();
-    let (Some(oi), Some(ni)) = (
-        old.catalog.index().package(package),
-        new.catalog.index().package(package),
-    ) else {
-        return out;
+/// Whether two pristine blobs were read from identical bytes (same file content, same place).
+fn same_source(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> bool {
+    let (x, y) = (old.blob(a), new.blob(b));
+    let pristine =
+        |bl: &crate::catalog::Blob| bl.state == BlobState::Loaded && bl.original.is_none();
+    let (fx, fy) = (old.file_of(a), new.file_of(b));
+    pristine(x)
+        && pristine(y)
+        && fx.hash == fy.hash
+        && fx.len == fy.len
+        && x.start == y.start
+        && x.end == y.end
+}
+
+/// The JSON of two blobs, unless they are known to be equal without reading them.
+fn pair(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> Option<(Value, Value)> {
+    if same_source(old, a, new, b) {
+        return None;
+    }
+    // A value that cannot be read back compares as its error, so the object shows as changed
+    // rather than silently equal.
+    let read = |c: &Catalog, id: BlobId| {
+        c.to_json(&c.blob(id).value)
+            .unwrap_or_else(|e| Value::String(format!("(cannot be read: {e})")))
     };
-    let mut names: Vec<&str> = oi
-        .bundles
-        .iter()
-        .map(|&id| old.catalog.blob(id).name())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    for name in names {
-        let (Some(o), Some(n)) = (oi.bundle(name), ni.bundle(name)) else {
-            continue;
-        };
-        let (ob, nb) = (old.catalog.blob(o), new.catalog.blob(n));
-        let (Ok(ov), Ok(nv)) = (Bundle::read(&ob.value), Bundle::read(&nb.value)) else {
-            continue;
-        };
-        let props = |c: &Catalog, b: &Bundle| -> Vec<serde_json::Value> {
-            // A value that cannot be read back compares as its error, so the bundle shows as changed
-            // rather than silently equal.
-            b.properties
+    let (x, y) = (read(old, a), read(new, b));
+    (x != y).then_some((x, y))
+}
+
+fn decoder(c: &Catalog) -> impl Fn(&str) -> Option<Value> + '_ {
+    move |data: &str| c.bundle_object(&Str::new(data)).ok()
+}
+
+/// Fields of the `olm.package` object other than its name and default channel.
+fn package_fields(old: &Catalog, new: &Catalog, package: &str) -> Vec<FieldChange> {
+    let first = |c: &Catalog| {
+        c.index()
+            .package(package)
+            .and_then(|i| i.packages.first().copied())
+    };
+    let (Some(a), Some(b)) = (first(old), first(new)) else {
+        return Vec::new();
+    };
+    let Some((x, y)) = pair(old, a, new, b) else {
+        return Vec::new();
+    };
+    let mut out = Changes::default();
+    fields::other_fields(
+        &x,
+        &y,
+        &["schema", "name", "defaultChannel", "properties"],
+        &mut out,
+    );
+    fields::properties(&x, &y, &decoder(old), &mut out);
+    out.finish()
+}
+
+/// Fields of a channel and of its entries other than names, edges and skipRange.
+fn channel_fields(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> Vec<FieldChange> {
+    let Some((x, y)) = pair(old, a, new, b) else {
+        return Vec::new();
+    };
+    let mut out = Changes::default();
+    fields::other_fields(&x, &y, &["schema", "package", "name", "entries"], &mut out);
+    let entries = |v: &Value| -> BTreeMap<String, Value> {
+        let mut m = BTreeMap::new();
+        for e in v
+            .get("entries")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(n) = e.get("name").and_then(Value::as_str) {
+                m.entry(n.to_string()).or_insert_with(|| e.clone());
+            }
+        }
+        m
+    };
+    let (ea, eb) = (entries(&x), entries(&y));
+    for (n, va) in &ea {
+        if let Some(vb) = eb.get(n) {
+            let strip = |v: &Value| -> Value {
+                let mut v = v.clone();
+                if let Value::Object(m) = &mut v {
+                    for k in ["name", "replaces", "skips", "skipRange"] {
+                        m.remove(k);
+                    }
+                }
+                v
+            };
+            fields::compare(&format!("entries[{n}] "), &strip(va), &strip(vb), &mut out);
+        }
+    }
+    out.finish()
+}
+
+fn bundle_change(
+    old: &Catalog,
+    a: BlobId,
+    new: &Catalog,
+    b: BlobId,
+    name: &str,
+) -> Option<BundleChange> {
+    let (x, y) = pair(old, a, new, b)?;
+    let image_of = |v: &Value| {
+        v.get("image")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let (ia, ib) = (image_of(&x), image_of(&y));
+    let mut props = Changes::default();
+    fields::properties(
+        &x,
+        &y,
+        &|d| decoder(old)(d).or_else(|| decoder(new)(d)),
+        &mut props,
+    );
+    let mut related = Changes::default();
+    fields::related_images(&x, &y, &mut related);
+    let mut rest = Changes::default();
+    fields::other_fields(
+        &x,
+        &y,
+        &[
+            "schema",
+            "package",
+            "name",
+            "image",
+            "properties",
+            "relatedImages",
+        ],
+        &mut rest,
+    );
+    let properties = props.finish();
+    let change = BundleChange {
+        name: name.to_string(),
+        image: (ia != ib).then_some([ia, ib]),
+        properties_changed: !properties.is_empty(),
+        properties,
+        related_images: related.finish(),
+        fields: rest.finish(),
+    };
+    let changed = change.image.is_some()
+        || change.properties_changed
+        || !change.related_images.is_empty()
+        || !change.fields.is_empty();
+    changed.then_some(change)
+}
+
+fn bundle_names(c: &Catalog, package: &str) -> BTreeSet<String> {
+    c.index()
+        .package(package)
+        .map(|i| {
+            i.bundles
                 .iter()
-                .map(|p| {
-                    c.to_json(p.node).unwrap_or_else(|e| {
-                        serde_json::Value::String(format!("(cannot be read: {e})"))
-                    })
-                })
+                .map(|&id| c.blob(id).name().to_string())
                 .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Objects of other schemas by (schema, package, name), the n-th of equal keys matched to the n-th.
+fn others(old: &Catalog, a: &[BlobId], new: &Catalog, b: &[BlobId]) -> Vec<OtherChange> {
+    type Key = (String, String, String);
+    let keyed = |c: &Catalog, ids: &[BlobId]| -> BTreeMap<Key, Vec<BlobId>> {
+        let mut m: BTreeMap<Key, Vec<BlobId>> = BTreeMap::new();
+        for &id in ids {
+            let bl = c.blob(id);
+            m.entry((bl.schema().into(), bl.package().into(), bl.name().into()))
+                .or_default()
+                .push(id);
+        }
+        m
+    };
+    let (ka, kb) = (keyed(old, a), keyed(new, b));
+    let mut keys: Vec<&Key> = ka.keys().chain(kb.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut out = Vec::new();
+    let empty = Vec::new();
+    for k in keys {
+        let (la, lb) = (ka.get(k).unwrap_or(&empty), kb.get(k).unwrap_or(&empty));
+        let change = |change: &'static str, fields: Vec<FieldChange>| OtherChange {
+            schema: k.0.clone(),
+            package: k.1.clone(),
+            name: k.2.clone(),
+            change,
+            fields,
         };
-        let image = (ov.image != nv.image).then(|| [ov.image.to_string(), nv.image.to_string()]);
-        let properties_changed = props(old.catalog, &ov) != props(new.catalog, &nv);
-        if image.is_some() || properties_changed {
-            out.push(BundleChange {
-                name: name.to_string(),
-                image,
-                properties_changed,
-            });
+        for i in 0..la.len().max(lb.len()) {
+            match (la.get(i), lb.get(i)) {
+                (Some(&x), Some(&y)) => {
+                    if let Some((vx, vy)) = pair(old, x, new, y) {
+                        let mut c = Changes::default();
+                        fields::other_fields(&vx, &vy, &["schema", "package", "name"], &mut c);
+                        out.push(change("changed", c.finish()));
+                    }
+                }
+                (Some(_), None) => out.push(change("removed", Vec::new())),
+                (None, Some(_)) => out.push(change("added", Vec::new())),
+                (None, None) => {}
+            }
         }
     }
     out
+}
+
+fn package_others(c: &Catalog, package: &str) -> Vec<BlobId> {
+    c.index()
+        .package(package)
+        .map(|i| i.others.clone())
+        .unwrap_or_default()
 }
 
 /// Compares two catalogs.
@@ -284,6 +522,15 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
             name: name.clone(),
             ..Default::default()
         };
+        let (ob, nb) = (bundle_names(old, name), bundle_names(new, name));
+        p.bundles_added = nb.difference(&ob).cloned().collect();
+        p.bundles_removed = ob.difference(&nb).cloned().collect();
+        p.others = others(
+            old,
+            &package_others(old, name),
+            new,
+            &package_others(new, name),
+        );
         match (o, n) {
             (None, None) => continue,
             (None, Some(n)) => {
@@ -300,6 +547,7 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
                     p.default_channel =
                         Some([o.default_channel.clone(), n.default_channel.clone()]);
                 }
+                p.fields_changed = package_fields(old, new, name);
                 p.channels_added = n
                     .graphs
                     .keys()
@@ -312,10 +560,17 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
                     .filter(|c| !n.graphs.contains_key(*c))
                     .cloned()
                     .collect();
+                let (oi, ni) = (old.index().package(name), new.index().package(name));
                 for (c, og) in &o.graphs {
                     if let Some(ng) = n.graphs.get(c) {
-                        let d = diff_channel(c, og, ng);
+                        let mut d = diff_channel(c, og, ng);
+                        if let (Some(a), Some(b)) =
+                            (oi.and_then(|i| i.channel(c)), ni.and_then(|i| i.channel(c)))
+                        {
+                            d.fields_changed = channel_fields(old, a, new, b);
+                        }
                         if channel_changed(&d) {
+                            d.picture = mermaid::Picture::build(&d, og, ng);
                             p.channels.push(d);
                         }
                     }
@@ -332,13 +587,25 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
                         });
                     }
                 }
-                p.bundles_changed = bundle_changes(&o, &n, name);
+                if let (Some(oi), Some(ni)) = (oi, ni) {
+                    for b in ob.intersection(&nb) {
+                        if let (Some(x), Some(y)) = (oi.bundle(b), ni.bundle(b))
+                            && let Some(c) = bundle_change(o.catalog, x, n.catalog, y, b)
+                        {
+                            p.bundles_changed.push(c);
+                        }
+                    }
+                }
                 let changed = p.default_channel.is_some()
+                    || !p.fields_changed.is_empty()
                     || !p.channels_added.is_empty()
                     || !p.channels_removed.is_empty()
                     || !p.channels.is_empty()
                     || !p.deprecations.is_empty()
-                    || !p.bundles_changed.is_empty();
+                    || !p.bundles_added.is_empty()
+                    || !p.bundles_removed.is_empty()
+                    || !p.bundles_changed.is_empty()
+                    || !p.others.is_empty();
                 if !changed {
                     continue;
                 }
@@ -346,201 +613,6 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
         }
         out.packages.push(p);
     }
-    out
-}
-
-fn or_none(v: &Option<String>) -> &str {
-    v.as_deref().unwrap_or("(none)")
-}
-
-/// A skipRange as text: quoted (its spaces matter), or `(none)`.
-pub fn range_text(v: &Option<String>) -> String {
-    v.as_ref().map_or("(none)".into(), |r| format!("{r:?}"))
-}
-
-/// Plain text, one fact per line.
-pub fn text(d: &CatalogDiff) -> String {
-    let mut out = String::new();
-    for p in &d.packages {
-        let _ = writeln!(out, "package {} ({})", p.name, p.change);
-        if let Some([a, b]) = &p.default_channel {
-            let _ = writeln!(out, "  default channel: {a} → {b}");
-        }
-        for c in &p.channels_added {
-            let _ = writeln!(out, "  + channel {c}");
-        }
-        for c in &p.channels_removed {
-            let _ = writeln!(out, "  - channel {c}");
-        }
-        for c in &p.channels {
-            let _ = writeln!(out, "  channel {}:", c.name);
-            if let Some([a, b]) = &c.head {
-                let _ = writeln!(out, "    head: {} → {}", or_none(a), or_none(b));
-            }
-            for e in &c.entries_added {
-                let _ = writeln!(out, "    + entry {e}");
-            }
-            for e in &c.entries_removed {
-                let _ = writeln!(out, "    - entry {e}");
-            }
-            for e in &c.edges_added {
-                let _ = writeln!(out, "    + edge {} → {} ({})", e.from, e.to, e.kind);
-            }
-            for e in &c.edges_removed {
-                let _ = writeln!(out, "    - edge {} → {} ({})", e.from, e.to, e.kind);
-            }
-            for r in &c.skip_ranges_changed {
-                let _ = writeln!(
-                    out,
-                    "    ~ skipRange of {}: {} → {}",
-                    r.entry,
-                    range_text(&r.old),
-                    range_text(&r.new)
-                );
-            }
-            if !c.lost_path.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "    ! no longer reach the head: {}",
-                    c.lost_path.join(", ")
-                );
-            }
-            if !c.gained_path.is_empty() {
-                let _ = writeln!(out, "    now reach the head: {}", c.gained_path.join(", "));
-            }
-        }
-        for dep in &p.deprecations {
-            let _ = match (&dep.old, &dep.new) {
-                (None, Some(m)) => writeln!(out, "  + deprecation of {}: {m:?}", dep.of),
-                (Some(m), None) => writeln!(out, "  - deprecation of {}: {m:?}", dep.of),
-                (Some(a), Some(b)) => {
-                    writeln!(out, "  deprecation of {} reworded: {a:?} → {b:?}", dep.of)
-                }
-                (None, None) => Ok(()),
-            };
-        }
-        for b in &p.bundles_changed {
-            let _ = write!(out, "  ! bundle {} changed", b.name);
-            if let Some([a, c]) = &b.image {
-                let _ = write!(out, ": image {a} → {c}");
-            }
-            if b.properties_changed {
-                let _ = write!(
-                    out,
-                    "{}properties changed",
-                    if b.image.is_some() { "; " } else { ": " }
-                );
-            }
-            let _ = writeln!(
-                out,
-                " (published bundles should not change: release a new bundle instead)"
-            );
-        }
-    }
-    out
-}
-
-/// Markdown for a pull-request comment.
-pub fn markdown(d: &CatalogDiff) -> String {
-    if d.is_empty() {
-        return "No catalog changes.\n".into();
-    }
-    let mut out = String::from("## Catalog changes\n");
-    for p in &d.packages {
-        let _ = writeln!(out, "\n### `{}` ({})\n", p.name, p.change);
-        if let Some([a, b]) = &p.default_channel {
-            let _ = writeln!(out, "- default channel: `{a}` → `{b}`");
-        }
-        for c in &p.channels_added {
-            let _ = writeln!(out, "- channel added: `{c}`");
-        }
-        for c in &p.channels_removed {
-            let _ = writeln!(out, "- channel removed: `{c}`");
-        }
-        for c in &p.channels {
-            let _ = writeln!(out, "- channel `{}`", c.name);
-            if let Some([a, b]) = &c.head {
-                let _ = writeln!(out, "  - head: `{}` → `{}`", or_none(a), or_none(b));
-            }
-            for e in &c.entries_added {
-                let _ = writeln!(out, "  - entry added: `{e}`");
-            }
-            for e in &c.entries_removed {
-                let _ = writeln!(out, "  - entry removed: `{e}`");
-            }
-            for e in &c.edges_added {
-                let _ = writeln!(
-                    out,
-                    "  - edge added: `{}` → `{}` ({})",
-                    e.from, e.to, e.kind
-                );
-            }
-            for e in &c.edges_removed {
-                let _ = writeln!(
-                    out,
-                    "  - edge removed: `{}` → `{}` ({})",
-                    e.from, e.to, e.kind
-                );
-            }
-            for r in &c.skip_ranges_changed {
-                let code =
-                    |v: &Option<String>| v.as_ref().map_or("(none)".into(), |r| format!("`{r}`"));
-                let _ = writeln!(
-                    out,
-                    "  - skipRange of `{}`: {} → {}",
-                    r.entry,
-                    code(&r.old),
-                    code(&r.new)
-                );
-            }
-            if !c.lost_path.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  - :warning: no longer reach the head: {}",
-                    c.lost_path
-                        .iter()
-                        .map(|e| format!("`{e}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-            if !c.gained_path.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "  - now reach the head: {}",
-                    c.gained_path
-                        .iter()
-                        .map(|e| format!("`{e}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                );
-            }
-        }
-        for dep in &p.deprecations {
-            let _ = match (&dep.old, &dep.new) {
-                (None, Some(m)) => writeln!(out, "- deprecation added for {}: {m}", dep.of),
-                (Some(m), None) => writeln!(out, "- deprecation removed for {}: {m}", dep.of),
-                (Some(a), Some(b)) => {
-                    writeln!(out, "- deprecation of {} reworded: {a} → {b}", dep.of)
-                }
-                (None, None) => Ok(()),
-            };
-        }
-        for b in &p.bundles_changed {
-            let _ = writeln!(
-                out,
-                "- :warning: bundle `{}` changed{}{} — published bundles should not change; release a new bundle instead",
-                b.name,
-                b.image
-                    .as_ref()
-                    .map_or(String::new(), |[a, c]| format!(": image `{a}` → `{c}`")),
-                if b.properties_changed {
-                    ", properties changed"
-                } else {
-                    ""
-                }
-            );
-        }
-    }
+    out.others = others(old, &old.index().unowned, new, &new.index().unowned);
     out
 }

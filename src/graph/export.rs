@@ -15,15 +15,18 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use super::channel::PackageFacts;
+use super::filter::{self, Filter};
+use crate::catalog::Catalog;
 use crate::catalog::model::{Bundle, Channel, ChannelEntry};
 use crate::catalog::semver_range::{Range, Version};
-use crate::catalog::{BlobId, Catalog};
 
-/// Which channels to draw.
+/// Which channels to draw, and which part of them.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     pub package: Option<String>,
     pub channel: Option<String>,
+    /// opm's `--minimum-edge` and a version window.
+    pub filter: Filter,
 }
 
 /// Options of the Mermaid export.
@@ -35,26 +38,59 @@ pub struct MermaidOptions {
 
 struct Selected<'c> {
     package: &'c str,
-    channels: Vec<(BlobId, Channel<'c>)>,
+    /// Each channel with the entries to draw (all of them unless a filter leaves some out).
+    channels: Vec<(Channel<'c>, Vec<ChannelEntry<'c>>)>,
     facts: PackageFacts,
 }
 
+/// The package of the first channel (by name) listing the minimum edge, which opm draws alone.
+fn minimum_edge_package<'c>(catalog: &'c Catalog, name: &str) -> Option<&'c str> {
+    let mut channels: Vec<(&str, &str, Channel)> = catalog
+        .index()
+        .packages()
+        .flat_map(|idx| idx.channels.iter().map(move |&id| (idx, id)))
+        .filter_map(|(idx, id)| {
+            Channel::read(&catalog.blob(id).value)
+                .ok()
+                .map(|c| (c.name, idx.name.as_str(), c))
+        })
+        .collect();
+    channels.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(b.1)));
+    channels
+        .into_iter()
+        .find(|(_, _, c)| c.entries.iter().any(|e| e.name == name))
+        .map(|(_, p, _)| p)
+}
+
 fn select<'c>(catalog: &'c Catalog, sel: &Selection) -> Vec<Selected<'c>> {
+    let versions = version_map(catalog);
+    let version = |name: &str| versions.get(name).cloned().unwrap_or_else(zero);
+    let only = sel
+        .filter
+        .minimum_edge
+        .as_ref()
+        .and_then(|(name, _)| minimum_edge_package(catalog, name));
     let mut out = Vec::new();
     for idx in catalog.index().packages() {
-        if sel.package.as_deref().is_some_and(|p| p != idx.name) {
+        if sel.package.as_deref().is_some_and(|p| p != idx.name)
+            || only.is_some_and(|p| p != idx.name)
+        {
             continue;
         }
-        let mut channels: Vec<(BlobId, Channel<'c>)> = idx
+        let mut channels: Vec<(Channel<'c>, Vec<ChannelEntry<'c>>)> = idx
             .channels
             .iter()
-            .filter_map(|&id| Channel::read(&catalog.blob(id).value).ok().map(|c| (id, c)))
-            .filter(|(_, c)| sel.channel.as_deref().is_none_or(|n| n == c.name))
+            .filter_map(|&id| Channel::read(&catalog.blob(id).value).ok())
+            .filter(|c| sel.channel.as_deref().is_none_or(|n| n == c.name))
+            .filter_map(|c| {
+                let kept = filter::entries(&c.entries, &version, &sel.filter);
+                (!kept.is_empty() || sel.filter.is_none()).then_some((c, kept))
+            })
             .collect();
         if channels.is_empty() {
             continue;
         }
-        channels.sort_by(|a, b| a.1.name.cmp(b.1.name));
+        channels.sort_by(|a, b| a.0.name.cmp(b.0.name));
         out.push(Selected {
             package: &idx.name,
             channels,
@@ -62,6 +98,37 @@ fn select<'c>(catalog: &'c Catalog, sel: &Selection) -> Vec<Selected<'c>> {
         });
     }
     out
+}
+
+/// The graphs of the selected channels, filtered, by package and then channel name. Marks (head,
+/// skipped, dropped) are those of the whole channel.
+pub fn selected_graphs(catalog: &Catalog, sel: &Selection) -> Vec<super::channel::ChannelGraph> {
+    let mut out = Vec::new();
+    for p in select(catalog, sel) {
+        for (ch, entries) in &p.channels {
+            let whole = super::channel::ChannelGraph::from_entries(
+                p.package,
+                ch.name,
+                &ch.entries,
+                &p.facts,
+            );
+            out.push(if sel.filter.is_none() {
+                whole
+            } else {
+                filter::part(&whole, entries, &p.facts)
+            });
+        }
+    }
+    out
+}
+
+/// Whether `name` is a bundle of the catalog (opm's `--minimum-edge` must name one), and its
+/// version (0.0.0 when it has none opm can read).
+pub fn bundle_version(catalog: &Catalog, name: &str) -> Option<Version> {
+    let known = catalog
+        .live_blobs()
+        .any(|(_, b)| b.schema() == crate::catalog::schema::BUNDLE && b.name() == name);
+    known.then(|| version_map(catalog).get(name).cloned().unwrap_or_else(zero))
 }
 
 /// Versions by bundle name over the whole catalog, first occurrence winning, as opm's writer reads
@@ -136,7 +203,7 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
         if p.facts.deprecated {
             deprecated_packages.push(id(p.package));
         }
-        for (_, ch) in &p.channels {
+        for (ch, entries) in &p.channels {
             let channel_id = id(&format!("{}-{}", p.package, ch.name));
             let _ = writeln!(
                 body,
@@ -147,7 +214,7 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
             if p.facts.deprecated_channels.contains(ch.name) {
                 deprecated_channels.push(channel_id.clone());
             }
-            let mut sorted: Vec<&ChannelEntry> = ch.entries.iter().collect();
+            let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
             sorted.sort_by_key(|e| std::cmp::Reverse(version(e.name)));
             let mut skipped: HashSet<&str> = HashSet::new();
             let node =
@@ -175,7 +242,7 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
                 if let Some(r) = e.skip_range
                     && let Ok(range) = Range::parse(r)
                 {
-                    for x in &ch.entries {
+                    for x in entries {
                         if range.matches(&version(x.name)) {
                             let _ = writeln!(
                                 body,
@@ -266,13 +333,18 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
                 }
             ))
         );
-        for (_, ch) in &p.channels {
+        for (ch, entries) in &p.channels {
             let g = super::channel::ChannelGraph::from_entries(
                 p.package,
                 ch.name,
                 &ch.entries,
                 &p.facts,
             );
+            let g = if sel.filter.is_none() {
+                g
+            } else {
+                filter::part(&g, entries, &p.facts)
+            };
             let mut notes = Vec::new();
             if g.default {
                 notes.push("default");

@@ -234,7 +234,25 @@ pub fn layout(g: &ChannelGraph) -> Layout {
                 .edges_directed(n, Direction::Incoming)
                 .filter(|e| *e.weight() == EdgeKind::SkipRange)
                 .count();
-            notes.push(format!("skipRange {r:?} matches {matched}"));
+            let mut note = format!("skipRange {r:?} matches {matched}");
+            // What the range prunes: matched entries OLM v0 drops (nobody can install them).
+            if let Some(effect) = super::query::skip_range_effect(g, n)
+                && !effect.pruned.is_empty()
+            {
+                let names: Vec<&str> = effect
+                    .pruned
+                    .iter()
+                    .map(|&p| g.graph[p].name.as_str())
+                    .collect();
+                let shown = match names.as_slice() {
+                    [a] => a.to_string(),
+                    [a, b] => format!("{a}, {b}"),
+                    [first, .., last] => format!("{first} … {last}"),
+                    [] => String::new(),
+                };
+                note.push_str(&format!(", prunes {} ({shown})", names.len()));
+            }
+            notes.push(note);
         }
 
         // The node row: lanes passing by, lanes merging into the node.

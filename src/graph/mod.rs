@@ -5,6 +5,7 @@
 
 pub mod channel;
 pub mod export;
+pub mod filter;
 pub mod layout;
 pub mod query;
 

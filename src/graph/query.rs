@@ -40,7 +40,8 @@ impl Installed {
         })
     }
 
-    fn describe(&self) -> String {
+    /// The bundle name, or `version X`.
+    pub fn describe(&self) -> String {
         match (&self.name, &self.version) {
             (Some(n), _) => n.clone(),
             (None, Some(v)) => format!("version {v}"),
@@ -162,11 +163,7 @@ pub fn path_to_head(g: &ChannelGraph, from: &Installed) -> Result<Vec<Hop>, NoPa
     }
     let first = v0_offers(g, from)?;
     if first.is_empty() {
-        return Err(NoPath::NoOffer(format!(
-            "nothing in channel {:?} replaces or skips {}, and no skipRange contains its version",
-            g.channel,
-            from.describe()
-        )));
+        return Err(NoPath::NoOffer(no_offer(g, from)));
     }
     // Breadth-first from the first offers; the parents remember how each entry was reached.
     let mut parent: HashMap<NodeIndex, (Option<NodeIndex>, Vec<EdgeKind>)> = HashMap::new();
@@ -192,10 +189,7 @@ pub fn path_to_head(g: &ChannelGraph, from: &Installed) -> Result<Vec<Hop>, NoPa
         }
     }
     let Some(head) = head.filter(|h| parent.contains_key(h)) else {
-        return Err(NoPath::NoOffer(format!(
-            "no chain of upgrades from {} reaches the head",
-            from.describe()
-        )));
+        return Err(NoPath::NoOffer(dead_ends(g, from, &parent)));
     };
     let mut hops = Vec::new();
     let mut cur = head;
@@ -217,6 +211,190 @@ pub fn path_to_head(g: &ChannelGraph, from: &Installed) -> Result<Vec<Hop>, NoPa
     }
     hops.reverse();
     Ok(hops)
+}
+
+/// Why OLM v0 drops an entry of an ordered channel: the entries that skip it, or that it is off the
+/// head's replaces chain.
+fn why_dropped(g: &ChannelGraph, n: NodeIndex) -> String {
+    let name = &g.graph[n].name;
+    let mut skippers: Vec<&str> = g
+        .graph
+        .edges_directed(n, Direction::Outgoing)
+        .filter(|e| *e.weight() == EdgeKind::Skips)
+        .map(|e| g.graph[e.target()].name.as_str())
+        .collect();
+    skippers.sort_unstable();
+    skippers.dedup();
+    match skippers.as_slice() {
+        [] => format!(
+            "{name} is not on the replaces chain walked from the head (it is stranded), so OLM v0 drops it"
+        ),
+        [one] => format!("{one} skips {name}, so OLM v0 drops {name}"),
+        many => format!("{} skip {name}, so OLM v0 drops {name}", many.join(" and ")),
+    }
+}
+
+/// How `to` links from what is installed, in the catalog's words (`v2 replaces v1`).
+fn link_words(
+    g: &ChannelGraph,
+    to_node: NodeIndex,
+    kinds: &[EdgeKind],
+    from: &Installed,
+) -> String {
+    let to = &g.graph[to_node].name;
+    let what = from.describe();
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|k| match k {
+            EdgeKind::Replaces => format!("{to} replaces {what}"),
+            EdgeKind::Skips => format!("{to} skips {what}"),
+            EdgeKind::SkipRange => format!(
+                "the skipRange {:?} of {to} contains {}",
+                g.skip_ranges.get(&to_node).map_or("", String::as_str),
+                from.version
+                    .as_ref()
+                    .map_or_else(|| what.clone(), |v| v.to_string())
+            ),
+        })
+        .collect();
+    parts.join(" and ")
+}
+
+/// Why nothing OLM v0 keeps is an upgrade from `from`: each link from it ends at an entry OLM v0
+/// drops, and the reason names the chain (`v2 replaces v1, but v3 skips v2, so OLM v0 drops v2`).
+fn no_offer(g: &ChannelGraph, from: &Installed) -> String {
+    let from_node = from.name.as_deref().and_then(|n| g.node(n));
+    let mut links: Vec<(NodeIndex, Vec<EdgeKind>)> = links_from(g, from)
+        .into_iter()
+        .filter(|(n, _)| Some(*n) != from_node)
+        .collect();
+    links.sort_by_key(|(n, _)| g.graph[*n].position);
+    if links.is_empty() {
+        return format!(
+            "nothing in channel {:?} replaces or skips {}, and no skipRange contains its version",
+            g.channel,
+            from.describe()
+        );
+    }
+    let reasons: Vec<String> = links
+        .iter()
+        .map(|(n, kinds)| {
+            let mut kinds = kinds.clone();
+            kinds.sort();
+            kinds.dedup();
+            format!(
+                "{}, but {}",
+                link_words(g, *n, &kinds, from),
+                why_dropped(g, *n)
+            )
+        })
+        .collect();
+    format!(
+        "{}; nothing that OLM v0 keeps in channel {:?} replaces or skips {} or has a skipRange containing its version",
+        reasons.join("; "),
+        g.channel,
+        from.describe()
+    )
+}
+
+/// Why the upgrades from `from` stop short of the head: where each chain ends, and why.
+fn dead_ends(
+    g: &ChannelGraph,
+    from: &Installed,
+    reached: &HashMap<NodeIndex, (Option<NodeIndex>, Vec<EdgeKind>)>,
+) -> String {
+    let mut ends: Vec<NodeIndex> = reached
+        .keys()
+        .copied()
+        .filter(|&n| {
+            let here = Installed {
+                name: Some(g.graph[n].name.clone()),
+                version: g.graph[n].version.clone(),
+            };
+            v0_offers(g, &here).is_ok_and(|o| o.iter().all(|o| o.entry == n))
+        })
+        .collect();
+    ends.sort_by_key(|&n| g.graph[n].position);
+    let why: Vec<String> = ends
+        .iter()
+        .take(3)
+        .map(|&n| {
+            let here = Installed {
+                name: Some(g.graph[n].name.clone()),
+                version: g.graph[n].version.clone(),
+            };
+            format!("from {}: {}", g.graph[n].name, no_offer(g, &here))
+        })
+        .collect();
+    let mut out = format!(
+        "no chain of upgrades from {} reaches the head",
+        from.describe()
+    );
+    if !why.is_empty() {
+        out.push_str(&format!(" ({})", why.join("; ")));
+    }
+    out
+}
+
+/// One upgrade OLM v1 makes: from what is installed to the highest successor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct V1Hop {
+    pub from: String,
+    pub to: String,
+    pub version: Option<Version>,
+    /// The channels and links that make it a successor.
+    pub via: Vec<(String, EdgeKind)>,
+}
+
+/// Where OLM v1's automatic upgrades lead from an installed bundle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct V1Path {
+    pub hops: Vec<V1Hop>,
+    /// The bundle the upgrades stop at (what is installed when there is no successor).
+    pub end: String,
+    /// Whether that is the target (the channel head, or the highest version in scope).
+    pub reached: bool,
+    /// The target.
+    pub target: Option<String>,
+}
+
+/// The upgrades OLM v1 (operator-controller, `CatalogProvided` policy) makes from `from`, one after
+/// the other: each time the highest version among the successors in the channels in scope (entries
+/// that replace or skip the installed bundle, or whose skipRange contains its version; nothing is
+/// dropped for being skipped), until there is none. `target` is the entry the caller hopes to reach.
+pub fn v1_path(graphs: &[&ChannelGraph], from: &Installed, target: Option<&str>) -> V1Path {
+    let mut hops = Vec::new();
+    let mut here = from.clone();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    if let Some(n) = &from.name {
+        seen.insert(n.clone());
+    }
+    loop {
+        let next = v1_successors(graphs, &here)
+            .into_iter()
+            .find(|s| Some(&s.name) != here.name.as_ref());
+        let Some(next) = next else { break };
+        if !seen.insert(next.name.clone()) {
+            break;
+        }
+        hops.push(V1Hop {
+            from: here.describe(),
+            to: next.name.clone(),
+            version: next.version.clone(),
+            via: next.via.iter().map(|(c, k)| (c.to_string(), *k)).collect(),
+        });
+        here = Installed {
+            name: Some(next.name),
+            version: next.version,
+        };
+    }
+    let end = here.describe();
+    V1Path {
+        reached: target.is_some_and(|t| t == end),
+        target: target.map(String::from),
+        hops,
+        end,
+    }
 }
 
 /// What an entry's skipRange does in its channel.

@@ -287,6 +287,9 @@ pub struct Loaded {
     pub changes: Vec<Change>,
     /// Review mode: the diff the changes come from (the graph pane lists a channel's part of it).
     pub review: crate::diff::CatalogDiff,
+    /// The graph pane follows OLM v1's upgrade rules (nothing dropped; the highest successor is
+    /// taken) instead of OLM v0's.
+    pub olm_v1: bool,
 }
 
 /// One line of the review-mode changes pane.
@@ -911,6 +914,7 @@ impl Loaded {
             problem: 0,
             graph: None,
             graph_scroll: 0,
+            olm_v1: false,
             details_scroll: 0,
             changes: Vec::new(),
             review: Default::default(),
@@ -1299,6 +1303,16 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
         | Command::Redo
         | Command::Write => edit_command(m, command),
         Command::Help => m.overlay = Some(Overlay::Help),
+        Command::OlmRules => {
+            if let Some(l) = m.loaded_mut() {
+                l.olm_v1 = !l.olm_v1;
+                m.status = Some(if l.olm_v1 {
+                    "graph: OLM v1 rules (nothing dropped; the highest successor is taken)".into()
+                } else {
+                    "graph: OLM v0 rules (skipped and stranded entries dropped)".into()
+                });
+            }
+        }
         Command::Filter => m.prompt = Some(Prompt::Filter(String::new())),
         Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
         Command::NextPane | Command::PrevPane => {

@@ -39,6 +39,7 @@ pub enum Command {
     Undo,
     Redo,
     Write,
+    OlmRules,
 }
 
 /// One key: a code and its modifiers.
@@ -309,6 +310,13 @@ const DEFAULTS: &[(Command, &str, &[&str], &str, bool)] = &[
         &["w"],
         "show the diff and write the changed files",
         true,
+    ),
+    (
+        Command::OlmRules,
+        "olm-rules",
+        &["v"],
+        "graph: switch between OLM v0 and OLM v1 upgrade rules",
+        false,
     ),
 ];
 

@@ -233,6 +233,7 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
     let selection = Selection {
         package: sel.first().cloned(),
         channel: sel.get(1).cloned(),
+        ..Default::default()
     };
     let text = match format {
         "dot" => dot(&l.ws.catalog, &selection),

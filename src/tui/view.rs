@@ -376,6 +376,9 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
     if g.default {
         title.push_str(" ★ default");
     }
+    if l.olm_v1 {
+        title.push_str(" · OLM v1 rules");
+    }
     let selected = l.selected().get(2).and_then(|e| g.node(e));
     // The selected entry's neighbours (either direction) are highlighted.
     let neighbours: Vec<_> = selected
@@ -383,9 +386,21 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         .unwrap_or_default();
     let mut lines: Vec<Line> = Vec::new();
     lines.push(Line::from(Span::styled(
-        "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips",
+        if l.olm_v1 {
+            "◉ head ● entry ○ dropped by OLM v0, kept by OLM v1 ✗ deprecated │ replaces ┆ skips"
+        } else {
+            "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips"
+        },
         theme.fg(Color::DarkGray),
     )));
+    if l.olm_v1
+        && let Some(n) = selected
+    {
+        lines.push(Line::from(Span::styled(
+            olm_v1_line(g, n),
+            theme.fg(Color::Cyan),
+        )));
+    }
     // Review mode: what the change removed or relinked here, listed under the lanes in the room
     // they leave, and in at least half the pane.
     let room = area.height.saturating_sub(3) as usize;
@@ -455,6 +470,31 @@ fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
         Paragraph::new(lines).block(block(&title, focused, theme)),
         area,
     );
+}
+
+/// What OLM v1 takes from the selected entry, beside what OLM v0 offers.
+fn olm_v1_line(g: &crate::graph::channel::ChannelGraph, n: petgraph::graph::NodeIndex) -> String {
+    use crate::graph::query::{Installed, v0_offers, v1_successors};
+    let from = Installed {
+        name: Some(g.graph[n].name.clone()),
+        version: g.graph[n].version.clone(),
+    };
+    let v1 = v1_successors(&[g], &from)
+        .into_iter()
+        .find(|s| Some(&s.name) != from.name.as_ref());
+    let v0 = v0_offers(g, &from)
+        .ok()
+        .and_then(|o| o.first().map(|o| g.graph[o.entry].name.clone()));
+    let v0 = v0.map_or("OLM v0 offers nothing".to_string(), |x| {
+        format!("OLM v0 offers {x}")
+    });
+    match v1 {
+        Some(s) => format!(
+            "OLM v1 from here takes {} (highest successor); {v0}",
+            s.name
+        ),
+        None => format!("OLM v1 from here: no successor; {v0}"),
+    }
 }
 
 /// An edge in words: the newer entry first, as the catalog says it.
@@ -683,6 +723,10 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
                     k(Command::Up)
                 ),
                 "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
+                format!(
+                    "{}: OLM v0 or OLM v1 rules; with v1, what OLM v1 takes from the selected entry",
+                    k(Command::OlmRules)
+                ),
                 "review mode: + marks new entries; what the change removed or relinked here is listed under the lanes".into(),
             ],
         ),

@@ -68,6 +68,15 @@ pub const BUNDLE_NAME: &str = "FBC109";
 pub const SKIP_RANGE_QUIRK: &str = "FBC110";
 pub const REQUIRED_RANGE: &str = "FBC111";
 
+/// Profile rules (`validate --profile`): the checks of ecosystem CI.
+pub const PROFILE_METADATA: &str = "FBC300";
+pub const PROFILE_DIGEST: &str = "FBC301";
+pub const PROFILE_REGISTRY: &str = "FBC302";
+pub const PROFILE_DANGLING: &str = "FBC303";
+pub const PROFILE_LOOP: &str = "FBC304";
+pub const PROFILE_PRUNED: &str = "FBC305";
+pub const PROFILE_REPLACES: &str = "FBC306";
+
 /// Every code, the severity it is reported with, and what it means.
 pub const RULES: &[(&str, Severity, &str)] = {
     use Severity::*;
@@ -313,6 +322,41 @@ pub const RULES: &[(&str, Severity, &str)] = {
             REQUIRED_RANGE,
             Warning,
             "an olm.package.required versionRange that is not a valid range",
+        ),
+        (
+            PROFILE_METADATA,
+            Error,
+            "profile community, konflux: olm.bundle.object in a catalog for OCP 4.17 or later (konflux: each bundle needs the metadata format of its OCP version)",
+        ),
+        (
+            PROFILE_DIGEST,
+            Error,
+            "profile konflux: a bundle image not pinned by digest",
+        ),
+        (
+            PROFILE_REGISTRY,
+            Error,
+            "profile community (with --allowed-registry), konflux: a bundle image from a registry not allowed",
+        ),
+        (
+            PROFILE_DANGLING,
+            Error,
+            "profile community: a dangling bundle (no upgrade from it under OLM v0)",
+        ),
+        (
+            PROFILE_LOOP,
+            Error,
+            "profile community: a loop in a channel's upgrade graph",
+        ),
+        (
+            PROFILE_PRUNED,
+            Warning,
+            "profile community: a skipRange without replaces, which may prune the graph",
+        ),
+        (
+            PROFILE_REPLACES,
+            Error,
+            "profile community: replaces naming a bundle not in the catalog",
         ),
     ]
 };

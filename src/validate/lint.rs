@@ -82,7 +82,7 @@ pub fn package(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
             skip_range(cx, p, *id, ch.name, e, &mut d);
         }
         skip_range_only(cx, p, *id, ch.name, &ch.entries, &chain, &mut d);
-        dangling(cx, p, *id, ch.name, &ch.entries, &chain, &mut d);
+        super::dangling::check(cx, p, *id, ch.name, &ch.entries, &chain, &mut d);
         head_metadata(cx, p, *id, ch.name, &ch.entries, &chain, &mut d);
     }
     bundles(cx, p, &mut d);
@@ -307,18 +307,45 @@ fn skip_range(cx: &Cx, p: &Pkg, id: BlobId, ch: &str, e: &ChannelEntry, out: &mu
     }
     let versions = &p.sorted_versions;
     if !versions.is_empty() && !versions.iter().any(|v| range.matches(v)) {
-        out.push(
-            diag(
-                c::SKIP_RANGE_MATCHES_NOTHING,
-                format!(
-                    "skipRange {q} matches no version of package {} (its versions go from {} to {})",
-                    go_quote(p.name),
-                    versions[0],
-                    versions[versions.len() - 1]
-                ),
-            )
-            .with_hint("fine if it covers releases no longer in the catalog that clusters may still run; otherwise check the bounds"),
+        // A range entirely below the package's oldest version covers releases pruned from the
+        // catalog that clusters may still run: normal, a note. One that can never match, or that
+        // lies among the package's versions and still misses them all, is worth a look.
+        let empty = range.alternatives.iter().all(|alt| {
+            let lower = alt
+                .iter()
+                .filter(|c| matches!(c.op, Op::Gt | Op::Ge | Op::Eq))
+                .max_by(|a, b| a.version.cmp(&b.version));
+            let upper = alt
+                .iter()
+                .filter(|c| matches!(c.op, Op::Lt | Op::Le | Op::Eq))
+                .min_by(|a, b| a.version.cmp(&b.version));
+            lower.zip(upper).is_some_and(|(l, u)| {
+                l.version > u.version
+                    || (l.version == u.version && (l.op == Op::Gt || u.op == Op::Lt))
+            })
+        });
+        let below = range.alternatives.iter().all(|alt| {
+            alt.iter()
+                .any(|c| matches!(c.op, Op::Lt | Op::Le) && c.version <= versions[0])
+        });
+        let message = format!(
+            "skipRange {q} matches no version of package {} (its versions go from {} to {})",
+            go_quote(p.name),
+            versions[0],
+            versions[versions.len() - 1]
         );
+        out.push(if empty {
+            diag(c::SKIP_RANGE_MATCHES_NOTHING, format!("{message}; its lower bound is not below its upper bound, so it can never match"))
+                .with_hint("fix the bounds: `>=A <B` needs A below B")
+        } else if below {
+            Diagnostic::info(c::SKIP_RANGE_MATCHES_NOTHING, at.clone(), format!("{message}: it covers only older releases, no longer in the catalog"))
+                .in_channel(ch)
+                .for_bundle(e.name)
+        } else {
+            diag(c::SKIP_RANGE_MATCHES_NOTHING, message).with_hint(
+                "fine if it covers releases no longer in the catalog that clusters may still run; otherwise check the bounds",
+            )
+        });
     }
     let Some((own, _)) = p.versions.get(e.name) else {
         return;
@@ -342,11 +369,44 @@ fn skip_range(cx: &Cx, p: &Pkg, id: BlobId, ch: &str, e: &ChannelEntry, out: &mu
         }
     }
     if let Some(why) = above {
-        let newer: Vec<String> = versions
+        let newer: Vec<&Version> = versions
             .iter()
             .filter(|v| *v > own && range.matches(v))
-            .map(|v| v.to_string())
             .collect();
+        // An upper bound of the entry's own release (`<4.17.0` on `4.17.0-202409100034`) is above
+        // its prerelease version only by prerelease ordering; if it matches nothing but builds of
+        // that same release, it is a common convention, worth a note only.
+        let same_release =
+            |v: &Version| (v.major, v.minor, v.patch) == (own.major, own.minor, own.patch);
+        let bound_is_own_release = range.alternatives.iter().all(|alt| {
+            alt.iter()
+                .filter(|cmp| matches!(cmp.op, Op::Lt | Op::Le | Op::Eq))
+                .min_by(|a, b| a.version.cmp(&b.version))
+                .is_some_and(|cmp| {
+                    cmp.op == Op::Lt && cmp.version.pre.is_empty() && same_release(&cmp.version)
+                })
+        });
+        let newer: Vec<String> = newer.iter().map(|v| v.to_string()).collect();
+        if bound_is_own_release && !own.pre.is_empty() {
+            out.push(
+                Diagnostic::info(
+                    c::SKIP_RANGE_ABOVE_VERSION,
+                    at.clone(),
+                    format!(
+                        "skipRange {q} of {} ends at its own release {}.{}.{}, above its prerelease version {own}: it also matches {} newer build{} of that release",
+                        go_quote(e.name),
+                        own.major,
+                        own.minor,
+                        own.patch,
+                        newer.len(),
+                        if newer.len() == 1 { "" } else { "s" }
+                    ),
+                )
+                .in_channel(ch)
+                .for_bundle(e.name),
+            );
+            return;
+        }
         let tail = if newer.is_empty() {
             String::new()
         } else {
@@ -410,75 +470,6 @@ fn skip_range_only(
                 by.name, by.name
             )),
         );
-    }
-}
-
-fn dangling(
-    cx: &Cx,
-    p: &Pkg,
-    id: BlobId,
-    ch: &str,
-    entries: &[ChannelEntry],
-    chain: &Chain,
-    out: &mut Vec<Diagnostic>,
-) {
-    let tail = match chain {
-        Chain::Valid { chain, .. } | Chain::Stranded { chain, .. } => chain.last().copied(),
-        _ => None,
-    };
-    let other_package = |name: &str| {
-        cx.catalog
-            .index()
-            .packages()
-            .find(|q| q.name != p.name && q.bundle(name).is_some())
-            .map(|q| format!(" (it is a bundle of package {})", go_quote(&q.name)))
-            .unwrap_or_default()
-    };
-    for e in entries {
-        let mut targets: Vec<(&str, &str, &Node)> = Vec::new();
-        if let Some(r) = e.replaces {
-            targets.push((
-                "replaces",
-                r,
-                e.node.get_field("replaces").unwrap_or(e.node),
-            ));
-        }
-        let skip_nodes = e.node.get_field("skips").and_then(Node::as_seq);
-        for (i, s) in e.skips.iter().enumerate() {
-            let node = skip_nodes.and_then(|n| n.get(i)).unwrap_or(e.node);
-            targets.push(("skips", s, node));
-        }
-        for (field, target, node) in targets {
-            if target.is_empty() || !p.idx.channels_listing(target).is_empty() {
-                continue;
-            }
-            let at = cx.catalog.node_location(id, node);
-            let elsewhere = other_package(target);
-            let d = if field == "replaces" && tail == Some(e.name) && elsewhere.is_empty() {
-                Diagnostic::info(
-                    c::DANGLING_EDGE,
-                    at,
-                    format!(
-                        "the channel's oldest entry {} replaces {}, which is in no channel of the package (usually an older, pruned release)",
-                        go_quote(e.name),
-                        go_quote(target)
-                    ),
-                )
-            } else {
-                Diagnostic::warning(
-                    c::DANGLING_EDGE,
-                    at,
-                    format!(
-                        "{} {field} {}, which is in no channel of package {}{elsewhere}",
-                        go_quote(e.name),
-                        go_quote(target),
-                        go_quote(p.name)
-                    ),
-                )
-                .with_hint("fine for a release removed from the catalog; otherwise check the name for a typo (edges only work within a package)")
-            };
-            out.push(d.in_channel(ch).for_bundle(e.name));
-        }
     }
 }
 

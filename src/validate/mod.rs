@@ -8,8 +8,10 @@
 //! ```
 
 pub mod codes;
+mod dangling;
 mod lint;
 pub mod opm;
+pub mod profile;
 mod rules;
 pub mod shape;
 
