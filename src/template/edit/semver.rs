@@ -256,25 +256,56 @@ pub(super) fn apply(
             }
         }
         SemverEdit::SetFlag { flag, value } => {
-            let key = key_as_written(&node, flag.key())
-                .map(str::to_string)
-                .unwrap_or_else(|| case(flag.key()));
-            node.set_field(&key, Node::new(Kind::Bool(*value)));
+            set_setting(&mut node, flag.key(), Node::new(Kind::Bool(*value)), &case);
         }
-        SemverEdit::SetPreference { preference } => {
-            let key = key_as_written(&node, "DefaultChannelTypePreference")
-                .map(str::to_string)
-                .unwrap_or_else(|| case("DefaultChannelTypePreference"));
-            match preference {
-                Some(p) => node.set_field(&key, Node::string(p.as_str())),
-                None => {
-                    node.remove_field(&key);
-                }
+        SemverEdit::SetPreference { preference } => match preference {
+            Some(p) => set_setting(
+                &mut node,
+                "DefaultChannelTypePreference",
+                Node::string(p.as_str()),
+                &case,
+            ),
+            None => {
+                node.remove_field("DefaultChannelTypePreference");
             }
-        }
+        },
     }
     crate::template::parse_node(&doc.name(), &doc.inline(&node), Vec::new())?;
     Ok(node)
+}
+
+/// Sets a top-level setting; a new one goes after the other settings (`Schema`, `Generate…`,
+/// `DefaultChannelTypePreference`), before the bundle lists.
+fn set_setting(
+    node: &mut Node,
+    key: &'static str,
+    value: Node,
+    case: &dyn Fn(&'static str) -> String,
+) {
+    if node.get_field(key).is_some() {
+        node.set_field(key, value);
+        return;
+    }
+    let Some(entries) = node.as_map_mut() else {
+        return;
+    };
+    let settings = [
+        "schema",
+        "generatemajorchannels",
+        "generateminorchannels",
+        "defaultchanneltypepreference",
+    ];
+    let at = entries
+        .iter()
+        .rposition(|e| settings.contains(&e.key_str().to_ascii_lowercase().as_str()))
+        .map_or(0, |i| i + 1);
+    entries.insert(
+        at,
+        crate::catalog::node::Entry {
+            key: Node::string(case(key)),
+            value,
+        },
+    );
 }
 
 fn image(edit: &SemverEdit) -> Option<&String> {
