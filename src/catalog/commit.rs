@@ -301,6 +301,13 @@ impl Dir {
         self.fd.as_raw_fd()
     }
 
+    /// The directory's device and inode, as the open handle sees it.
+    fn id(&self) -> std::io::Result<(u64, u64)> {
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        check(unsafe { libc::fstat(self.raw(), &mut st) })?;
+        Ok((st.st_dev, st.st_ino))
+    }
+
     fn stat(&self, name: &str) -> std::io::Result<libc::stat> {
         let c = cstr(name)?;
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
@@ -831,6 +838,8 @@ impl<'a> Tx<'a> {
             self.inject(Step::Verify, i)
                 .map_err(|e| (Step::Verify, i, e))?;
             let t = &self.targets[i];
+            self.dirs_in_place(&t.dirs)
+                .map_err(|e| (Step::Verify, i, e))?;
             let dir = &self.dirs[&t.dirs.join("/")];
             let changed = || std::io::Error::other("changed on disk during the save");
             match (&t.old, dir.stat(&t.name)) {
@@ -876,6 +885,34 @@ impl<'a> Tx<'a> {
             r.map_err(|e| (Step::Rename, i, e))?;
             self.done[i].temp = None;
             self.done[i].renamed = true;
+        }
+        Ok(())
+    }
+
+    /// Checks that the directories held open for `dirs` are still the ones found walking from the
+    /// root, none of them a link: a directory moved out of the root (or swapped) since the check would
+    /// otherwise take the write with it.
+    fn dirs_in_place(&self, dirs: &[String]) -> std::io::Result<()> {
+        let mut path = String::new();
+        for comp in dirs {
+            let child = if path.is_empty() {
+                comp.clone()
+            } else {
+                format!("{path}/{comp}")
+            };
+            let moved = || std::io::Error::other(format!("{child} was moved during the save"));
+            let st = self.dirs[&path].stat(comp).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    moved()
+                } else {
+                    e
+                }
+            })?;
+            let held = self.dirs.get(&child).ok_or_else(moved)?.id()?;
+            if !is_kind(&st, libc::S_IFDIR) || (st.st_dev, st.st_ino) != held {
+                return Err(moved());
+            }
+            path = child;
         }
         Ok(())
     }
@@ -1015,4 +1052,79 @@ fn normalize(base: &[String], link: &str) -> Option<String> {
         }
     }
     (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planned(rel: &str, old: &[u8], new: &[u8]) -> PlannedFile {
+        PlannedFile {
+            rel: rel.into(),
+            bytes: new.to_vec(),
+            expect: Expect::Unchanged {
+                len: old.len() as u64,
+                hash: xxhash_rust::xxh3::xxh3_64(old),
+            },
+        }
+    }
+
+    #[test]
+    fn a_directory_moved_out_of_the_root_after_the_check_takes_no_write_with_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("catalog");
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::write(root.join("pkg/catalog.yaml"), "old\n").unwrap();
+        let files = [planned("pkg/catalog.yaml", b"old\n", b"new\n")];
+        let mut tx = Tx::new(&root, &files, None).unwrap();
+        tx.check(false).unwrap();
+        // Between the check and the rename the package directory leaves the root, and a look-alike
+        // takes its place.
+        let outside = tmp.path().join("outside");
+        std::fs::rename(root.join("pkg"), &outside).unwrap();
+        std::fs::create_dir(root.join("pkg")).unwrap();
+        std::fs::write(root.join("pkg/catalog.yaml"), "old\n").unwrap();
+        let (step, index, e) = tx.run().unwrap_err();
+        assert_eq!((step, index), (Step::Verify, 0));
+        assert!(
+            e.to_string().contains("pkg was moved during the save"),
+            "{e}"
+        );
+        let states = tx.undo();
+        assert_eq!(
+            states,
+            vec![("pkg/catalog.yaml".into(), FileState::Untouched)]
+        );
+        assert_eq!(
+            std::fs::read(outside.join("catalog.yaml")).unwrap(),
+            b"old\n"
+        );
+        assert_eq!(
+            std::fs::read(root.join("pkg/catalog.yaml")).unwrap(),
+            b"old\n"
+        );
+        let left: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary or second name left outside");
+    }
+
+    #[test]
+    fn a_directory_swapped_for_a_link_after_the_check_takes_no_write_with_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("catalog");
+        std::fs::create_dir_all(root.join("pkg")).unwrap();
+        std::fs::write(root.join("pkg/catalog.yaml"), "old\n").unwrap();
+        let files = [planned("pkg/catalog.yaml", b"old\n", b"new\n")];
+        let mut tx = Tx::new(&root, &files, None).unwrap();
+        tx.check(false).unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::rename(root.join("pkg"), &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("pkg")).unwrap();
+        let (step, _, _) = tx.run().unwrap_err();
+        assert_eq!(step, Step::Verify);
+        tx.undo();
+        assert_eq!(
+            std::fs::read(outside.join("catalog.yaml")).unwrap(),
+            b"old\n"
+        );
+    }
 }
