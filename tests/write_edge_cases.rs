@@ -1307,3 +1307,13 @@ fn y_tilde_value_replace() {
         *at(n, "a") = s("x");
     });
 }
+
+/// A JSON document behind a UTF-8 byte order mark is read as YAML (as opm reads it); an edit keeps
+/// the mark and writes the document as JSON again instead of turning the `.json` file into block
+/// YAML.
+#[test]
+fn j_behind_a_byte_order_mark_stays_json() {
+    let text = "\u{feff}{\n    \"schema\": \"olm.package\",\n    \"name\": \"foo\",\n    \"defaultChannel\": \"stable\"\n}\n";
+    let n = j(text, |n| *at(n, "defaultChannel") = s("beta"));
+    assert_eq!(n, text.replace("\"stable\"", "\"beta\""));
+}

@@ -510,8 +510,20 @@ fn patch_root(ctx: &Ctx, format: Format, old: &Node, new: &Node, out: &mut Vec<S
     }
 }
 
-/// Rewrites a whole YAML document in its own style.
+/// Rewrites a whole YAML document in its own style. A document written as JSON (a JSON file read as
+/// YAML, as behind a byte order mark) is written as JSON again, in place, keeping what precedes it.
 fn rewrite_yaml_root(ctx: &Ctx, old: &Node, new: &Node, out: &mut Vec<Splice>) {
+    let start = old.pos.start as usize;
+    if ctx.text.get(start..).is_some_and(|t| t.starts_with('{')) {
+        let mut text = String::new();
+        super::json::write_json(&mut text, new, ctx.json, 0, ctx.resolve);
+        out.push(Splice {
+            start,
+            end: old.pos.end as usize,
+            text,
+        });
+        return;
+    }
     let col = old.pos.col.saturating_sub(1) as usize;
     let mut text = String::new();
     yaml::write_block(&mut text, new, col, ctx.yaml, ctx.resolve);
@@ -1060,5 +1072,39 @@ fn push_after(
             end: at,
             text,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn splice(start: usize, end: usize, text: &str) -> Splice {
+        Splice {
+            start,
+            end,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn overlapping_changes_are_an_error_not_a_skipped_change() {
+        let original = "a: 1\nb: 2\nc: 3\n";
+        assert_eq!(
+            apply(
+                original,
+                vec![splice(0, 10, "x: 9\n"), splice(5, 15, "y: 8\n")]
+            ),
+            Err(5)
+        );
+        // Cuts that only remove text may overlap: the removed range is their union.
+        assert_eq!(
+            apply(original, vec![splice(0, 10, ""), splice(5, 15, "")]).as_deref(),
+            Ok("")
+        );
+        assert_eq!(
+            apply(original, vec![splice(5, 10, "B: 2\n")]).as_deref(),
+            Ok("a: 1\nB: 2\nc: 3\n")
+        );
     }
 }
