@@ -471,6 +471,41 @@ fn a_read_only_file_asks_before_it_is_written() {
     );
 }
 
+/// A save that fails part way lists every file and what became of it, in a dialog rather than a
+/// one-line footer that would cut the list; the edits stay unsaved and the next save writes them.
+#[test]
+fn a_failed_save_shows_every_file_and_keeps_the_edits() {
+    use fbc_edit::catalog::commit::{Fault, Step};
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    m.save_options.fault = Some(Fault {
+        step: Step::Rename,
+        file: 0,
+    });
+    press(&mut m, "j l j d j d y w y");
+    let Some(fbc_edit::tui::app::Dialog::SaveFailed { lines, .. }) = &m.dialog else {
+        panic!("{:?}", m.dialog);
+    };
+    assert_eq!(
+        lines[1..],
+        ["  cache-operator/catalog.yaml: not written".to_string()],
+        "{lines:?}"
+    );
+    insta::assert_snapshot!(screen(&mut m, 80, 24));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    press(&mut m, "esc");
+    assert!(m.dialog.is_none());
+    m.save_options.fault = None;
+    press(&mut m, "w y");
+    assert_eq!(
+        m.status.as_deref(),
+        Some("wrote cache-operator/catalog.yaml")
+    );
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), before);
+}
+
 #[test]
 fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
     let (_new, mut m) = review_of_a_promotion();

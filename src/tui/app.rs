@@ -260,6 +260,8 @@ pub enum Dialog {
     Reload { why: String },
     /// A file to write is read-only, so nothing was written; `y` writes anyway.
     ForceWrite { why: String },
+    /// A save failed part way: every file and what became of it; any key closes.
+    SaveFailed { title: String, lines: Vec<String> },
     /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
     /// channels its annotations name, marked new).
     PickChannelForNew {
@@ -546,6 +548,8 @@ pub struct Model {
     /// Rows of the tree pane, for half-page moves (set by the view).
     pub page: usize,
     pub quit: bool,
+    /// How saves proceed (tests inject failures here).
+    pub save_options: crate::catalog::commit::CommitOptions,
 }
 
 /// Everything that can happen.
@@ -593,6 +597,7 @@ impl Model {
             compare: None,
             page: 20,
             quit: false,
+            save_options: Default::default(),
         }
     }
 
@@ -2007,8 +2012,24 @@ fn save(m: &mut Model, options: &crate::catalog::commit::CommitOptions) {
             m.dialog = Some(Dialog::Reload { why: e.to_string() });
         }
         Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
-        Err(e) if e.wrote_nothing() => m.status = Some(format!("nothing written: {e}")),
-        Err(e) => m.status = Some(e.to_string()),
+        Err(e) => {
+            let text = e.to_string();
+            let title = if e.wrote_nothing() {
+                "nothing was written"
+            } else {
+                "the save failed"
+            };
+            if text.contains('\n') {
+                m.dialog = Some(Dialog::SaveFailed {
+                    title: title.into(),
+                    lines: text.lines().map(str::to_string).collect(),
+                });
+            } else if e.wrote_nothing() {
+                m.status = Some(format!("nothing written: {text}"));
+            } else {
+                m.status = Some(text);
+            }
+        }
     }
 }
 
@@ -2024,14 +2045,17 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                 m.status = Some(format!("nothing written: {why}"));
             }
         },
+        Dialog::SaveFailed { .. } => {
+            m.status = Some("the unsaved edits are kept".into());
+        }
         Dialog::ForceWrite { why } => match code {
-            KeyCode::Char('y') => save(
-                m,
-                &crate::catalog::commit::CommitOptions {
+            KeyCode::Char('y') => {
+                let options = crate::catalog::commit::CommitOptions {
                     force_read_only: true,
-                    ..Default::default()
-                },
-            ),
+                    ..m.save_options.clone()
+                };
+                save(m, &options)
+            }
             _ => m.status = Some(format!("nothing written: {why}")),
         },
         Dialog::PickChannel {
@@ -2075,7 +2099,10 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
             _ => m.status = Some("not quitting; w writes the changes".into()),
         },
         Dialog::Write { lines, scroll } => match code {
-            KeyCode::Char('y') => save(m, &Default::default()),
+            KeyCode::Char('y') => {
+                let options = m.save_options.clone();
+                save(m, &options)
+            }
             KeyCode::Char('j') | KeyCode::Down => {
                 m.dialog = Some(Dialog::Write {
                     scroll: (scroll + 1).min(lines.len().saturating_sub(1)),

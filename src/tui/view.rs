@@ -164,6 +164,18 @@ fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             ],
             0,
         ),
+        Dialog::SaveFailed { title, lines } => (
+            title.clone(),
+            lines
+                .iter()
+                .map(|l| Line::from(l.clone()))
+                .chain([
+                    Line::from(""),
+                    Line::from("any key closes; the edits stay unsaved"),
+                ])
+                .collect(),
+            0,
+        ),
         Dialog::ForceWrite { why } => (
             "nothing was written".into(),
             vec![
