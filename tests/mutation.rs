@@ -223,6 +223,28 @@ fn seeds() -> Vec<Seed> {
             "semver.yaml",
             &[],
         ),
+        // Real files written by others: a rendered package, a basic template with PascalCase-free
+        // keys and wrapped lines, and a semver template with PascalCase keys.
+        s(
+            Kind::Catalog,
+            local("testdata/release/catalogs/v4.20"),
+            "rabbitmq-messaging-topology-operator/catalog.yaml",
+            &[],
+        ),
+        s(
+            Kind::Template,
+            local(
+                "testdata/release/operators/rabbitmq-messaging-topology-operator/catalog-templates",
+            ),
+            "v4.20.yaml",
+            &[],
+        ),
+        s(
+            Kind::Template,
+            local("testdata/release/operators/konflux/catalog-templates"),
+            "semver.yaml",
+            &[],
+        ),
     ]
 }
 
@@ -425,6 +447,14 @@ fn exercise_catalog(root: &Path, original: &Catalog, survivors: &[&str]) {
             let _ = fbc_edit::graph::query::v1_successors(&[g], &from);
         }
     }
+    // The catalog written out anew, as render and migrate write whole catalogs.
+    let values: Vec<serde_json::Value> = c
+        .blobs
+        .iter()
+        .filter_map(|b| c.to_json(&b.value).ok())
+        .collect();
+    let _ = fbc_edit::catalog::emit::write_fbc(&values, fbc_edit::catalog::emit::OutFormat::Json);
+    let _ = fbc_edit::catalog::emit::write_fbc(&values, fbc_edit::catalog::emit::OutFormat::Yaml);
     let sel = fbc_edit::graph::export::Selection::default();
     let _ = fbc_edit::graph::export::mermaid(&c, &sel, &Default::default());
     let _ = fbc_edit::graph::export::dot(&c, &sel);
@@ -482,6 +512,22 @@ fn exercise(seed: &Seed, root: &Path, original: &Catalog, templates_source: &Pat
                 );
                 if let Ok(r) = t.render(&sources) {
                     let _ = r.to_text(fbc_edit::catalog::emit::OutFormat::Yaml);
+                }
+            }
+            // Opened for editing: a semver edit (refused by a basic template) and its preview.
+            if let Ok(mut ws) = fbc_edit::workspace::template::TemplateWorkspace::open(
+                &file,
+                Box::new(fbc_edit::template::Sources::new()),
+            ) {
+                let edit = fbc_edit::template::edit::TemplateEdit::Semver(
+                    fbc_edit::template::edit::SemverEdit::SetFlag {
+                        flag: fbc_edit::template::edit::SemverFlag::GenerateMajorChannels,
+                        value: true,
+                    },
+                );
+                if ws.apply(edit).is_ok() {
+                    let _ = ws.preview();
+                    ws.undo();
                 }
             }
         }
