@@ -232,6 +232,23 @@ fn a_catalog_image_lists_like_its_directory_from_a_registry_a_layout_and_archive
         fbc.ok(&["list", catalog_dir().to_str().unwrap(), "bar"])
     );
     fbc.ok(&["validate", &remote, "--plain-http"]);
+    // Graphs and upgrade paths read the image's catalog like the directory.
+    let dir = catalog_dir().to_str().unwrap().to_string();
+    for args in [
+        vec!["graph", "-p", "foo"],
+        vec!["graph", "-p", "bar", "--format", "mermaid"],
+        vec!["path", "-p", "foo", "-c", "beta", "--from", "0.1.0"],
+        vec!["path", "-p", "foo", "--from", "0.1.0", "--olm", "v1"],
+    ] {
+        let from_dir = fbc.ok(&[&[args[0], dir.as_str()][..], &args[1..]].concat());
+        assert!(!from_dir.is_empty(), "{args:?}");
+        for source in [&remote, &sources[1]] {
+            let mut with_image = vec![args[0], source.as_str()];
+            with_image.extend(&args[1..]);
+            with_image.push("--plain-http");
+            assert_eq!(fbc.ok(&with_image), from_dir, "{with_image:?}");
+        }
+    }
     let diff = fbc.run(&[
         "diff",
         &remote,
