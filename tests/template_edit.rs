@@ -516,3 +516,79 @@ fn adding_a_bundle_to_a_basic_template_lists_its_image_and_keeps_comments() {
         "{text}"
     );
 }
+
+/// `--migrate-level bundle-object-to-csv-metadata` renders what the pipeline renders for OCP 4.17 and
+/// later: with the 1.19.3 bundle rendered from its directory (so carrying olm.bundle.object) and the
+/// older ones from the published catalog, the v4.20 template gives the published v4.20 package,
+/// object for object.
+#[test]
+fn render_with_the_migrate_level_gives_the_published_catalog() {
+    let root = local("testdata/release");
+    let render = |level: Option<&str>| {
+        let mut c = fbc_edit();
+        c.args(["template", "render"])
+            .arg(root.join(RABBIT).join("catalog-templates/v4.20.yaml"))
+            .arg("--catalog")
+            .arg(root.join("catalogs/v4.20"))
+            .arg("--bundle-dir")
+            .arg(format!(
+                "{RABBIT_IMAGE}={}",
+                root.join(RABBIT).join("1.19.3").display()
+            ))
+            .args(["-o", "json"]);
+        if let Some(l) = level {
+            c.args(["--migrate-level", l]);
+        }
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>()
+    };
+    let published = fbc_edit::catalog::load(&root.join("catalogs/v4.20")).unwrap();
+    let published: Vec<serde_json::Value> = published
+        .blobs
+        .iter()
+        .map(|b| published.to_json(&b.value).unwrap())
+        .collect();
+    let key = |b: &serde_json::Value| format!("{} {}", b["schema"], b["name"]);
+    let find = |all: &[serde_json::Value], k: &str| all.iter().find(|b| key(b) == k).cloned();
+    let migrated = render(Some("bundle-object-to-csv-metadata"));
+    assert_eq!(migrated.len(), published.len());
+    for b in &migrated {
+        assert_eq!(Some(b.clone()), find(&published, &key(b)), "{}", key(b));
+    }
+    // Without the migration the new bundle keeps its objects, as `opm render` gives them.
+    let plain = render(None);
+    let new = find(
+        &plain,
+        "\"olm.bundle\" \"rabbitmq-messaging-topology-operator.v1.19.3\"",
+    )
+    .unwrap();
+    let types: Vec<&str> = new["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["type"].as_str())
+        .collect();
+    assert!(types.contains(&"olm.bundle.object"), "{types:?}");
+    assert!(!types.contains(&"olm.csv.metadata"), "{types:?}");
+    // opm's levels only.
+    let out = fbc_edit()
+        .args(["template", "render"])
+        .arg(root.join(RABBIT).join("catalog-templates/v4.20.yaml"))
+        .args(["--migrate-level", "all"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("unknown migration level \"all\""),
+        "{out:?}"
+    );
+}

@@ -20,7 +20,7 @@ use crate::catalog::node::{Kind, Node};
 use crate::catalog::semver_range::{Range, Version};
 use crate::catalog::{Severity, decode};
 
-pub use csv_metadata::csv_metadata;
+pub use csv_metadata::{csv_metadata, migrate_bundle_objects};
 
 pub const ANNOTATION_PREFIX: &str = "operators.operatorframework.io.bundle.";
 pub const PACKAGE_KEY: &str = "operators.operatorframework.io.bundle.package.v1";

@@ -62,8 +62,31 @@ pub struct TemplateRenderArgs {
     /// Output format.
     #[arg(long, short, value_enum, default_value_t)]
     pub output: RenderOutput,
+    /// Migrations run on the rendered bundles, as opm's: `none`, or `bundle-object-to-csv-metadata`
+    /// (each bundle's olm.bundle.object properties become one olm.csv.metadata, as catalogs for
+    /// OCP 4.17 and later are rendered).
+    #[arg(long, value_name = "LEVEL")]
+    pub migrate_level: Option<String>,
     #[command(flatten)]
     pub images: ImageArgs,
+}
+
+/// The migration levels opm knows, in order.
+const MIGRATE_LEVELS: [&str; 2] = ["none", "bundle-object-to-csv-metadata"];
+
+/// Runs the migrations up to and including `level` on rendered blobs, as opm does after rendering.
+pub fn migrate(blobs: &mut [serde_json::Value], level: &str) -> Result<(), String> {
+    if level != MIGRATE_LEVELS[1] {
+        return Ok(());
+    }
+    for blob in blobs
+        .iter_mut()
+        .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
+    {
+        let name = blob["name"].as_str().unwrap_or_default().to_string();
+        crate::bundle::migrate_bundle_objects(blob).map_err(|e| format!("bundle {name}: {e}"))?;
+    }
+    Ok(())
 }
 
 pub fn run(args: &TemplateArgs) -> i32 {
@@ -73,6 +96,15 @@ pub fn run(args: &TemplateArgs) -> i32 {
 }
 
 fn run_render(args: &TemplateRenderArgs) -> i32 {
+    if let Some(level) = &args.migrate_level
+        && !MIGRATE_LEVELS.contains(&level.as_str())
+    {
+        eprintln!(
+            "fbc-edit: unknown migration level \"{level}\" (known: {})",
+            MIGRATE_LEVELS.join(", ")
+        );
+        return exit::USAGE;
+    }
     let parsed = match template::read(&args.file) {
         Ok(p) => p,
         Err(e) => {
@@ -100,7 +132,13 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
         }
     };
     match t.render(&sources) {
-        Ok(r) => {
+        Ok(mut r) => {
+            if let Some(level) = &args.migrate_level
+                && let Err(e) = migrate(&mut r.blobs, level)
+            {
+                eprintln!("fbc-edit: {e}");
+                return exit::INVALID;
+            }
             for n in note.iter().chain(&r.notes) {
                 eprintln!("note: {n}");
             }
