@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::{Progress, load};
-use fbc_edit::tui::app::{Action, Effect, ImageView, Model, update};
+use fbc_edit::tui::app::{Action, Effect, ImageView, Model};
+// Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
+// would, until only work for the terminal is left.
+use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
 
 use common::screen;

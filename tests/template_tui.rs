@@ -10,7 +10,10 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::emit::OutFormat;
 use fbc_edit::catalog::{Progress, load};
 use fbc_edit::template::{self, CatalogSource};
-use fbc_edit::tui::app::{Action, Effect, Model, TemplateView, update};
+use fbc_edit::tui::app::{Action, Effect, Model, TemplateView};
+// Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
+// would, until only work for the terminal is left.
+use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
 
 fn trino() -> PathBuf {

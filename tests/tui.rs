@@ -10,7 +10,10 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::{Progress, load};
-use fbc_edit::tui::app::{Action, Effect, Model, Pane, Prompt, update};
+use fbc_edit::tui::app::{Action, Effect, Model, Pane, Prompt};
+// Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
+// would, until only work for the terminal is left.
+use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
 use fbc_edit::tui::view::{Theme, view};
 use ratatui::Terminal;
@@ -836,4 +839,90 @@ fn review_mode_lists_removed_and_added_edges_under_the_lanes() {
     // Another channel of the package has nothing to list.
     press(&mut m, "j");
     assert!(!screen(&mut m, 160, 48).contains("changes in this channel"));
+}
+
+/// `update` itself touches no file: `w` asks for the diff and `y` for the save as effects, and the
+/// screen follows the results when they come back.
+#[test]
+fn writing_goes_out_as_effects_and_comes_back_as_actions() {
+    use fbc_edit::tui::app::update as pure;
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d j d y");
+    let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    assert_eq!(pure(&mut m, key('w')), vec![Effect::Preview]);
+    assert!(m.dialog.is_none(), "nothing to show before the diff is in");
+    pure(
+        &mut m,
+        Action::Previewed(Ok(
+            "--- a/x.yaml\n+++ b/x.yaml\n@@ -1 +1 @@\n-a\n+b\n".into()
+        )),
+    );
+    assert!(screen(&mut m, 80, 24).contains("+b"));
+    assert_eq!(
+        pure(&mut m, key('y')),
+        vec![Effect::Save(Default::default())]
+    );
+    // While the save runs, keys wait and say why.
+    assert!(pure(&mut m, key('j')).is_empty());
+    assert_eq!(
+        m.status.as_deref(),
+        Some("saving… (keys wait until it is done)")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "nothing written"
+    );
+    // The worker's answer: the file changed on disk meanwhile.
+    pure(
+        &mut m,
+        Action::Saved(Err(fbc_edit::catalog::write::WriteError::ChangedOnDisk {
+            path: "cache-operator/catalog.yaml".into(),
+        })),
+    );
+    assert!(
+        matches!(m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { .. })),
+        "{:?}",
+        m.dialog
+    );
+    assert!(screen(&mut m, 80, 24).contains("changed on disk since it was loaded"));
+    assert!(m.loaded().unwrap().ws.is_dirty(), "the edit is still there");
+}
+
+/// Tab completion and reading a bundle directory are effects too.
+#[test]
+fn reading_directories_goes_out_as_effects() {
+    use fbc_edit::tui::app::update as pure;
+    let mut m = model(&demo());
+    press(&mut m, "a /tmp/x");
+    let tab = Action::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    assert_eq!(
+        pure(&mut m, tab),
+        vec![Effect::CompletePath {
+            text: "/tmp/x".into()
+        }]
+    );
+    // A completion for text that was typed over meanwhile is dropped.
+    press(&mut m, "y");
+    pure(
+        &mut m,
+        Action::PathCompleted {
+            from: "/tmp/x".into(),
+            to: "/tmp/xyz/".into(),
+        },
+    );
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?}", m.dialog);
+    };
+    assert_eq!(text, "/tmp/xy");
+    let enter = Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(
+        pure(&mut m, enter),
+        vec![Effect::CheckBundleDir {
+            dir: "/tmp/xy".into()
+        }]
+    );
 }

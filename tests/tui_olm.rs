@@ -7,7 +7,10 @@ use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::{Progress, load};
-use fbc_edit::tui::app::{Action, Model, update};
+use fbc_edit::tui::app::{Action, Model};
+// Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
+// would, until only work for the terminal is left.
+use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
 
 fn press(m: &mut Model, keys: &str) {

@@ -109,7 +109,7 @@ impl Fault {
 }
 
 /// How a commit may proceed.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommitOptions {
     /// Replace files that are read-only.
     pub force_read_only: bool,

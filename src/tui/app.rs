@@ -10,9 +10,11 @@ use ratatui::layout::Position;
 use tui_tree_widget::{TreeItem, TreeState};
 
 use super::keymap::{Command, Key, Keymap, Lookup};
+use crate::catalog::commit::CommitOptions;
 use crate::catalog::model::{Bundle, Channel, Deprecations, Package};
 use crate::catalog::schema;
 use crate::catalog::semver_range::Version;
+use crate::catalog::write::WriteError;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
@@ -549,7 +551,9 @@ pub struct Model {
     pub page: usize,
     pub quit: bool,
     /// How saves proceed (tests inject failures here).
-    pub save_options: crate::catalog::commit::CommitOptions,
+    pub save_options: CommitOptions,
+    /// Work under way on a worker (a save, a validation, rendering a bundle): keys wait for it.
+    pub busy: Option<String>,
 }
 
 /// Everything that can happen.
@@ -563,8 +567,36 @@ pub enum Action {
     Rendered(Vec<String>),
     /// The catalog was copied out (`:export DIR`): what to tell the user.
     Exported(String),
+    /// What a save would write, as a unified diff (empty: nothing), or why it cannot be worked out.
+    Previewed(Result<String, WriteError>),
+    /// A save ended: what was written and the catalog as read back, or why nothing (or not
+    /// everything) was written.
+    Saved(Result<Saved, WriteError>),
+    /// Whether a directory given to add a bundle from is a registry+v1 bundle directory.
+    BundleDirChecked {
+        dir: PathBuf,
+        is_bundle: bool,
+    },
+    /// A bundle directory rendered with the channels its annotations name, or why it does not.
+    BundleRendered {
+        dir: PathBuf,
+        result: Result<(serde_json::Value, Vec<String>), String>,
+    },
+    /// Tab completion of a path: the text completed and what it became.
+    PathCompleted {
+        from: String,
+        to: String,
+    },
+    /// The whole catalog validated afresh (`:validate`).
+    Validated(Box<crate::validate::Validation>),
     Resize,
     Tick,
+}
+
+/// A save that went through: what it wrote, and the catalog read back from disk.
+pub struct Saved {
+    pub report: crate::catalog::write::SaveReport,
+    pub workspace: Box<Workspace>,
 }
 
 /// Work for the runtime.
@@ -578,6 +610,19 @@ pub enum Effect {
     Export { format: String, file: PathBuf },
     /// Copy the (image's) catalog directory into a new directory.
     ExportCatalog { dir: PathBuf },
+    /// Work out what a save would write (comes back as [`Action::Previewed`]).
+    Preview,
+    /// Write the changes, all or nothing, then read the catalog back and validate it (comes back as
+    /// [`Action::Saved`]).
+    Save(CommitOptions),
+    /// Tell whether a directory is a registry+v1 bundle ([`Action::BundleDirChecked`]).
+    CheckBundleDir { dir: PathBuf },
+    /// Read and render a bundle directory ([`Action::BundleRendered`]).
+    RenderBundle { dir: PathBuf, image: Option<String> },
+    /// Complete a path from the directory it names ([`Action::PathCompleted`]).
+    CompletePath { text: String },
+    /// Validate the whole catalog afresh ([`Action::Validated`]).
+    ValidateAll,
 }
 
 impl Model {
@@ -598,6 +643,7 @@ impl Model {
             page: 20,
             quit: false,
             save_options: Default::default(),
+            busy: None,
         }
     }
 
@@ -1232,6 +1278,161 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Key(ev) => key(m, ev),
+        Action::Previewed(result) => {
+            previewed(m, result);
+            Vec::new()
+        }
+        Action::Saved(result) => {
+            m.busy = None;
+            saved(m, result);
+            Vec::new()
+        }
+        Action::BundleDirChecked { dir, is_bundle } => {
+            if is_bundle {
+                m.status = None;
+                m.dialog = Some(Dialog::Input {
+                    title: format!(
+                        "image reference of the bundle in {} (empty for none)",
+                        dir.display()
+                    ),
+                    text: String::new(),
+                    then: InputFor::AddBundleImage { dir },
+                });
+            } else {
+                m.status = Some(format!(
+                    "{} is not a registry+v1 bundle directory (manifests/ and metadata/)",
+                    dir.display()
+                ));
+            }
+            Vec::new()
+        }
+        Action::BundleRendered { dir, result } => {
+            bundle_rendered(m, dir, result);
+            Vec::new()
+        }
+        Action::PathCompleted { from, to } => {
+            // Only while the question is still open and nothing was typed meanwhile.
+            if let Some(Dialog::Input {
+                text,
+                then: InputFor::AddBundleDir,
+                ..
+            }) = &mut m.dialog
+                && *text == from
+            {
+                *text = to;
+            }
+            Vec::new()
+        }
+        Action::Validated(validation) => {
+            m.busy = None;
+            if let Some(l) = m.loaded_mut() {
+                l.ws.set_validation(*validation);
+                let errors = l.ws.report().count(Severity::Error);
+                let warnings = l.ws.report().count(Severity::Warning);
+                l.refresh_markers();
+                m.status = Some(format!(
+                    "{}: {errors} errors, {warnings} warnings",
+                    if errors == 0 { "valid" } else { "invalid" }
+                ));
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// The diff of what a save would write is in: show it, or say why not.
+fn previewed(m: &mut Model, result: Result<String, WriteError>) {
+    m.status = None;
+    match result {
+        Ok(d) if d.is_empty() => m.status = Some("nothing to write".into()),
+        Ok(d) => {
+            m.dialog = Some(Dialog::Write {
+                lines: d.lines().map(String::from).collect(),
+                scroll: 0,
+            })
+        }
+        Err(e @ WriteError::ChangedOnDisk { .. }) => {
+            m.dialog = Some(Dialog::Reload { why: e.to_string() })
+        }
+        Err(e) => m.status = Some(e.to_string()),
+    }
+}
+
+/// A save ended: take the catalog as read back, or say what became of each file.
+fn saved(m: &mut Model, result: Result<Saved, WriteError>) {
+    m.status = None;
+    match result {
+        Ok(Saved { report, workspace }) => {
+            if let Some(l) = m.loaded_mut() {
+                l.ws = *workspace;
+                l.refresh();
+            }
+            m.status = Some(format!("wrote {}", report.written.join(", ")));
+        }
+        Err(e @ WriteError::ChangedOnDisk { .. }) => {
+            m.dialog = Some(Dialog::Reload { why: e.to_string() });
+        }
+        Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
+        Err(e) => {
+            let text = e.to_string();
+            let title = if e.wrote_nothing() {
+                "nothing was written"
+            } else {
+                "the save failed"
+            };
+            if text.contains('\n') {
+                m.dialog = Some(Dialog::SaveFailed {
+                    title: title.into(),
+                    lines: text.lines().map(str::to_string).collect(),
+                });
+            } else if e.wrote_nothing() {
+                m.status = Some(format!("nothing written: {text}"));
+            } else {
+                m.status = Some(text);
+            }
+        }
+    }
+}
+
+/// Starts a save: the screen says so until the result is in, and keys wait.
+fn save(m: &mut Model, options: CommitOptions) -> Vec<Effect> {
+    m.busy = Some("saving…".into());
+    m.status = Some("saving…".into());
+    vec![Effect::Save(options)]
+}
+
+/// A bundle directory was rendered: pick its channel next, or say why not.
+fn bundle_rendered(
+    m: &mut Model,
+    dir: PathBuf,
+    result: Result<(serde_json::Value, Vec<String>), String>,
+) {
+    m.busy = None;
+    m.status = None;
+    match result {
+        Ok((bundle, annotated)) => {
+            let Some(l) = m.loaded() else {
+                return;
+            };
+            let options = channels_for_new(l, &bundle, &annotated);
+            if options.is_empty() {
+                m.status = Some(format!(
+                    "the bundle in {} names no channel; add it with fbc-edit edit add-bundle --channel",
+                    dir.display()
+                ));
+            } else {
+                m.dialog = Some(Dialog::PickChannelForNew {
+                    bundle: Box::new(bundle),
+                    picker: Picker::new(options),
+                });
+            }
+        }
+        Err(e) => {
+            m.status = Some(format!(
+                "cannot render {}: {e} (fbc-edit check-bundle lists every problem)",
+                dir.display()
+            ))
+        }
     }
 }
 
@@ -1260,6 +1461,10 @@ fn mouse(m: &mut Model, ev: MouseEvent) {
 }
 
 fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
+    if let Some(busy) = &m.busy {
+        m.status = Some(format!("{busy} (keys wait until it is done)"));
+        return Vec::new();
+    }
     if let Some(dialog) = m.dialog.take() {
         return dialog_key(m, dialog, ev);
     }
@@ -1306,7 +1511,7 @@ fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
         | Command::AddBundle
         | Command::Undo
         | Command::Redo
-        | Command::Write => edit_command(m, command),
+        | Command::Write => return edit_command(m, command),
         Command::Help => m.overlay = Some(Overlay::Help),
         Command::OlmRules => {
             if let Some(l) = m.loaded_mut() {
@@ -1543,21 +1748,10 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
     match cmd {
         "q" | "quit" => m.quit = true,
         "validate" => {
-            if let Some(l) = m.loaded_mut() {
-                l.ws.revalidate_all();
-                let errors = l.ws.report().count(Severity::Error);
-                let warnings = l.ws.report().count(Severity::Warning);
-                let (items, _) = build_tree(
-                    &l.ws.catalog,
-                    l.ws.report(),
-                    l.filter.as_deref(),
-                    &l.changes,
-                );
-                l.items = items;
-                m.status = Some(format!(
-                    "{}: {errors} errors, {warnings} warnings",
-                    if errors == 0 { "valid" } else { "invalid" }
-                ));
+            if m.loaded().is_some() {
+                m.busy = Some("validating…".into());
+                m.status = m.busy.clone();
+                return vec![Effect::ValidateAll];
             }
         }
         "package" => {
@@ -1617,6 +1811,17 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
 }
 
 impl Loaded {
+    /// Draws the tree's problem markers again after the whole catalog was validated afresh.
+    fn refresh_markers(&mut self) {
+        let (items, _) = build_tree(
+            &self.ws.catalog,
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
+        self.items = items;
+    }
+
     /// After the catalog changed: the tree, the graph and the selection follow.
     fn refresh(&mut self) {
         self.dirty = self.ws.dirty_files();
@@ -1713,10 +1918,10 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-fn edit_command(m: &mut Model, command: Command) {
+fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
     if let Some(i) = &m.image {
         m.status = Some(i.banner());
-        return;
+        return Vec::new();
     }
     if let Some(t) = &m.template {
         m.status = Some(format!(
@@ -1724,16 +1929,18 @@ fn edit_command(m: &mut Model, command: Command) {
             t.name(),
             m.keymap.first_key_of(Command::Open)
         ));
-        return;
+        return Vec::new();
     }
-    let Some(l) = m.loaded_mut() else { return };
+    let Some(l) = m.loaded_mut() else {
+        return Vec::new();
+    };
     let sel = l.selected().to_vec();
     if !matches!(command, Command::Undo | Command::Redo | Command::Write) && l.is_ghost(&sel) {
         m.status = Some(format!(
             "{} was removed from {} by the change under review: there is nothing to edit",
             sel[2], sel[1]
         ));
-        return;
+        return Vec::new();
     }
     let need = |what: &str| format!("select {what} first");
     let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
@@ -1742,7 +1949,7 @@ fn edit_command(m: &mut Model, command: Command) {
                 Some(what) => format!("undone: {what}"),
                 None => "nothing to undo".into(),
             });
-            return;
+            return Vec::new();
         }
         (Command::Redo, _) => {
             m.status = Some(match l.ws.redo() {
@@ -1753,19 +1960,16 @@ fn edit_command(m: &mut Model, command: Command) {
             if let Some(l) = m.loaded_mut() {
                 l.refresh();
             }
-            return;
+            return Vec::new();
         }
-        (Command::Write, _) => match l.ws.preview() {
-            Ok(d) if d.is_empty() => Err("nothing to write".into()),
-            Ok(d) => Ok(Some(Dialog::Write {
-                lines: d.lines().map(String::from).collect(),
-                scroll: 0,
-            })),
-            Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
-                Ok(Some(Dialog::Reload { why: e.to_string() }))
+        (Command::Write, _) => {
+            if !l.ws.is_dirty() {
+                Err("nothing to write".into())
+            } else {
+                m.status = Some("working out the changes…".into());
+                return vec![Effect::Preview];
             }
-            Err(e) => Err(e.to_string()),
-        },
+        }
         (Command::Promote, [p, _, e]) => {
             let idx = l.ws.catalog.index().package(p);
             let options: Vec<String> = idx
@@ -1931,6 +2135,7 @@ fn edit_command(m: &mut Model, command: Command) {
         Ok(d) => m.dialog = d,
         Err(msg) => m.status = Some(msg),
     }
+    Vec::new()
 }
 
 /// After choosing what to promote where: offer a skipRange from the channel's oldest version up to
@@ -1999,40 +2204,6 @@ fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]
 }
 
 /// Writes the changes; a refusal the user can act on opens its dialog.
-fn save(m: &mut Model, options: &crate::catalog::commit::CommitOptions) {
-    let Some(l) = m.loaded_mut() else {
-        return;
-    };
-    match l.ws.save_with(options) {
-        Ok(r) => {
-            l.refresh();
-            m.status = Some(format!("wrote {}", r.written.join(", ")));
-        }
-        Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
-            m.dialog = Some(Dialog::Reload { why: e.to_string() });
-        }
-        Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
-        Err(e) => {
-            let text = e.to_string();
-            let title = if e.wrote_nothing() {
-                "nothing was written"
-            } else {
-                "the save failed"
-            };
-            if text.contains('\n') {
-                m.dialog = Some(Dialog::SaveFailed {
-                    title: title.into(),
-                    lines: text.lines().map(str::to_string).collect(),
-                });
-            } else if e.wrote_nothing() {
-                m.status = Some(format!("nothing written: {text}"));
-            } else {
-                m.status = Some(text);
-            }
-        }
-    }
-}
-
 fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
     let code = ev.code;
     match dialog {
@@ -2050,11 +2221,11 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
         }
         Dialog::ForceWrite { why } => match code {
             KeyCode::Char('y') => {
-                let options = crate::catalog::commit::CommitOptions {
+                let options = CommitOptions {
                     force_read_only: true,
                     ..m.save_options.clone()
                 };
-                save(m, &options)
+                return save(m, options);
             }
             _ => m.status = Some(format!("nothing written: {why}")),
         },
@@ -2101,7 +2272,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
         Dialog::Write { lines, scroll } => match code {
             KeyCode::Char('y') => {
                 let options = m.save_options.clone();
-                save(m, &options)
+                return save(m, options);
             }
             KeyCode::Char('j') | KeyCode::Down => {
                 m.dialog = Some(Dialog::Write {
@@ -2249,52 +2420,18 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         },
                     },
                     InputFor::AddBundleDir => {
-                        let dir = std::path::PathBuf::from(&t);
-                        if crate::bundle::detect(&dir) != Some(crate::bundle::Format::RegistryV1) {
-                            m.status = Some(format!(
-                                "{t} is not a registry+v1 bundle directory (manifests/ and metadata/)"
-                            ));
-                            return Vec::new();
-                        }
-                        m.dialog = Some(Dialog::Input {
-                            title: format!("image reference of the bundle in {t} (empty for none)"),
-                            text: String::new(),
-                            then: InputFor::AddBundleImage { dir },
-                        });
-                        return Vec::new();
+                        m.status = Some(format!("reading {t}…"));
+                        return vec![Effect::CheckBundleDir {
+                            dir: PathBuf::from(&t),
+                        }];
                     }
                     InputFor::AddBundleImage { dir } => {
-                        let opts = crate::bundle::RenderOptions {
+                        m.busy = Some(format!("rendering {}…", dir.display()));
+                        m.status = m.busy.clone();
+                        return vec![Effect::RenderBundle {
+                            dir,
                             image: (!t.is_empty()).then_some(t),
-                            csv_metadata: false,
-                        };
-                        let read = crate::bundle::RegistryBundle::read(&dir);
-                        match crate::bundle::render(&read, &opts) {
-                            Ok(bundle) => {
-                                let Some(l) = m.loaded() else {
-                                    return Vec::new();
-                                };
-                                let options = channels_for_new(l, &bundle, &read.channels());
-                                if options.is_empty() {
-                                    m.status = Some(format!(
-                                        "the bundle in {} names no channel; add it with fbc-edit edit add-bundle --channel",
-                                        dir.display()
-                                    ));
-                                } else {
-                                    m.dialog = Some(Dialog::PickChannelForNew {
-                                        bundle: Box::new(bundle),
-                                        picker: Picker::new(options),
-                                    });
-                                }
-                            }
-                            Err(e) => {
-                                m.status = Some(format!(
-                                    "cannot render {}: {e} (fbc-edit check-bundle lists every problem)",
-                                    dir.display()
-                                ))
-                            }
-                        }
-                        return Vec::new();
+                        }];
                     }
                     InputFor::SkipRange {
                         package,
@@ -2340,8 +2477,9 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                 m.dialog = Some(Dialog::Input { title, text, then });
             }
             KeyCode::Tab if then == InputFor::AddBundleDir => {
-                let text = complete_path(&text);
+                let effect = Effect::CompletePath { text: text.clone() };
                 m.dialog = Some(Dialog::Input { title, text, then });
+                return vec![effect];
             }
             KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
                 text.push(c);

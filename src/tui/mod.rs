@@ -8,6 +8,7 @@
 //! opens as the catalog extracted into the image cache, read-only; `:export DIR` copies it out.
 
 pub mod app;
+pub mod effects;
 pub mod keymap;
 pub mod view;
 
@@ -170,6 +171,24 @@ fn run_origin(
             }
             for a in actions {
                 for effect in update(&mut model, a) {
+                    if effect == Effect::ValidateAll {
+                        // It runs here, on the catalog the model holds: show that it does.
+                        terminal.draw(|f| view::view(&mut model, f, &theme))?;
+                    }
+                    let effect = match effects::start(&model, effect) {
+                        effects::Started::Done(action) => {
+                            let _ = tx.send(action);
+                            continue;
+                        }
+                        effects::Started::Job(job) => {
+                            let tx = tx.clone();
+                            std::thread::spawn(move || {
+                                let _ = tx.send(job.run());
+                            });
+                            continue;
+                        }
+                        effects::Started::Runtime(effect) => effect,
+                    };
                     match effect {
                         Effect::Load => {
                             let p = Arc::new(Progress::default());
@@ -197,6 +216,13 @@ fn run_origin(
                         Effect::Export { format, file } => {
                             model.status = Some(export(&model, &format, &file));
                         }
+                        // Carried out by `effects::start` above.
+                        Effect::Preview
+                        | Effect::Save(_)
+                        | Effect::CheckBundleDir { .. }
+                        | Effect::RenderBundle { .. }
+                        | Effect::CompletePath { .. }
+                        | Effect::ValidateAll => {}
                         Effect::ExportCatalog { dir } => {
                             // A large catalog takes a while to copy: a worker does it.
                             model.status = Some(format!("writing {}…", dir.display()));

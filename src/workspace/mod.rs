@@ -166,11 +166,46 @@ impl Workspace {
         Ok(report)
     }
 
+    /// The files a save would write, with what each must find on disk (reads the changed files).
+    pub fn plan_save(&self) -> Result<Vec<crate::catalog::commit::PlannedFile>, WriteError> {
+        self.catalog.plan_changes()
+    }
+
+    /// Validates the whole catalog afresh (for [`Workspace::set_validation`]); slow on big catalogs,
+    /// so it can run apart from the workspace.
+    pub fn validate_all(&self) -> Validation {
+        Validation::run(&self.catalog)
+    }
+
+    /// Takes a whole-catalog validation made by [`Workspace::validate_all`].
+    pub fn set_validation(&mut self, validation: Validation) {
+        self.report = validation.report();
+        self.validation = validation;
+    }
+
     /// Writes the changes like [`Workspace::save`] but keeps the workspace as it is: for a command that
     /// ends after writing, so it does not read back what it just wrote.
     pub fn write_and_finish(self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
         self.catalog.write_changes(options)
     }
+}
+
+/// Writes planned files under `root` (all or nothing), then opens the catalog as it now is on disk:
+/// the second half of a save, which needs no workspace and so can run on a worker thread.
+pub fn write_and_reopen(
+    root: &std::path::Path,
+    planned: Vec<crate::catalog::commit::PlannedFile>,
+    options: &CommitOptions,
+) -> Result<(SaveReport, Workspace), WriteError> {
+    crate::catalog::commit::commit(root, &planned, options)?;
+    let report = SaveReport {
+        written: planned.into_iter().map(|p| p.rel).collect(),
+    };
+    let catalog = crate::catalog::load(root).map_err(|e| WriteError::Io {
+        path: ".".into(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    Ok((report, Workspace::open(catalog)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,125 @@
+//! Carrying out the effects `update` asks for, away from `update`: each one's work and the action
+//! its result comes back as. The runtime runs the slow ones (writing a save and reading the catalog
+//! back, rendering a bundle) on worker threads; [`perform`] runs any of them to completion on the
+//! calling thread, which is what tests and scripted sessions use.
+
+use std::path::{Path, PathBuf};
+
+use super::app::{Action, Effect, Model, Saved};
+use crate::catalog::commit::{CommitOptions, PlannedFile};
+
+/// Work an effect leaves for a worker thread: it needs nothing from the model any more.
+pub enum Job {
+    Save {
+        root: PathBuf,
+        planned: Vec<PlannedFile>,
+        options: CommitOptions,
+    },
+    RenderBundle {
+        dir: PathBuf,
+        image: Option<String>,
+    },
+}
+
+impl Job {
+    /// Does the work; the action carries the result back.
+    pub fn run(self) -> Action {
+        match self {
+            Job::Save {
+                root,
+                planned,
+                options,
+            } => Action::Saved(
+                crate::workspace::write_and_reopen(&root, planned, &options).map(|(report, ws)| {
+                    Saved {
+                        report,
+                        workspace: Box::new(ws),
+                    }
+                }),
+            ),
+            Job::RenderBundle { dir, image } => {
+                let result = render_bundle(&dir, image);
+                Action::BundleRendered { dir, result }
+            }
+        }
+    }
+}
+
+/// What becomes of an effect: an action at once (quick work that only reads the model and small
+/// files), a job for a worker, or work only the runtime can do (the terminal, `$EDITOR`, loading).
+pub enum Started {
+    Done(Action),
+    Job(Job),
+    Runtime(Effect),
+}
+
+/// Starts an effect: the quick ones are done here, the slow ones become a [`Job`].
+pub fn start(m: &Model, effect: Effect) -> Started {
+    let Some(l) = m.loaded() else {
+        return Started::Runtime(effect);
+    };
+    match effect {
+        Effect::Preview => Started::Done(Action::Previewed(l.ws.preview())),
+        Effect::Save(options) => match l.ws.plan_save() {
+            Ok(planned) => Started::Job(Job::Save {
+                root: l.ws.catalog.root.clone(),
+                planned,
+                options,
+            }),
+            Err(e) => Started::Done(Action::Saved(Err(e))),
+        },
+        Effect::CheckBundleDir { dir } => {
+            let is_bundle = crate::bundle::detect(&dir) == Some(crate::bundle::Format::RegistryV1);
+            Started::Done(Action::BundleDirChecked { dir, is_bundle })
+        }
+        Effect::RenderBundle { dir, image } => Started::Job(Job::RenderBundle { dir, image }),
+        Effect::CompletePath { text } => {
+            let to = super::app::complete_path(&text);
+            Started::Done(Action::PathCompleted { from: text, to })
+        }
+        // Reads the whole catalog, which the model owns: done here, after the runtime has drawn
+        // the "validating…" line.
+        Effect::ValidateAll => Started::Done(Action::Validated(Box::new(l.ws.validate_all()))),
+        other => Started::Runtime(other),
+    }
+}
+
+/// Runs an effect to completion on this thread: the action it ends in, or the effect back when only
+/// the runtime can carry it out.
+pub fn perform(m: &Model, effect: Effect) -> Result<Action, Effect> {
+    match start(m, effect) {
+        Started::Done(a) => Ok(a),
+        Started::Job(j) => Ok(j.run()),
+        Started::Runtime(e) => Err(e),
+    }
+}
+
+/// Feeds an action to `update` and carries out what it asks for, until nothing is left but work
+/// for the runtime, which is returned.
+pub fn settle(m: &mut Model, action: Action) -> Vec<Effect> {
+    let mut left = Vec::new();
+    let mut queue = std::collections::VecDeque::from([action]);
+    while let Some(a) = queue.pop_front() {
+        for effect in super::app::update(m, a) {
+            match perform(m, effect) {
+                Ok(next) => queue.push_back(next),
+                Err(e) => left.push(e),
+            }
+        }
+    }
+    left
+}
+
+/// Reads and renders a registry+v1 bundle directory, with the channels its annotations name.
+fn render_bundle(
+    dir: &Path,
+    image: Option<String>,
+) -> Result<(serde_json::Value, Vec<String>), String> {
+    let opts = crate::bundle::RenderOptions {
+        image,
+        csv_metadata: false,
+    };
+    let read = crate::bundle::RegistryBundle::read(dir);
+    let bundle = crate::bundle::render(&read, &opts).map_err(|e| e.to_string())?;
+    Ok((bundle, read.channels()))
+}
