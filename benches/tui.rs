@@ -156,5 +156,66 @@ fn bench_edit(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_draw, bench_edit);
+/// The same edit on generated catalogs of different sizes (`examples/gen_catalog`, directories listed
+/// in `FBC_BENCH_TUI_CATALOGS`, comma-separated): an edit redraws only what it touched, so its cost
+/// must not grow with the number of packages. The middle package is opened, its stable head gets a
+/// new skipRange, the frame is drawn; then undo and draw again.
+fn bench_edit_generated(c: &mut Criterion) {
+    let Ok(dirs) = std::env::var("FBC_BENCH_TUI_CATALOGS") else {
+        return;
+    };
+    for dir in dirs.split(',').filter(|d| !d.is_empty()) {
+        let dir = std::path::Path::new(dir);
+        let catalog = load(dir).unwrap();
+        let names = catalog.index().package_names().to_vec();
+        let package = names[names.len() / 2].clone();
+        let mut m = Model::new(
+            dir.to_path_buf(),
+            Keymap::default(),
+            Arc::new(Progress::default()),
+        );
+        update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+        // Down to the package, open it and its stable channel, select the head.
+        for _ in 0..names.len() / 2 {
+            update(
+                &mut m,
+                Action::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)),
+            );
+        }
+        for code in ['l', 'j', 'l', 'j'] {
+            update(
+                &mut m,
+                Action::Key(KeyEvent::new(KeyCode::Char(code), KeyModifiers::NONE)),
+            );
+        }
+        let selected = m.loaded().unwrap().selected().to_vec();
+        assert_eq!(selected[0], package);
+        let edit = fbc_edit::edit::Edit::SetSkipRange {
+            package: package.clone(),
+            channel: selected[1].clone(),
+            entry: selected[2].clone(),
+            range: Some(">=0.1.0 <4.0.0".into()),
+        };
+        let theme = Theme { color: true };
+        let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        c.bench_function(
+            &format!(
+                "edit+revalidate+frame/{}-packages (apply and undo)",
+                names.len()
+            ),
+            |b| {
+                b.iter(|| {
+                    m.apply_edit(edit.clone()).unwrap();
+                    terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                    m.undo().unwrap();
+                    terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                })
+            },
+        );
+        // Freeing a big catalog takes longer than the benchmark; the process ends soon.
+        std::mem::forget(m);
+    }
+}
+
+criterion_group!(benches, bench_draw, bench_edit, bench_edit_generated);
 criterion_main!(benches);

@@ -368,7 +368,7 @@ fn model(c: &Catalog) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
     fn undo_restores_every_byte_and_save_reload_keeps_the_model(edits in prop::collection::vec(demo_edit(), 1..8)) {
@@ -379,6 +379,8 @@ proptest! {
             if let Ok(u) = e.apply(&mut c) {
                 undos.push(u);
             }
+            // The index is kept up to date package by package: it must be the one a full build gives.
+            prop_assert_eq!(c.index(), &fbc_edit::catalog::Index::build(&c));
         }
         let after = model(&c);
         let mut reloaded_model = None;
@@ -397,6 +399,7 @@ proptest! {
         }
         for u in undos.into_iter().rev() {
             u.apply(&mut c);
+            prop_assert_eq!(c.index(), &fbc_edit::catalog::Index::build(&c));
         }
         prop_assert_eq!(c.preview().unwrap(), "");
         prop_assert!(c.pending_changes().unwrap().is_empty());

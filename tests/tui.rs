@@ -926,3 +926,28 @@ fn reading_directories_goes_out_as_effects() {
         }]
     );
 }
+
+/// After an edit only the edited package's part of the tree is built again: it reads the same as
+/// the whole tree built afresh (`:validate` rebuilds it all).
+#[test]
+fn the_tree_after_an_edit_is_the_tree_built_afresh() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    // Open two packages, make cache-operator's default channel another one, and delete a channel
+    // of it so that its problems change.
+    press(&mut m, "j l k l j d j d y");
+    let without_status = |text: String| -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.pop();
+        lines.join("\n")
+    };
+    let incremental = without_status(screen(&mut m, 120, 40));
+    press(&mut m, ": validate enter");
+    let afresh = without_status(screen(&mut m, 120, 40));
+    assert_eq!(incremental, afresh);
+    press(&mut m, "u");
+    let undone = without_status(screen(&mut m, 120, 40));
+    press(&mut m, ": validate enter");
+    assert_eq!(undone, without_status(screen(&mut m, 120, 40)));
+    assert_ne!(undone, incremental);
+}

@@ -184,6 +184,7 @@ fn assemble(root: &Path, results: Vec<FileResult>, mut diagnostics: Vec<Diagnost
         blobs: Vec::new(),
         diagnostics: Vec::new(),
         index: Index::default(),
+        touched: Default::default(),
         in_memory: false,
     };
     for r in results {

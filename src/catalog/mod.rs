@@ -121,6 +121,9 @@ pub struct Catalog {
     /// Problems found while loading, sorted by file and line.
     pub diagnostics: Vec<Diagnostic>,
     index: Index,
+    /// Blobs changed, added or removed since loading (through [`Catalog::edit`] and its siblings):
+    /// the only ones that can make a file dirty.
+    touched: std::collections::BTreeSet<BlobId>,
     /// Built in memory: nothing of it is on disk (see [`Catalog::on_disk`]).
     in_memory: bool,
 }
@@ -135,6 +138,7 @@ impl Catalog {
             blobs: Vec::new(),
             diagnostics: Vec::new(),
             index: Index::default(),
+            touched: Default::default(),
             in_memory: true,
         }
     }
@@ -211,6 +215,7 @@ impl Catalog {
 
     /// Changes a blob's value with `f`, keeping the loaded value for writing back, and refreshes the index.
     pub fn edit<R>(&mut self, id: BlobId, f: impl FnOnce(&mut Node) -> R) -> R {
+        let was = self.owner_of(id);
         let blob = &mut self.blobs[id];
         if blob.state == BlobState::Loaded && blob.original.is_none() {
             blob.original = Some(blob.value.clone());
@@ -219,7 +224,7 @@ impl Catalog {
         if let Ok(meta) = decode::meta(&blob.value, "") {
             blob.meta = meta;
         }
-        self.reindex();
+        self.reindex_blob(id, was);
         r
     }
 
@@ -312,13 +317,14 @@ impl Catalog {
             has_anchors: false,
         });
         self.files[file].blobs.insert(at, id);
-        self.reindex();
+        self.reindex_blob(id, None);
         id
     }
 
     /// Puts a blob back to an earlier value and state (for undo): its loaded value is kept for
     /// writing back, so restoring the loaded value leaves the file untouched.
     pub fn restore_blob(&mut self, id: BlobId, value: Node, state: BlobState) {
+        let was = self.owner_of(id);
         let blob = &mut self.blobs[id];
         if blob.state == BlobState::Loaded && blob.original.is_none() {
             blob.original = Some(blob.value.clone());
@@ -328,30 +334,53 @@ impl Catalog {
         if let Ok(meta) = decode::meta(&blob.value, "") {
             blob.meta = meta;
         }
-        self.reindex();
+        self.reindex_blob(id, was);
     }
 
     /// Removes a blob (its text is cut from the file on save).
     pub fn remove_blob(&mut self, id: BlobId) {
+        let was = self.owner_of(id);
         self.blobs[id].state = BlobState::Removed;
-        self.reindex();
+        self.reindex_blob(id, was);
+    }
+
+    /// The package blob `id` is indexed under now (`None` when it is removed).
+    fn owner_of(&self, id: BlobId) -> Option<String> {
+        let b = self
+            .blobs
+            .get(id)
+            .filter(|b| b.state != BlobState::Removed)?;
+        Some(if b.meta.schema == schema::PACKAGE {
+            b.meta.name.clone()
+        } else {
+            b.meta.package.clone()
+        })
+    }
+
+    /// Updates the index for one changed blob (see [`Index::update_blob`]).
+    fn reindex_blob(&mut self, id: BlobId, was: Option<String>) {
+        self.touched.insert(id);
+        let mut index = std::mem::take(&mut self.index);
+        index.update_blob(self, id, was.as_deref());
+        self.index = index;
     }
 
     /// Files whose text would change on save.
     pub fn dirty_files(&self) -> Vec<FileId> {
-        (0..self.files.len())
-            .filter(|&f| {
-                self.files[f]
-                    .blobs
-                    .iter()
-                    .any(|&b| self.blobs[b].is_dirty())
-                    || (self.files[f].created
-                        && self.files[f]
-                            .blobs
-                            .iter()
-                            .any(|&b| self.blobs[b].state != BlobState::Removed))
+        // Only blobs touched since loading can differ from what was read; a created file is
+        // written while any of its (added) blobs is still there.
+        let mut files: Vec<FileId> = self
+            .touched
+            .iter()
+            .map(|&b| &self.blobs[b])
+            .filter(|b| {
+                b.is_dirty() || (self.files[b.file].created && b.state != BlobState::Removed)
             })
-            .collect()
+            .map(|b| b.file)
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        files
     }
 
     pub(crate) fn reindex(&mut self) {

@@ -671,16 +671,18 @@ impl Model {
         let Some(l) = self.loaded_mut() else {
             return Err(crate::edit::EditError::NotLoaded);
         };
+        let package = edit.package().to_string();
         let result = l.ws.apply(edit);
-        l.refresh();
+        l.refresh_package(&package);
         result
     }
 
     /// Undoes the last edit; returns what it was.
     pub fn undo(&mut self) -> Option<String> {
         let l = self.loaded_mut()?;
+        let package = l.ws.undo_package()?.to_string();
         let what = l.ws.undo();
-        l.refresh();
+        l.refresh_package(&package);
         what
     }
 
@@ -711,6 +713,11 @@ struct Markers {
 
 impl Markers {
     fn new(report: &Report) -> Markers {
+        Markers::of(report, None)
+    }
+
+    /// The markers of one package's objects only (or of every package).
+    fn of(report: &Report, only: Option<&str>) -> Markers {
         fn worse(slot: &mut Severity, s: Severity) {
             if s < *slot {
                 *slot = s;
@@ -719,6 +726,9 @@ impl Markers {
         let mut m = Markers::default();
         for d in &report.diagnostics {
             let Some(p) = &d.object.package else { continue };
+            if only.is_some_and(|o| o != p) {
+                continue;
+            }
             worse(
                 m.packages.entry(p.clone()).or_insert(Severity::Info),
                 d.severity,
@@ -810,127 +820,148 @@ pub fn build_tree(
     filter: Option<&str>,
     changes: &[Change],
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
-    let review = !changes.is_empty();
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
     let mut items = Vec::new();
     let mut matches = Vec::new();
     for idx in catalog.index().packages() {
-        let pkg = &idx.name;
-        let facts = PackageFacts::read(catalog, idx);
-        let mut channels = Vec::new();
-        let mut names: Vec<(String, crate::catalog::BlobId)> = idx
-            .channels
-            .iter()
-            .map(|&id| (catalog.blob(id).name().to_string(), id))
-            .collect();
-        names.sort_by(|a, b| {
-            (b.0 == facts.default_channel)
-                .cmp(&(a.0 == facts.default_channel))
-                .then(a.0.cmp(&b.0))
-        });
-        names.dedup_by(|a, b| a.0 == b.0);
-        for (ch_name, id) in names {
-            let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
-                continue;
-            };
-            // Newest first, with the entries the change removed as ghost rows at their version.
-            let mut rows: Vec<(Option<&Version>, String, String)> = Vec::new();
-            for n in g.newest_first() {
-                let e = &g.graph[n];
-                if let Some(nd) = &needle
-                    && !entry_matches(catalog, pkg, &e.name, nd)
-                {
-                    continue;
-                }
-                let mark = review_mark(changes, &[pkg, &ch_name, &e.name]);
-                let mut label = match (review, mark) {
-                    (true, Some(ObjectChange::Added)) => format!("+ {}", e.name),
-                    (true, _) => format!("  {}", e.name),
-                    (false, _) => e.name.clone(),
-                };
-                if e.head {
-                    label.push_str("  ◉ head");
-                }
-                if e.deprecated {
-                    label.push_str("  deprecated");
-                }
-                label.push_str(markers.entry(pkg, &ch_name, &e.name));
-                if mark == Some(ObjectChange::Added) {
-                    label.push_str("  new");
-                }
-                rows.push((e.version.as_ref(), e.name.clone(), label));
-            }
-            let mut ghosts: Vec<(Option<&Version>, &String)> = changes
-                .iter()
-                .filter(|c| c.object == ObjectChange::Removed)
-                .filter_map(|c| match c.path.as_slice() {
-                    [p, ch, e] if p == pkg && *ch == ch_name => Some(e),
-                    _ => None,
-                })
-                // An entry put back since (by an edit in review mode) is no ghost.
-                .filter(|e| g.node(e).is_none())
-                .filter(|e| {
-                    needle
-                        .as_ref()
-                        .is_none_or(|nd| entry_matches(catalog, pkg, e, nd))
-                })
-                .map(|e| (facts.versions.get(e.as_str()), e))
-                .collect();
-            ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
-            ghosts.dedup_by(|a, b| a.1 == b.1);
-            for (version, name) in ghosts {
-                // Before the first row that is older (or has no version); without a version, last.
-                let at = version.map_or(rows.len(), |v| {
-                    rows.iter()
-                        .position(|(w, _, _)| w.is_none_or(|w| w < v))
-                        .unwrap_or(rows.len())
-                });
-                rows.insert(at, (version, name.clone(), format!("- {name}  removed")));
-            }
-            let mut entries = Vec::with_capacity(rows.len());
-            for (_, name, label) in rows {
-                matches.push(vec![pkg.clone(), ch_name.clone(), name.clone()]);
-                entries.push(TreeItem::new_leaf(name, label));
-            }
-            if needle.is_some() && entries.is_empty() {
-                continue;
-            }
-            let mut label = format!("{ch_name}  ({})", g.graph.node_count());
-            if g.default {
-                label.push_str("  ★ default");
-            }
-            if g.deprecated {
-                label.push_str("  deprecated");
-            }
-            label.push_str(markers.channel(pkg, &ch_name));
-            if review_mark(changes, &[pkg, &ch_name]).is_some() {
-                label.push_str("  ~ changed");
-            }
-            if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
-                channels.push(item);
-            }
-        }
-        if needle.is_some() && channels.is_empty() {
-            continue;
-        }
-        let mut label = format!(
-            "{pkg}  ({} ch, {} bundles)",
-            idx.channels.len(),
-            idx.bundles.len()
-        );
-        if facts.deprecated {
-            label.push_str("  deprecated");
-        }
-        label.push_str(markers.package(pkg));
-        if review_mark(changes, &[pkg]).is_some() {
-            label.push_str("  ~ changed");
-        }
-        if let Ok(item) = TreeItem::new(pkg.clone(), label, channels) {
+        if let Some(item) = package_item(
+            catalog,
+            idx,
+            &markers,
+            needle.as_deref(),
+            changes,
+            &mut matches,
+        ) {
             items.push(item);
         }
     }
     (items, matches)
+}
+
+/// The tree item of one package (with its channels and entries), and the paths of its entries that
+/// match the filter; `None` when the filter leaves nothing of it.
+fn package_item(
+    catalog: &Catalog,
+    idx: &crate::catalog::index::PackageIndex,
+    markers: &Markers,
+    needle: Option<&str>,
+    changes: &[Change],
+    matches: &mut Vec<Vec<String>>,
+) -> Option<TreeItem<'static, String>> {
+    let review = !changes.is_empty();
+    let needle = needle.map(str::to_string);
+    let pkg = &idx.name;
+    let facts = PackageFacts::read(catalog, idx);
+    let mut channels = Vec::new();
+    let mut names: Vec<(String, crate::catalog::BlobId)> = idx
+        .channels
+        .iter()
+        .map(|&id| (catalog.blob(id).name().to_string(), id))
+        .collect();
+    names.sort_by(|a, b| {
+        (b.0 == facts.default_channel)
+            .cmp(&(a.0 == facts.default_channel))
+            .then(a.0.cmp(&b.0))
+    });
+    names.dedup_by(|a, b| a.0 == b.0);
+    for (ch_name, id) in names {
+        let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
+            continue;
+        };
+        // Newest first, with the entries the change removed as ghost rows at their version.
+        let mut rows: Vec<(Option<&Version>, String, String)> = Vec::new();
+        for n in g.newest_first() {
+            let e = &g.graph[n];
+            if let Some(nd) = &needle
+                && !entry_matches(catalog, pkg, &e.name, nd)
+            {
+                continue;
+            }
+            let mark = review_mark(changes, &[pkg, &ch_name, &e.name]);
+            let mut label = match (review, mark) {
+                (true, Some(ObjectChange::Added)) => format!("+ {}", e.name),
+                (true, _) => format!("  {}", e.name),
+                (false, _) => e.name.clone(),
+            };
+            if e.head {
+                label.push_str("  ◉ head");
+            }
+            if e.deprecated {
+                label.push_str("  deprecated");
+            }
+            label.push_str(markers.entry(pkg, &ch_name, &e.name));
+            if mark == Some(ObjectChange::Added) {
+                label.push_str("  new");
+            }
+            rows.push((e.version.as_ref(), e.name.clone(), label));
+        }
+        let mut ghosts: Vec<(Option<&Version>, &String)> = changes
+            .iter()
+            .filter(|c| c.object == ObjectChange::Removed)
+            .filter_map(|c| match c.path.as_slice() {
+                [p, ch, e] if p == pkg && *ch == ch_name => Some(e),
+                _ => None,
+            })
+            // An entry put back since (by an edit in review mode) is no ghost.
+            .filter(|e| g.node(e).is_none())
+            .filter(|e| {
+                needle
+                    .as_ref()
+                    .is_none_or(|nd| entry_matches(catalog, pkg, e, nd))
+            })
+            .map(|e| (facts.versions.get(e.as_str()), e))
+            .collect();
+        ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        ghosts.dedup_by(|a, b| a.1 == b.1);
+        for (version, name) in ghosts {
+            // Before the first row that is older (or has no version); without a version, last.
+            let at = version.map_or(rows.len(), |v| {
+                rows.iter()
+                    .position(|(w, _, _)| w.is_none_or(|w| w < v))
+                    .unwrap_or(rows.len())
+            });
+            rows.insert(at, (version, name.clone(), format!("- {name}  removed")));
+        }
+        let mut entries = Vec::with_capacity(rows.len());
+        for (_, name, label) in rows {
+            matches.push(vec![pkg.clone(), ch_name.clone(), name.clone()]);
+            entries.push(TreeItem::new_leaf(name, label));
+        }
+        if needle.is_some() && entries.is_empty() {
+            continue;
+        }
+        let mut label = format!("{ch_name}  ({})", g.graph.node_count());
+        if g.default {
+            label.push_str("  ★ default");
+        }
+        if g.deprecated {
+            label.push_str("  deprecated");
+        }
+        label.push_str(markers.channel(pkg, &ch_name));
+        if review_mark(changes, &[pkg, &ch_name]).is_some() {
+            label.push_str("  ~ changed");
+        }
+        if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
+            channels.push(item);
+        }
+    }
+    if needle.is_some() && channels.is_empty() {
+        return None;
+    }
+    let mut label = format!(
+        "{pkg}  ({} ch, {} bundles)",
+        idx.channels.len(),
+        idx.bundles.len()
+    );
+    if facts.deprecated {
+        label.push_str("  deprecated");
+    }
+    label.push_str(markers.package(pkg));
+    if review_mark(changes, &[pkg]).is_some() {
+        label.push_str("  ~ changed");
+    }
+    TreeItem::new(pkg.clone(), label, channels).ok()
 }
 
 /// The tree item at `path`, if there is one.
@@ -1824,8 +1855,6 @@ impl Loaded {
 
     /// After the catalog changed: the tree, the graph and the selection follow.
     fn refresh(&mut self) {
-        self.dirty = self.ws.dirty_files();
-        let keep = self.selected().to_vec();
         let (items, matches) = build_tree(
             &self.ws.catalog,
             self.ws.report(),
@@ -1836,6 +1865,49 @@ impl Loaded {
         if self.filter.is_some() {
             self.matches = matches;
         }
+        self.follow();
+    }
+
+    /// After an edit of `package`: only its part of the tree is built again, since nothing else
+    /// can have changed; the whole tree when the set of packages changed or a filter is on.
+    fn refresh_package(&mut self, package: &str) {
+        let names = self.ws.catalog.index().package_names();
+        let same_packages = self.filter.is_none()
+            && names.len() == self.items.len()
+            && names
+                .iter()
+                .zip(&self.items)
+                .all(|(n, i)| i.identifier() == n);
+        let at = self.items.iter().position(|i| i.identifier() == package);
+        let idx = self.ws.catalog.index().package(package);
+        match (same_packages, at, idx) {
+            (true, Some(at), Some(idx)) => {
+                let markers = Markers::of(self.ws.report(), Some(package));
+                let mut matches = Vec::new();
+                match package_item(
+                    &self.ws.catalog,
+                    idx,
+                    &markers,
+                    None,
+                    &self.changes,
+                    &mut matches,
+                ) {
+                    Some(item) => {
+                        self.items[at] = item;
+                        self.follow();
+                    }
+                    None => self.refresh(),
+                }
+            }
+            _ => self.refresh(),
+        }
+    }
+
+    /// After the tree was built again: the files to write, the selection (or its nearest surviving
+    /// parent) and the graph of the selected channel.
+    fn follow(&mut self) {
+        self.dirty = self.ws.dirty_files();
+        let keep = self.selected().to_vec();
         self.graph = None;
         // Keep the selection, or its nearest surviving parent.
         let visible = self.tree.flatten(&self.items);
@@ -1952,13 +2024,16 @@ fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
             return Vec::new();
         }
         (Command::Redo, _) => {
+            let package = l.ws.redo_package().map(str::to_string);
             m.status = Some(match l.ws.redo() {
                 Some(Ok(what)) => format!("redone: {what}"),
                 Some(Err(e)) => format!("cannot redo: {e}"),
                 None => "nothing to redo".into(),
             });
-            if let Some(l) = m.loaded_mut() {
-                l.refresh();
+            if let Some(l) = m.loaded_mut()
+                && let Some(p) = package
+            {
+                l.refresh_package(&p);
             }
             return Vec::new();
         }

@@ -123,6 +123,16 @@ impl Workspace {
         Some(result)
     }
 
+    /// The package the next undo changes.
+    pub fn undo_package(&self) -> Option<&str> {
+        self.done.last().map(|(e, _)| e.package())
+    }
+
+    /// The package the next redo changes.
+    pub fn redo_package(&self) -> Option<&str> {
+        self.undone.last().map(Edit::package)
+    }
+
     pub fn can_undo(&self) -> bool {
         !self.done.is_empty()
     }
