@@ -8,7 +8,8 @@
 //! that were not touched still load.
 //!
 //! `FBC_EDIT_MUTATIONS=N` runs N cases instead of the default few hundred (cases are numbered and
-//! deterministic: `FBC_EDIT_MUTATION_FIRST=K` starts at case K to replay one).
+//! deterministic: `FBC_EDIT_MUTATION_FIRST=K` starts at case K to replay one;
+//! `FBC_EDIT_MUTATION_VERBOSE=1` says what each case did, its time and its memory).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -552,6 +553,7 @@ fn mutated_inputs_never_panic_hang_or_blow_up() {
     let originals: std::sync::Arc<Vec<Catalog>> =
         std::sync::Arc::new(seeds.iter().map(|s| load(&s.dir).unwrap()).collect());
     let templates_source = local("testdata/add-bundle");
+    let verbose = std::env::var_os("FBC_EDIT_MUTATION_VERBOSE").is_some();
     let mut slowest = (Duration::ZERO, 0);
     let mut hungriest = (0usize, 0);
     let started = Instant::now();
@@ -612,6 +614,12 @@ fn mutated_inputs_never_panic_hang_or_blow_up() {
             peak >> 20,
             memory_budget >> 20
         );
+        if verbose {
+            eprintln!(
+                "{what}: {took:.1?}, {:.1} MB",
+                peak as f64 / (1u64 << 20) as f64
+            );
+        }
         if took > slowest.0 {
             slowest = (took, case);
         }

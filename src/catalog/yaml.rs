@@ -183,6 +183,9 @@ impl Frame {
 struct AliasBudget {
     decoded: u64,
     aliased: u64,
+    /// Bytes of text the aliases copied, and how many they may copy.
+    copied: u64,
+    copy_limit: u64,
 }
 
 impl AliasBudget {
@@ -201,8 +204,26 @@ impl AliasBudget {
         }
     }
 
+    /// A budget for a document of `len` bytes: besides go-yaml's count of nodes, the text aliases
+    /// copy is held to 16 MiB or four times the document, whichever is more. (go-yaml shares an
+    /// aliased string; here each alias is a copy, so a huge string aliased a few hundred times would
+    /// otherwise take hundreds of times the document's size in memory.)
+    fn new(len: usize) -> AliasBudget {
+        AliasBudget {
+            copy_limit: (16u64 << 20).max(4 * len as u64),
+            ..Default::default()
+        }
+    }
+
     fn node(&mut self) {
         self.decoded = self.decoded.saturating_add(1);
+    }
+
+    /// An alias to a node holding `bytes` bytes of text in memory: false when the aliases of the
+    /// document now copy too much text.
+    fn copy(&mut self, bytes: u64) -> bool {
+        self.copied = self.copied.saturating_add(bytes);
+        self.copied <= self.copy_limit
     }
 
     /// An alias to a node of `size` nodes: false when the document now aliases too much.
@@ -254,8 +275,8 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
     let mut parser = Parser::new_from_str(src);
     let mut stack: Vec<Frame> = Vec::new();
     // Anchored nodes with their size in nodes (aliases inside counted as expanded).
-    let mut anchors: HashMap<usize, (Node, u64)> = HashMap::new();
-    let mut budget = AliasBudget::default();
+    let mut anchors: HashMap<usize, (Node, u64, u64)> = HashMap::new();
+    let mut budget = AliasBudget::new(src.len());
     budget.node(); // the document itself
     let mut root: Option<Node> = None;
     let mut docs = 0u32;
@@ -284,13 +305,24 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
             }
             _ if docs > 1 => None,
             Event::Alias(id) => match anchors.get(&id) {
-                Some((n, size)) => {
+                Some((n, size, bytes)) => {
                     if !budget.alias(*size) {
                         return Err(YamlError {
                             line: pos.line,
                             col: pos.col,
                             message: "document contains excessive aliasing: its aliases would copy far more nodes than the document holds (opm refuses it too)"
                                 .into(),
+                        });
+                    }
+                    if !budget.copy(*bytes) {
+                        return Err(YamlError {
+                            line: pos.line,
+                            col: pos.col,
+                            message: format!(
+                                "document contains excessive aliasing: its aliases would copy more than {} MiB of text, from a document of {} KiB",
+                                budget.copy_limit >> 20,
+                                src.len() >> 10
+                            ),
                         });
                     }
                     let mut n = strip_positions(n.clone());
@@ -492,7 +524,7 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
             continue;
         };
         if anchor != 0 {
-            anchors.insert(anchor, (node.clone(), size));
+            anchors.insert(anchor, (node.clone(), size, text_bytes(&node)));
         }
         if let Some(frame) = stack.last_mut() {
             let total = frame.size_mut();
@@ -525,6 +557,19 @@ pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, Yam
         ignored_tail,
         has_anchors: !anchors.is_empty(),
     })
+}
+
+/// Bytes of text a copy of `node` holds in memory (strings kept on disk cost nothing to copy).
+fn text_bytes(node: &Node) -> u64 {
+    match &node.kind {
+        Kind::String(Str::Inline(s)) | Kind::Number(s) => s.len() as u64,
+        Kind::Map(entries) => entries
+            .iter()
+            .map(|e| text_bytes(&e.key) + text_bytes(&e.value))
+            .sum(),
+        Kind::Seq(items) => items.iter().map(text_bytes).sum(),
+        _ => 0,
+    }
 }
 
 /// A string node's value: kept on disk when long and identical to its text there.
@@ -969,6 +1014,28 @@ mod tests {
         );
         // The alias that tips the balance, long before a billion nodes are made.
         assert_eq!(err.line, 4);
+    }
+
+    /// A long string aliased many times passes go-yaml's count of nodes (a few hundred nodes) but
+    /// would copy hundreds of times the document's size: refused once the copies pass the limit.
+    #[test]
+    fn a_long_string_aliased_over_and_over_is_refused() {
+        let long = "\\n".repeat(100_000); // 200 KiB of text, 100 KiB of value: kept in memory
+        let aliases = |n: usize| vec!["*s"; n].join(", ");
+        let text = format!("s: &s \"{long}\"\nx: [{}]\n", aliases(300));
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert!(
+            err.message
+                .contains("its aliases would copy more than 16 MiB of text, from a document of"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.line, 2);
+        // Ten copies are fine.
+        let text = format!("s: &s \"{long}\"\nx: [{}]\n", aliases(10));
+        let (chunks, _) = split_documents(&text, 0, 1);
+        assert!(parse_chunk(&text, chunks[0], 0).is_ok());
     }
 
     #[test]
