@@ -592,3 +592,79 @@ fn render_with_the_migrate_level_gives_the_published_catalog() {
         "{out:?}"
     );
 }
+
+/// `template from-catalog` writes a basic template that renders back to the package it came from,
+/// with `schema` first in every entry and bundles by image.
+#[test]
+fn a_template_from_a_catalog_renders_back_to_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let catalogs = local("testdata/release/catalogs/v4.20");
+    let out = fbc_edit()
+        .args(["template", "from-catalog"])
+        .arg(&catalogs)
+        .args(["-p", "rabbitmq-messaging-topology-operator"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "schema: olm.template.basic\nentries:\n- schema: olm.package\n  name: rabbitmq-messaging-topology-operator\n  defaultChannel: stable\n"
+        ),
+        "{}",
+        &text[..300]
+    );
+    assert!(
+        text.contains("- schema: olm.channel\n  package: rabbitmq-messaging-topology-operator\n  name: stable\n  entries:\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("- schema: olm.bundle\n  image: ").count(), 12);
+    let file = tmp.path().join("v4.20.yaml");
+    std::fs::write(&file, &text).unwrap();
+    let rendered = fbc_edit()
+        .args(["template", "render"])
+        .arg(&file)
+        .arg("--catalog")
+        .arg(&catalogs)
+        .output()
+        .unwrap();
+    assert!(rendered.status.success(), "{rendered:?}");
+    let rendered: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(&rendered.stdout)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let published = fbc_edit::catalog::load(&catalogs).unwrap();
+    let mut published: Vec<serde_json::Value> = published
+        .blobs
+        .iter()
+        .map(|b| published.to_json(&b.value).unwrap())
+        .collect();
+    let key = |b: &serde_json::Value| format!("{} {}", b["schema"], b["name"]);
+    published.sort_by_key(key);
+    let mut rendered = rendered;
+    rendered.sort_by_key(key);
+    assert_eq!(rendered, published);
+    // A package that is not there, and a template type that cannot say a catalog.
+    let out = fbc_edit()
+        .args(["template", "from-catalog"])
+        .arg(&catalogs)
+        .args(["-p", "nope"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("package \"nope\" is not in the catalog")
+    );
+    let out = fbc_edit()
+        .args(["template", "from-catalog"])
+        .arg(&catalogs)
+        .args([
+            "-p",
+            "rabbitmq-messaging-topology-operator",
+            "--type",
+            "semver",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -20,6 +20,26 @@ pub enum TemplateCommand {
     /// Render a basic or semver template into a catalog (printed), as `opm alpha render-template`
     /// does, taking each bundle from a catalog that holds its image or from a bundle directory.
     Render(TemplateRenderArgs),
+    /// Write a basic template for a package of a rendered catalog (as `opm alpha convert-template
+    /// basic` does, with `schema` first in every entry): its objects as they are, each bundle as
+    /// `{schema: olm.bundle, image: REF}`. Rendering the template gives the package back.
+    FromCatalog(FromCatalogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct FromCatalogArgs {
+    /// The catalog directory (or catalog image).
+    pub dir: PathBuf,
+    #[arg(long, short)]
+    pub package: String,
+    /// The template type: only `basic` (a semver template cannot say every catalog's channels).
+    #[arg(long = "type", default_value = "basic")]
+    pub kind: String,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = RenderOutput::Yaml)]
+    pub output: RenderOutput,
+    #[command(flatten)]
+    pub images: ImageArgs,
 }
 
 /// Where a template's bundle images are resolved from.
@@ -92,7 +112,58 @@ pub fn migrate(blobs: &mut [serde_json::Value], level: &str) -> Result<(), Strin
 pub fn run(args: &TemplateArgs) -> i32 {
     match &args.command {
         TemplateCommand::Render(a) => run_render(a),
+        TemplateCommand::FromCatalog(a) => run_from_catalog(a),
     }
+}
+
+fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
+    if args.kind != "basic" {
+        eprintln!(
+            "fbc-edit: --type {}: only basic templates are written from a catalog (a semver template generates its channels, so it cannot say every catalog's)",
+            args.kind
+        );
+        return exit::USAGE;
+    }
+    let dir = match super::image::catalog_dir(&args.dir, &args.images) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    let catalog = match crate::catalog::load(&dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fbc-edit: {}: {e}", dir.display());
+            return exit::USAGE;
+        }
+    };
+    let template = match template::convert::basic_template(&catalog, &args.package) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::INVALID;
+        }
+    };
+    let mut out = String::new();
+    match crate::catalog::emit::OutFormat::from(args.output) {
+        crate::catalog::emit::OutFormat::Json => {
+            crate::catalog::emit::write_go_json(&mut out, &template, Some("    "), false, 0);
+            out.push('\n');
+        }
+        crate::catalog::emit::OutFormat::Yaml => {
+            let node = crate::catalog::emit::to_node(&template, false);
+            crate::catalog::yaml::write_document(
+                &mut out,
+                &node,
+                crate::catalog::yaml::YamlStyle::default(),
+                &|_| String::new(),
+            );
+        }
+    }
+    print!("{out}");
+    std::mem::forget(catalog);
+    exit::OK
 }
 
 fn run_render(args: &TemplateRenderArgs) -> i32 {

@@ -11,6 +11,7 @@
 //! both `schema` and `Schema` work); the basic template's entries are read like catalog objects.
 
 pub mod basic;
+pub mod convert;
 pub mod edit;
 pub mod semver;
 pub mod source;
