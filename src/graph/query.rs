@@ -58,20 +58,14 @@ pub struct Offer {
 }
 
 /// Why there is no way to the head.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoPath {
     /// OLM v0 cannot order the channel: no single head, or a cycle.
+    #[error("{0}")]
     Unordered(String),
     /// Nothing in the channel replaces, skips or has a skipRange matching what is installed.
+    #[error("{0}")]
     NoOffer(String),
-}
-
-impl std::fmt::Display for NoPath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NoPath::Unordered(s) | NoPath::NoOffer(s) => f.write_str(s),
-        }
-    }
 }
 
 /// The entries of `g` that replace or skip what is installed, or whose skipRange contains its
