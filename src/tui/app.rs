@@ -113,8 +113,8 @@ impl Promotee {
     fn version(&self, l: &Loaded, package: &str) -> Option<crate::catalog::semver_range::Version> {
         match self {
             Promotee::Existing(n) => {
-                let idx = l.ws.catalog.index().package(package)?;
-                PackageFacts::read(&l.ws.catalog, idx)
+                let idx = l.ws.catalog().index().package(package)?;
+                PackageFacts::read(l.ws.catalog(), idx)
                     .versions
                     .get(n)
                     .cloned()
@@ -607,7 +607,7 @@ impl Model {
             return;
         };
         if let Some(l) = self.loaded_mut() {
-            l.review = crate::diff::diff(&old, &l.ws.catalog);
+            l.review = crate::diff::diff(&old, l.ws.catalog());
             l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
@@ -904,7 +904,7 @@ fn tree_item<'a>(
 impl Loaded {
     pub fn new(catalog: Catalog) -> Loaded {
         let ws = Workspace::open(catalog);
-        let (items, _) = build_tree(&ws.catalog, ws.report(), None, &[]);
+        let (items, _) = build_tree(ws.catalog(), ws.report(), None, &[]);
         let mut tree = TreeState::default();
         if let Some(first) = items.first() {
             tree.select(vec![first.identifier().clone()]);
@@ -1013,11 +1013,11 @@ impl Loaded {
         review_mark(&self.changes, path) == Some(ObjectChange::Removed)
             && !self
                 .ws
-                .catalog
+                .catalog()
                 .index()
                 .package(p)
                 .and_then(|idx| idx.channel(c))
-                .and_then(|id| Channel::read(&self.ws.catalog.blob(id).value).ok())
+                .and_then(|id| Channel::read(&self.ws.catalog().blob(id).value).ok())
                 .is_some_and(|ch| ch.entries.iter().any(|x| x.name == e))
     }
 
@@ -1030,11 +1030,11 @@ impl Loaded {
                 // A package shows its default channel.
                 let default = self
                     .ws
-                    .catalog
+                    .catalog()
                     .index()
                     .package(p)
                     .and_then(|idx| idx.packages.first())
-                    .and_then(|&id| Package::read(&self.ws.catalog.blob(id).value).ok())
+                    .and_then(|&id| Package::read(&self.ws.catalog().blob(id).value).ok())
                     .map(|pk| pk.default_channel.to_string())
                     .unwrap_or_default();
                 (p.clone(), default)
@@ -1051,10 +1051,10 @@ impl Loaded {
             return;
         }
         self.graph_scroll = 0;
-        self.graph = self.ws.catalog.index().package(&pkg).and_then(|idx| {
-            let facts = PackageFacts::read(&self.ws.catalog, idx);
+        self.graph = self.ws.catalog().index().package(&pkg).and_then(|idx| {
+            let facts = PackageFacts::read(self.ws.catalog(), idx);
             let id = idx.channel(&ch)?;
-            let g = ChannelGraph::build(&self.ws.catalog, &facts, id)?;
+            let g = ChannelGraph::build(self.ws.catalog(), &facts, id)?;
             let l = layout(&g);
             Some((g, l))
         });
@@ -1062,7 +1062,7 @@ impl Loaded {
 
     fn refilter(&mut self) {
         let (items, matches) = build_tree(
-            &self.ws.catalog,
+            self.ws.catalog(),
             self.ws.report(),
             self.filter.as_deref(),
             &self.changes,
@@ -1110,10 +1110,10 @@ impl Loaded {
         path.push(pkg.clone());
         let channel = d.object.channel.clone().or_else(|| {
             let b = d.object.bundle.as_ref()?;
-            let idx = self.ws.catalog.index().package(pkg)?;
+            let idx = self.ws.catalog().index().package(pkg)?;
             idx.channels_listing(b)
                 .first()
-                .map(|&id| self.ws.catalog.blob(id).name().to_string())
+                .map(|&id| self.ws.catalog().blob(id).name().to_string())
         });
         if let Some(c) = channel {
             path.push(c);
@@ -1127,7 +1127,7 @@ impl Loaded {
 
 /// Where the selected object is defined, for `o`.
 fn selected_location(l: &Loaded) -> Option<Location> {
-    let cat = &l.ws.catalog;
+    let cat = l.ws.catalog();
     let sel = l.selected();
     let idx = cat.index().package(sel.first()?)?;
     let id = match sel {
@@ -1151,7 +1151,7 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
         }
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
-        for n in l.ws.catalog.index().package_names() {
+        for n in l.ws.catalog().index().package_names() {
             if n.starts_with(rest) {
                 out.push(format!("package {n}"));
             }
@@ -1159,10 +1159,10 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("channel "))
         && let Some(pkg) = l.selected().first()
-        && let Some(idx) = l.ws.catalog.index().package(pkg)
+        && let Some(idx) = l.ws.catalog().index().package(pkg)
     {
         for &id in &idx.channels {
-            let n = l.ws.catalog.blob(id).name();
+            let n = l.ws.catalog().blob(id).name();
             if n.starts_with(rest) {
                 out.push(format!("channel {n}"));
             }
@@ -1194,7 +1194,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
                 m.status = Some(t.banner());
             } else if let Some(i) = &m.image {
                 m.status = Some(i.banner());
-            } else if l.ws.catalog.index().package_names().is_empty() {
+            } else if l.ws.catalog().index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
                     m.dir.display()
@@ -1548,7 +1548,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 let errors = l.ws.report().count(Severity::Error);
                 let warnings = l.ws.report().count(Severity::Warning);
                 let (items, _) = build_tree(
-                    &l.ws.catalog,
+                    l.ws.catalog(),
                     l.ws.report(),
                     l.filter.as_deref(),
                     &l.changes,
@@ -1564,7 +1564,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(l) = m.loaded_mut() else {
                 return Vec::new();
             };
-            if l.ws.catalog.index().package(arg).is_some() {
+            if l.ws.catalog().index().package(arg).is_some() {
                 l.select_path(&[arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -1578,7 +1578,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(pkg) = l.selected().first().cloned() else {
                 return Vec::new();
             };
-            if l.ws.catalog.index().channel(&pkg, arg).is_some() {
+            if l.ws.catalog().index().channel(&pkg, arg).is_some() {
                 l.select_path(&[pkg, arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -1622,7 +1622,7 @@ impl Loaded {
         self.dirty = self.ws.dirty_files();
         let keep = self.selected().to_vec();
         let (items, matches) = build_tree(
-            &self.ws.catalog,
+            self.ws.catalog(),
             self.ws.report(),
             self.filter.as_deref(),
             &self.changes,
@@ -1761,23 +1761,23 @@ fn edit_command(m: &mut Model, command: Command) {
                 lines: d.lines().map(String::from).collect(),
                 scroll: 0,
             })),
-            Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+            Err(e @ crate::workspace::SaveError::ChangedOnDisk(_)) => {
                 Ok(Some(Dialog::Reload { why: e.to_string() }))
             }
             Err(e) => Err(e.to_string()),
         },
         (Command::Promote, [p, _, e]) => {
-            let idx = l.ws.catalog.index().package(p);
+            let idx = l.ws.catalog().index().package(p);
             let options: Vec<String> = idx
                 .map(|idx| {
                     let mut names: Vec<String> = idx
                         .channels
                         .iter()
-                        .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                        .map(|&id| l.ws.catalog().blob(id).name().to_string())
                         .filter(|c| {
                             !idx.channels_listing(e)
                                 .iter()
-                                .any(|&id| l.ws.catalog.blob(id).name() == c)
+                                .any(|&id| l.ws.catalog().blob(id).name() == c)
                         })
                         .collect();
                     names.sort();
@@ -1802,14 +1802,14 @@ fn edit_command(m: &mut Model, command: Command) {
                 .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
                 .unwrap_or_default();
             let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> =
-                l.ws.catalog
+                l.ws.catalog()
                     .index()
                     .package(p)
                     .map(|idx| {
-                        let facts = PackageFacts::read(&l.ws.catalog, idx);
+                        let facts = PackageFacts::read(l.ws.catalog(), idx);
                         idx.bundles
                             .iter()
-                            .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                            .map(|&id| l.ws.catalog().blob(id).name().to_string())
                             .filter(|n| !in_channel.contains(n))
                             .map(|n| (facts.versions.get(&n).cloned(), n))
                             .collect()
@@ -1937,7 +1937,7 @@ fn edit_command(m: &mut Model, command: Command) {
 /// the bundle's.
 fn promote_range_input(m: &Model, package: String, channel: String, bundle: Promotee) -> Dialog {
     let suggested = m.loaded().and_then(|l| {
-        let cat = &l.ws.catalog;
+        let cat = l.ws.catalog();
         let idx = cat.index().package(&package)?;
         let facts = PackageFacts::read(cat, idx);
         let g = ChannelGraph::build(cat, &facts, idx.channel(&channel)?)?;
@@ -1951,7 +1951,7 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Prom
     });
     let exists = m
         .loaded()
-        .and_then(|l| l.ws.catalog.index().channel(&package, &channel))
+        .and_then(|l| l.ws.catalog().index().channel(&package, &channel))
         .is_some();
     let how = if exists {
         "it replaces the current head"
@@ -1977,13 +1977,13 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Prom
 fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]) -> Vec<String> {
     let package = bundle["package"].as_str().unwrap_or("");
     let mut existing: Vec<String> =
-        l.ws.catalog
+        l.ws.catalog()
             .index()
             .package(package)
             .map(|idx| {
                 idx.channels
                     .iter()
-                    .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                    .map(|&id| l.ws.catalog().blob(id).name().to_string())
                     .collect()
             })
             .unwrap_or_default();
@@ -2008,7 +2008,7 @@ fn save(m: &mut Model, options: &crate::catalog::commit::CommitOptions) {
             l.refresh();
             m.status = Some(format!("wrote {}", r.written.join(", ")));
         }
-        Err(e @ crate::catalog::write::WriteError::ChangedOnDisk { .. }) => {
+        Err(e @ crate::workspace::SaveError::ChangedOnDisk(_)) => {
             m.dialog = Some(Dialog::Reload { why: e.to_string() });
         }
         Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
@@ -2200,9 +2200,9 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         range,
                     } => {
                         let head = m.loaded().and_then(|l| {
-                            let idx = l.ws.catalog.index().package(&package)?;
+                            let idx = l.ws.catalog().index().package(&package)?;
                             let ch = crate::catalog::model::Channel::read(
-                                &l.ws.catalog.blob(idx.channel(&channel)?).value,
+                                &l.ws.catalog().blob(idx.channel(&channel)?).value,
                             )
                             .ok()?;
                             crate::graph::heads(&ch.entries)
@@ -2355,7 +2355,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {
-    let cat = &l.ws.catalog;
+    let cat = l.ws.catalog();
     let sel = l.selected();
     let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
         return vec!["Select a package, channel or entry.".into()];

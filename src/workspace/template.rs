@@ -15,7 +15,7 @@ use crate::template::source::BundleSource;
 use crate::template::{Body, Rendered, TemplateError};
 use crate::validate::{self, Report};
 
-use super::Outcome;
+use super::{Outcome, SaveError};
 
 /// A template opened for editing.
 pub struct TemplateWorkspace {
@@ -131,15 +131,15 @@ impl TemplateWorkspace {
     }
 
     /// The unified diff of the template a save would write.
-    pub fn preview(&self) -> Result<String, WriteError> {
-        self.doc.catalog.preview()
+    pub fn preview(&self) -> Result<String, SaveError> {
+        Ok(self.doc.catalog.preview()?)
     }
 
     /// Writes the template (all or nothing, never outside its directory, never through links) and
     /// starts a fresh history.
-    pub fn save(&mut self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+    pub fn save(&mut self, options: &CommitOptions) -> Result<SaveReport, SaveError> {
         let planned = self.doc.catalog.plan_changes()?;
-        commit(&self.doc.catalog.root, &planned, options)?;
+        commit(&self.doc.catalog.root, &planned, options).map_err(WriteError::from)?;
         let report = SaveReport {
             written: planned.into_iter().map(|p| p.rel).collect(),
         };
