@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::graph::{check_selection, open};
+use super::graph::check_selection;
 use super::{Output, exit};
 use crate::graph::channel::{ChannelGraph, EdgeKind, PackageFacts};
 use crate::graph::export::Selection;
@@ -188,9 +188,9 @@ fn v1_lines(p: &V1Path, from: &Installed, scope_text: &str) -> Vec<String> {
 }
 
 pub fn run(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir, &args.images) {
+    let catalog = match super::open::catalog(&args.dir, &args.images) {
         Ok(c) => c,
-        Err(code) => return code,
+        Err(e) => return e.report(),
     };
     if args.olm == Olm::V0 && args.channel.is_none() {
         eprintln!(
@@ -312,6 +312,5 @@ pub fn run(args: &PathArgs) -> i32 {
             p.reached
         }
     };
-    std::mem::forget(catalog);
     if ok { exit::OK } else { exit::INVALID }
 }
