@@ -136,7 +136,7 @@ fn add_bundle_refusals_change_nothing() {
     let e = ws.apply(add(old, "stable")).unwrap_err();
     assert!(e.to_string().contains("is not newer than the head"), "{e}");
     assert!(ws.dirty_files().is_empty());
-    assert!(ws.catalog.index().bundle("foo", "foo.v0.0.9").is_none());
+    assert!(ws.catalog().index().bundle("foo", "foo.v0.0.9").is_none());
     // Twice: the second is refused.
     ws.apply(add(foo_bundle(), "stable")).unwrap();
     let e = ws.apply(add(foo_bundle(), "stable")).unwrap_err();

@@ -416,6 +416,44 @@ fn v1_considers_every_channel_and_takes_the_highest_version() {
 }
 
 #[test]
+fn upgrade_queries_ask_one_channel_or_every_channel() {
+    use query::{QueryError, UpgradeQuery};
+    let c = catalog("assets/demo-catalog");
+    let q = UpgradeQuery::new(
+        &c,
+        "cache-operator",
+        Some("stable"),
+        "cache-operator.v1.1.0",
+    )
+    .unwrap();
+    assert_eq!(q.graphs().len(), 1);
+    let v0 = q.v0();
+    let hops = v0.path.as_ref().unwrap();
+    assert_eq!(q.first().graph[hops[0].to].name, "cache-operator.v1.3.0");
+    let v1 = q.v1();
+    assert_eq!(v1.target.as_deref(), Some("cache-operator.v1.3.0"));
+    assert!(v1.reached);
+    assert!(v0.same_way_as(q.first(), &v1));
+
+    // Every channel: an entry found in any of them.
+    let all = UpgradeQuery::new(&c, "cache-operator", None, "1.2.0").unwrap();
+    assert!(all.graphs().len() > 1);
+    assert_eq!(all.from().name.as_deref(), Some("cache-operator.v1.2.0"));
+
+    assert_eq!(
+        UpgradeQuery::new(&c, "nope", None, "1.0.0").err(),
+        Some(QueryError::NoPackage("nope".into()))
+    );
+    assert_eq!(
+        UpgradeQuery::new(&c, "cache-operator", Some("stable"), "latest")
+            .err()
+            .map(|e| e.to_string())
+            .as_deref(),
+        Some("\"latest\" is neither an entry of cache-operator/stable nor a version")
+    );
+}
+
+#[test]
 fn cli_graph_and_path() {
     let demo = root().join("assets/demo-catalog");
     let demo = demo.to_str().unwrap();

@@ -113,6 +113,8 @@ fn export_dir_copies_the_catalog_out_and_graph_exports_still_work() {
         std::fs::read(to.join("declcfgs/index.yaml")).unwrap(),
         std::fs::read(catalog().join("declcfgs/index.yaml")).unwrap()
     );
-    let e = fbc_edit::image::export(&catalog(), &to).unwrap_err();
+    let e = fbc_edit::image::export(&catalog(), &to)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("already exists"), "{e}");
 }

@@ -228,7 +228,7 @@ fn a_two_file_save_that_fails_at_any_step_changes_nothing() {
             };
             let err = ws.save_with(&options).unwrap_err();
             assert_eq!(snapshot(&root), before, "{step:?} of file {file}: {err}");
-            let WriteError::Commit(CommitError::Failed { files, .. }) = &err else {
+            let WriteError::Commit(CommitError::Failed { files, .. }) = err.write_error() else {
                 panic!("{step:?} of file {file}: {err}");
             };
             let names: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();

@@ -879,9 +879,11 @@ fn writing_goes_out_as_effects_and_comes_back_as_actions() {
     // The worker's answer: the file changed on disk meanwhile.
     pure(
         &mut m,
-        Action::Saved(Err(fbc_edit::catalog::write::WriteError::ChangedOnDisk {
-            path: "cache-operator/catalog.yaml".into(),
-        })),
+        Action::Saved(Err(fbc_edit::workspace::SaveError::from(
+            fbc_edit::catalog::write::WriteError::ChangedOnDisk {
+                path: "cache-operator/catalog.yaml".into(),
+            },
+        ))),
     );
     assert!(
         matches!(m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { .. })),

@@ -5,6 +5,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use thiserror::Error;
 
 const ALPHANUMERIC: &str = r"[a-z0-9]+";
 const SEPARATOR: &str = r"(?:[._]|__|[-]+)";
@@ -42,6 +43,36 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
 
 const MAX_NAME: usize = 255;
 
+/// Why a pull spec is not one: the text opm puts after `invalid image pull spec "<spec>": `.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ImageRefError {
+    #[error("invalid repository name ({0}), cannot specify 64-byte hexadecimal strings")]
+    HexName(String),
+    /// Upper case in the repository name, found before the grammar is checked.
+    #[error("invalid reference format: repository name must be lowercase")]
+    UppercaseRepository,
+    /// Upper case anywhere else that makes the reference fail the grammar.
+    #[error("repository name must be lowercase")]
+    Uppercase,
+    #[error("invalid reference format")]
+    Format,
+    #[error("repository name must not be more than {MAX_NAME} characters")]
+    NameTooLong,
+    #[error(transparent)]
+    Digest(#[from] DigestError),
+}
+
+/// Why a digest is not one, in the OCI digest library's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum DigestError {
+    #[error("invalid checksum digest format")]
+    Format,
+    #[error("unsupported digest algorithm")]
+    Algorithm,
+    #[error("invalid checksum digest length")]
+    Length,
+}
+
 /// A parsed, normalised image reference.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImageRef {
@@ -73,55 +104,53 @@ fn split_domain(name: &str) -> (String, String) {
 
 /// Checks a digest the way the OCI digest library does: a known algorithm (sha256, sha384, sha512)
 /// with a hex encoding of the right length.
-fn check_digest(d: &str) -> Result<(), String> {
+fn check_digest(d: &str) -> Result<(), DigestError> {
     let Some((alg, enc)) = d
         .split_once(':')
         .filter(|(a, e)| !a.is_empty() && !e.is_empty())
     else {
-        return Err("invalid checksum digest format".into());
+        return Err(DigestError::Format);
     };
     let size = match alg {
         "sha256" => 32,
         "sha384" => 48,
         "sha512" => 64,
-        _ => return Err("unsupported digest algorithm".into()),
+        _ => return Err(DigestError::Algorithm),
     };
     if enc.len() != size * 2 {
-        return Err("invalid checksum digest length".into());
+        return Err(DigestError::Length);
     }
     if !enc
         .bytes()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
     {
-        return Err("invalid checksum digest format".into());
+        return Err(DigestError::Format);
     }
     Ok(())
 }
 
 impl ImageRef {
     /// Parses a pull spec; the error is the text opm puts after `invalid image pull spec "<spec>": `.
-    pub fn parse(s: &str) -> Result<ImageRef, String> {
+    pub fn parse(s: &str) -> Result<ImageRef, ImageRefError> {
         if s.len() == 64
             && s.bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         {
-            return Err(format!(
-                "invalid repository name ({s}), cannot specify 64-byte hexadecimal strings"
-            ));
+            return Err(ImageRefError::HexName(s.to_string()));
         }
         let (domain, remainder) = split_domain(s);
         let remote = remainder.split(':').next().unwrap_or_default();
         if remote.to_lowercase() != remote {
-            return Err("invalid reference format: repository name must be lowercase".into());
+            return Err(ImageRefError::UppercaseRepository);
         }
         let full = format!("{domain}/{remainder}");
         // The DFA answers "does it match" quickly; once it does, the parts split unambiguously by hand.
         if !REFERENCE.is_match(&full) {
             let lower = full.to_lowercase();
             if lower != full && REFERENCE.is_match(&lower) {
-                return Err("repository name must be lowercase".into());
+                return Err(ImageRefError::Uppercase);
             }
-            return Err("invalid reference format".into());
+            return Err(ImageRefError::Format);
         }
         let (before_digest, digest) = match full.split_once('@') {
             Some((b, d)) => (b, Some(d.to_string())),
@@ -149,9 +178,7 @@ impl ImageRef {
             }
         };
         if path.len() > MAX_NAME {
-            return Err(format!(
-                "repository name must not be more than {MAX_NAME} characters"
-            ));
+            return Err(ImageRefError::NameTooLong);
         }
         if let Some(d) = &digest {
             check_digest(d)?;
@@ -260,7 +287,11 @@ mod tests {
             ),
         ];
         for (s, want) in cases {
-            assert_eq!(ImageRef::parse(&s), Err(want), "{s}");
+            assert_eq!(
+                ImageRef::parse(&s).map_err(|e| e.to_string()),
+                Err(want),
+                "{s}"
+            );
         }
     }
 }

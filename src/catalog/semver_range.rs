@@ -11,6 +11,135 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use thiserror::Error;
+
+/// A number that does not fit, in the words of Go's `strconv.ParseUint`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum NumberError {
+    #[error("strconv.ParseUint: parsing {0:?}: invalid syntax")]
+    Syntax(String),
+    #[error("strconv.ParseUint: parsing {0:?}: value out of range")]
+    OutOfRange(String),
+}
+
+/// Why a pre-release identifier is not one, in blang's words.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PreError {
+    #[error("Prerelease is empty")]
+    Empty,
+    #[error("Numeric PreRelease version must not contain leading zeroes {0:?}")]
+    LeadingZero(String),
+    #[error(transparent)]
+    Number(#[from] NumberError),
+    #[error("Invalid character(s) found in prerelease {0:?}")]
+    Characters(String),
+}
+
+/// The three numbers of a version, named in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Major,
+    Minor,
+    Patch,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Major => "major",
+            Part::Minor => "minor",
+            Part::Patch => "patch",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Part::Major => "Major",
+            Part::Minor => "Minor",
+            Part::Patch => "Patch",
+        }
+    }
+}
+
+/// Why a text is not a version, in blang's words.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum VersionError {
+    #[error("Version string empty")]
+    Empty,
+    #[error("No Major.Minor.Patch elements found")]
+    NotThreeParts,
+    #[error("Invalid character(s) found in {} number {text:?}", part.name())]
+    Characters { part: Part, text: String },
+    #[error("{} number must not contain leading zeroes {text:?}", part.title())]
+    LeadingZero { part: Part, text: String },
+    #[error(transparent)]
+    Number(#[from] NumberError),
+    #[error(transparent)]
+    Pre(#[from] PreError),
+    #[error("Build meta data is empty")]
+    EmptyBuild,
+    #[error("Invalid character(s) found in build meta data {0:?}")]
+    BuildCharacters(String),
+}
+
+/// Why an `olm.package` `release` is not one, in opm's words (every bad segment on its own line).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReleaseError {
+    #[error(
+        "invalid release {release:?}: exceeds maximum length of {RELEASE_MAX_LENGTH} characters"
+    )]
+    TooLong { release: String },
+    #[error("invalid release {release:?}: {}", segment_lines(segments))]
+    Segments {
+        release: String,
+        /// Each bad segment's position and what is wrong with it.
+        segments: Vec<(usize, PreError)>,
+    },
+}
+
+impl ReleaseError {
+    /// The message on one line: the bad segments separated by `; `.
+    pub fn one_line(&self) -> String {
+        self.to_string().replace('\n', "; ")
+    }
+}
+
+fn segment_lines(segments: &[(usize, PreError)]) -> String {
+    segments
+        .iter()
+        .map(|(i, e)| format!("segment {i}: {e}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Why a text is not a range, in blang's words.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RangeError {
+    #[error("First element in range is '||'")]
+    LeadingOr,
+    #[error("Last element in range is '||'")]
+    TrailingOr,
+    #[error("Could not get version from string: {0:?}")]
+    NoVersion(String),
+    #[error(
+        "Could not parse Range {token:?}: Could not parse comparator {op:?} in {:?}",
+        format!("{op}{version}")
+    )]
+    Comparator {
+        token: String,
+        op: String,
+        version: String,
+    },
+    #[error(
+        "Could not parse Range {token:?}: Could not parse version {version:?} in {token:?}: {why}"
+    )]
+    Version {
+        token: String,
+        version: String,
+        why: VersionError,
+    },
+}
+
 /// One pre-release identifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pre {
@@ -20,21 +149,19 @@ pub enum Pre {
 
 impl Pre {
     /// Parses one pre-release identifier, with blang's messages.
-    pub fn parse(p: &str) -> Result<Pre, String> {
+    pub fn parse(p: &str) -> Result<Pre, PreError> {
         if p.is_empty() {
-            return Err("Prerelease is empty".into());
+            return Err(PreError::Empty);
         }
         if only(p, false) {
             if leading_zero(p) {
-                return Err(format!(
-                    "Numeric PreRelease version must not contain leading zeroes {p:?}"
-                ));
+                return Err(PreError::LeadingZero(p.to_string()));
             }
             Ok(Pre::Num(parse_u64(p)?))
         } else if only(p, true) {
             Ok(Pre::Alpha(p.to_string()))
         } else {
-            Err(format!("Invalid character(s) found in prerelease {p:?}"))
+            Err(PreError::Characters(p.to_string()))
         }
     }
 
@@ -126,38 +253,41 @@ fn leading_zero(s: &str) -> bool {
     s.len() > 1 && s.starts_with('0')
 }
 
-fn parse_u64(s: &str) -> Result<u64, String> {
+fn parse_u64(s: &str) -> Result<u64, NumberError> {
     if s.is_empty() {
-        return Err(format!("strconv.ParseUint: parsing {s:?}: invalid syntax"));
+        return Err(NumberError::Syntax(s.to_string()));
     }
     s.parse::<u64>()
-        .map_err(|_| format!("strconv.ParseUint: parsing {s:?}: value out of range"))
+        .map_err(|_| NumberError::OutOfRange(s.to_string()))
 }
 
 impl Version {
     /// Parses a version, with blang's error messages.
-    pub fn parse(s: &str) -> Result<Version, String> {
+    pub fn parse(s: &str) -> Result<Version, VersionError> {
         if s.is_empty() {
-            return Err("Version string empty".into());
+            return Err(VersionError::Empty);
         }
         let parts: Vec<&str> = s.splitn(3, '.').collect();
         if parts.len() != 3 {
-            return Err("No Major.Minor.Patch elements found".into());
+            return Err(VersionError::NotThreeParts);
         }
-        let number = |p: &str, what: &str| -> Result<u64, String> {
+        let number = |p: &str, part: Part| -> Result<u64, VersionError> {
             if !only(p, false) {
-                return Err(format!("Invalid character(s) found in {what} number {p:?}"));
+                return Err(VersionError::Characters {
+                    part,
+                    text: p.to_string(),
+                });
             }
             if leading_zero(p) {
-                let cap = what[..1].to_uppercase() + &what[1..];
-                return Err(format!(
-                    "{cap} number must not contain leading zeroes {p:?}"
-                ));
+                return Err(VersionError::LeadingZero {
+                    part,
+                    text: p.to_string(),
+                });
             }
-            parse_u64(p)
+            Ok(parse_u64(p)?)
         };
-        let major = number(parts[0], "major")?;
-        let minor = number(parts[1], "minor")?;
+        let major = number(parts[0], Part::Major)?;
+        let minor = number(parts[1], Part::Minor)?;
         let mut patch_str = parts[2];
         let mut build: Vec<&str> = Vec::new();
         let mut pre: Vec<&str> = Vec::new();
@@ -169,7 +299,7 @@ impl Version {
             pre = patch_str[i + 1..].split('.').collect();
             patch_str = &patch_str[..i];
         }
-        let patch = number(patch_str, "patch")?;
+        let patch = number(patch_str, Part::Patch)?;
         let mut v = Version {
             major,
             minor,
@@ -182,12 +312,10 @@ impl Version {
         }
         for b in build {
             if b.is_empty() {
-                return Err("Build meta data is empty".into());
+                return Err(VersionError::EmptyBuild);
             }
             if !only(b, true) {
-                return Err(format!(
-                    "Invalid character(s) found in build meta data {b:?}"
-                ));
+                return Err(VersionError::BuildCharacters(b.to_string()));
             }
             v.build.push(b.to_string());
         }
@@ -200,27 +328,30 @@ pub const RELEASE_MAX_LENGTH: usize = 20;
 
 /// Parses an `olm.package` `release` (opm v1.62+): at most 20 characters of dot-separated
 /// pre-release identifiers. The error is opm's text, every bad segment listed on its own line.
-pub fn parse_release(r: &str) -> Result<Vec<Pre>, String> {
+pub fn parse_release(r: &str) -> Result<Vec<Pre>, ReleaseError> {
     if r.is_empty() {
         return Ok(Vec::new());
     }
     if r.len() > RELEASE_MAX_LENGTH {
-        return Err(format!(
-            "invalid release {r:?}: exceeds maximum length of {RELEASE_MAX_LENGTH} characters"
-        ));
+        return Err(ReleaseError::TooLong {
+            release: r.to_string(),
+        });
     }
     let mut out = Vec::new();
-    let mut errors = Vec::new();
+    let mut segments = Vec::new();
     for (i, segment) in r.split('.').enumerate() {
         match Pre::parse(segment) {
             Ok(p) => out.push(p),
-            Err(e) => errors.push(format!("segment {i}: {e}")),
+            Err(e) => segments.push((i, e)),
         }
     }
-    if errors.is_empty() {
+    if segments.is_empty() {
         Ok(out)
     } else {
-        Err(format!("invalid release {r:?}: {}", errors.join("\n")))
+        Err(ReleaseError::Segments {
+            release: r.to_string(),
+            segments,
+        })
     }
 }
 
@@ -317,10 +448,10 @@ fn split_and_trim(s: &str) -> (Vec<String>, Vec<String>) {
 }
 
 /// Splits `op` from `version` at the first digit.
-fn split_op(token: &str) -> Result<(&str, &str), String> {
+fn split_op(token: &str) -> Result<(&str, &str), RangeError> {
     match token.find(|c: char| c.is_numeric()) {
         Some(i) => Ok((token[..i].trim(), &token[i..])),
-        None => Err(format!("Could not get version from string: {token:?}")),
+        None => Err(RangeError::NoVersion(token.to_string())),
     }
 }
 
@@ -336,7 +467,7 @@ fn bump(version: &str, index: usize) -> String {
 }
 
 /// Rewrites wildcard tokens (`1.x`, `>1.0.x`) into plain comparators, exactly as blang does.
-fn expand_wildcard(token: &str, out: &mut Vec<String>) -> Result<(), String> {
+fn expand_wildcard(token: &str, out: &mut Vec<String>) -> Result<(), RangeError> {
     let (op, v) = split_op(token)?;
     let parts: Vec<&str> = v.split('.').collect();
     // 3 parts ending in `x`: patch wildcard (bump minor); 2 parts: minor wildcard (bump major).
@@ -377,14 +508,14 @@ fn expand_wildcard(token: &str, out: &mut Vec<String>) -> Result<(), String> {
 
 impl Range {
     /// Parses a range with blang's grammar and error messages.
-    pub fn parse(s: &str) -> Result<Range, String> {
+    pub fn parse(s: &str) -> Result<Range, RangeError> {
         let (tokens, dropped) = split_and_trim(s);
         let mut alternatives_text: Vec<Vec<String>> = Vec::new();
         let mut current = Vec::new();
         for (i, t) in tokens.iter().enumerate() {
             if t == "||" {
                 if i == 0 {
-                    return Err("First element in range is '||'".into());
+                    return Err(RangeError::LeadingOr);
                 }
                 alternatives_text.push(std::mem::take(&mut current));
             } else {
@@ -392,7 +523,7 @@ impl Range {
             }
         }
         if tokens.last().is_none_or(|t| t == "||") {
-            return Err("Last element in range is '||'".into());
+            return Err(RangeError::TrailingOr);
         }
         alternatives_text.push(current);
         let mut alternatives = Vec::new();
@@ -408,16 +539,15 @@ impl Range {
             let mut comparators = Vec::new();
             for t in expanded {
                 let (op, v) = split_op(&t)?;
-                let op = Op::parse(op).ok_or_else(|| {
-                    format!(
-                        "Could not parse Range {t:?}: Could not parse comparator {op:?} in {:?}",
-                        format!("{op}{v}")
-                    )
+                let op = Op::parse(op).ok_or_else(|| RangeError::Comparator {
+                    token: t.clone(),
+                    op: op.to_string(),
+                    version: v.to_string(),
                 })?;
-                let version = Version::parse(v).map_err(|e| {
-                    format!(
-                        "Could not parse Range {t:?}: Could not parse version {v:?} in {t:?}: {e}"
-                    )
+                let version = Version::parse(v).map_err(|why| RangeError::Version {
+                    token: t.clone(),
+                    version: v.to_string(),
+                    why,
                 })?;
                 comparators.push(Comparator { op, version });
             }
@@ -456,7 +586,7 @@ mod tests {
         "3.0.0",
     ];
 
-    fn matching(range: &str) -> Result<Vec<&'static str>, String> {
+    fn matching(range: &str) -> Result<Vec<&'static str>, RangeError> {
         let r = Range::parse(range)?;
         Ok(VERSIONS
             .iter()
@@ -636,7 +766,11 @@ mod tests {
             ),
         ];
         for (range, want) in cases {
-            assert_eq!(matching(range), Ok(want), "{range}");
+            assert_eq!(
+                matching(range).map_err(|e| e.to_string()),
+                Ok(want),
+                "{range}"
+            );
         }
     }
 
@@ -687,7 +821,7 @@ mod tests {
         ];
         for (range, want) in cases {
             assert_eq!(
-                Range::parse(range).map(|_| ()),
+                Range::parse(range).map(|_| ()).map_err(|e| e.to_string()),
                 Err(want.to_string()),
                 "{range:?}"
             );
@@ -706,11 +840,11 @@ mod tests {
             Ok(vec![Pre::Num(2), Pre::Alpha("alpha-1".into())])
         );
         assert_eq!(
-            parse_release("123456789012345678901"),
+            parse_release("123456789012345678901").map_err(|e| e.to_string()),
             Err("invalid release \"123456789012345678901\": exceeds maximum length of 20 characters".into())
         );
         assert_eq!(
-            parse_release("01..a_b"),
+            parse_release("01..a_b").map_err(|e| e.to_string()),
             Err("invalid release \"01..a_b\": segment 0: Numeric PreRelease version must not contain leading zeroes \"01\"\nsegment 1: Prerelease is empty\nsegment 2: Invalid character(s) found in prerelease \"a_b\"".into())
         );
     }
@@ -756,7 +890,7 @@ mod tests {
         ];
         for (v, want) in errors {
             assert_eq!(
-                Version::parse(v).map(|_| ()),
+                Version::parse(v).map(|_| ()).map_err(|e| e.to_string()),
                 Err(want.to_string()),
                 "{v:?}"
             );

@@ -104,8 +104,8 @@ fn render_image(
     opts: &RenderOptions,
 ) -> Result<Vec<serde_json::Value>, (i32, String)> {
     use crate::image::Kind;
-    let opened = super::image::open_image(reference, &args.images, crate::image::Want::Any)
-        .map_err(|e| (exit::USAGE, e))?;
+    let opened = super::open::image(reference, &args.images, crate::image::Want::Any)
+        .map_err(|e| (exit::USAGE, e.to_string()))?;
     match opened.kind {
         Kind::Bundle { .. } => {
             let opts = RenderOptions {
@@ -120,8 +120,9 @@ fn render_image(
                 .map_err(|e| (exit::INVALID, e.to_string()))
         }
         Kind::Catalog { .. } => {
-            let catalog = crate::catalog::load(&opened.dir)
-                .map_err(|e| (exit::USAGE, format!("cannot open catalog {e}")))?;
+            let catalog = super::open::Located::from(opened)
+                .load()
+                .map_err(|e| (exit::USAGE, e.to_string()))?;
             for d in catalog
                 .diagnostics
                 .iter()

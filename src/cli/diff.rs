@@ -5,9 +5,12 @@ use std::process::Command as Process;
 
 use clap::{Args, ValueEnum};
 
-use super::exit;
-use crate::catalog::{Catalog, load};
+use super::{exit, open};
 use crate::diff;
+
+fn read(at: open::Located) -> Result<open::Opened, String> {
+    at.load().map_err(|e| e.to_string())
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum DiffOutput {
@@ -33,10 +36,6 @@ pub struct DiffArgs {
     pub output: DiffOutput,
     #[command(flatten)]
     pub images: super::image::ImageArgs,
-}
-
-fn open(dir: &Path) -> Result<Catalog, String> {
-    load(dir).map_err(|e| format!("cannot open catalog {e}"))
 }
 
 /// Writes the files of `dir` as they were at `rev` into `into`, reading them with `git`.
@@ -73,14 +72,18 @@ pub fn run(args: &DiffArgs) -> i32 {
     let result = (|| -> Result<diff::CatalogDiff, String> {
         match (&args.new, &args.git) {
             (Some(new), _) => {
-                let old = super::image::catalog_dir(&args.old, &args.images)?;
-                let new = super::image::catalog_dir(new, &args.images)?;
-                Ok(diff::diff(&open(&old)?, &open(&new)?))
+                // Both images are fetched before either catalog is read.
+                let old = open::locate(&args.old, &args.images).map_err(|e| e.to_string())?;
+                let new = open::locate(new, &args.images).map_err(|e| e.to_string())?;
+                let (old, new) = (read(old)?, read(new)?);
+                Ok(diff::diff(&old, &new))
             }
             (None, Some(rev)) => {
                 let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
                 checkout(&args.old, rev, tmp.path())?;
-                Ok(diff::diff(&open(tmp.path())?, &open(&args.old)?))
+                let old = read(open::Located::dir(tmp.path()))?;
+                let new = read(open::Located::dir(&args.old))?;
+                Ok(diff::diff(&old, &new))
             }
             (None, None) => Err("give NEW or --git REV".into()),
         }

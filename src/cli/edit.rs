@@ -7,7 +7,6 @@ use clap::{Args, Subcommand};
 
 use super::exit;
 use crate::catalog::commit::CommitOptions;
-use crate::catalog::load;
 use crate::edit::{Edit, Target};
 use crate::workspace::Workspace;
 
@@ -418,12 +417,9 @@ pub fn run(args: &EditArgs) -> i32 {
         );
         return exit::USAGE;
     }
-    let catalog = match load(catalog_dir) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("fbc-edit: cannot open catalog {e}");
-            return exit::USAGE;
-        }
+    let catalog = match super::open::Located::dir(catalog_dir).load() {
+        Ok(c) => c.into_catalog(),
+        Err(e) => return e.report(),
     };
     let edit = match args.edit.edit() {
         Ok(e) => e,

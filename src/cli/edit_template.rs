@@ -179,7 +179,8 @@ fn sources(args: &EditArgs, template: &Path, extra: &Option<ImageDir>) -> Result
         pull: true,
         ..Default::default()
     });
-    let (sources, _) = Sources::for_template(template, &args.sources.catalog, dirs, images)?;
+    let (sources, _) = Sources::for_template(template, &args.sources.catalog, dirs, images)
+        .map_err(|e| e.to_string())?;
     Ok(sources)
 }
 

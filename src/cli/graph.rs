@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::exit;
+use crate::catalog::Catalog;
 use crate::catalog::semver_range::Version;
-use crate::catalog::{Catalog, load};
 use crate::graph::channel::{ChainSummary, ChannelGraph};
 use crate::graph::export::{self, MermaidOptions, Selection};
 use crate::graph::filter::{Filter, Window};
@@ -53,20 +53,6 @@ pub struct GraphArgs {
     pub images: super::image::ImageArgs,
 }
 
-pub(crate) fn open(
-    dir: &std::path::Path,
-    images: &super::image::ImageArgs,
-) -> Result<Catalog, i32> {
-    let dir = super::image::catalog_dir(dir, images).map_err(|e| {
-        eprintln!("fbc-edit: {e}");
-        exit::USAGE
-    })?;
-    load(&dir).map_err(|e| {
-        eprintln!("fbc-edit: cannot open catalog {e}");
-        exit::USAGE
-    })
-}
-
 /// Checks that the named package (and channel) exist, with a message naming what does.
 pub(crate) fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), String> {
     if let Some(p) = &sel.package {
@@ -91,9 +77,9 @@ pub(crate) fn check_selection(catalog: &Catalog, sel: &Selection) -> Result<(), 
 }
 
 pub fn run_graph(args: &GraphArgs) -> i32 {
-    let catalog = match open(&args.dir, &args.images) {
+    let catalog = match super::open::catalog(&args.dir, &args.images) {
         Ok(c) => c,
-        Err(code) => return code,
+        Err(e) => return e.report(),
     };
     let filter = match filter_of(&catalog, args) {
         Ok(f) => f,
@@ -123,7 +109,6 @@ pub fn run_graph(args: &GraphArgs) -> i32 {
         GraphFormat::Text => text(&catalog, &sel),
     };
     print!("{out}");
-    std::mem::forget(catalog);
     exit::OK
 }
 

@@ -1,13 +1,13 @@
-//! Catalog and bundle arguments that may name images: the flags that say how to reach registries,
-//! and turning an argument into the directory to read (the argument itself, or what the image holds,
-//! extracted into the cache). `fbc-edit export IMAGE DIR` writes an image out as files to edit.
+//! Catalog and bundle arguments that may name images: the flags that say how to reach registries
+//! (the arguments are opened in [`super::open`]). `fbc-edit export IMAGE DIR` writes an image out as
+//! files to edit.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 
 use super::exit;
-use crate::image::{self, Kind, Opened, Want};
+use crate::image::{self, Kind, Want};
 
 /// How images are fetched (for arguments that name one).
 #[derive(Debug, Args, Clone, Default)]
@@ -35,25 +35,6 @@ impl ImageArgs {
     }
 }
 
-/// Opens the image `arg` names, printing its notes to standard error.
-pub fn open_image(arg: &Path, images: &ImageArgs, want: Want) -> Result<Opened, String> {
-    let reference = arg.to_string_lossy();
-    let opened = image::open(&reference, &images.options(), want).map_err(|e| e.to_string())?;
-    for n in &opened.notes {
-        eprintln!("note: {n}");
-    }
-    Ok(opened)
-}
-
-/// A catalog argument: a directory as given, or the catalog directory of the image it names
-/// (pulled or taken from the cache). Errors are ready to print.
-pub fn catalog_dir(arg: &Path, images: &ImageArgs) -> Result<PathBuf, String> {
-    if !image::is_image(arg) {
-        return Ok(arg.to_path_buf());
-    }
-    open_image(arg, images, Want::Catalog).map(|o| o.dir)
-}
-
 /// `fbc-edit export IMAGE DIR`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -73,7 +54,7 @@ pub fn run_export(args: &ExportArgs) -> i32 {
         );
         return exit::USAGE;
     }
-    let opened = match open_image(&args.image, &args.images, Want::Any) {
+    let opened = match super::open::image(&args.image, &args.images, Want::Any) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("fbc-edit: {e}");

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::{Output, exit};
 use crate::catalog::model::{Bundle, Channel, Package};
-use crate::catalog::{Catalog, PackageIndex, Severity, load};
+use crate::catalog::{Catalog, PackageIndex, Severity};
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -26,19 +26,9 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs) -> i32 {
-    let dir = match super::image::catalog_dir(&args.dir, &args.images) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("fbc-edit: {e}");
-            return exit::USAGE;
-        }
-    };
-    let catalog = match load(&dir) {
+    let catalog = match super::open::catalog(&args.dir, &args.images) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("fbc-edit: cannot open catalog {e}");
-            return exit::USAGE;
-        }
+        Err(e) => return e.report(),
     };
     report_load_problems(&catalog);
     let result = match (&args.package, &args.channel) {
@@ -46,8 +36,6 @@ pub fn run(args: &ListArgs) -> i32 {
         (Some(p), None) => channels(&catalog, p),
         (Some(p), Some(c)) => entries(&catalog, p, c),
     };
-    // The process ends right after printing: freeing a large catalog node by node is wasted time.
-    std::mem::forget(catalog);
     match result {
         Err(msg) => {
             eprintln!("fbc-edit: {msg}");

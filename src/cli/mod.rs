@@ -8,6 +8,7 @@ pub mod graph;
 pub mod image;
 pub mod list;
 pub mod migrate;
+pub mod open;
 pub mod path;
 pub mod report;
 pub mod template;
@@ -104,18 +105,14 @@ pub fn run(cli: Cli) -> i32 {
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
             let compare = match &cli.compare {
-                Some(old) => match image::catalog_dir(old, &cli.images) {
-                    Ok(d) => Some(d),
-                    Err(e) => {
-                        eprintln!("fbc-edit: {e}");
-                        return exit::USAGE;
-                    }
+                Some(old) => match open::locate(old, &cli.images) {
+                    Ok(l) => Some(l.dir),
+                    Err(e) => return e.report(),
                 },
                 None => None,
             };
             if crate::image::is_image(&dir) {
-                let opened = match image::open_image(&dir, &cli.images, crate::image::Want::Catalog)
-                {
+                let opened = match open::image(&dir, &cli.images, crate::image::Want::Catalog) {
                     Ok(o) => o,
                     Err(e) => {
                         eprintln!("fbc-edit: {e}");

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::graph::{check_selection, open};
+use super::graph::check_selection;
 use super::{Output, exit};
-use crate::graph::channel::{ChannelGraph, EdgeKind, PackageFacts};
+use crate::graph::channel::{ChannelGraph, EdgeKind};
 use crate::graph::export::Selection;
-use crate::graph::query::{self, Hop, Installed, NoPath, V1Path};
+use crate::graph::query::{Installed, NoPath, UpgradeQuery, V0Answer, V1Path};
 
 /// Which OLM's upgrade rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -57,9 +57,8 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// OLM v0's answer for one channel: JSON and text lines.
-fn v0_answer(g: &ChannelGraph, from: &Installed) -> (Result<Vec<Hop>, NoPath>, Value, Vec<String>) {
-    let path = query::path_to_head(g, from);
-    let offers = query::v0_offers(g, from).unwrap_or_default();
+fn v0_answer(g: &ChannelGraph, from: &Installed, answer: &V0Answer) -> (Value, Vec<String>) {
+    let V0Answer { path, offers } = answer;
     let head = g.chain.head().unwrap_or_default().to_string();
     let from_text = from.describe();
     let value = json!({
@@ -71,7 +70,7 @@ fn v0_answer(g: &ChannelGraph, from: &Installed) -> (Result<Vec<Hop>, NoPath>, V
             "entry": g.graph[o.entry].name,
             "via": kinds(&o.via),
         })).collect::<Vec<_>>(),
-        "path": match &path {
+        "path": match path {
             Ok(hops) => hops.iter().map(|h| json!({
                 "from": h.from,
                 "to": g.graph[h.to].name,
@@ -82,7 +81,7 @@ fn v0_answer(g: &ChannelGraph, from: &Installed) -> (Result<Vec<Hop>, NoPath>, V
         "error": path.as_ref().err().map(NoPath::to_string),
     });
     let mut lines = Vec::new();
-    match &path {
+    match path {
         Ok(hops) if hops.is_empty() => lines.push(format!(
             "{from_text} is the head of {}/{}: there is nothing newer",
             g.package, g.channel
@@ -120,7 +119,7 @@ fn v0_answer(g: &ChannelGraph, from: &Installed) -> (Result<Vec<Hop>, NoPath>, V
             g.package, g.channel
         )),
     }
-    (path, value, lines)
+    (value, lines)
 }
 
 fn v1_json(p: &V1Path, scope: &[String]) -> Value {
@@ -188,9 +187,9 @@ fn v1_lines(p: &V1Path, from: &Installed, scope_text: &str) -> Vec<String> {
 }
 
 pub fn run(args: &PathArgs) -> i32 {
-    let catalog = match open(&args.dir, &args.images) {
+    let catalog = match super::open::catalog(&args.dir, &args.images) {
         Ok(c) => c,
-        Err(code) => return code,
+        Err(e) => return e.report(),
     };
     if args.olm == Olm::V0 && args.channel.is_none() {
         eprintln!(
@@ -207,38 +206,19 @@ pub fn run(args: &PathArgs) -> i32 {
         eprintln!("fbc-edit: {msg}");
         return exit::USAGE;
     }
-    let Some(idx) = catalog.index().package(&args.package) else {
-        return exit::USAGE;
-    };
-    let facts = PackageFacts::read(&catalog, idx);
-    let graphs: Vec<ChannelGraph> = idx
-        .channels
-        .iter()
-        .filter_map(|&id| ChannelGraph::build(&catalog, &facts, id))
-        .filter(|g| args.channel.as_deref().is_none_or(|c| c == g.channel))
-        .collect();
-    let Some(first) = graphs.first() else {
-        eprintln!("fbc-edit: no channel of {} can be read", args.package);
-        return exit::USAGE;
-    };
-    // A name or version known in any channel in scope; else a version no longer in the catalog.
-    let known = graphs
-        .iter()
-        .find_map(|g| Installed::resolve(g, &args.from).filter(|i| i.name.is_some()));
-    let Some(from) = known.or_else(|| Installed::resolve(first, &args.from)) else {
-        eprintln!(
-            "fbc-edit: {:?} is neither an entry of {} nor a version",
-            args.from,
-            match &args.channel {
-                Some(c) => format!("{}/{c}", args.package),
-                None => args.package.clone(),
+    let query =
+        match UpgradeQuery::new(&catalog, &args.package, args.channel.as_deref(), &args.from) {
+            Ok(q) => q,
+            Err(e) => {
+                eprintln!("fbc-edit: {e}");
+                return exit::USAGE;
             }
-        );
-        return exit::USAGE;
-    };
+        };
+    let (first, from) = (query.first(), query.from());
     let ok = match args.olm {
         Olm::V0 => {
-            let (path, value, lines) = v0_answer(first, &from);
+            let answer = query.v0();
+            let (value, lines) = v0_answer(first, from, &answer);
             match args.output {
                 Output::Json => println!(
                     "{}",
@@ -246,47 +226,26 @@ pub fn run(args: &PathArgs) -> i32 {
                 ),
                 Output::Text => lines.iter().for_each(|l| println!("{l}")),
             }
-            path.is_ok()
+            answer.path.is_ok()
         }
         Olm::V1 => {
-            let refs: Vec<&ChannelGraph> = graphs.iter().collect();
-            // The target: the channel's head, or else the highest version in scope.
-            let target = match (&args.channel, first.chain.head()) {
-                (Some(_), Some(h)) => Some(h.to_string()),
-                _ => refs
-                    .iter()
-                    .flat_map(|g| g.graph.node_weights())
-                    .max_by(|a, b| a.version.cmp(&b.version).then(b.name.cmp(&a.name)))
-                    .map(|n| n.name.clone()),
-            };
-            let p = query::v1_path(&refs, &from, target.as_deref());
-            let reached = p.reached || target.as_deref() == from.name.as_deref();
-            let p = V1Path { reached, ..p };
-            let scope: Vec<String> = graphs.iter().map(|g| g.channel.clone()).collect();
+            let p = query.v1();
+            let scope: Vec<String> = query.graphs().iter().map(|g| g.channel.clone()).collect();
             let scope_text = match &args.channel {
                 Some(c) => format!("channel {c}"),
                 None => format!("every channel of {}", args.package),
             };
             // OLM v0, for the named channel, where its answer differs.
-            let v0 = args.channel.as_ref().map(|_| v0_answer(first, &from));
-            let same = v0.as_ref().is_some_and(|(path, _, _)| match path {
-                Ok(hops) => {
-                    let names: Vec<&str> = hops
-                        .iter()
-                        .map(|h| first.graph[h.to].name.as_str())
-                        .collect();
-                    let v1: Vec<&str> = p.hops.iter().map(|h| h.to.as_str()).collect();
-                    names == v1 && p.reached
-                }
-                Err(_) => false,
-            });
+            let v0 = args.channel.as_ref().map(|_| query.v0());
+            let same = v0.as_ref().is_some_and(|a| a.same_way_as(first, &p));
+            let v0 = v0.map(|a| v0_answer(first, from, &a));
             match args.output {
                 Output::Json => {
                     let mut value = v1_json(&p, &scope);
                     value["olm"] = "v1".into();
                     value["package"] = args.package.clone().into();
                     value["from"] = from.describe().into();
-                    if let Some((_, v0_value, _)) = &v0 {
+                    if let Some((v0_value, _)) = &v0 {
                         value["v0"] = v0_value.clone();
                         value["v0_differs"] = (!same).into();
                     }
@@ -296,12 +255,12 @@ pub fn run(args: &PathArgs) -> i32 {
                     );
                 }
                 Output::Text => {
-                    v1_lines(&p, &from, &scope_text)
+                    v1_lines(&p, from, &scope_text)
                         .iter()
                         .for_each(|l| println!("{l}"));
                     match &v0 {
                         Some(_) if same => println!("OLM v0 takes the same way."),
-                        Some((_, _, lines)) => {
+                        Some((_, lines)) => {
                             println!("OLM v0 differs:");
                             lines.iter().for_each(|l| println!("  {l}"));
                         }
@@ -312,6 +271,5 @@ pub fn run(args: &PathArgs) -> i32 {
             p.reached
         }
     };
-    std::mem::forget(catalog);
     if ok { exit::OK } else { exit::INVALID }
 }

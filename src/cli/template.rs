@@ -124,19 +124,9 @@ fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
         );
         return exit::USAGE;
     }
-    let dir = match super::image::catalog_dir(&args.dir, &args.images) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("fbc-edit: {e}");
-            return exit::USAGE;
-        }
-    };
-    let catalog = match crate::catalog::load(&dir) {
+    let catalog = match super::open::catalog(&args.dir, &args.images) {
         Ok(c) => c,
-        Err(e) => {
-            eprintln!("fbc-edit: {}: {e}", dir.display());
-            return exit::USAGE;
-        }
+        Err(e) => return e.report(),
     };
     let template = match template::convert::basic_template(&catalog, &args.package) {
         Ok(t) => t,
@@ -162,7 +152,6 @@ fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
         }
     }
     print!("{out}");
-    std::mem::forget(catalog);
     exit::OK
 }
 

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use super::exit;
-use crate::catalog::{Diagnostic, Severity, load};
+use crate::catalog::{Diagnostic, Severity};
 use crate::validate::{self, codes, profile};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -114,19 +114,9 @@ pub fn run(args: &ValidateArgs) -> i32 {
     let mut summaries = Vec::new();
     for cat_dir in &catalogs {
         // Problems in an image's catalog are named after the image, not the cache directory.
-        let read_from = match super::image::catalog_dir(cat_dir, &args.images) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("fbc-edit: {e}");
-                return exit::USAGE;
-            }
-        };
-        let catalog = match load(&read_from) {
+        let catalog = match super::open::catalog(cat_dir, &args.images) {
             Ok(c) => c,
-            Err(e) => {
-                eprintln!("fbc-edit: cannot open catalog {e}");
-                return exit::USAGE;
-            }
+            Err(e) => return e.report(),
         };
         let mut report = validate::validate(&catalog);
         if !args.profile.is_empty() {
@@ -172,8 +162,6 @@ pub fn run(args: &ValidateArgs) -> i32 {
                 .filter(|d| !(args.quiet && d.severity == Severity::Info))
                 .map(|d| (cat_dir.clone(), d)),
         );
-        // The process ends soon: freeing a large catalog node by node is wasted time.
-        std::mem::forget(catalog);
     }
     let path = |cat_dir: &Path, file: &str| shown_path(cat_dir, file);
     match args.output {

@@ -79,7 +79,7 @@ pub(super) fn check_skip_range(range: Option<&str>) -> Result<(), EditError> {
     match range.map(|r| (r, Range::parse(r))) {
         Some((r, Err(e))) => Err(EditError::InvalidSkipRange {
             range: r.to_string(),
-            why: e.to_string(),
+            why: e,
         }),
         _ => Ok(()),
     }

@@ -111,7 +111,7 @@ pub(super) fn set_skip_range(
     {
         return Err(EditError::InvalidRange {
             range: r.to_string(),
-            why: why.to_string(),
+            why,
         });
     }
     if e.skip_range == range {

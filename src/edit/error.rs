@@ -1,6 +1,8 @@
 //! Why an edit cannot be made, in plain words, as values a caller can tell apart (a picker can grey
 //! out a bundle that is not newer than the head, say) and print.
 
+use crate::catalog::semver_range::RangeError;
+
 /// Why an edit cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
@@ -34,10 +36,10 @@ pub enum EditError {
     },
     /// A skipRange given for a new entry does not parse.
     #[error("skipRange {range:?} is not a valid range: {why}")]
-    InvalidSkipRange { range: String, why: String },
+    InvalidSkipRange { range: String, why: RangeError },
     /// A skipRange set on an entry does not parse.
     #[error("{range:?} is not a valid range: {why}")]
-    InvalidRange { range: String, why: String },
+    InvalidRange { range: String, why: RangeError },
     #[error("{channel} already is the default channel of {package}")]
     AlreadyDefault { package: String, channel: String },
     #[error("a channel needs a name")]

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use base64::Engine as _;
 use serde_json::Value;
+use thiserror::Error;
 
 /// Credentials for one registry, and where they came from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -114,7 +115,20 @@ fn normalise(key: &str) -> String {
         .to_string()
 }
 
-fn decode(entry: &Value) -> Result<Option<(String, String)>, String> {
+/// Why an entry of a credentials file cannot be used.
+#[derive(Debug, Error)]
+enum EntryError {
+    #[error("its \"auth\" is not base64: {0}")]
+    NotBase64(base64::DecodeError),
+    #[error("its \"auth\" is not UTF-8")]
+    NotUtf8,
+    #[error("its \"auth\" is not user:password")]
+    NotUserPassword,
+    #[error("it holds only an identity token, which fbc-edit cannot use")]
+    OnlyIdentityToken,
+}
+
+fn decode(entry: &Value) -> Result<Option<(String, String)>, EntryError> {
     if let Some(auth) = entry
         .get("auth")
         .and_then(Value::as_str)
@@ -122,11 +136,9 @@ fn decode(entry: &Value) -> Result<Option<(String, String)>, String> {
     {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(auth.trim())
-            .map_err(|e| format!("its \"auth\" is not base64: {e}"))?;
-        let text = String::from_utf8(bytes).map_err(|_| "its \"auth\" is not UTF-8".to_string())?;
-        let (user, password) = text
-            .split_once(':')
-            .ok_or("its \"auth\" is not user:password")?;
+            .map_err(EntryError::NotBase64)?;
+        let text = String::from_utf8(bytes).map_err(|_| EntryError::NotUtf8)?;
+        let (user, password) = text.split_once(':').ok_or(EntryError::NotUserPassword)?;
         return Ok(Some((user.to_string(), password.to_string())));
     }
     match (
@@ -134,9 +146,7 @@ fn decode(entry: &Value) -> Result<Option<(String, String)>, String> {
         entry.get("password").and_then(Value::as_str),
     ) {
         (Some(u), Some(p)) => Ok(Some((u.to_string(), p.to_string()))),
-        _ if entry.get("identitytoken").is_some() => {
-            Err("it holds only an identity token, which fbc-edit cannot use".into())
-        }
+        _ if entry.get("identitytoken").is_some() => Err(EntryError::OnlyIdentityToken),
         _ => Ok(None),
     }
 }

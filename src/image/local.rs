@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use sha2::{Digest as _, Sha256};
+use thiserror::Error;
 
 use super::error::ImageError;
 use super::{Layer, Loaded, pick_platform};
@@ -162,19 +163,45 @@ fn bad(reference: &str) -> impl Fn(String) -> ImageError + '_ {
     move |why| ImageError::invalid(reference, why)
 }
 
-fn json(bytes: &[u8], what: &str) -> Result<Value, String> {
-    serde_json::from_slice(bytes).map_err(|e| format!("{what} is not valid JSON: {e}"))
+/// Why a manifest, index or config of a local image cannot be read.
+#[derive(Debug, Error)]
+enum BlobError {
+    #[error("{what} is not valid JSON: {why}")]
+    NotJson {
+        what: &'static str,
+        why: serde_json::Error,
+    },
+    #[error("unusable digest {0:?}")]
+    Digest(String),
+    #[error("{name}: {why}")]
+    Unreadable { name: String, why: io::Error },
+    #[error("{0} does not match its digest")]
+    Mismatch(String),
+}
+
+impl BlobError {
+    /// The image's error for it.
+    fn of(reference: &str) -> impl Fn(BlobError) -> ImageError + '_ {
+        move |e| ImageError::invalid(reference, e.to_string())
+    }
+}
+
+fn json(bytes: &[u8], what: &'static str) -> Result<Value, BlobError> {
+    serde_json::from_slice(bytes).map_err(|why| BlobError::NotJson { what, why })
 }
 
 /// Reads a blob by digest from an OCI layout, checked.
-fn blob(store: &Store, digest: &str) -> Result<Vec<u8>, String> {
-    let name = blob_name(digest).ok_or_else(|| format!("unusable digest {digest:?}"))?;
+fn blob(store: &Store, digest: &str) -> Result<Vec<u8>, BlobError> {
+    let name = blob_name(digest).ok_or_else(|| BlobError::Digest(digest.to_string()))?;
     let data = store
         .read_small(&name)
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(|why| BlobError::Unreadable {
+            name: name.clone(),
+            why,
+        })?;
     let got = format!("sha256:{:x}", Sha256::digest(&data));
     if got != digest {
-        return Err(format!("{name} does not match its digest"));
+        return Err(BlobError::Mismatch(name));
     }
     Ok(data)
 }
@@ -188,6 +215,7 @@ pub(crate) fn open_oci(
     reference: &str,
 ) -> Result<(Loaded, LocalImage), ImageError> {
     let bad = bad(reference);
+    let blob_bad = BlobError::of(reference);
     let store = if archive {
         if !path.is_file() {
             return Err(bad(format!("{}: no such file", path.display())));
@@ -202,7 +230,7 @@ pub(crate) fn open_oci(
     let index = store
         .read_small("index.json")
         .map_err(|e| bad(format!("not an OCI image layout (index.json: {e})")))?;
-    let index = json(&index, "index.json").map_err(&bad)?;
+    let index = json(&index, "index.json").map_err(&blob_bad)?;
     let manifests = index["manifests"].as_array().cloned().unwrap_or_default();
     let name_of = |m: &Value| {
         m["annotations"]["org.opencontainers.image.ref.name"]
@@ -238,7 +266,8 @@ pub(crate) fn open_oci(
         }
     };
     let top = chosen["digest"].as_str().unwrap_or_default().to_string();
-    let mut manifest = json(&blob(&store, &top).map_err(&bad)?, "the manifest").map_err(&bad)?;
+    let mut manifest =
+        json(&blob(&store, &top).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
     if manifest.get("manifests").is_some() {
         let entries = manifest["manifests"]
             .as_array()
@@ -246,10 +275,11 @@ pub(crate) fn open_oci(
             .unwrap_or_default();
         let d = pick_platform(&entries)
             .ok_or_else(|| bad("the image index lists no manifests".into()))?;
-        manifest = json(&blob(&store, &d).map_err(&bad)?, "the manifest").map_err(&bad)?;
+        manifest =
+            json(&blob(&store, &d).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
     }
     let config_digest = manifest["config"]["digest"].as_str().unwrap_or_default();
-    let config = blob(&store, config_digest).map_err(&bad)?;
+    let config = blob(&store, config_digest).map_err(&blob_bad)?;
     let mut layers = Vec::new();
     let mut layer_files = Vec::new();
     for l in manifest["layers"].as_array().into_iter().flatten() {
@@ -284,6 +314,7 @@ pub(crate) fn open_docker(
     reference: &str,
 ) -> Result<(Loaded, LocalImage), ImageError> {
     let bad = bad(reference);
+    let blob_bad = BlobError::of(reference);
     if !file.is_file() {
         return Err(bad(format!("{}: no such file", file.display())));
     }
@@ -291,7 +322,7 @@ pub(crate) fn open_docker(
     let manifest = store
         .read_small("manifest.json")
         .map_err(|e| bad(format!("not a docker archive (manifest.json: {e})")))?;
-    let manifest = json(&manifest, "manifest.json").map_err(&bad)?;
+    let manifest = json(&manifest, "manifest.json").map_err(&blob_bad)?;
     let images = manifest.as_array().cloned().unwrap_or_default();
     let tags = |m: &Value| -> Vec<String> {
         m["RepoTags"]
@@ -330,7 +361,7 @@ pub(crate) fn open_docker(
         .read_small(config_name)
         .map_err(|e| bad(format!("config {config_name}: {e}")))?;
     let digest = format!("sha256:{:x}", Sha256::digest(&config));
-    let config_json = json(&config, "the config").map_err(&bad)?;
+    let config_json = json(&config, "the config").map_err(&blob_bad)?;
     let diff_ids: Vec<String> = config_json["rootfs"]["diff_ids"]
         .as_array()
         .into_iter()

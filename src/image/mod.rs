@@ -415,21 +415,30 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
+/// Why an image's directory could not be written out.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{} already exists and is not an empty directory", .0.display())]
+    NotEmpty(PathBuf),
+    #[error("cannot write {}: {why}", to.display())]
+    Write { to: PathBuf, why: io::Error },
+}
+
 /// Copies an opened image's directory (`from`) to `to`, which must not exist or be empty, as files
 /// the user owns and can edit. Returns how many files were written.
-pub fn export(from: &Path, to: &Path) -> Result<usize, String> {
+pub fn export(from: &Path, to: &Path) -> Result<usize, ExportError> {
     if to.exists() {
         let empty = std::fs::read_dir(to)
             .map(|mut d| d.next().is_none())
             .unwrap_or(false);
         if !empty {
-            return Err(format!(
-                "{} already exists and is not an empty directory",
-                to.display()
-            ));
+            return Err(ExportError::NotEmpty(to.to_path_buf()));
         }
     }
-    copy_tree(from, to).map_err(|e| format!("cannot write {}: {e}", to.display()))
+    copy_tree(from, to).map_err(|why| ExportError::Write {
+        to: to.to_path_buf(),
+        why,
+    })
 }
 
 fn copy_tree(from: &Path, to: &Path) -> io::Result<usize> {

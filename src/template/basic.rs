@@ -215,14 +215,14 @@ fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, cano
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse;
+    use super::super::{ResolveError, parse};
     use super::*;
     use serde_json::json;
 
     struct Fixed(Vec<(&'static str, Value)>);
 
     impl BundleSource for Fixed {
-        fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
             self.0
                 .iter()
                 .find(|(i, _)| *i == image)

@@ -26,7 +26,9 @@ use crate::catalog::emit::{self, OutFormat};
 use crate::catalog::node::{Kind, Node, Str};
 use crate::catalog::{Severity, schema};
 
-pub use source::{BundleDirSource, BundleSource, CatalogSource, ImageSource, Sources};
+pub use source::{
+    BundleDirSource, BundleSource, CatalogSource, ImageSource, ResolveError, Sources, SourcesError,
+};
 
 /// Template schemas.
 pub mod schemas {
@@ -393,12 +395,16 @@ pub(crate) mod canonical {
         m.insert("properties".into(), Value::Array(list));
     }
 
+    /// Go's `base64.CorruptInputError`: the offset of the first byte that is not base64.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+    #[error("illegal base64 data at input byte {0}")]
+    pub(crate) struct CorruptBase64(pub usize);
+
     /// Go decodes `[]byte` from padded standard base64 (line breaks allowed) and writes it back
     /// without line breaks.
-    pub(crate) fn base64_bytes(s: &str) -> Result<String, String> {
+    pub(crate) fn base64_bytes(s: &str) -> Result<String, CorruptBase64> {
         use base64::Engine as _;
-        let bytes = crate::validate::shape::decode_base64(s)
-            .map_err(|at| format!("illegal base64 data at input byte {at}"))?;
+        let bytes = crate::validate::shape::decode_base64(s).map_err(CorruptBase64)?;
         Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
     }
 

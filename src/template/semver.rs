@@ -773,7 +773,10 @@ mod tests {
     }
 
     impl BundleSource for Versions {
-        fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+        fn bundle_for_image(
+            &self,
+            image: &str,
+        ) -> Option<Result<Value, super::super::ResolveError>> {
             let v = image.strip_prefix("img:")?;
             let (pkg, v) = match v.split_once('/') {
                 Some((p, v)) => (p, v),

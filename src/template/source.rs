@@ -7,15 +7,59 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
+use thiserror::Error;
 
+use crate::bundle::BundleError;
 use crate::catalog::model::Package;
-use crate::catalog::{BlobId, Catalog, LoadError, schema};
+use crate::catalog::{BlobId, Catalog, LoadError, Location, schema};
+use crate::image::ImageError;
+
+/// Why a source that knows an image cannot give its bundle.
+#[derive(Debug, Error)]
+pub enum ResolveError {
+    /// The catalog holds the bundle, but a value of it kept on disk cannot be read back.
+    #[error("cannot read the bundle at {at}: {why}")]
+    Unreadable { at: Location, why: std::io::Error },
+    /// The catalog holds different bundles with the image.
+    #[error(
+        "catalog {} holds {} different bundles with this image ({}); cannot tell which one the image is",
+        dir.display(),
+        at.len(),
+        at.join(", ")
+    )]
+    Ambiguous {
+        dir: PathBuf,
+        /// Where each of the bundles is.
+        at: Vec<String>,
+    },
+    #[error("bundle directory {}: {why}", dir.display())]
+    BundleDir { dir: PathBuf, why: BundleError },
+    /// The image standing for the bundle cannot be opened.
+    #[error(transparent)]
+    Image(#[from] ImageError),
+    #[error("bundle image {from}: {why}")]
+    BundleImage { from: String, why: BundleError },
+}
+
+/// Why the sources asked for cannot be used.
+#[derive(Debug, Error)]
+pub enum SourcesError {
+    /// A `--bundle-dir` value that is not `IMAGE=DIR`.
+    #[error(
+        "expected IMAGE=DIR (a bundle image reference and the bundle directory standing for it), got {0:?}"
+    )]
+    Mapping(String),
+    #[error("--bundle-dir {image}={}: not a directory", dir.display())]
+    NotADirectory { image: String, dir: PathBuf },
+    #[error("cannot open catalog {0}")]
+    Catalog(LoadError),
+}
 
 /// Resolves bundle image references to `olm.bundle` blobs.
 pub trait BundleSource {
     /// The `olm.bundle` blob for `image`: `None` when this source does not know the image,
     /// `Some(Err(why))` when it does but cannot produce the bundle.
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>>;
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>>;
 
     /// The icon (`{base64data, mediatype}`) this source records for a package, if any. Used only when
     /// a bundle carries no CSV to take the icon from.
@@ -66,15 +110,15 @@ impl CatalogSource {
 }
 
 impl BundleSource for CatalogSource {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let ids = self.by_image.get(image)?;
         let mut found: Vec<(BlobId, Value)> = Vec::new();
         for &id in ids {
             let v = match self.catalog.to_json(&self.catalog.blob(id).value) {
                 Ok(v) => v,
-                Err(e) => {
+                Err(why) => {
                     let at = self.catalog.location(id);
-                    return Some(Err(format!("cannot read the bundle at {at}: {e}")));
+                    return Some(Err(ResolveError::Unreadable { at, why }));
                 }
             };
             if !found.iter().any(|(_, f)| *f == v) {
@@ -86,12 +130,10 @@ impl BundleSource for CatalogSource {
                 .iter()
                 .map(|(id, _)| self.catalog.location(*id).to_string())
                 .collect();
-            return Some(Err(format!(
-                "catalog {} holds {} different bundles with this image ({}); cannot tell which one the image is",
-                self.dir.display(),
-                found.len(),
-                at.join(", ")
-            )));
+            return Some(Err(ResolveError::Ambiguous {
+                dir: self.dir.clone(),
+                at,
+            }));
         }
         found.pop().map(|(_, v)| Ok(v))
     }
@@ -129,14 +171,12 @@ impl BundleDirSource {
     }
 
     /// Reads `IMAGE=DIR`, split at the first `=` (image references hold none; a path may).
-    pub fn parse_mapping(s: &str) -> Result<(String, PathBuf), String> {
+    pub fn parse_mapping(s: &str) -> Result<(String, PathBuf), SourcesError> {
         match s.split_once('=') {
             Some((image, dir)) if !image.is_empty() && !dir.is_empty() => {
                 Ok((image.to_string(), PathBuf::from(dir)))
             }
-            _ => Err(format!(
-                "expected IMAGE=DIR (a bundle image reference and the bundle directory standing for it), got {s:?}"
-            )),
+            _ => Err(SourcesError::Mapping(s.to_string())),
         }
     }
 
@@ -146,15 +186,17 @@ impl BundleDirSource {
 }
 
 impl BundleSource for BundleDirSource {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let (_, dir) = self.dirs.iter().find(|(i, _)| i == image)?;
         let options = crate::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
         };
         Some(
-            crate::bundle::render_dir(dir, &options)
-                .map_err(|e| format!("bundle directory {}: {e}", dir.display())),
+            crate::bundle::render_dir(dir, &options).map_err(|why| ResolveError::BundleDir {
+                dir: dir.clone(),
+                why,
+            }),
         )
     }
 
@@ -179,7 +221,7 @@ pub struct ImageSource {
 }
 
 impl BundleSource for ImageSource {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let from = match self.mapped.iter().find(|(i, _)| i == image) {
             Some((_, from)) => from.clone(),
             None if self.pull
@@ -194,7 +236,7 @@ impl BundleSource for ImageSource {
         };
         let opened = match crate::image::open(&from, &self.options, crate::image::Want::Bundle) {
             Ok(o) => o,
-            Err(e) => return Some(Err(e.to_string())),
+            Err(e) => return Some(Err(e.into())),
         };
         let options = crate::bundle::RenderOptions {
             image: Some(image.to_string()),
@@ -202,7 +244,7 @@ impl BundleSource for ImageSource {
         };
         Some(
             crate::bundle::render_dir(&opened.dir, &options)
-                .map_err(|e| format!("bundle image {from}: {e}")),
+                .map_err(|why| ResolveError::BundleImage { from, why }),
         )
     }
 
@@ -233,7 +275,7 @@ impl Sources {
 }
 
 impl BundleSource for Sources {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, String>> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         self.list.iter().find_map(|s| s.bundle_for_image(image))
     }
 
@@ -346,7 +388,7 @@ impl Sources {
         catalogs: &[PathBuf],
         bundle_dirs: Vec<(String, PathBuf)>,
         images: Option<ImageSource>,
-    ) -> Result<(Sources, Option<String>), String> {
+    ) -> Result<(Sources, Option<String>), SourcesError> {
         let mut sources = Sources::new();
         let mut note = None;
         let mut images = images.unwrap_or_default();
@@ -361,10 +403,10 @@ impl Sources {
         let pull = std::mem::take(&mut images.pull);
         for (image, dir) in &bundle_dirs {
             if !dir.is_dir() {
-                return Err(format!(
-                    "--bundle-dir {image}={}: not a directory",
-                    dir.display()
-                ));
+                return Err(SourcesError::NotADirectory {
+                    image: image.clone(),
+                    dir: dir.clone(),
+                });
             }
         }
         if !bundle_dirs.is_empty() {
@@ -400,8 +442,7 @@ impl Sources {
             }
         }
         for dir in &dirs {
-            let source =
-                CatalogSource::load(dir).map_err(|e| format!("cannot open catalog {e}"))?;
+            let source = CatalogSource::load(dir).map_err(SourcesError::Catalog)?;
             sources.push(source);
         }
         if pull {
@@ -442,7 +483,11 @@ mod tests {
         )
         .unwrap();
         let s = CatalogSource::load(dir.path()).unwrap();
-        let e = s.bundle_for_image("img:1").unwrap().unwrap_err();
+        let e = s
+            .bundle_for_image("img:1")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("holds 2 different bundles")
                 && e.contains("c.yaml:1:1")
@@ -481,7 +526,8 @@ mod tests {
             None,
         )
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
         assert!(e.starts_with("cannot open catalog"), "{e}");
         let e = Sources::for_template(
             &dir.path().join("t.yaml"),
@@ -490,7 +536,8 @@ mod tests {
             None,
         )
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
         assert!(e.contains("not a directory"), "{e}");
     }
 }

@@ -14,12 +14,12 @@ use crate::catalog::commit::CommitOptions;
 use crate::catalog::model::{Bundle, Channel, Deprecations, Package};
 use crate::catalog::schema;
 use crate::catalog::semver_range::Version;
-use crate::catalog::write::WriteError;
 use crate::catalog::{Catalog, Location, Progress, Severity};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
 use crate::validate::Report;
+use crate::workspace::SaveError;
 use crate::workspace::Workspace;
 
 /// The panes, in Tab order.
@@ -115,8 +115,8 @@ impl Promotee {
     fn version(&self, l: &Loaded, package: &str) -> Option<crate::catalog::semver_range::Version> {
         match self {
             Promotee::Existing(n) => {
-                let idx = l.ws.catalog.index().package(package)?;
-                PackageFacts::read(&l.ws.catalog, idx)
+                let idx = l.ws.catalog().index().package(package)?;
+                PackageFacts::read(l.ws.catalog(), idx)
                     .versions
                     .get(n)
                     .cloned()
@@ -568,10 +568,10 @@ pub enum Action {
     /// The catalog was copied out (`:export DIR`): what to tell the user.
     Exported(String),
     /// What a save would write, as a unified diff (empty: nothing), or why it cannot be worked out.
-    Previewed(Result<String, WriteError>),
+    Previewed(Result<String, SaveError>),
     /// A save ended: what was written and the catalog as read back, or why nothing (or not
     /// everything) was written.
-    Saved(Result<Saved, WriteError>),
+    Saved(Result<Saved, SaveError>),
     /// Whether a directory given to add a bundle from is a registry+v1 bundle directory.
     BundleDirChecked {
         dir: PathBuf,
@@ -653,7 +653,7 @@ impl Model {
             return;
         };
         if let Some(l) = self.loaded_mut() {
-            l.review = crate::diff::diff(&old, &l.ws.catalog);
+            l.review = crate::diff::diff(&old, l.ws.catalog());
             l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
@@ -981,7 +981,7 @@ fn tree_item<'a>(
 impl Loaded {
     pub fn new(catalog: Catalog) -> Loaded {
         let ws = Workspace::open(catalog);
-        let (items, _) = build_tree(&ws.catalog, ws.report(), None, &[]);
+        let (items, _) = build_tree(ws.catalog(), ws.report(), None, &[]);
         let mut tree = TreeState::default();
         if let Some(first) = items.first() {
             tree.select(vec![first.identifier().clone()]);
@@ -1090,11 +1090,11 @@ impl Loaded {
         review_mark(&self.changes, path) == Some(ObjectChange::Removed)
             && !self
                 .ws
-                .catalog
+                .catalog()
                 .index()
                 .package(p)
                 .and_then(|idx| idx.channel(c))
-                .and_then(|id| Channel::read(&self.ws.catalog.blob(id).value).ok())
+                .and_then(|id| Channel::read(&self.ws.catalog().blob(id).value).ok())
                 .is_some_and(|ch| ch.entries.iter().any(|x| x.name == e))
     }
 
@@ -1107,11 +1107,11 @@ impl Loaded {
                 // A package shows its default channel.
                 let default = self
                     .ws
-                    .catalog
+                    .catalog()
                     .index()
                     .package(p)
                     .and_then(|idx| idx.packages.first())
-                    .and_then(|&id| Package::read(&self.ws.catalog.blob(id).value).ok())
+                    .and_then(|&id| Package::read(&self.ws.catalog().blob(id).value).ok())
                     .map(|pk| pk.default_channel.to_string())
                     .unwrap_or_default();
                 (p.clone(), default)
@@ -1128,10 +1128,10 @@ impl Loaded {
             return;
         }
         self.graph_scroll = 0;
-        self.graph = self.ws.catalog.index().package(&pkg).and_then(|idx| {
-            let facts = PackageFacts::read(&self.ws.catalog, idx);
+        self.graph = self.ws.catalog().index().package(&pkg).and_then(|idx| {
+            let facts = PackageFacts::read(self.ws.catalog(), idx);
             let id = idx.channel(&ch)?;
-            let g = ChannelGraph::build(&self.ws.catalog, &facts, id)?;
+            let g = ChannelGraph::build(self.ws.catalog(), &facts, id)?;
             let l = layout(&g);
             Some((g, l))
         });
@@ -1139,7 +1139,7 @@ impl Loaded {
 
     fn refilter(&mut self) {
         let (items, matches) = build_tree(
-            &self.ws.catalog,
+            self.ws.catalog(),
             self.ws.report(),
             self.filter.as_deref(),
             &self.changes,
@@ -1187,10 +1187,10 @@ impl Loaded {
         path.push(pkg.clone());
         let channel = d.object.channel.clone().or_else(|| {
             let b = d.object.bundle.as_ref()?;
-            let idx = self.ws.catalog.index().package(pkg)?;
+            let idx = self.ws.catalog().index().package(pkg)?;
             idx.channels_listing(b)
                 .first()
-                .map(|&id| self.ws.catalog.blob(id).name().to_string())
+                .map(|&id| self.ws.catalog().blob(id).name().to_string())
         });
         if let Some(c) = channel {
             path.push(c);
@@ -1204,7 +1204,7 @@ impl Loaded {
 
 /// Where the selected object is defined, for `o`.
 fn selected_location(l: &Loaded) -> Option<Location> {
-    let cat = &l.ws.catalog;
+    let cat = l.ws.catalog();
     let sel = l.selected();
     let idx = cat.index().package(sel.first()?)?;
     let id = match sel {
@@ -1228,7 +1228,7 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
         }
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
-        for n in l.ws.catalog.index().package_names() {
+        for n in l.ws.catalog().index().package_names() {
             if n.starts_with(rest) {
                 out.push(format!("package {n}"));
             }
@@ -1236,10 +1236,10 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("channel "))
         && let Some(pkg) = l.selected().first()
-        && let Some(idx) = l.ws.catalog.index().package(pkg)
+        && let Some(idx) = l.ws.catalog().index().package(pkg)
     {
         for &id in &idx.channels {
-            let n = l.ws.catalog.blob(id).name();
+            let n = l.ws.catalog().blob(id).name();
             if n.starts_with(rest) {
                 out.push(format!("channel {n}"));
             }
@@ -1271,7 +1271,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
                 m.status = Some(t.banner());
             } else if let Some(i) = &m.image {
                 m.status = Some(i.banner());
-            } else if l.ws.catalog.index().package_names().is_empty() {
+            } else if l.ws.catalog().index().package_names().is_empty() {
                 m.status = Some(format!(
                     "no catalog objects under {}: is this a file-based catalog directory?",
                     m.dir.display()
@@ -1372,7 +1372,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
 }
 
 /// The diff of what a save would write is in: show it, or say why not.
-fn previewed(m: &mut Model, result: Result<String, WriteError>) {
+fn previewed(m: &mut Model, result: Result<String, SaveError>) {
     m.status = None;
     match result {
         Ok(d) if d.is_empty() => m.status = Some("nothing to write".into()),
@@ -1382,7 +1382,7 @@ fn previewed(m: &mut Model, result: Result<String, WriteError>) {
                 scroll: 0,
             })
         }
-        Err(e @ WriteError::ChangedOnDisk { .. }) => {
+        Err(e @ SaveError::ChangedOnDisk(_)) => {
             m.dialog = Some(Dialog::Reload { why: e.to_string() })
         }
         Err(e) => m.status = Some(e.to_string()),
@@ -1390,7 +1390,7 @@ fn previewed(m: &mut Model, result: Result<String, WriteError>) {
 }
 
 /// A save ended: take the catalog as read back, or say what became of each file.
-fn saved(m: &mut Model, result: Result<Saved, WriteError>) {
+fn saved(m: &mut Model, result: Result<Saved, SaveError>) {
     m.status = None;
     match result {
         Ok(Saved { report, workspace }) => {
@@ -1400,7 +1400,7 @@ fn saved(m: &mut Model, result: Result<Saved, WriteError>) {
             }
             m.status = Some(format!("wrote {}", report.written.join(", ")));
         }
-        Err(e @ WriteError::ChangedOnDisk { .. }) => {
+        Err(e @ SaveError::ChangedOnDisk(_)) => {
             m.dialog = Some(Dialog::Reload { why: e.to_string() });
         }
         Err(e) if e.is_read_only() => m.dialog = Some(Dialog::ForceWrite { why: e.to_string() }),
@@ -1789,7 +1789,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(l) = m.loaded_mut() else {
                 return Vec::new();
             };
-            if l.ws.catalog.index().package(arg).is_some() {
+            if l.ws.catalog().index().package(arg).is_some() {
                 l.select_path(&[arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -1803,7 +1803,7 @@ fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             let Some(pkg) = l.selected().first().cloned() else {
                 return Vec::new();
             };
-            if l.ws.catalog.index().channel(&pkg, arg).is_some() {
+            if l.ws.catalog().index().channel(&pkg, arg).is_some() {
                 l.select_path(&[pkg, arg.to_string()]);
                 m.focus = Pane::Tree;
             } else {
@@ -1845,7 +1845,7 @@ impl Loaded {
     /// Draws the tree's problem markers again after the whole catalog was validated afresh.
     fn refresh_markers(&mut self) {
         let (items, _) = build_tree(
-            &self.ws.catalog,
+            self.ws.catalog(),
             self.ws.report(),
             self.filter.as_deref(),
             &self.changes,
@@ -1856,7 +1856,7 @@ impl Loaded {
     /// After the catalog changed: the tree, the graph and the selection follow.
     fn refresh(&mut self) {
         let (items, matches) = build_tree(
-            &self.ws.catalog,
+            self.ws.catalog(),
             self.ws.report(),
             self.filter.as_deref(),
             &self.changes,
@@ -1871,7 +1871,7 @@ impl Loaded {
     /// After an edit of `package`: only its part of the tree is built again, since nothing else
     /// can have changed; the whole tree when the set of packages changed or a filter is on.
     fn refresh_package(&mut self, package: &str) {
-        let names = self.ws.catalog.index().package_names();
+        let names = self.ws.catalog().index().package_names();
         let same_packages = self.filter.is_none()
             && names.len() == self.items.len()
             && names
@@ -1879,13 +1879,13 @@ impl Loaded {
                 .zip(&self.items)
                 .all(|(n, i)| i.identifier() == n);
         let at = self.items.iter().position(|i| i.identifier() == package);
-        let idx = self.ws.catalog.index().package(package);
+        let idx = self.ws.catalog().index().package(package);
         match (same_packages, at, idx) {
             (true, Some(at), Some(idx)) => {
                 let markers = Markers::of(self.ws.report(), Some(package));
                 let mut matches = Vec::new();
                 match package_item(
-                    &self.ws.catalog,
+                    self.ws.catalog(),
                     idx,
                     &markers,
                     None,
@@ -2046,17 +2046,17 @@ fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
             }
         }
         (Command::Promote, [p, _, e]) => {
-            let idx = l.ws.catalog.index().package(p);
+            let idx = l.ws.catalog().index().package(p);
             let options: Vec<String> = idx
                 .map(|idx| {
                     let mut names: Vec<String> = idx
                         .channels
                         .iter()
-                        .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                        .map(|&id| l.ws.catalog().blob(id).name().to_string())
                         .filter(|c| {
                             !idx.channels_listing(e)
                                 .iter()
-                                .any(|&id| l.ws.catalog.blob(id).name() == c)
+                                .any(|&id| l.ws.catalog().blob(id).name() == c)
                         })
                         .collect();
                     names.sort();
@@ -2081,14 +2081,14 @@ fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
                 .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
                 .unwrap_or_default();
             let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> =
-                l.ws.catalog
+                l.ws.catalog()
                     .index()
                     .package(p)
                     .map(|idx| {
-                        let facts = PackageFacts::read(&l.ws.catalog, idx);
+                        let facts = PackageFacts::read(l.ws.catalog(), idx);
                         idx.bundles
                             .iter()
-                            .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                            .map(|&id| l.ws.catalog().blob(id).name().to_string())
                             .filter(|n| !in_channel.contains(n))
                             .map(|n| (facts.versions.get(&n).cloned(), n))
                             .collect()
@@ -2217,7 +2217,7 @@ fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
 /// the bundle's.
 fn promote_range_input(m: &Model, package: String, channel: String, bundle: Promotee) -> Dialog {
     let suggested = m.loaded().and_then(|l| {
-        let cat = &l.ws.catalog;
+        let cat = l.ws.catalog();
         let idx = cat.index().package(&package)?;
         let facts = PackageFacts::read(cat, idx);
         let g = ChannelGraph::build(cat, &facts, idx.channel(&channel)?)?;
@@ -2231,7 +2231,7 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Prom
     });
     let exists = m
         .loaded()
-        .and_then(|l| l.ws.catalog.index().channel(&package, &channel))
+        .and_then(|l| l.ws.catalog().index().channel(&package, &channel))
         .is_some();
     let how = if exists {
         "it replaces the current head"
@@ -2257,13 +2257,13 @@ fn promote_range_input(m: &Model, package: String, channel: String, bundle: Prom
 fn channels_for_new(l: &Loaded, bundle: &serde_json::Value, annotated: &[String]) -> Vec<String> {
     let package = bundle["package"].as_str().unwrap_or("");
     let mut existing: Vec<String> =
-        l.ws.catalog
+        l.ws.catalog()
             .index()
             .package(package)
             .map(|idx| {
                 idx.channels
                     .iter()
-                    .map(|&id| l.ws.catalog.blob(id).name().to_string())
+                    .map(|&id| l.ws.catalog().blob(id).name().to_string())
                     .collect()
             })
             .unwrap_or_default();
@@ -2446,9 +2446,9 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
                         range,
                     } => {
                         let head = m.loaded().and_then(|l| {
-                            let idx = l.ws.catalog.index().package(&package)?;
+                            let idx = l.ws.catalog().index().package(&package)?;
                             let ch = crate::catalog::model::Channel::read(
-                                &l.ws.catalog.blob(idx.channel(&channel)?).value,
+                                &l.ws.catalog().blob(idx.channel(&channel)?).value,
                             )
                             .ok()?;
                             crate::graph::heads(&ch.entries)
@@ -2568,7 +2568,7 @@ fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {
-    let cat = &l.ws.catalog;
+    let cat = l.ws.catalog();
     let sel = l.selected();
     let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
         return vec!["Select a package, channel or entry.".into()];

@@ -62,7 +62,7 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         Effect::Preview => Started::Done(Action::Previewed(l.ws.preview())),
         Effect::Save(options) => match l.ws.plan_save() {
             Ok(planned) => Started::Job(Job::Save {
-                root: l.ws.catalog.root.clone(),
+                root: l.ws.catalog().root.clone(),
                 planned,
                 options,
             }),

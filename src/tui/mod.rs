@@ -262,8 +262,8 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
         ..Default::default()
     };
     let text = match format {
-        "dot" => dot(&l.ws.catalog, &selection),
-        _ => mermaid(&l.ws.catalog, &selection, &MermaidOptions::default()),
+        "dot" => dot(l.ws.catalog(), &selection),
+        _ => mermaid(l.ws.catalog(), &selection, &MermaidOptions::default()),
     };
     match std::fs::write(file, text) {
         Ok(()) => format!("wrote {} ({format})", file.display()),

@@ -298,7 +298,7 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
         None => format!(
             "{what} · {} packages",
-            l.ws.catalog.index().package_names().len()
+            l.ws.catalog().index().package_names().len()
         ),
     };
     if !l.dirty.is_empty() {

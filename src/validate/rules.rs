@@ -814,7 +814,7 @@ fn bundles(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
                             diag(
                                 c::RELEASE,
                                 value_at("release"),
-                                format!("release of bundle {q}: {}", err.replace('\n', "; ")),
+                                format!("release of bundle {q}: {}", err.one_line()),
                             )
                             .with_opm(
                                 OpmStage::Convert,

@@ -3,14 +3,18 @@
 
 pub mod template;
 
+use thiserror::Error;
+
 use crate::catalog::commit::CommitOptions;
 use crate::catalog::write::{SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic, Severity};
 use crate::edit::{Edit, EditError, Undo};
 use crate::validate::{Report, Validation};
 
+/// An opened catalog. Its catalog is read through [`Workspace::catalog`] and changed only by edits
+/// ([`Workspace::apply`], undo, redo), so the history and the diagnostics always match it.
 pub struct Workspace {
-    pub catalog: Catalog,
+    catalog: Catalog,
     validation: Validation,
     report: Report,
     done: Vec<(Edit, Undo)>,
@@ -24,6 +28,53 @@ pub struct Outcome {
     pub introduced: Vec<Diagnostic>,
     /// Errors the edit fixed.
     pub fixed: Vec<Diagnostic>,
+}
+
+/// Why a save (or its preview) did not go through, told apart by what the user can do about it.
+/// The message is the write's own.
+#[derive(Debug, Error)]
+pub enum SaveError {
+    /// A file changed on disk since the catalog was read: reloading is the way on.
+    #[error(transparent)]
+    ChangedOnDisk(WriteError),
+    /// Refused only because a file is read-only: forcing the save would write it.
+    #[error(transparent)]
+    ReadOnly(WriteError),
+    /// Any other failure.
+    #[error(transparent)]
+    Failed(WriteError),
+}
+
+impl From<WriteError> for SaveError {
+    fn from(e: WriteError) -> Self {
+        if matches!(e, WriteError::ChangedOnDisk { .. }) {
+            SaveError::ChangedOnDisk(e)
+        } else if e.is_read_only() {
+            SaveError::ReadOnly(e)
+        } else {
+            SaveError::Failed(e)
+        }
+    }
+}
+
+impl SaveError {
+    /// Whether the save stopped before writing anything (else the message says what became of each
+    /// file).
+    pub fn wrote_nothing(&self) -> bool {
+        self.write_error().wrote_nothing()
+    }
+
+    /// Whether the save was refused only because a file is read-only.
+    pub fn is_read_only(&self) -> bool {
+        matches!(self, SaveError::ReadOnly(_))
+    }
+
+    /// The write's own account of what went wrong.
+    pub fn write_error(&self) -> &WriteError {
+        match self {
+            SaveError::ChangedOnDisk(e) | SaveError::ReadOnly(e) | SaveError::Failed(e) => e,
+        }
+    }
 }
 
 fn errors_of(report: &Report, package: &str) -> Vec<Diagnostic> {
@@ -51,6 +102,11 @@ impl Workspace {
             done: Vec::new(),
             undone: Vec::new(),
         }
+    }
+
+    /// The catalog as the edits so far left it.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
 
     /// The live diagnostics, sorted.
@@ -156,18 +212,18 @@ impl Workspace {
     }
 
     /// The unified diff of everything a save would write.
-    pub fn preview(&self) -> Result<String, WriteError> {
-        self.catalog.preview()
+    pub fn preview(&self) -> Result<String, SaveError> {
+        Ok(self.catalog.preview()?)
     }
 
     /// Saves (all files or none; refusing when a file changed on disk, is read-only or lies behind a
     /// link) and starts a fresh history.
-    pub fn save(&mut self) -> Result<SaveReport, WriteError> {
+    pub fn save(&mut self) -> Result<SaveReport, SaveError> {
         self.save_with(&CommitOptions::default())
     }
 
     /// [`Workspace::save`] with options (for example writing read-only files).
-    pub fn save_with(&mut self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+    pub fn save_with(&mut self, options: &CommitOptions) -> Result<SaveReport, SaveError> {
         let report = self.catalog.save_with(options)?;
         self.done.clear();
         self.undone.clear();
@@ -177,8 +233,8 @@ impl Workspace {
     }
 
     /// The files a save would write, with what each must find on disk (reads the changed files).
-    pub fn plan_save(&self) -> Result<Vec<crate::catalog::commit::PlannedFile>, WriteError> {
-        self.catalog.plan_changes()
+    pub fn plan_save(&self) -> Result<Vec<crate::catalog::commit::PlannedFile>, SaveError> {
+        Ok(self.catalog.plan_changes()?)
     }
 
     /// Validates the whole catalog afresh (for [`Workspace::set_validation`]); slow on big catalogs,
@@ -195,8 +251,8 @@ impl Workspace {
 
     /// Writes the changes like [`Workspace::save`] but keeps the workspace as it is: for a command that
     /// ends after writing, so it does not read back what it just wrote.
-    pub fn write_and_finish(self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
-        self.catalog.write_changes(options)
+    pub fn write_and_finish(self, options: &CommitOptions) -> Result<SaveReport, SaveError> {
+        Ok(self.catalog.write_changes(options)?)
     }
 }
 
@@ -206,14 +262,16 @@ pub fn write_and_reopen(
     root: &std::path::Path,
     planned: Vec<crate::catalog::commit::PlannedFile>,
     options: &CommitOptions,
-) -> Result<(SaveReport, Workspace), WriteError> {
-    crate::catalog::commit::commit(root, &planned, options)?;
+) -> Result<(SaveReport, Workspace), SaveError> {
+    crate::catalog::commit::commit(root, &planned, options).map_err(WriteError::from)?;
     let report = SaveReport {
         written: planned.into_iter().map(|p| p.rel).collect(),
     };
-    let catalog = crate::catalog::load(root).map_err(|e| WriteError::Io {
-        path: ".".into(),
-        source: std::io::Error::other(e.to_string()),
+    let catalog = crate::catalog::load(root).map_err(|e| {
+        SaveError::from(WriteError::Io {
+            path: ".".into(),
+            source: std::io::Error::other(e.to_string()),
+        })
     })?;
     Ok((report, Workspace::open(catalog)))
 }

@@ -12,10 +12,10 @@ use crate::catalog::write::{SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic, Location, Severity, emit, schema};
 use crate::template::edit::{self, DocError, TemplateDoc, TemplateEdit, TemplateEditError};
 use crate::template::source::BundleSource;
-use crate::template::{Body, Rendered};
+use crate::template::{Body, Rendered, TemplateError};
 use crate::validate::{self, Report};
 
-use super::Outcome;
+use super::{Outcome, SaveError};
 
 /// A template opened for editing.
 pub struct TemplateWorkspace {
@@ -23,7 +23,7 @@ pub struct TemplateWorkspace {
     sources: Box<dyn BundleSource + Send + Sync>,
     done: Vec<(TemplateEdit, Node)>,
     undone: Vec<TemplateEdit>,
-    rendering: Result<Rendered, String>,
+    rendering: Result<Rendered, TemplateError>,
     rendered: Catalog,
     report: Report,
 }
@@ -40,7 +40,7 @@ impl TemplateWorkspace {
             sources,
             done: Vec::new(),
             undone: Vec::new(),
-            rendering: Err(String::new()),
+            rendering: Err(TemplateError::many("", Vec::new())),
             rendered: Catalog::in_memory(Path::new(".")),
             report: Report::default(),
         };
@@ -53,8 +53,8 @@ impl TemplateWorkspace {
     }
 
     /// What the template renders to now, or why it does not render.
-    pub fn rendering(&self) -> Result<&Rendered, &str> {
-        self.rendering.as_ref().map_err(String::as_str)
+    pub fn rendering(&self) -> Result<&Rendered, &TemplateError> {
+        self.rendering.as_ref()
     }
 
     /// The rendering as a catalog (empty when the template does not render).
@@ -131,15 +131,15 @@ impl TemplateWorkspace {
     }
 
     /// The unified diff of the template a save would write.
-    pub fn preview(&self) -> Result<String, WriteError> {
-        self.doc.catalog.preview()
+    pub fn preview(&self) -> Result<String, SaveError> {
+        Ok(self.doc.catalog.preview()?)
     }
 
     /// Writes the template (all or nothing, never outside its directory, never through links) and
     /// starts a fresh history.
-    pub fn save(&mut self, options: &CommitOptions) -> Result<SaveReport, WriteError> {
+    pub fn save(&mut self, options: &CommitOptions) -> Result<SaveReport, SaveError> {
         let planned = self.doc.catalog.plan_changes()?;
-        commit(&self.doc.catalog.root, &planned, options)?;
+        commit(&self.doc.catalog.root, &planned, options).map_err(WriteError::from)?;
         let report = SaveReport {
             written: planned.into_iter().map(|p| p.rel).collect(),
         };
@@ -159,7 +159,7 @@ impl TemplateWorkspace {
         let template = match self.doc.template() {
             Ok(t) => t,
             Err(e) => {
-                self.set_failed(e.to_string(), e.problems.first().map_or(0, |p| p.line));
+                self.set_failed(e);
                 return;
             }
         };
@@ -179,12 +179,13 @@ impl TemplateWorkspace {
                     .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
                 self.rendering = Ok(r);
             }
-            Err(e) => self.set_failed(e.to_string(), e.problems.first().map_or(0, |p| p.line)),
+            Err(e) => self.set_failed(e),
         }
     }
 
-    fn set_failed(&mut self, why: String, line: u32) {
+    fn set_failed(&mut self, why: TemplateError) {
         let file = self.doc.name();
+        let line = why.problems.first().map_or(0, |p| p.line);
         self.report = Report {
             diagnostics: vec![Diagnostic::new(
                 crate::catalog::diagnostic::codes::SYNTAX,
