@@ -8,8 +8,13 @@
 //! opens as the catalog extracted into the image cache, read-only; `:export DIR` copies it out.
 
 pub mod app;
+mod details;
 pub mod effects;
 pub mod keymap;
+mod model;
+mod review;
+mod tree;
+mod update;
 pub mod view;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,465 @@
+//! The TUI's state: the model (panes, focus, dialogs, prompts, the loaded catalog), the actions that
+//! change it and the effects `update` asks the runtime for.
+
+use crate::catalog::commit::CommitOptions;
+use crate::catalog::{Catalog, Progress};
+use crate::edit::{Edit, Target};
+use crate::graph::channel::PackageFacts;
+use crate::tui::keymap::{Key, Keymap};
+use crate::tui::review::*;
+use crate::tui::tree::*;
+use crate::workspace::SaveError;
+use crate::workspace::Workspace;
+use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The panes, in Tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Tree,
+    Graph,
+    Details,
+    Problems,
+}
+
+pub(crate) const PANES: [Pane; 4] = [Pane::Tree, Pane::Graph, Pane::Details, Pane::Problems];
+
+/// A text being typed at the bottom line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    Filter(String),
+    Palette(String),
+}
+
+/// What is on top of the panes (Esc closes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+}
+
+/// What a text typed in a dialog becomes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputFor {
+    /// The skipRange of a bundle being promoted (empty: none).
+    PromoteRange {
+        package: String,
+        channel: String,
+        bundle: Promotee,
+    },
+    /// Then the entries it skips (comma-separated, empty: none).
+    PromoteSkips {
+        package: String,
+        channel: String,
+        bundle: Promotee,
+        range: Option<String>,
+    },
+    /// Then what it replaces (prefilled with the current head).
+    PromoteReplaces {
+        package: String,
+        channel: String,
+        bundle: Promotee,
+        range: Option<String>,
+        skips: Vec<String>,
+    },
+    /// The directory of a bundle to add (Tab completes the path).
+    AddBundleDir,
+    /// Then its image reference (empty: none).
+    AddBundleImage {
+        dir: std::path::PathBuf,
+    },
+    SkipRange {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    Skips {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    Deprecate {
+        package: String,
+        target: Target,
+    },
+    CreateChannel {
+        package: String,
+        bundle: String,
+    },
+}
+
+/// What a promote places: a bundle of the catalog, or one rendered from a bundle directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Promotee {
+    Existing(String),
+    Rendered(Box<serde_json::Value>),
+}
+
+impl Promotee {
+    pub fn name(&self) -> &str {
+        match self {
+            Promotee::Existing(n) => n,
+            Promotee::Rendered(v) => v.get("name").and_then(|n| n.as_str()).unwrap_or(""),
+        }
+    }
+
+    /// The version its `olm.package` property gives.
+    pub(crate) fn version(
+        &self,
+        l: &Loaded,
+        package: &str,
+    ) -> Option<crate::catalog::semver_range::Version> {
+        match self {
+            Promotee::Existing(n) => {
+                let idx = l.ws.catalog().index().package(package)?;
+                PackageFacts::read(l.ws.catalog(), idx)
+                    .versions
+                    .get(n)
+                    .cloned()
+            }
+            Promotee::Rendered(v) => {
+                let text = v
+                    .get("properties")?
+                    .as_array()?
+                    .iter()
+                    .find(|p| p["type"] == "olm.package")?["value"]["version"]
+                    .as_str()?;
+                crate::catalog::semver_range::Version::parse(text).ok()
+            }
+        }
+    }
+}
+
+/// A list to choose from; typing filters it, arrows move, Enter chooses, Esc cancels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    pub options: Vec<String>,
+    pub filter: String,
+    pub selected: usize,
+}
+
+/// What a key did to a picker.
+pub enum Picked {
+    Chosen(String),
+    Cancelled,
+    Open,
+}
+
+impl Picker {
+    pub fn new(options: Vec<String>) -> Picker {
+        Picker {
+            options,
+            filter: String::new(),
+            selected: 0,
+        }
+    }
+
+    /// The options the filter lets through.
+    pub fn shown(&self) -> Vec<&String> {
+        self.options
+            .iter()
+            .filter(|o| o.contains(self.filter.as_str()))
+            .collect()
+    }
+
+    pub fn key(&mut self, code: KeyCode) -> Picked {
+        match code {
+            KeyCode::Esc => return Picked::Cancelled,
+            KeyCode::Enter => {
+                if let Some(o) = self.shown().get(self.selected) {
+                    return Picked::Chosen((*o).clone());
+                }
+            }
+            KeyCode::Down => {
+                self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1))
+            }
+            KeyCode::Up => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.selected = 0;
+            }
+            KeyCode::Char(c) => {
+                self.filter.push(c);
+                self.selected = 0;
+            }
+            _ => {}
+        }
+        Picked::Open
+    }
+}
+
+/// A dialog: it says what will happen before it happens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dialog {
+    /// Pick the bundle to promote into a channel.
+    PickBundle {
+        package: String,
+        channel: String,
+        picker: Picker,
+    },
+    Input {
+        title: String,
+        text: String,
+        then: InputFor,
+    },
+    /// `y` applies the edit.
+    Confirm { edit: Edit, lines: Vec<String> },
+    /// The diff of what saving writes; `y` writes.
+    Write { lines: Vec<String>, scroll: usize },
+    /// Quitting with unsaved edits; `y` quits anyway.
+    QuitUnsaved,
+    /// Pick the channel to promote the selected bundle into.
+    PickChannel {
+        package: String,
+        bundle: String,
+        picker: Picker,
+    },
+    /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
+    Reload { why: String },
+    /// A file to write is read-only, so nothing was written; `y` writes anyway.
+    ForceWrite { why: String },
+    /// A save failed part way: every file and what became of it; any key closes.
+    SaveFailed { title: String, lines: Vec<String> },
+    /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
+    /// channels its annotations name, marked new).
+    PickChannelForNew {
+        bundle: Box<serde_json::Value>,
+        picker: Picker,
+    },
+}
+
+pub enum State {
+    Loading(Arc<Progress>),
+    Failed(String),
+    Ready(Box<Loaded>),
+}
+
+/// The template whose rendering is on screen (read-only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateView {
+    pub file: PathBuf,
+    /// Where bundle images are looked up, when the user did not say.
+    pub source_note: Option<String>,
+    /// Notes of the last rendering.
+    pub notes: Vec<String>,
+}
+
+impl TemplateView {
+    /// The template's file name, for short messages.
+    pub fn name(&self) -> String {
+        self.file.file_name().map_or_else(
+            || self.file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// The line shown when the rendering is loaded.
+    pub fn banner(&self) -> String {
+        let mut s = format!(
+            "read-only: the rendering of template {}; edit the template to change it",
+            self.name()
+        );
+        for n in self.source_note.iter().chain(&self.notes) {
+            s.push_str(" · ");
+            s.push_str(n);
+        }
+        s
+    }
+}
+
+/// The image whose catalog is on screen (read-only: it lives in the image cache).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImageView {
+    /// As the user wrote it.
+    pub reference: String,
+    pub digest: String,
+}
+
+impl ImageView {
+    /// The line shown when the catalog is loaded.
+    pub fn banner(&self) -> String {
+        format!(
+            "read-only: image {} ({}); :export DIR writes it out as a catalog directory to edit",
+            self.reference,
+            short_digest(&self.digest)
+        )
+    }
+}
+
+/// `sha256:0123456789ab` from a full digest.
+pub fn short_digest(d: &str) -> &str {
+    let end = d.find(':').map_or(12, |i| i + 13);
+    d.get(..end).unwrap_or(d)
+}
+
+pub struct Model {
+    pub dir: PathBuf,
+    /// Set when the catalog is an image's: edits are refused; `:export DIR` writes a copy.
+    pub image: Option<ImageView>,
+    /// Set when the catalog is the rendering of a template: edits are refused, and the editor key
+    /// opens the template.
+    pub template: Option<TemplateView>,
+    pub state: State,
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    pub dialog: Option<Dialog>,
+    pub prompt: Option<Prompt>,
+    pub keymap: Keymap,
+    pub pending: Vec<Key>,
+    /// A one-line message at the bottom (errors, where a problem is, what was exported).
+    pub status: Option<String>,
+    /// Review mode: the older catalog, once loaded.
+    pub compare: Option<Box<Catalog>>,
+    /// Rows of the tree pane, for half-page moves (set by the view).
+    pub page: usize,
+    pub quit: bool,
+    /// How saves proceed (tests inject failures here).
+    pub save_options: CommitOptions,
+    /// Work under way on a worker (a save, a validation, rendering a bundle): keys wait for it.
+    pub busy: Option<String>,
+}
+
+/// Everything that can happen.
+pub enum Action {
+    Key(KeyEvent),
+    /// The older catalog of review mode (`--compare OLD`).
+    CompareLoaded(Result<Box<Catalog>, String>),
+    Mouse(MouseEvent),
+    Loaded(Result<Box<Catalog>, String>),
+    /// A template was rendered (the catalog follows as `Loaded`), with its notes.
+    Rendered(Vec<String>),
+    /// The catalog was copied out (`:export DIR`): what to tell the user.
+    Exported(String),
+    /// What a save would write, as a unified diff (empty: nothing), or why it cannot be worked out.
+    Previewed(Result<String, SaveError>),
+    /// A save ended: what was written and the catalog as read back, or why nothing (or not
+    /// everything) was written.
+    Saved(Result<Saved, SaveError>),
+    /// Whether a directory given to add a bundle from is a registry+v1 bundle directory.
+    BundleDirChecked {
+        dir: PathBuf,
+        is_bundle: bool,
+    },
+    /// A bundle directory rendered with the channels its annotations name, or why it does not.
+    BundleRendered {
+        dir: PathBuf,
+        result: Result<(serde_json::Value, Vec<String>), String>,
+    },
+    /// Tab completion of a path: the text completed and what it became.
+    PathCompleted {
+        from: String,
+        to: String,
+    },
+    /// The whole catalog validated afresh (`:validate`).
+    Validated(Box<crate::validate::Validation>),
+    Resize,
+    Tick,
+}
+
+/// A save that went through: what it wrote, and the catalog read back from disk.
+pub struct Saved {
+    pub report: crate::catalog::write::SaveReport,
+    pub workspace: Box<Workspace>,
+}
+
+/// Work for the runtime.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Open this file at this line in `$EDITOR`, then reload.
+    OpenEditor { file: PathBuf, line: u32 },
+    /// Load (again) the catalog directory.
+    Load,
+    /// Write an export to a file.
+    Export { format: String, file: PathBuf },
+    /// Copy the (image's) catalog directory into a new directory.
+    ExportCatalog { dir: PathBuf },
+    /// Work out what a save would write (comes back as [`Action::Previewed`]).
+    Preview,
+    /// Write the changes, all or nothing, then read the catalog back and validate it (comes back as
+    /// [`Action::Saved`]).
+    Save(CommitOptions),
+    /// Tell whether a directory is a registry+v1 bundle ([`Action::BundleDirChecked`]).
+    CheckBundleDir { dir: PathBuf },
+    /// Read and render a bundle directory ([`Action::BundleRendered`]).
+    RenderBundle { dir: PathBuf, image: Option<String> },
+    /// Complete a path from the directory it names ([`Action::PathCompleted`]).
+    CompletePath { text: String },
+    /// Validate the whole catalog afresh ([`Action::Validated`]).
+    ValidateAll,
+}
+
+impl Model {
+    pub fn new(dir: PathBuf, keymap: Keymap, progress: Arc<Progress>) -> Model {
+        Model {
+            dir,
+            image: None,
+            template: None,
+            state: State::Loading(progress),
+            focus: Pane::Tree,
+            overlay: None,
+            dialog: None,
+            prompt: None,
+            keymap,
+            pending: Vec::new(),
+            status: None,
+            compare: None,
+            page: 20,
+            quit: false,
+            save_options: Default::default(),
+            busy: None,
+        }
+    }
+
+    /// Review mode: works out the changes from the older catalog (when both are loaded).
+    pub fn refresh_changes(&mut self) {
+        let Some(old) = self.compare.take() else {
+            return;
+        };
+        if let Some(l) = self.loaded_mut() {
+            l.review = crate::diff::diff(&old, l.ws.catalog());
+            l.changes = changes(&l.review);
+            l.refresh();
+            if l.changes.is_empty() {
+                self.status = Some("no changes from the catalog compared with".into());
+            }
+        }
+        self.compare = Some(old);
+    }
+
+    /// Applies an edit to the open catalog; the tree, graph and problems follow.
+    pub fn apply_edit(
+        &mut self,
+        edit: Edit,
+    ) -> Result<crate::workspace::Outcome, crate::edit::EditError> {
+        let Some(l) = self.loaded_mut() else {
+            return Err(crate::edit::EditError::NotLoaded);
+        };
+        let package = edit.package().to_string();
+        let result = l.ws.apply(edit);
+        l.refresh_package(&package);
+        result
+    }
+
+    /// Undoes the last edit; returns what it was.
+    pub fn undo(&mut self) -> Option<String> {
+        let l = self.loaded_mut()?;
+        let package = l.ws.undo_package()?.to_string();
+        let what = l.ws.undo();
+        l.refresh_package(&package);
+        what
+    }
+
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match &self.state {
+            State::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn loaded_mut(&mut self) -> Option<&mut Loaded> {
+        match &mut self.state {
+            State::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,622 @@
+//! The loaded catalog as the screens show it: the tree of packages, channels and entries (built for
+//! one package at a time after an edit), the selection and the selected channel's graph.
+
+use crate::catalog::model::{Bundle, Channel, Package};
+use crate::catalog::semver_range::Version;
+use crate::catalog::{Catalog, Location, Severity};
+use crate::graph::channel::{ChannelGraph, PackageFacts};
+use crate::graph::layout::{Layout, layout};
+use crate::tui::review::*;
+use crate::validate::Report;
+use crate::workspace::Workspace;
+use std::collections::HashMap;
+use tui_tree_widget::{TreeItem, TreeState};
+
+/// A loaded catalog and what the screens show of it.
+pub struct Loaded {
+    pub ws: Workspace,
+    /// Files a save would write (worked out after each edit, not on every frame).
+    pub dirty: Vec<String>,
+    pub items: Vec<TreeItem<'static, String>>,
+    pub tree: TreeState<String>,
+    /// The active filter and the tree paths that match it.
+    pub filter: Option<String>,
+    pub matches: Vec<Vec<String>>,
+    pub problem: usize,
+    /// The selected channel's graph and layout, with the scroll offset of the graph pane.
+    pub graph: Option<(ChannelGraph, Layout)>,
+    pub graph_scroll: usize,
+    pub details_scroll: usize,
+    /// Review mode: what changed from the older catalog, as lines with the object each is about.
+    pub changes: Vec<Change>,
+    /// Review mode: the diff the changes come from (the graph pane lists a channel's part of it).
+    pub review: crate::diff::CatalogDiff,
+    /// The graph pane follows OLM v1's upgrade rules (nothing dropped; the highest successor is
+    /// taken) instead of OLM v0's.
+    pub olm_v1: bool,
+}
+
+/// The worst severity of the problems of each package, channel and entry, for the tree's markers,
+/// gathered in one pass over the report.
+#[derive(Default)]
+pub(crate) struct Markers {
+    packages: HashMap<String, Severity>,
+    channels: HashMap<(String, String), Severity>,
+    /// (package, bundle, channel or "" for any channel).
+    entries: HashMap<(String, String, String), Severity>,
+}
+
+impl Markers {
+    pub(crate) fn new(report: &Report) -> Markers {
+        Markers::of(report, None)
+    }
+
+    /// The markers of one package's objects only (or of every package).
+    pub(crate) fn of(report: &Report, only: Option<&str>) -> Markers {
+        fn worse(slot: &mut Severity, s: Severity) {
+            if s < *slot {
+                *slot = s;
+            }
+        }
+        let mut m = Markers::default();
+        for d in &report.diagnostics {
+            let Some(p) = &d.object.package else { continue };
+            if only.is_some_and(|o| o != p) {
+                continue;
+            }
+            worse(
+                m.packages.entry(p.clone()).or_insert(Severity::Info),
+                d.severity,
+            );
+            let ch = d.object.channel.clone().unwrap_or_default();
+            if !ch.is_empty() {
+                worse(
+                    m.channels
+                        .entry((p.clone(), ch.clone()))
+                        .or_insert(Severity::Info),
+                    d.severity,
+                );
+            }
+            if let Some(b) = &d.object.bundle {
+                worse(
+                    m.entries
+                        .entry((p.clone(), b.clone(), ch))
+                        .or_insert(Severity::Info),
+                    d.severity,
+                );
+            }
+        }
+        m
+    }
+
+    pub(crate) fn symbol(s: Option<&Severity>) -> &'static str {
+        match s {
+            Some(Severity::Error) => "  ✖",
+            Some(Severity::Warning) => "  ⚠",
+            _ => "",
+        }
+    }
+
+    pub(crate) fn package(&self, p: &str) -> &'static str {
+        Self::symbol(self.packages.get(p))
+    }
+
+    pub(crate) fn channel(&self, p: &str, c: &str) -> &'static str {
+        Self::symbol(self.channels.get(&(p.to_string(), c.to_string())))
+    }
+
+    pub(crate) fn entry(&self, p: &str, c: &str, e: &str) -> &'static str {
+        let key = |ch: &str| (p.to_string(), e.to_string(), ch.to_string());
+        let here = self.entries.get(&key(c));
+        let any = self.entries.get(&key(""));
+        Self::symbol(match (here, any) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        })
+    }
+}
+
+/// Whether an entry matches a filter text: its package, name, version or bundle image.
+pub(crate) fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> bool {
+    if pkg.to_lowercase().contains(needle) || entry.to_lowercase().contains(needle) {
+        return true;
+    }
+    let Some(id) = catalog.index().bundle(pkg, entry) else {
+        return false;
+    };
+    let Ok(b) = Bundle::read(&catalog.blob(id).value) else {
+        return false;
+    };
+    b.version().is_some_and(|v| v.contains(needle)) || b.image.to_lowercase().contains(needle)
+}
+
+/// The tree items (packages → channels → entries), keeping only matches when filtering. In review
+/// mode entries carry a `+`/`-` gutter, and the entries the change removed from a channel are
+/// listed in it as `- name  removed` ghost rows.
+pub fn build_tree(
+    catalog: &Catalog,
+    report: &Report,
+    filter: Option<&str>,
+    changes: &[Change],
+) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
+    let needle = filter.map(str::to_lowercase);
+    let markers = Markers::new(report);
+    let mut items = Vec::new();
+    let mut matches = Vec::new();
+    for idx in catalog.index().packages() {
+        if let Some(item) = package_item(
+            catalog,
+            idx,
+            &markers,
+            needle.as_deref(),
+            changes,
+            &mut matches,
+        ) {
+            items.push(item);
+        }
+    }
+    (items, matches)
+}
+
+/// The tree item of one package (with its channels and entries), and the paths of its entries that
+/// match the filter; `None` when the filter leaves nothing of it.
+pub(crate) fn package_item(
+    catalog: &Catalog,
+    idx: &crate::catalog::index::PackageIndex,
+    markers: &Markers,
+    needle: Option<&str>,
+    changes: &[Change],
+    matches: &mut Vec<Vec<String>>,
+) -> Option<TreeItem<'static, String>> {
+    let review = !changes.is_empty();
+    let needle = needle.map(str::to_string);
+    let pkg = &idx.name;
+    let facts = PackageFacts::read(catalog, idx);
+    let mut channels = Vec::new();
+    let mut names: Vec<(String, crate::catalog::BlobId)> = idx
+        .channels
+        .iter()
+        .map(|&id| (catalog.blob(id).name().to_string(), id))
+        .collect();
+    names.sort_by(|a, b| {
+        (b.0 == facts.default_channel)
+            .cmp(&(a.0 == facts.default_channel))
+            .then(a.0.cmp(&b.0))
+    });
+    names.dedup_by(|a, b| a.0 == b.0);
+    for (ch_name, id) in names {
+        let Some(g) = ChannelGraph::build(catalog, &facts, id) else {
+            continue;
+        };
+        // Newest first, with the entries the change removed as ghost rows at their version.
+        let mut rows: Vec<(Option<&Version>, String, String)> = Vec::new();
+        for n in g.newest_first() {
+            let e = &g.graph[n];
+            if let Some(nd) = &needle
+                && !entry_matches(catalog, pkg, &e.name, nd)
+            {
+                continue;
+            }
+            let mark = review_mark(changes, &[pkg, &ch_name, &e.name]);
+            let mut label = match (review, mark) {
+                (true, Some(ObjectChange::Added)) => format!("+ {}", e.name),
+                (true, _) => format!("  {}", e.name),
+                (false, _) => e.name.clone(),
+            };
+            if e.head {
+                label.push_str("  ◉ head");
+            }
+            if e.deprecated {
+                label.push_str("  deprecated");
+            }
+            label.push_str(markers.entry(pkg, &ch_name, &e.name));
+            if mark == Some(ObjectChange::Added) {
+                label.push_str("  new");
+            }
+            rows.push((e.version.as_ref(), e.name.clone(), label));
+        }
+        let mut ghosts: Vec<(Option<&Version>, &String)> = changes
+            .iter()
+            .filter(|c| c.object == ObjectChange::Removed)
+            .filter_map(|c| match c.path.as_slice() {
+                [p, ch, e] if p == pkg && *ch == ch_name => Some(e),
+                _ => None,
+            })
+            // An entry put back since (by an edit in review mode) is no ghost.
+            .filter(|e| g.node(e).is_none())
+            .filter(|e| {
+                needle
+                    .as_ref()
+                    .is_none_or(|nd| entry_matches(catalog, pkg, e, nd))
+            })
+            .map(|e| (facts.versions.get(e.as_str()), e))
+            .collect();
+        ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        ghosts.dedup_by(|a, b| a.1 == b.1);
+        for (version, name) in ghosts {
+            // Before the first row that is older (or has no version); without a version, last.
+            let at = version.map_or(rows.len(), |v| {
+                rows.iter()
+                    .position(|(w, _, _)| w.is_none_or(|w| w < v))
+                    .unwrap_or(rows.len())
+            });
+            rows.insert(at, (version, name.clone(), format!("- {name}  removed")));
+        }
+        let mut entries = Vec::with_capacity(rows.len());
+        for (_, name, label) in rows {
+            matches.push(vec![pkg.clone(), ch_name.clone(), name.clone()]);
+            entries.push(TreeItem::new_leaf(name, label));
+        }
+        if needle.is_some() && entries.is_empty() {
+            continue;
+        }
+        let mut label = format!("{ch_name}  ({})", g.graph.node_count());
+        if g.default {
+            label.push_str("  ★ default");
+        }
+        if g.deprecated {
+            label.push_str("  deprecated");
+        }
+        label.push_str(markers.channel(pkg, &ch_name));
+        if review_mark(changes, &[pkg, &ch_name]).is_some() {
+            label.push_str("  ~ changed");
+        }
+        if let Ok(item) = TreeItem::new(ch_name.clone(), label, entries) {
+            channels.push(item);
+        }
+    }
+    if needle.is_some() && channels.is_empty() {
+        return None;
+    }
+    let mut label = format!(
+        "{pkg}  ({} ch, {} bundles)",
+        idx.channels.len(),
+        idx.bundles.len()
+    );
+    if facts.deprecated {
+        label.push_str("  deprecated");
+    }
+    label.push_str(markers.package(pkg));
+    if review_mark(changes, &[pkg]).is_some() {
+        label.push_str("  ~ changed");
+    }
+    TreeItem::new(pkg.clone(), label, channels).ok()
+}
+
+/// The tree item at `path`, if there is one.
+pub(crate) fn tree_item<'a>(
+    items: &'a [TreeItem<'static, String>],
+    path: &[String],
+) -> Option<&'a TreeItem<'static, String>> {
+    let (first, rest) = path.split_first()?;
+    let item = items.iter().find(|i| i.identifier() == first)?;
+    if rest.is_empty() {
+        Some(item)
+    } else {
+        tree_item(item.children(), rest)
+    }
+}
+
+impl Loaded {
+    pub fn new(catalog: Catalog) -> Loaded {
+        let ws = Workspace::open(catalog);
+        let (items, _) = build_tree(ws.catalog(), ws.report(), None, &[]);
+        let mut tree = TreeState::default();
+        if let Some(first) = items.first() {
+            tree.select(vec![first.identifier().clone()]);
+        }
+        let mut l = Loaded {
+            ws,
+            dirty: Vec::new(),
+            items,
+            tree,
+            filter: None,
+            matches: Vec::new(),
+            problem: 0,
+            graph: None,
+            graph_scroll: 0,
+            olm_v1: false,
+            details_scroll: 0,
+            changes: Vec::new(),
+            review: Default::default(),
+        };
+        l.sync_graph();
+        l
+    }
+
+    /// Moves the selection `delta` rows in the visible tree (clamped).
+    pub(crate) fn move_by(&mut self, delta: isize) {
+        let visible = self.tree.flatten(&self.items);
+        if visible.is_empty() {
+            return;
+        }
+        let cur = visible
+            .iter()
+            .position(|f| f.identifier.as_slice() == self.tree.selected());
+        let next = match cur {
+            None => 0,
+            Some(i) => (i as isize + delta).clamp(0, visible.len() as isize - 1) as usize,
+        };
+        let id = visible[next].identifier.clone();
+        self.tree.select(id);
+    }
+
+    pub(crate) fn move_to_end(&mut self, last: bool) {
+        let visible = self.tree.flatten(&self.items);
+        let target = if last {
+            visible.last()
+        } else {
+            visible.first()
+        };
+        if let Some(f) = target {
+            let id = f.identifier.clone();
+            self.tree.select(id);
+        }
+    }
+
+    /// Left: close the selected node, or go to its parent.
+    pub(crate) fn go_left(&mut self) {
+        let sel = self.tree.selected().to_vec();
+        if sel.is_empty() {
+            return;
+        }
+        if !self.tree.close(&sel) && sel.len() > 1 {
+            self.tree.select(sel[..sel.len() - 1].to_vec());
+        }
+    }
+
+    /// Right: open the selected node, or go to its first child.
+    pub(crate) fn go_right(&mut self) {
+        let sel = self.tree.selected().to_vec();
+        if sel.is_empty() {
+            return;
+        }
+        if !self.tree.open(sel.clone()) {
+            let visible = self.tree.flatten(&self.items);
+            if let Some(i) = visible.iter().position(|f| f.identifier == sel)
+                && let Some(next) = visible.get(i + 1)
+                && next.identifier.len() > sel.len()
+            {
+                let id = next.identifier.clone();
+                self.tree.select(id);
+            }
+        }
+    }
+
+    /// The selected path: [package, channel, entry] as far as selected.
+    pub fn selected(&self) -> &[String] {
+        self.tree.selected()
+    }
+
+    /// Review mode: what the change did to a channel of both catalogs.
+    pub fn channel_review(
+        &self,
+        package: &str,
+        channel: &str,
+    ) -> Option<&crate::diff::ChannelDiff> {
+        self.review
+            .packages
+            .iter()
+            .find(|p| p.name == package)?
+            .channels
+            .iter()
+            .find(|c| c.name == channel)
+    }
+
+    /// Whether `path` is a ghost row: an entry the change under review removed from its channel.
+    pub fn is_ghost(&self, path: &[String]) -> bool {
+        let [p, c, e] = path else { return false };
+        review_mark(&self.changes, path) == Some(ObjectChange::Removed)
+            && !self
+                .ws
+                .catalog()
+                .index()
+                .package(p)
+                .and_then(|idx| idx.channel(c))
+                .and_then(|id| Channel::read(&self.ws.catalog().blob(id).value).ok())
+                .is_some_and(|ch| ch.entries.iter().any(|x| x.name == e))
+    }
+
+    /// Rebuilds the graph of the selected channel when the selection moved to another channel.
+    pub fn sync_graph(&mut self) {
+        let sel = self.selected().to_vec();
+        let (pkg, ch) = match sel.as_slice() {
+            [p, c, ..] => (p.clone(), c.clone()),
+            [p] => {
+                // A package shows its default channel.
+                let default = self
+                    .ws
+                    .catalog()
+                    .index()
+                    .package(p)
+                    .and_then(|idx| idx.packages.first())
+                    .and_then(|&id| Package::read(&self.ws.catalog().blob(id).value).ok())
+                    .map(|pk| pk.default_channel.to_string())
+                    .unwrap_or_default();
+                (p.clone(), default)
+            }
+            [] => {
+                self.graph = None;
+                return;
+            }
+        };
+        if let Some((g, _)) = &self.graph
+            && g.package == pkg
+            && g.channel == ch
+        {
+            return;
+        }
+        self.graph_scroll = 0;
+        self.graph = self.ws.catalog().index().package(&pkg).and_then(|idx| {
+            let facts = PackageFacts::read(self.ws.catalog(), idx);
+            let id = idx.channel(&ch)?;
+            let g = ChannelGraph::build(self.ws.catalog(), &facts, id)?;
+            let l = layout(&g);
+            Some((g, l))
+        });
+    }
+
+    pub(crate) fn refilter(&mut self) {
+        let (items, matches) = build_tree(
+            self.ws.catalog(),
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
+        self.items = items;
+        self.matches = if self.filter.is_some() {
+            matches
+        } else {
+            Vec::new()
+        };
+        if let Some(first) = self.matches.first().cloned() {
+            self.select_path(&first);
+        } else if let Some(first) = self.items.first() {
+            self.tree.select(vec![first.identifier().clone()]);
+        }
+    }
+
+    /// Selects the deepest part of `path` that is in the tree (a removed channel's package, say).
+    pub(crate) fn select_deepest(&mut self, path: &[String]) {
+        for i in (1..=path.len()).rev() {
+            let p = &path[..i];
+            let exists = tree_item(&self.items, p).is_some();
+            if exists {
+                self.select_path(p);
+                return;
+            }
+        }
+    }
+
+    pub(crate) fn select_path(&mut self, path: &[String]) {
+        for i in 1..path.len() {
+            self.tree.open(path[..i].to_vec());
+        }
+        self.tree.select(path.to_vec());
+        self.details_scroll = 0;
+        self.sync_graph();
+    }
+
+    /// The tree path of the object a diagnostic is about.
+    pub(crate) fn path_of(&self, d: &crate::catalog::Diagnostic) -> Vec<String> {
+        let mut path = Vec::new();
+        let Some(pkg) = &d.object.package else {
+            return path;
+        };
+        path.push(pkg.clone());
+        let channel = d.object.channel.clone().or_else(|| {
+            let b = d.object.bundle.as_ref()?;
+            let idx = self.ws.catalog().index().package(pkg)?;
+            idx.channels_listing(b)
+                .first()
+                .map(|&id| self.ws.catalog().blob(id).name().to_string())
+        });
+        if let Some(c) = channel {
+            path.push(c);
+            if let Some(b) = &d.object.bundle {
+                path.push(b.clone());
+            }
+        }
+        path
+    }
+}
+
+/// Where the selected object is defined, for `o`.
+pub(crate) fn selected_location(l: &Loaded) -> Option<Location> {
+    let cat = l.ws.catalog();
+    let sel = l.selected();
+    let idx = cat.index().package(sel.first()?)?;
+    let id = match sel {
+        [_] => *idx.packages.first()?,
+        [_, c] => idx.channel(c)?,
+        [_, c, e] => idx.bundle(e).or_else(|| idx.channel(c))?,
+        _ => return None,
+    };
+    Some(cat.location(id))
+}
+
+impl Loaded {
+    /// Draws the tree's problem markers again after the whole catalog was validated afresh.
+    pub(crate) fn refresh_markers(&mut self) {
+        let (items, _) = build_tree(
+            self.ws.catalog(),
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
+        self.items = items;
+    }
+
+    /// After the catalog changed: the tree, the graph and the selection follow.
+    pub(crate) fn refresh(&mut self) {
+        let (items, matches) = build_tree(
+            self.ws.catalog(),
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+        );
+        self.items = items;
+        if self.filter.is_some() {
+            self.matches = matches;
+        }
+        self.follow();
+    }
+
+    /// After an edit of `package`: only its part of the tree is built again, since nothing else
+    /// can have changed; the whole tree when the set of packages changed or a filter is on.
+    pub(crate) fn refresh_package(&mut self, package: &str) {
+        let names = self.ws.catalog().index().package_names();
+        let same_packages = self.filter.is_none()
+            && names.len() == self.items.len()
+            && names
+                .iter()
+                .zip(&self.items)
+                .all(|(n, i)| i.identifier() == n);
+        let at = self.items.iter().position(|i| i.identifier() == package);
+        let idx = self.ws.catalog().index().package(package);
+        match (same_packages, at, idx) {
+            (true, Some(at), Some(idx)) => {
+                let markers = Markers::of(self.ws.report(), Some(package));
+                let mut matches = Vec::new();
+                match package_item(
+                    self.ws.catalog(),
+                    idx,
+                    &markers,
+                    None,
+                    &self.changes,
+                    &mut matches,
+                ) {
+                    Some(item) => {
+                        self.items[at] = item;
+                        self.follow();
+                    }
+                    None => self.refresh(),
+                }
+            }
+            _ => self.refresh(),
+        }
+    }
+
+    /// After the tree was built again: the files to write, the selection (or its nearest surviving
+    /// parent) and the graph of the selected channel.
+    pub(crate) fn follow(&mut self) {
+        self.dirty = self.ws.dirty_files();
+        let keep = self.selected().to_vec();
+        self.graph = None;
+        // Keep the selection, or its nearest surviving parent.
+        let visible = self.tree.flatten(&self.items);
+        let mut path = keep;
+        while !path.is_empty() && !visible.iter().any(|f| f.identifier == path) {
+            path.pop();
+        }
+        drop(visible);
+        if path.is_empty() {
+            if let Some(first) = self.items.first() {
+                self.tree.select(vec![first.identifier().clone()]);
+            }
+        } else {
+            self.tree.select(path);
+        }
+        self.sync_graph();
+    }
+}
