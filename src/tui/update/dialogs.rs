@@ -9,7 +9,7 @@ use crate::tui::update::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::PathBuf;
 
-/// Writes the changes; a refusal the user can act on opens its dialog.
+/// A key while a dialog is open: the dialog answers it, and stays open or gives way to the next.
 pub(crate) fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Effect> {
     let code = ev.code;
     match dialog {
@@ -134,165 +134,175 @@ pub(crate) fn dialog_key(m: &mut Model, dialog: Dialog, ev: KeyEvent) -> Vec<Eff
                 })
             }
         },
-        Dialog::Input {
-            title,
-            mut text,
-            then,
-        } => match code {
-            KeyCode::Esc => m.status = Some("cancelled".into()),
-            KeyCode::Enter => {
-                let t = text.trim().to_string();
-                let list = |t: &str| -> Vec<String> {
-                    t.split(',')
-                        .map(str::trim)
-                        .filter(|s| !s.is_empty())
-                        .map(String::from)
-                        .collect()
-                };
-                let edit = match then {
-                    InputFor::PromoteRange {
-                        package,
-                        channel,
-                        bundle,
-                    } => {
-                        m.dialog = Some(Dialog::Input {
-                            title: format!(
-                                "entries {} skips (comma-separated; empty for none)",
-                                bundle.name()
-                            ),
-                            text: String::new(),
-                            then: InputFor::PromoteSkips {
-                                package,
-                                channel,
-                                bundle,
-                                range: (!t.is_empty()).then_some(t),
-                            },
-                        });
-                        return Vec::new();
-                    }
-                    InputFor::PromoteSkips {
-                        package,
-                        channel,
-                        bundle,
-                        range,
-                    } => {
-                        let head = m.loaded().and_then(|l| {
-                            let idx = l.ws.catalog().index().package(&package)?;
-                            let ch = crate::catalog::model::Channel::read(
-                                &l.ws.catalog().blob(idx.channel(&channel)?).value,
-                            )
-                            .ok()?;
-                            crate::graph::heads(&ch.entries)
-                                .first()
-                                .map(|h| h.to_string())
-                        });
-                        m.dialog = Some(Dialog::Input {
-                            title: format!(
-                                "{} replaces (the current head by default; empty for nothing)",
-                                bundle.name()
-                            ),
-                            text: head.unwrap_or_default(),
-                            then: InputFor::PromoteReplaces {
-                                package,
-                                channel,
-                                bundle,
-                                range,
-                                skips: list(&t),
-                            },
-                        });
-                        return Vec::new();
-                    }
-                    InputFor::PromoteReplaces {
-                        package,
-                        channel,
-                        bundle,
-                        range,
-                        skips,
-                    } => match bundle {
-                        Promotee::Existing(bundle) => Edit::Promote {
+        Dialog::Input { title, text, then } => return input_key(m, title, text, then, ev),
+    }
+    Vec::new()
+}
+
+/// A key in a text input: typing, Tab completion of a path, Esc, and Enter, which goes on to what
+/// the text was asked for.
+fn input_key(
+    m: &mut Model,
+    title: String,
+    mut text: String,
+    then: InputFor,
+    ev: KeyEvent,
+) -> Vec<Effect> {
+    let code = ev.code;
+    match code {
+        KeyCode::Esc => m.status = Some("cancelled".into()),
+        KeyCode::Enter => {
+            let t = text.trim().to_string();
+            let list = |t: &str| -> Vec<String> {
+                t.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect()
+            };
+            let edit = match then {
+                InputFor::PromoteRange {
+                    package,
+                    channel,
+                    bundle,
+                } => {
+                    m.dialog = Some(Dialog::Input {
+                        title: format!(
+                            "entries {} skips (comma-separated; empty for none)",
+                            bundle.name()
+                        ),
+                        text: String::new(),
+                        then: InputFor::PromoteSkips {
                             package,
+                            channel,
                             bundle,
-                            channel,
-                            replaces: (!t.is_empty()).then_some(t),
-                            skips,
-                            skip_range: range,
+                            range: (!t.is_empty()).then_some(t),
                         },
-                        Promotee::Rendered(bundle) => Edit::AddBundle {
-                            bundle: *bundle,
-                            channel,
-                            replaces: (!t.is_empty()).then_some(t),
-                            skips,
-                            skip_range: range,
-                        },
-                    },
-                    InputFor::AddBundleDir => {
-                        m.status = Some(format!("reading {t}…"));
-                        return vec![Effect::CheckBundleDir {
-                            dir: PathBuf::from(&t),
-                        }];
-                    }
-                    InputFor::AddBundleImage { dir } => {
-                        m.busy = Some(format!("rendering {}…", dir.display()));
-                        m.status = m.busy.clone();
-                        return vec![Effect::RenderBundle {
-                            dir,
-                            image: (!t.is_empty()).then_some(t),
-                        }];
-                    }
-                    InputFor::SkipRange {
-                        package,
-                        channel,
-                        entry,
-                    } => Edit::SetSkipRange {
-                        package,
-                        channel,
-                        entry,
-                        range: (!t.is_empty()).then_some(t),
-                    },
-                    InputFor::Skips {
-                        package,
-                        channel,
-                        entry,
-                    } => Edit::AddSkips {
-                        package,
-                        channel,
-                        entry,
-                        skips: list(&t),
-                    },
-                    InputFor::Deprecate { package, target } => Edit::Deprecate {
-                        package,
-                        target,
-                        message: t,
-                    },
-                    InputFor::CreateChannel { package, bundle } => Edit::CreateChannel {
-                        package,
-                        channel: t,
-                        bundle,
-                    },
-                };
-                let Some(l) = m.loaded_mut() else {
+                    });
                     return Vec::new();
-                };
-                match confirm(l, edit) {
-                    Ok(d) => m.dialog = Some(d),
-                    Err(e) => m.status = Some(e),
                 }
+                InputFor::PromoteSkips {
+                    package,
+                    channel,
+                    bundle,
+                    range,
+                } => {
+                    let head = m.loaded().and_then(|l| {
+                        let idx = l.ws.catalog().index().package(&package)?;
+                        let ch = crate::catalog::model::Channel::read(
+                            &l.ws.catalog().blob(idx.channel(&channel)?).value,
+                        )
+                        .ok()?;
+                        crate::graph::heads(&ch.entries)
+                            .first()
+                            .map(|h| h.to_string())
+                    });
+                    m.dialog = Some(Dialog::Input {
+                        title: format!(
+                            "{} replaces (the current head by default; empty for nothing)",
+                            bundle.name()
+                        ),
+                        text: head.unwrap_or_default(),
+                        then: InputFor::PromoteReplaces {
+                            package,
+                            channel,
+                            bundle,
+                            range,
+                            skips: list(&t),
+                        },
+                    });
+                    return Vec::new();
+                }
+                InputFor::PromoteReplaces {
+                    package,
+                    channel,
+                    bundle,
+                    range,
+                    skips,
+                } => match bundle {
+                    Promotee::Existing(bundle) => Edit::Promote {
+                        package,
+                        bundle,
+                        channel,
+                        replaces: (!t.is_empty()).then_some(t),
+                        skips,
+                        skip_range: range,
+                    },
+                    Promotee::Rendered(bundle) => Edit::AddBundle {
+                        bundle: *bundle,
+                        channel,
+                        replaces: (!t.is_empty()).then_some(t),
+                        skips,
+                        skip_range: range,
+                    },
+                },
+                InputFor::AddBundleDir => {
+                    m.status = Some(format!("reading {t}…"));
+                    return vec![Effect::CheckBundleDir {
+                        dir: PathBuf::from(&t),
+                    }];
+                }
+                InputFor::AddBundleImage { dir } => {
+                    m.busy = Some(format!("rendering {}…", dir.display()));
+                    m.status = m.busy.clone();
+                    return vec![Effect::RenderBundle {
+                        dir,
+                        image: (!t.is_empty()).then_some(t),
+                    }];
+                }
+                InputFor::SkipRange {
+                    package,
+                    channel,
+                    entry,
+                } => Edit::SetSkipRange {
+                    package,
+                    channel,
+                    entry,
+                    range: (!t.is_empty()).then_some(t),
+                },
+                InputFor::Skips {
+                    package,
+                    channel,
+                    entry,
+                } => Edit::AddSkips {
+                    package,
+                    channel,
+                    entry,
+                    skips: list(&t),
+                },
+                InputFor::Deprecate { package, target } => Edit::Deprecate {
+                    package,
+                    target,
+                    message: t,
+                },
+                InputFor::CreateChannel { package, bundle } => Edit::CreateChannel {
+                    package,
+                    channel: t,
+                    bundle,
+                },
+            };
+            let Some(l) = m.loaded_mut() else {
+                return Vec::new();
+            };
+            match confirm(l, edit) {
+                Ok(d) => m.dialog = Some(d),
+                Err(e) => m.status = Some(e),
             }
-            KeyCode::Backspace => {
-                text.pop();
-                m.dialog = Some(Dialog::Input { title, text, then });
-            }
-            KeyCode::Tab if then == InputFor::AddBundleDir => {
-                let effect = Effect::CompletePath { text: text.clone() };
-                m.dialog = Some(Dialog::Input { title, text, then });
-                return vec![effect];
-            }
-            KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
-                text.push(c);
-                m.dialog = Some(Dialog::Input { title, text, then });
-            }
-            _ => m.dialog = Some(Dialog::Input { title, text, then }),
-        },
+        }
+        KeyCode::Backspace => {
+            text.pop();
+            m.dialog = Some(Dialog::Input { title, text, then });
+        }
+        KeyCode::Tab if then == InputFor::AddBundleDir => {
+            let effect = Effect::CompletePath { text: text.clone() };
+            m.dialog = Some(Dialog::Input { title, text, then });
+            return vec![effect];
+        }
+        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => {
+            text.push(c);
+            m.dialog = Some(Dialog::Input { title, text, then });
+        }
+        _ => m.dialog = Some(Dialog::Input { title, text, then }),
     }
     Vec::new()
 }
