@@ -371,3 +371,84 @@ fn removed_entries_and_links_are_drawn_dashed() {
     assert!(md.contains("== replaces ==>"), "{md}");
     assert!(md.contains("stroke-dasharray:5 5"), "{md}");
 }
+
+/// A package added (and, the other way round, removed), a channel added and removed, the default
+/// channel moved and a deprecation taken back: each in every format.
+#[test]
+fn packages_channels_default_channel_and_deprecations_added_and_removed() {
+    let new = edited(|text| {
+        *text = text.replacen("defaultChannel: stable", "defaultChannel: fast", 1);
+        drop_document(text, "---\nschema: olm.deprecations");
+        *text = text.replacen(
+            "---\nschema: olm.bundle\npackage: demo\nname: demo.v1.0.0",
+            "---\nschema: olm.channel\npackage: demo\nname: fast\nentries:\n- name: demo.v1.2.0\n---\nschema: olm.bundle\npackage: demo\nname: demo.v1.0.0",
+            1,
+        );
+    });
+    std::fs::create_dir(new.path().join("other")).unwrap();
+    std::fs::write(
+        new.path().join("other/catalog.yaml"),
+        "schema: olm.package\nname: other\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: other\nname: stable\nentries:\n- name: other.v1.0.0\n---\nschema: olm.bundle\npackage: other\nname: other.v1.0.0\nimage: quay.io/other/bundle:v1\nproperties:\n- type: olm.package\n  value: {packageName: other, version: 1.0.0}\n",
+    )
+    .unwrap();
+    let (text, json, md) = outputs(new.path());
+    assert_eq!(
+        text,
+        "package demo (changed)\n  default channel: stable → fast\n  + channel fast\n  - deprecation of bundle demo.v1.0.0: \"demo.v1.0.0 has a known bug\"\npackage other (added)\n  + channel stable\n  + bundle other.v1.0.0\n"
+    );
+    let demo = &json["packages"][0];
+    assert_eq!(
+        demo["default_channel"],
+        serde_json::json!(["stable", "fast"])
+    );
+    assert_eq!(demo["channels_added"], serde_json::json!(["fast"]));
+    assert_eq!(demo["deprecations"][0]["new"], serde_json::Value::Null);
+    assert_eq!(json["packages"][1]["change"], "added");
+    assert_eq!(
+        json["packages"][1]["bundles_added"],
+        serde_json::json!(["other.v1.0.0"])
+    );
+    for line in [
+        "- default channel: `stable` → `fast`",
+        "- channel added: `fast`",
+        "- deprecation removed for bundle demo.v1.0.0: demo.v1.0.0 has a known bug",
+        "### `other` (added)",
+    ] {
+        assert!(md.contains(line), "{line}\n{md}");
+    }
+    // The other way round: removed.
+    let (b, n) = (base(), new.path().to_path_buf());
+    let (code, text) = fbc(&["diff", n.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        "package demo (changed)\n  default channel: fast → stable\n  - channel fast\n  + deprecation of bundle demo.v1.0.0: \"demo.v1.0.0 has a known bug\"\npackage other (removed)\n  - channel stable\n  - bundle other.v1.0.0\n"
+    );
+}
+
+/// An installed version that loses its way to the head (its successor is now skipped, so OLM v0
+/// drops it and nothing replaces the older one), and gains it back the other way round.
+#[test]
+fn installed_versions_that_lose_and_gain_their_way_to_the_head() {
+    let new = changed(&[(
+        "- name: demo.v1.2.0\n  replaces: demo.v1.1.0",
+        "- name: demo.v1.2.0\n  skips: [demo.v1.1.0]",
+    )]);
+    let (text, json, md) = outputs(new.path());
+    assert!(
+        text.ends_with("    ! no longer reach the head: demo.v1.0.0\n"),
+        "{text}"
+    );
+    assert_eq!(
+        json["packages"][0]["channels"][0]["lost_path"],
+        serde_json::json!(["demo.v1.0.0"])
+    );
+    assert!(md.contains("demo.v1.0.0"), "{md}");
+    let (b, n) = (base(), new.path().to_path_buf());
+    let (code, text) = fbc(&["diff", n.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(
+        text.ends_with("    now reach the head: demo.v1.0.0\n"),
+        "{text}"
+    );
+}
