@@ -165,7 +165,7 @@ fn release_refuses_what_the_pipeline_refuses_and_what_it_gets_wrong() {
         ),
         (
             "catalog_templates:\n- template_name: v4.20.yaml\n  channel: [stable]\n",
-            "unknown field `channel`",
+            "missing field `channels`",
         ),
         (
             "catalog_templates: []\n",

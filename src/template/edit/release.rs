@@ -22,9 +22,9 @@ use crate::template::schemas;
 use super::basic::{entries_of, schema_of, with_entries};
 use super::doc::key_as_written;
 
-/// One item of `catalog_templates`.
+/// One item of `catalog_templates`. Other keys are allowed on an item, as the pipeline's schema
+/// allows them (only the top level is closed).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ReleaseTemplate {
     pub template_name: String,
     pub channels: Vec<String>,
@@ -400,4 +400,23 @@ pub fn amend_semver(doc: &Node, r: &Release) -> Result<Node, ReleaseError> {
         }
     }
     Ok(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_may_carry_other_keys_but_the_top_level_may_not() {
+        let ok: ReleaseConfig = serde_yaml::from_str(
+            "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [stable]\n  note: for the 1.19 line\n",
+        )
+        .unwrap();
+        assert_eq!(ok.catalog_templates[0].channels, ["stable"]);
+        let e = serde_yaml::from_str::<ReleaseConfig>(
+            "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [stable]\nnote: x\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown field `note`"), "{e}");
+    }
 }
