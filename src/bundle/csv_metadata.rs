@@ -230,6 +230,46 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
     })
 }
 
+/// opm's `bundle-object-to-csv-metadata` migration of one rendered `olm.bundle` blob: a bundle with an
+/// image, a ClusterServiceVersion among its `olm.bundle.object`s and no `olm.csv.metadata` loses every
+/// `olm.bundle.object` and gains one `olm.csv.metadata` built from that CSV, last. Other bundles are
+/// left as they are. Returns whether the blob changed; an object that cannot be decoded is an error.
+pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
+    use base64::Engine as _;
+    if bundle["image"].as_str().is_none_or(str::is_empty) {
+        return Ok(false);
+    }
+    let Some(props) = bundle.get_mut("properties").and_then(Value::as_array_mut) else {
+        return Ok(false);
+    };
+    let is = |p: &Value, t: &str| p["type"].as_str() == Some(t);
+    if props.iter().any(|p| is(p, "olm.csv.metadata")) {
+        return Ok(false);
+    }
+    let mut csv = None;
+    for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
+        let data = p["value"]["data"]
+            .as_str()
+            .ok_or("an olm.bundle.object without data")?;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|e| format!("an olm.bundle.object is not base64: {e}"))?;
+        let object: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("an olm.bundle.object is not JSON: {e}"))?;
+        if object["kind"].as_str() == Some("ClusterServiceVersion") {
+            csv = Some(object);
+            break;
+        }
+    }
+    let Some(csv) = csv else {
+        return Ok(false);
+    };
+    let meta = csv_metadata(&csv)?;
+    props.retain(|p| !is(p, "olm.bundle.object"));
+    props.push(serde_json::json!({"type": "olm.csv.metadata", "value": meta}));
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,44 +311,4 @@ mod tests {
         let csv = json!({"spec": {"keywords": "a"}});
         assert!(csv_metadata(&csv).unwrap_err().contains("keywords"));
     }
-}
-
-/// opm's `bundle-object-to-csv-metadata` migration of one rendered `olm.bundle` blob: a bundle with an
-/// image, a ClusterServiceVersion among its `olm.bundle.object`s and no `olm.csv.metadata` loses every
-/// `olm.bundle.object` and gains one `olm.csv.metadata` built from that CSV, last. Other bundles are
-/// left as they are. Returns whether the blob changed; an object that cannot be decoded is an error.
-pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
-    use base64::Engine as _;
-    if bundle["image"].as_str().is_none_or(str::is_empty) {
-        return Ok(false);
-    }
-    let Some(props) = bundle.get_mut("properties").and_then(Value::as_array_mut) else {
-        return Ok(false);
-    };
-    let is = |p: &Value, t: &str| p["type"].as_str() == Some(t);
-    if props.iter().any(|p| is(p, "olm.csv.metadata")) {
-        return Ok(false);
-    }
-    let mut csv = None;
-    for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
-        let data = p["value"]["data"]
-            .as_str()
-            .ok_or("an olm.bundle.object without data")?;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(data.trim())
-            .map_err(|e| format!("an olm.bundle.object is not base64: {e}"))?;
-        let object: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("an olm.bundle.object is not JSON: {e}"))?;
-        if object["kind"].as_str() == Some("ClusterServiceVersion") {
-            csv = Some(object);
-            break;
-        }
-    }
-    let Some(csv) = csv else {
-        return Ok(false);
-    };
-    let meta = csv_metadata(&csv)?;
-    props.retain(|p| !is(p, "olm.bundle.object"));
-    props.push(serde_json::json!({"type": "olm.csv.metadata", "value": meta}));
-    Ok(true)
 }

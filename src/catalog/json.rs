@@ -1,6 +1,7 @@
 //! A JSON reader that keeps the position of every value, and a JSON writer with a chosen indentation.
 
-use super::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style, write_json_string};
+use super::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
+use crate::text::escape::write_json_string;
 
 /// A JSON syntax error at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -459,8 +460,8 @@ pub fn write_json(
         Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Kind::Number(n) => out.push_str(n),
         Kind::String(s) => match s {
-            Str::Inline(s) => write_json_string(out, s),
-            deferred => write_json_string(out, &resolve(deferred)),
+            Str::Inline(s) => write_json_string(out, s, false),
+            deferred => write_json_string(out, &resolve(deferred), false),
         },
         Kind::Seq(items) => {
             if items.is_empty() {
@@ -489,7 +490,7 @@ pub fn write_json(
                     out.push(',');
                 }
                 newline(out, level + 1);
-                write_json_string(out, e.key_str());
+                write_json_string(out, e.key_str(), false);
                 out.push(':');
                 if !style.indent.is_empty() {
                     out.push(' ');

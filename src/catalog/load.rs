@@ -109,7 +109,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
             f.rel
                 .rsplit('/')
                 .next()
-                .is_some_and(|n| n.starts_with(super::write::TEMP_PREFIX))
+                .is_some_and(|n| n.starts_with(super::commit::TEMP_PREFIX))
         });
     for f in leftovers {
         diagnostics.push(Diagnostic::new(

@@ -14,11 +14,10 @@ use std::fs;
 use super::commit::{self, CommitError, CommitOptions, Expect, PlannedFile, Refusal};
 use super::decode::Format;
 use super::json::{JsonStyle, write_json};
-use super::node::{Entry, Kind, Node, Str, Style, write_json_string};
+use super::node::{Entry, Kind, Node, Str, Style};
 use super::yaml::{self, YamlStyle};
 use super::{BlobState, Catalog, FileId};
-
-pub use super::commit::TEMP_PREFIX;
+use crate::text::escape::write_json_string;
 
 /// Why a save or a preview failed.
 #[derive(Debug, thiserror::Error)]
@@ -784,7 +783,7 @@ fn json_patch(ctx: &Ctx, old: &Node, new: &Node, out: &mut Vec<Splice>) {
         let mut s = String::new();
         match &new.kind {
             Kind::Map(n) => {
-                write_json_string(&mut s, n[j].key_str());
+                write_json_string(&mut s, n[j].key_str(), false);
                 s.push(':');
                 if !ctx.json.indent.is_empty() || !sep.is_empty() {
                     s.push(' ');

@@ -396,7 +396,7 @@ pub(crate) mod canonical {
     /// without line breaks.
     pub(crate) fn base64_bytes(s: &str) -> Result<String, String> {
         use base64::Engine as _;
-        let bytes = crate::validate::shape::decode_base64(s)
+        let bytes = crate::text::go_base64::decode(s)
             .map_err(|at| format!("illegal base64 data at input byte {at}"))?;
         Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
     }

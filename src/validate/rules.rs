@@ -12,8 +12,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::Cx;
 use super::codes as c;
-use super::{Cx, go_quote};
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
 use crate::catalog::model::{
     Bundle, Channel, ChannelEntry, Deprecations, Package, PropertyValue, property_type,
@@ -21,6 +21,7 @@ use crate::catalog::model::{
 use crate::catalog::semver_range::{Range, Version, parse_release};
 use crate::catalog::{BlobId, PackageIndex, image_ref::ImageRef, schema};
 use crate::graph::{self, Chain};
+use crate::text::escape::go_quote;
 
 /// A package's blobs read through their views (blobs whose view fails are left out: their shape
 /// problems are reported by the shape checks).
@@ -189,39 +190,6 @@ pub fn package(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     out.append(&mut d);
 }
 
-/// apimachinery's `IsDNS1123Label` messages.
-pub(crate) fn dns1123_label(name: &str) -> Vec<&'static str> {
-    let mut errs = Vec::new();
-    if name.len() > 63 {
-        errs.push("must be no more than 63 characters");
-    }
-    let b = name.as_bytes();
-    let alnum = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-    let ok = !b.is_empty()
-        && alnum(&b[0])
-        && alnum(&b[b.len() - 1])
-        && b.iter().all(|c| alnum(c) || *c == b'-');
-    if !ok {
-        // A valid DNS-1123 subdomain (labels joined by dots) gets the shorter message.
-        let subdomain = name.len() <= 253
-            && name.split('.').all(|l| {
-                let l = l.as_bytes();
-                !l.is_empty()
-                    && alnum(&l[0])
-                    && alnum(&l[l.len() - 1])
-                    && l.iter().all(|c| alnum(c) || *c == b'-')
-            });
-        if subdomain {
-            errs.push("must not contain dots");
-        } else {
-            errs.push(
-                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-            );
-        }
-    }
-    errs
-}
-
 fn packages(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     let cat = cx.catalog;
     let name = p.name;
@@ -241,7 +209,7 @@ fn packages(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
                 ),
             );
         }
-        let errs = dns1123_label(name);
+        let errs = crate::text::dns1123::label_problems(name);
         if !errs.is_empty() {
             let at = cat
                 .blob(first)
