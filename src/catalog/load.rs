@@ -10,8 +10,9 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rayon::prelude::*;
 
+use super::codes::catalog as codes;
 use super::decode::{self, Document, Format, Meta};
-use super::diagnostic::{Diagnostic, Location, Severity, codes};
+use super::diagnostic::{Diagnostic, Location, Severity};
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
 
 /// Why a catalog could not be opened at all.

@@ -1,5 +1,6 @@
 //! The catalog format: files, blobs with their positions, typed views, the index, and writing back.
 
+pub mod codes;
 pub mod commit;
 pub mod decode;
 pub mod diagnostic;

@@ -187,7 +187,7 @@ impl TemplateWorkspace {
         let file = self.doc.name();
         self.report = Report {
             diagnostics: vec![Diagnostic::new(
-                crate::catalog::diagnostic::codes::SYNTAX,
+                crate::catalog::codes::catalog::SYNTAX,
                 Severity::Error,
                 Location::new(&file, line, 1),
                 format!("the template does not render: {why}"),
