@@ -241,7 +241,7 @@ fn check_package(
         }
     }
     let p = rules::Pkg::read(cx, idx);
-    rules::package(cx, &p, &mut out);
+    rules::check_package(cx, &p, &mut out);
     lint::package(cx, &p, &mut out);
     sort(&mut out);
     out
