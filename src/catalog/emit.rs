@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use crate::catalog::node::{Entry, Kind, Node, Str};
 use crate::catalog::schema;
+use crate::catalog::yaml::yaml11::go_json_float;
 use crate::catalog::yaml::{YamlStyle, write_document};
-use crate::catalog::yaml11::go_json_float;
 use crate::text::escape::write_json_string;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
