@@ -40,6 +40,7 @@ pub mod graph;
 pub mod image;
 pub mod migrate;
 pub mod template;
+pub mod text;
 pub mod tui;
 pub mod validate;
 pub mod workspace;

@@ -1,6 +1,7 @@
 //! Turning one file's text into documents, with opm's choice between a JSON stream and YAML.
 
-use super::diagnostic::{Diagnostic, Location, Severity, codes};
+use super::codes::catalog as codes;
+use super::diagnostic::{Diagnostic, Location, Severity};
 use super::json::JsonReader;
 use super::node::{Kind, Node};
 use super::yaml::{self, Chunk};

@@ -185,25 +185,3 @@ impl fmt::Display for Diagnostic {
         )
     }
 }
-
-/// Codes of the problems the loader reports.
-pub mod codes {
-    /// A file could not be read (permissions, vanished during the walk, not a regular file).
-    pub const READ: &str = "FBC001";
-    /// A file is not UTF-8 text (binary data or another encoding).
-    pub const ENCODING: &str = "FBC002";
-    /// JSON or YAML syntax error.
-    pub const SYNTAX: &str = "FBC003";
-    /// A document is not an object, or has no `schema`.
-    pub const NOT_A_BLOB: &str = "FBC004";
-    /// Top-level keys that differ only in case, or a non-string `schema`/`package`/`name`.
-    pub const META: &str = "FBC005";
-    /// The file holds no catalog objects (empty file, empty directory).
-    pub const EMPTY: &str = "FBC006";
-    /// Something opm accepts only by accident (for example JSON read as YAML after a trailing comma).
-    pub const LENIENT: &str = "FBC007";
-    /// A symbolic link that is not followed.
-    pub const SYMLINK: &str = "FBC008";
-    /// An `.indexignore` file that could not be used.
-    pub const IGNORE_FILE: &str = "FBC009";
-}

@@ -14,8 +14,9 @@ use serde_json::{Map, Value};
 
 use crate::catalog::node::{Entry, Kind, Node, Str};
 use crate::catalog::schema;
+use crate::catalog::yaml::yaml11::go_json_float;
 use crate::catalog::yaml::{YamlStyle, write_document};
-use crate::catalog::yaml11::go_json_float;
+use crate::text::escape::write_json_string;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OutFormat {
@@ -268,7 +269,7 @@ pub fn write_go_json(
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&go_number(n)),
-        Value::String(s) => write_go_string(out, s, escape_html),
+        Value::String(s) => write_json_string(out, s, escape_html),
         Value::Array(a) if a.is_empty() => out.push_str("[]"),
         Value::Object(m) if m.is_empty() => out.push_str("{}"),
         Value::Array(a) => {
@@ -290,7 +291,7 @@ pub fn write_go_json(
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_go_string(out, k, escape_html);
+                write_json_string(out, k, escape_html);
                 out.push(':');
                 if indent.is_some() {
                     out.push(' ');
@@ -301,32 +302,6 @@ pub fn write_go_json(
             out.push('}');
         }
     }
-}
-
-/// A JSON string as Go writes it: `\b \f \n \r \t` short, other control characters as `\u00xx`,
-/// U+2028 and U+2029 always escaped, `<>&` escaped when `escape_html`.
-pub fn write_go_string(out: &mut String, s: &str, escape_html: bool) {
-    use std::fmt::Write as _;
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' if escape_html => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// Sorts every object's keys by bytes, as Go's encoder does for maps.
@@ -393,10 +368,7 @@ mod tests {
     }
 
     #[test]
-    fn go_strings_and_numbers() {
-        let mut s = String::new();
-        write_go_string(&mut s, "a<b>&\u{1}\u{8}\u{2028}é", true);
-        assert_eq!(s, r#""a\u003cb\u003e\u0026\u0001\b\u2028é""#);
+    fn go_numbers() {
         let v: Value =
             serde_json::from_str("[1, 1.5, 1e21, 18446744073709551615, 0.0000001]").unwrap();
         let mut s = String::new();

@@ -10,8 +10,9 @@ use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use rayon::prelude::*;
 
+use super::codes::catalog as codes;
 use super::decode::{self, Document, Format, Meta};
-use super::diagnostic::{Diagnostic, Location, Severity, codes};
+use super::diagnostic::{Diagnostic, Location, Severity};
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
 
 /// Why a catalog could not be opened at all.
@@ -109,7 +110,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
             f.rel
                 .rsplit('/')
                 .next()
-                .is_some_and(|n| n.starts_with(super::write::TEMP_PREFIX))
+                .is_some_and(|n| n.starts_with(super::commit::TEMP_PREFIX))
         });
     for f in leftovers {
         diagnostics.push(Diagnostic::new(

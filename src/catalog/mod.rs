@@ -1,5 +1,7 @@
 //! The catalog format: files, blobs with their positions, typed views, the index, and writing back.
 
+pub mod align;
+pub mod codes;
 pub mod commit;
 pub mod decode;
 pub mod diagnostic;
@@ -13,7 +15,8 @@ pub mod node;
 pub mod semver_range;
 pub mod write;
 pub mod yaml;
-pub mod yaml11;
+
+pub use yaml::yaml11;
 
 use std::path::PathBuf;
 use std::time::SystemTime;

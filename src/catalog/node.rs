@@ -304,11 +304,6 @@ impl Node {
     }
 }
 
-/// Writes `s` as a JSON string literal (no HTML escaping, like opm's encoder).
-pub fn write_json_string(out: &mut String, s: &str) {
-    crate::catalog::emit::write_go_string(out, s, false);
-}
-
 /// Text of a string node, reading deferred strings with `resolve`.
 pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Option<Cow<'a, str>> {
     match s {

@@ -19,6 +19,7 @@ use super::filter::{self, Filter};
 use crate::catalog::Catalog;
 use crate::catalog::model::{Bundle, Channel, ChannelEntry};
 use crate::catalog::semver_range::{Range, Version};
+use crate::text::escape::{dot_string, go_quote};
 
 /// Which channels to draw, and which part of them.
 #[derive(Clone, Debug, Default)]
@@ -155,7 +156,7 @@ fn zero() -> Version {
 
 /// Go's `%q` for the labels (what opm prints), with `"` written the way Mermaid reads it.
 fn label(s: &str) -> String {
-    let quoted = crate::validate::go_quote(s);
+    let quoted = go_quote(s);
     if s.contains('"') {
         let inner = &quoted[1..quoted.len() - 1];
         format!("\"{}\"", inner.replace("\\\"", "#quot;"))
@@ -194,22 +195,14 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
     let mut deprecated_channels = Vec::new();
     let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for p in select(catalog, sel) {
-        let _ = writeln!(
-            body,
-            "  %% package {}",
-            crate::validate::go_quote(p.package)
-        );
-        let _ = writeln!(body, "  subgraph {}", crate::validate::go_quote(p.package));
+        let _ = writeln!(body, "  %% package {}", go_quote(p.package));
+        let _ = writeln!(body, "  subgraph {}", go_quote(p.package));
         if p.facts.deprecated {
             deprecated_packages.push(id(p.package));
         }
         for (ch, entries) in &p.channels {
             let channel_id = id(&format!("{}-{}", p.package, ch.name));
-            let _ = writeln!(
-                body,
-                "    %% channel {}",
-                crate::validate::go_quote(ch.name)
-            );
+            let _ = writeln!(body, "    %% channel {}", go_quote(ch.name));
             let _ = writeln!(body, "    subgraph {channel_id}[{}]", label(ch.name));
             if p.facts.deprecated_channels.contains(ch.name) {
                 deprecated_channels.push(channel_id.clone());
@@ -294,23 +287,6 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
     out
 }
 
-/// A DOT string literal.
-fn dot_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// Graphviz DOT of the selected channels: a cluster per package and channel, entries newest first
 /// (left to right), solid `replaces`, dashed `skips` and dotted `skipRange` edges; the head drawn
 /// bold, deprecated entries filled, entries OLM v0 drops drawn dashed.
@@ -322,8 +298,8 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
         let _ = writeln!(
             out,
             "  subgraph {} {{\n    label={};",
-            dot_str(&format!("cluster_{}", p.package)),
-            dot_str(&format!(
+            dot_string(&format!("cluster_{}", p.package)),
+            dot_string(&format!(
                 "{}{}",
                 p.package,
                 if p.facts.deprecated {
@@ -360,15 +336,15 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
             let _ = writeln!(
                 out,
                 "    subgraph {} {{\n      label={};",
-                dot_str(&format!("cluster_{}/{}", p.package, ch.name)),
-                dot_str(&title)
+                dot_string(&format!("cluster_{}/{}", p.package, ch.name)),
+                dot_string(&title)
             );
-            let nid = |name: &str| dot_str(&format!("{}/{}/{name}", p.package, ch.name));
+            let nid = |name: &str| dot_string(&format!("{}/{}/{name}", p.package, ch.name));
             for n in g.newest_first() {
                 let e = &g.graph[n];
                 let mut attrs = vec![format!(
                     "label={}",
-                    dot_str(&match &e.version {
+                    dot_string(&match &e.version {
                         Some(v) => format!("{}\n{v}", e.name),
                         None => e.name.clone(),
                     })
@@ -385,7 +361,7 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
                 if g.dropped(n) {
                     style.push("dashed");
                 }
-                attrs.push(format!("style={}", dot_str(&style.join(","))));
+                attrs.push(format!("style={}", dot_string(&style.join(","))));
                 let _ = writeln!(out, "      {} [{}];", nid(&e.name), attrs.join(", "));
             }
             for o in &g.outside {
@@ -393,7 +369,7 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
                     out,
                     "      {} [label={}, shape=plaintext];",
                     nid(&o.from),
-                    dot_str(&o.from)
+                    dot_string(&o.from)
                 );
             }
             use petgraph::visit::EdgeRef;
@@ -420,7 +396,7 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
                     super::channel::EdgeKind::Skips => "label=\"skips\", style=dashed".to_string(),
                     super::channel::EdgeKind::SkipRange => format!(
                         "label={}, style=dotted, color=\"#555555\"",
-                        dot_str(&format!(
+                        dot_string(&format!(
                             "skipRange({})",
                             g.node(&to)
                                 .and_then(|n| g.skip_ranges.get(&n))

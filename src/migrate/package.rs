@@ -570,7 +570,7 @@ fn head_icon(head: &Csv, diags: &mut Vec<Diagnostic>) -> Option<Value> {
             .unwrap_or("")
     };
     let (data, media) = (field("base64data"), field("mediatype"));
-    match crate::validate::shape::decode_base64(data)
+    match crate::text::go_base64::decode(data)
         .map_err(|at| format!("illegal base64 data at input byte {at}"))
     {
         Ok(bytes) if !bytes.is_empty() => {

@@ -242,7 +242,7 @@ fn read_package_name(
             None
         }
         Some(s) => {
-            let problems = crate::validate::dns1123_label(&s);
+            let problems = crate::text::dns1123::label_problems(&s);
             if !problems.is_empty() {
                 diags.push(
                     bad(

@@ -404,7 +404,7 @@ pub(crate) mod canonical {
     /// without line breaks.
     pub(crate) fn base64_bytes(s: &str) -> Result<String, CorruptBase64> {
         use base64::Engine as _;
-        let bytes = crate::validate::shape::decode_base64(s).map_err(CorruptBase64)?;
+        let bytes = crate::text::go_base64::decode(s).map_err(CorruptBase64)?;
         Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
     }
 

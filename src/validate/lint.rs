@@ -3,16 +3,17 @@
 
 use std::collections::HashSet;
 
+use super::Cx;
 use super::codes as c;
 use super::rules::Pkg;
 use super::shape::Path;
-use super::{Cx, go_quote};
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::{ChannelEntry, PropertyValue, property_type};
 use crate::catalog::node::{Kind, Node, Style};
 use crate::catalog::semver_range::{Op, Range, Version};
 use crate::catalog::{BlobId, Format, schema};
 use crate::graph::{self, Chain};
+use crate::text::escape::go_quote;
 
 const SCHEMAS: [&str; 4] = [
     schema::PACKAGE,

@@ -15,8 +15,6 @@ pub mod profile;
 mod rules;
 pub mod shape;
 
-pub(crate) use rules::dns1123_label;
-
 use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
@@ -26,6 +24,7 @@ use crate::catalog::diagnostic::{Diagnostic, OpmStage, Severity};
 use crate::catalog::model::property_type;
 use crate::catalog::node::{Kind, Node, Str};
 use crate::catalog::{BlobId, BlobState, Catalog, schema};
+use crate::text::escape::go_quote;
 
 /// All problems of a catalog, sorted by file, line and code.
 #[derive(Debug, Clone, Default)]
@@ -191,32 +190,6 @@ fn read_at(h: &std::fs::File, buf: &mut [u8], at: u64) -> std::io::Result<()> {
     h.read_exact(buf)
 }
 
-/// Go's `%q`: a double-quoted string with Go escapes.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn check_global(cx: &Cx) -> Vec<Diagnostic> {
     let cat = cx.catalog;
     let mut out: Vec<Diagnostic> = cat.diagnostics.clone();
@@ -268,7 +241,7 @@ fn check_package(
         }
     }
     let p = rules::Pkg::read(cx, idx);
-    rules::package(cx, &p, &mut out);
+    rules::check_package(cx, &p, &mut out);
     lint::package(cx, &p, &mut out);
     sort(&mut out);
     out
@@ -438,7 +411,7 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
                 raw
             }
         };
-        match shape::decode_base64_into(text, decoded) {
+        match crate::text::go_base64::decode_into(text, decoded) {
             // Short data was checked with the value's shape.
             Err(_) if matches!(data, Str::Inline(_)) => None,
             Err(at) => Some(Err(at)),

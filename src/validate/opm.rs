@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use super::go_quote;
 use crate::catalog::Catalog;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage, Severity};
+use crate::text::escape::go_quote;
 
 #[derive(Default)]
 struct PackageNode {

@@ -188,7 +188,7 @@ impl TemplateWorkspace {
         let line = why.problems.first().map_or(0, |p| p.line);
         self.report = Report {
             diagnostics: vec![Diagnostic::new(
-                crate::catalog::diagnostic::codes::SYNTAX,
+                crate::catalog::codes::catalog::SYNTAX,
                 Severity::Error,
                 Location::new(&file, line, 1),
                 format!("the template does not render: {why}"),

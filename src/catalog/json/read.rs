@@ -1,6 +1,7 @@
-//! A JSON reader that keeps the position of every value, and a JSON writer with a chosen indentation.
+//! A JSON reader that keeps the position of every value (a stream of concatenated values, as
+//! opm reads a JSON file) and leaves long strings on disk.
 
-use super::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style, write_json_string};
+use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
 
 /// A JSON syntax error at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -260,7 +261,7 @@ impl<'a> JsonReader<'a> {
                     }
                     return Ok(Str::Inline(s.into()));
                 }
-                Some(b'\\') => break,
+                Some(b'\\') => return self.escaped_string(start, j),
                 Some(&b) if b < 0x20 => {
                     self.i = j;
                     return Err(self.err(format!(
@@ -271,7 +272,10 @@ impl<'a> JsonReader<'a> {
                 Some(_) => j += 1,
             }
         }
-        // Slow path with escapes.
+    }
+
+    /// The rest of a string literal that starts at `start` and has its first escape at `j`.
+    fn escaped_string(&mut self, start: usize, mut j: usize) -> Result<Str, JsonError> {
         let mut out = String::with_capacity(j - start + 16);
         out.push_str(&self.text[start..j]);
         loop {
@@ -284,44 +288,7 @@ impl<'a> JsonReader<'a> {
                     self.i = j + 1;
                     return Ok(Str::Inline(out.into()));
                 }
-                Some(b'\\') => {
-                    let esc = self.bytes.get(j + 1).copied();
-                    j += 2;
-                    match esc {
-                        Some(b'"') => out.push('"'),
-                        Some(b'\\') => out.push('\\'),
-                        Some(b'/') => out.push('/'),
-                        Some(b'b') => out.push('\u{8}'),
-                        Some(b'f') => out.push('\u{c}'),
-                        Some(b'n') => out.push('\n'),
-                        Some(b'r') => out.push('\r'),
-                        Some(b't') => out.push('\t'),
-                        Some(b'u') => {
-                            let hi = self.hex4(j)?;
-                            j += 4;
-                            if (0xD800..0xDC00).contains(&hi)
-                                && self.bytes.get(j) == Some(&b'\\')
-                                && self.bytes.get(j + 1) == Some(&b'u')
-                            {
-                                let lo = self.hex4(j + 2)?;
-                                if (0xDC00..0xE000).contains(&lo) {
-                                    j += 6;
-                                    let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                                    out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
-                                    continue;
-                                }
-                            }
-                            out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
-                        }
-                        _ => {
-                            self.i = j - 1;
-                            return Err(self.err(format!(
-                                "invalid character {} in string escape code",
-                                self.found()
-                            )));
-                        }
-                    }
-                }
+                Some(b'\\') => j = self.escape(j, &mut out)?,
                 Some(&b) if b < 0x20 => {
                     self.i = j;
                     return Err(self.err(format!(
@@ -346,6 +313,46 @@ impl<'a> JsonReader<'a> {
                 }
             }
         }
+    }
+
+    /// Decodes the escape sequence at `j` (a backslash) into `out`; returns where the text goes on.
+    fn escape(&mut self, mut j: usize, out: &mut String) -> Result<usize, JsonError> {
+        let esc = self.bytes.get(j + 1).copied();
+        j += 2;
+        match esc {
+            Some(b'"') => out.push('"'),
+            Some(b'\\') => out.push('\\'),
+            Some(b'/') => out.push('/'),
+            Some(b'b') => out.push('\u{8}'),
+            Some(b'f') => out.push('\u{c}'),
+            Some(b'n') => out.push('\n'),
+            Some(b'r') => out.push('\r'),
+            Some(b't') => out.push('\t'),
+            Some(b'u') => {
+                let hi = self.hex4(j)?;
+                j += 4;
+                if (0xD800..0xDC00).contains(&hi)
+                    && self.bytes.get(j) == Some(&b'\\')
+                    && self.bytes.get(j + 1) == Some(&b'u')
+                {
+                    let lo = self.hex4(j + 2)?;
+                    if (0xDC00..0xE000).contains(&lo) {
+                        let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                        out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                        return Ok(j + 6);
+                    }
+                }
+                out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
+            }
+            _ => {
+                self.i = j - 1;
+                return Err(self.err(format!(
+                    "invalid character {} in string escape code",
+                    self.found()
+                )));
+            }
+        }
+        Ok(j)
     }
 
     fn hex4(&mut self, at: usize) -> Result<u32, JsonError> {
@@ -415,93 +422,6 @@ impl<'a> JsonReader<'a> {
     }
 }
 
-/// How a JSON file is laid out, so new text matches it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JsonStyle {
-    /// Indentation unit (`"    "` in opm's output); empty means compact, one line.
-    pub indent: &'static str,
-}
-
-impl JsonStyle {
-    pub const OPM: JsonStyle = JsonStyle { indent: "    " };
-    pub const COMPACT: JsonStyle = JsonStyle { indent: "" };
-
-    pub fn from_width(width: usize, tabs: bool) -> JsonStyle {
-        const SPACES: &str = "                ";
-        if tabs {
-            return JsonStyle { indent: "\t" };
-        }
-        JsonStyle {
-            indent: &SPACES[..width.min(SPACES.len())],
-        }
-    }
-}
-
-/// Writes `node` as JSON. `level` is the nesting level of the node itself (its closing bracket is indented
-/// `level` times); the first line is not indented, so the caller places it.
-pub fn write_json(
-    out: &mut String,
-    node: &Node,
-    style: JsonStyle,
-    level: usize,
-    resolve: &dyn Fn(&Str) -> String,
-) {
-    let newline = |out: &mut String, level: usize| {
-        if !style.indent.is_empty() {
-            out.push('\n');
-            for _ in 0..level {
-                out.push_str(style.indent);
-            }
-        }
-    };
-    match &node.kind {
-        Kind::Null => out.push_str("null"),
-        Kind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Kind::Number(n) => out.push_str(n),
-        Kind::String(s) => match s {
-            Str::Inline(s) => write_json_string(out, s),
-            deferred => write_json_string(out, &resolve(deferred)),
-        },
-        Kind::Seq(items) => {
-            if items.is_empty() {
-                out.push_str("[]");
-                return;
-            }
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, level + 1);
-                write_json(out, item, style, level + 1, resolve);
-            }
-            newline(out, level);
-            out.push(']');
-        }
-        Kind::Map(entries) => {
-            if entries.is_empty() {
-                out.push_str("{}");
-                return;
-            }
-            out.push('{');
-            for (i, e) in entries.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                newline(out, level + 1);
-                write_json_string(out, e.key_str());
-                out.push(':');
-                if !style.indent.is_empty() {
-                    out.push(' ');
-                }
-                write_json(out, &e.value, style, level + 1, resolve);
-            }
-            newline(out, level);
-            out.push('}');
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,20 +484,6 @@ mod tests {
             }
             other => panic!("expected deferred, got {other:?}"),
         }
-    }
-
-    #[test]
-    fn writes_with_indent_like_opm() {
-        let v = parse_all(r#"{"a":[1,{"b":"c"}],"e":{},"f":[]}"#).unwrap();
-        let mut out = String::new();
-        write_json(&mut out, &v[0], JsonStyle::OPM, 0, &|_| String::new());
-        assert_eq!(
-            out,
-            "{\n    \"a\": [\n        1,\n        {\n            \"b\": \"c\"\n        }\n    ],\n    \"e\": {},\n    \"f\": []\n}"
-        );
-        let mut out = String::new();
-        write_json(&mut out, &v[0], JsonStyle::COMPACT, 0, &|_| String::new());
-        assert_eq!(out, r#"{"a":[1,{"b":"c"}],"e":{},"f":[]}"#);
     }
 
     #[test]

@@ -30,6 +30,8 @@
 //! decimal, floats through 32-bit `%g` formatting, null and unsigned keys rejected); that is left to
 //! the reader of mappings.
 
+use crate::text::escape::{write_yaml_double_quoted, write_yaml_single_quoted, yaml_needs_escape};
+
 /// What a plain scalar resolves to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Plain {
@@ -332,17 +334,6 @@ fn is_base60(s: &str) -> bool {
     i == b.len()
 }
 
-/// Characters that are line breaks or not printable for some YAML reader: they can only be written
-/// escaped, inside double quotes. (Tab is among them: it is kept out of plain and single-quoted
-/// scalars.)
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
-        )
-}
-
 /// Whether `s` can be written without quotes and read back as the same string by opm and by YAML 1.2
 /// readers, as a mapping key or value, a sequence item or a whole document, in block style or inside
 /// a flow collection.
@@ -366,7 +357,7 @@ pub fn plain_is_safe(s: &str) -> bool {
     if s.contains(": ") || s.contains(" #") || s.contains([',', '?', '[', ']', '{', '}']) {
         return false;
     }
-    !s.chars().any(needs_escape)
+    !s.chars().any(yaml_needs_escape)
 }
 
 /// Writes a string scalar so that it reads back as exactly `s`: plain when asked for and safe,
@@ -379,41 +370,17 @@ pub fn write_scalar_str(out: &mut String, s: &str, preferred: QuoteStyle) {
         return;
     }
     let reads_as_other = is_yaml11_trap(s) || looks_like_timestamp(s) || is_base60(s);
-    let single_ok = !s.chars().any(needs_escape);
+    let single_ok = !s.chars().any(yaml_needs_escape);
     let single = match preferred {
         QuoteStyle::Single => single_ok,
         QuoteStyle::Plain => single_ok && !reads_as_other,
         QuoteStyle::Double => false,
     };
     if single {
-        out.reserve(s.len() + 2);
-        out.push('\'');
-        for c in s.chars() {
-            if c == '\'' {
-                out.push('\'');
-            }
-            out.push(c);
-        }
-        out.push('\'');
-        return;
+        write_yaml_single_quoted(out, s);
+    } else {
+        write_yaml_double_quoted(out, s);
     }
-    out.reserve(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if needs_escape(c) => {
-                use std::fmt::Write as _;
-                let _ = write!(out, "\\u{:04X}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]

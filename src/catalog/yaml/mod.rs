@@ -1,0 +1,25 @@
+//! Everything YAML, so a parser can be swapped in one place: splitting a file into documents the
+//! way opm does ([`split`]), reading a document into a [`Node`](crate::catalog::Node) tree with
+//! positions ([`read`]), YAML 1.1 scalar rules as opm applies them ([`yaml11`]), writing nodes in a
+//! document's own style ([`emit`]), and patching an edited document into its text ([`patch`]).
+
+pub mod emit;
+pub mod patch;
+pub mod read;
+pub mod split;
+pub mod yaml11;
+
+pub use emit::{
+    YamlStyle, write_block, write_document, write_inline, write_map_entry, write_seq_item,
+    write_value_after_key,
+};
+pub use read::{ParsedDoc, YamlError, parse_chunk};
+pub use split::{Chunk, SeparatorError, dash_before, split_documents};
+
+/// The first document of `text`, for tests.
+#[cfg(test)]
+pub(crate) fn parse_one(text: &str) -> crate::catalog::Node {
+    let (chunks, errs) = split_documents(text, 0, 1);
+    assert!(errs.is_empty());
+    parse_chunk(text, chunks[0], 0).unwrap().node
+}

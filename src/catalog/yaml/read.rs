@@ -1,0 +1,739 @@
+//! Reading one YAML document into a [`Node`] tree with the byte range, line and column of every
+//! node: YAML 1.1 scalar rules as opm applies them, keys made strings, merge keys applied, aliases
+//! expanded within go-yaml's alias budget, long strings left on disk.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+use super::split::{Chunk, dash_before};
+use super::yaml11::{self, Plain};
+use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
+
+/// A YAML problem at a place in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub line: u32,
+    pub col: u32,
+    pub message: String,
+}
+
+/// Reading a document gives its value (`Null` for an empty or comment-only document) and notes about
+/// constructs opm reads differently from what a reader might expect.
+pub struct ParsedDoc {
+    pub node: Node,
+    /// Text after an explicit `...` end marker, which opm ignores.
+    pub ignored_tail: Option<u32>,
+    /// Whether the document uses anchors or aliases (edits then rewrite it whole).
+    pub has_anchors: bool,
+}
+
+/// Maps character indices of saphyr markers to byte offsets of the file.
+struct Positions<'a> {
+    chunk: &'a str,
+    base: usize,
+    first_line: u32,
+    /// Byte offset of each character, when the chunk is not ASCII.
+    char_bytes: Option<Vec<u32>>,
+}
+
+impl<'a> Positions<'a> {
+    fn new(chunk: &'a str, base: usize, first_line: u32) -> Self {
+        let char_bytes = if chunk.is_ascii() {
+            None
+        } else {
+            let mut v: Vec<u32> = chunk.char_indices().map(|(b, _)| b as u32).collect();
+            v.push(chunk.len() as u32);
+            Some(v)
+        };
+        Positions {
+            chunk,
+            base,
+            first_line,
+            char_bytes,
+        }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        match &self.char_bytes {
+            None => char_index.min(self.chunk.len()),
+            Some(v) => v
+                .get(char_index)
+                .copied()
+                .unwrap_or(self.chunk.len() as u32) as usize,
+        }
+    }
+
+    fn pos(&self, span: &Span) -> Pos {
+        Pos {
+            start: (self.base + self.byte(span.start.index())) as u32,
+            end: (self.base + self.byte(span.end.index())) as u32,
+            line: self.first_line + span.start.line() as u32 - 1,
+            col: span.start.col() as u32 + 1,
+        }
+    }
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Node>,
+        pos: Pos,
+        flow: bool,
+        anchor: usize,
+        size: u64,
+    },
+    Map {
+        entries: Vec<Entry>,
+        key: Option<Node>,
+        pos: Pos,
+        flow: bool,
+        anchor: usize,
+        size: u64,
+    },
+}
+
+impl Frame {
+    fn size_mut(&mut self) -> &mut u64 {
+        match self {
+            Frame::Seq { size, .. } | Frame::Map { size, .. } => size,
+        }
+    }
+
+    /// Whether the next node completed in this frame is a mapping key.
+    fn expects_key(&self) -> bool {
+        matches!(self, Frame::Map { key: None, .. })
+    }
+}
+
+/// go-yaml's guard against alias bombs ("billion laughs"), which opm's YAML reader inherits: every node
+/// decoded counts once, every node decoded again through an alias counts as aliased too, and a document
+/// whose aliased share is too large for its size is refused. Counting the way go-yaml does keeps the same
+/// verdict; checking the anchored node's size before copying it keeps the work and memory bounded.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: u64,
+    aliased: u64,
+    /// Bytes of text the aliases copied, and how many they may copy.
+    copied: u64,
+    copy_limit: u64,
+}
+
+impl AliasBudget {
+    const RANGE_LOW: u64 = 400_000;
+    const RANGE_HIGH: u64 = 4_000_000;
+
+    /// The share of decoded nodes that may come from aliases, for a document of `decoded` nodes.
+    fn allowed_ratio(decoded: u64) -> f64 {
+        if decoded <= Self::RANGE_LOW {
+            0.99
+        } else if decoded >= Self::RANGE_HIGH {
+            0.10
+        } else {
+            0.99 - 0.89
+                * ((decoded - Self::RANGE_LOW) as f64 / (Self::RANGE_HIGH - Self::RANGE_LOW) as f64)
+        }
+    }
+
+    /// A budget for a document of `len` bytes: besides go-yaml's count of nodes, the text aliases
+    /// copy is held to 16 MiB or four times the document, whichever is more. (go-yaml shares an
+    /// aliased string; here each alias is a copy, so a huge string aliased a few hundred times would
+    /// otherwise take hundreds of times the document's size in memory.)
+    fn new(len: usize) -> AliasBudget {
+        AliasBudget {
+            copy_limit: (16u64 << 20).max(4 * len as u64),
+            ..Default::default()
+        }
+    }
+
+    fn node(&mut self) {
+        self.decoded = self.decoded.saturating_add(1);
+    }
+
+    /// An alias to a node holding `bytes` bytes of text in memory: false when the aliases of the
+    /// document now copy too much text.
+    fn copy(&mut self, bytes: u64) -> bool {
+        self.copied = self.copied.saturating_add(bytes);
+        self.copied <= self.copy_limit
+    }
+
+    /// An alias to a node of `size` nodes: false when the document now aliases too much.
+    fn alias(&mut self, size: u64) -> bool {
+        self.decoded = self.decoded.saturating_add(1).saturating_add(size);
+        self.aliased = self.aliased.saturating_add(size);
+        !(self.aliased > 100
+            && self.decoded > 1000
+            && self.aliased as f64 / self.decoded as f64 > Self::allowed_ratio(self.decoded))
+    }
+}
+
+const MAX_DEPTH: usize = 256;
+
+/// A node completed by an event: the node, its anchor id (0 for none) and its size in nodes.
+type Completed = Option<(Node, usize, u64)>;
+
+/// The state of reading one document.
+struct Reader<'t> {
+    text: &'t str,
+    chunk: Chunk,
+    file: u32,
+    positions: Positions<'t>,
+    stack: Vec<Frame>,
+    /// Anchored nodes with their size in nodes (aliases inside counted as expanded) and the bytes
+    /// of text a copy of them holds.
+    anchors: HashMap<usize, (Node, u64, u64)>,
+    budget: AliasBudget,
+    root: Option<Node>,
+    /// Documents started in the chunk (a second one follows an explicit `...` end).
+    docs: u32,
+    ignored_tail: Option<u32>,
+}
+
+/// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
+pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
+    let src = &text[chunk.start..chunk.end];
+    let mut r = Reader {
+        text,
+        chunk,
+        file,
+        positions: Positions::new(src, chunk.start, chunk.line),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        budget: AliasBudget::new(src.len()),
+        root: None,
+        docs: 0,
+        ignored_tail: None,
+    };
+    r.budget.node(); // the document itself
+    let mut parser = Parser::new_from_str(src);
+    while let Some(ev) = parser.next_event() {
+        let (event, span) = ev.map_err(|e| r.scan_error(e))?;
+        if let Some((node, anchor, size)) = r.event(event, span)? {
+            r.add(node, anchor, size)?;
+        }
+    }
+    let node = r.root.unwrap_or(Node {
+        kind: Kind::Null,
+        pos: Pos {
+            start: chunk.start as u32,
+            end: chunk.start as u32,
+            line: chunk.line,
+            col: 1,
+        },
+        style: Style::Plain,
+    });
+    Ok(ParsedDoc {
+        node,
+        ignored_tail: r.ignored_tail,
+        has_anchors: !r.anchors.is_empty(),
+    })
+}
+
+fn error_at(pos: Pos, message: impl Into<String>) -> YamlError {
+    YamlError {
+        line: pos.line,
+        col: pos.col,
+        message: message.into(),
+    }
+}
+
+impl Reader<'_> {
+    fn scan_error(&self, e: saphyr_parser::ScanError) -> YamlError {
+        let m = e.marker();
+        YamlError {
+            line: self.chunk.line + m.line() as u32 - 1,
+            col: m.col() as u32 + 1,
+            message: e.info().to_string(),
+        }
+    }
+
+    /// Handles one parser event; returns the node it completes, if any.
+    fn event(&mut self, event: Event, span: Span) -> Result<Completed, YamlError> {
+        let pos = self.positions.pos(&span);
+        Ok(match event {
+            Event::StreamStart | Event::StreamEnd | Event::Nothing | Event::DocumentEnd => None,
+            Event::DocumentStart(_) => {
+                self.docs += 1;
+                if self.docs > 1 && self.ignored_tail.is_none() {
+                    self.ignored_tail = Some(pos.line);
+                }
+                None
+            }
+            _ if self.docs > 1 => None,
+            Event::Alias(id) => Some(self.alias(id, pos)?),
+            Event::Scalar(value, style, anchor, tag) => {
+                Some(self.scalar(&value, style, anchor, tag.as_deref(), pos)?)
+            }
+            Event::SequenceStart(..) | Event::MappingStart(..) if self.stack.len() >= MAX_DEPTH => {
+                return Err(error_at(
+                    pos,
+                    format!("document nested deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.budget.node();
+                self.stack.push(Frame::Seq {
+                    items: Vec::new(),
+                    pos,
+                    flow: span.len() == 1,
+                    anchor,
+                    size: 1,
+                });
+                None
+            }
+            Event::MappingStart(anchor, _) => {
+                self.budget.node();
+                self.stack.push(Frame::Map {
+                    entries: Vec::new(),
+                    key: None,
+                    pos,
+                    flow: span.len() == 1,
+                    anchor,
+                    size: 1,
+                });
+                None
+            }
+            Event::SequenceEnd => self.end_sequence(pos),
+            Event::MappingEnd => self.end_mapping(pos),
+        })
+    }
+
+    /// `*id`: a copy of the anchored node (without positions: it is not where the text is), unless
+    /// the document now aliases too much.
+    fn alias(&mut self, id: usize, pos: Pos) -> Result<(Node, usize, u64), YamlError> {
+        let Some((n, size, bytes)) = self.anchors.get(&id) else {
+            return Err(error_at(pos, "unknown anchor"));
+        };
+        if !self.budget.alias(*size) {
+            return Err(error_at(
+                pos,
+                "document contains excessive aliasing: its aliases would copy far more nodes than the document holds (opm refuses it too)",
+            ));
+        }
+        if !self.budget.copy(*bytes) {
+            let message = format!(
+                "document contains excessive aliasing: its aliases would copy more than {} MiB of text, from a document of {} KiB",
+                self.budget.copy_limit >> 20,
+                (self.chunk.end - self.chunk.start) >> 10
+            );
+            return Err(error_at(pos, &message));
+        }
+        let mut n = strip_positions(n.clone());
+        n.pos = pos;
+        n.style = Style::Plain;
+        Ok((n, 0, 1 + size))
+    }
+
+    fn scalar(
+        &mut self,
+        value: &str,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<&Tag>,
+        pos: Pos,
+    ) -> Result<(Node, usize, u64), YamlError> {
+        // go-yaml does not decode a merge key itself, only what it merges.
+        let merge_key = style == ScalarStyle::Plain
+            && value == "<<"
+            && self.stack.last().is_some_and(Frame::expects_key);
+        if !merge_key {
+            self.budget.node();
+        }
+        let node_pos = self.scalar_pos(value, style, pos);
+        let force_str =
+            tag.is_some_and(|t| t.suffix == "str" || (t.handle == "!" && t.suffix.is_empty()));
+        let kind = if style == ScalarStyle::Plain && !force_str {
+            match yaml11::resolve_plain(value) {
+                Plain::Null => Kind::Null,
+                Plain::Bool(b) => Kind::Bool(b),
+                Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
+                Plain::NonFinite => {
+                    return Err(error_at(
+                        pos,
+                        format!(
+                            "{value:?} is an infinite or NaN number, which cannot be converted to JSON"
+                        ),
+                    ));
+                }
+                Plain::Str => Kind::String(make_str(value, self.text, node_pos, self.file)),
+            }
+        } else {
+            Kind::String(make_str(value, self.text, node_pos, self.file))
+        };
+        let style = match style {
+            ScalarStyle::Plain => Style::Plain,
+            ScalarStyle::SingleQuoted => Style::SingleQuoted,
+            ScalarStyle::DoubleQuoted => Style::DoubleQuoted,
+            ScalarStyle::Literal => Style::Literal,
+            ScalarStyle::Folded => Style::Folded,
+        };
+        let node = Node {
+            kind,
+            pos: node_pos,
+            style,
+        };
+        Ok((node, anchor, u64::from(!merge_key)))
+    }
+
+    /// Where a scalar's text is: a block scalar ends at its last character (or its last kept
+    /// newline), an empty plain value sits just after its `:` or `-`.
+    fn scalar_pos(&self, value: &str, style: ScalarStyle, pos: Pos) -> Pos {
+        let text = self.text;
+        let mut node_pos = pos;
+        if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) {
+            // A block scalar's span runs up to the next token; end it at its last character,
+            // or, when it keeps its trailing newlines (`|+`), just before the last of them.
+            let raw = &text[node_pos.start as usize..node_pos.end as usize];
+            // The header (`|+`, `>2+`) sits before the span, at the end of the previous line.
+            let before = text[..node_pos.start as usize].trim_end();
+            let header = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                .split_whitespace()
+                .rfind(|t| t.starts_with(['|', '>']))
+                .unwrap_or_default();
+            let content_end = node_pos.start as usize + raw.trim_end().len();
+            node_pos.end = content_end as u32;
+            if header.contains('+') {
+                // Kept trailing blank lines belong to the value: end at the last of them.
+                let rest = &text[content_end..self.chunk.end];
+                let blank = rest.len() - rest.trim_start_matches([' ', '\t', '\r', '\n']).len();
+                if let Some(nl) = rest[..blank].rfind('\n') {
+                    node_pos.end = (content_end + nl) as u32;
+                }
+            }
+        } else if value.is_empty()
+            && style == ScalarStyle::Plain
+            && matches!(
+                text.as_bytes().get(node_pos.start as usize),
+                Some(b':' | b'-')
+            )
+        {
+            // An empty value sits at its `:` or `-`; place it just after the indicator.
+            node_pos.start += 1;
+            node_pos.end = node_pos.start;
+        }
+        node_pos
+    }
+
+    fn end_sequence(&mut self, end: Pos) -> Completed {
+        let Some(Frame::Seq {
+            items,
+            mut pos,
+            flow,
+            anchor,
+            size,
+        }) = self.stack.pop()
+        else {
+            return None;
+        };
+        pos.end = if flow {
+            end.end
+        } else {
+            items.last().map_or(pos.start, |n| n.pos.end)
+        };
+        if !flow {
+            self.start_at_dash(&mut pos, &items);
+        }
+        let style = if flow { Style::Flow } else { Style::Block };
+        Some((
+            Node {
+                kind: Kind::Seq(items),
+                pos,
+                style,
+            },
+            anchor,
+            size,
+        ))
+    }
+
+    /// saphyr starts an indentless sequence at its first item: start it at the dash.
+    fn start_at_dash(&self, pos: &mut Pos, items: &[Node]) {
+        let text = self.text;
+        if let Some(first) = items.first().filter(|n| n.pos.is_real())
+            && let Some(dash) = dash_before(text, first.pos.start as usize)
+        {
+            let line_start = text[..dash].rfind('\n').map_or(0, |i| i + 1);
+            pos.start = dash as u32;
+            pos.line = 1 + first.pos.line
+                - text[dash..first.pos.start as usize]
+                    .bytes()
+                    .filter(|&b| b == b'\n')
+                    .count() as u32
+                - 1;
+            pos.col = (dash - line_start) as u32 + 1;
+        }
+    }
+
+    fn end_mapping(&mut self, end: Pos) -> Completed {
+        let Some(Frame::Map {
+            entries,
+            mut pos,
+            flow,
+            anchor,
+            size,
+            ..
+        }) = self.stack.pop()
+        else {
+            return None;
+        };
+        pos.end = if flow {
+            end.end
+        } else {
+            entries
+                .last()
+                .map_or(pos.start, |e| e.value.pos.end.max(e.key.pos.end))
+        };
+        let style = if flow { Style::Flow } else { Style::Block };
+        let entries = apply_merge_keys(entries);
+        Some((
+            Node {
+                kind: Kind::Map(entries),
+                pos,
+                style,
+            },
+            anchor,
+            size,
+        ))
+    }
+
+    /// Puts a completed node where it belongs: the anchors, its parent (item, key or value), or the
+    /// root.
+    fn add(&mut self, node: Node, anchor: usize, size: u64) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors
+                .insert(anchor, (node.clone(), size, text_bytes(&node)));
+        }
+        if let Some(frame) = self.stack.last_mut() {
+            let total = frame.size_mut();
+            *total = total.saturating_add(size);
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map { entries, key, .. }) => match key.take() {
+                None => *key = Some(key_node(node)?),
+                Some(k) => entries.push(Entry {
+                    key: k,
+                    value: node,
+                }),
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of text a copy of `node` holds in memory (strings kept on disk cost nothing to copy).
+fn text_bytes(node: &Node) -> u64 {
+    match &node.kind {
+        Kind::String(Str::Inline(s)) | Kind::Number(s) => s.len() as u64,
+        Kind::Map(entries) => entries
+            .iter()
+            .map(|e| text_bytes(&e.key) + text_bytes(&e.value))
+            .sum(),
+        Kind::Seq(items) => items.iter().map(text_bytes).sum(),
+        _ => 0,
+    }
+}
+
+/// A string node's value: kept on disk when long and identical to its text there.
+fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
+    if value.len() >= DEFER_THRESHOLD {
+        let raw = &text[pos.start as usize..pos.end as usize];
+        if raw == value {
+            return Str::Deferred {
+                file,
+                start: pos.start,
+                len: value.len() as u32,
+            };
+        }
+    }
+    Str::Inline(value.into())
+}
+
+/// Mapping keys become strings, as in opm's YAML-to-JSON conversion.
+fn key_node(mut node: Node) -> Result<Node, YamlError> {
+    let text: Box<str> = match &node.kind {
+        Kind::String(_) => return Ok(node),
+        Kind::Null => "null".into(),
+        Kind::Bool(b) => if *b { "true" } else { "false" }.into(),
+        Kind::Number(n) => n.clone(),
+        Kind::Seq(_) | Kind::Map(_) => {
+            return Err(YamlError {
+                line: node.pos.line,
+                col: node.pos.col,
+                message: "a mapping key must be a scalar, not a collection".into(),
+            });
+        }
+    };
+    node.kind = Kind::String(Str::Inline(text));
+    Ok(node)
+}
+
+/// `<<: *anchor` merges the keys of the referenced mapping(s) that the mapping does not define itself.
+fn apply_merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
+    if !entries
+        .iter()
+        .any(|e| e.key.style == Style::Plain && e.key_str() == "<<")
+    {
+        return entries;
+    }
+    let (merges, mut own): (Vec<Entry>, Vec<Entry>) = entries
+        .into_iter()
+        .partition(|e| e.key.style == Style::Plain && e.key_str() == "<<");
+    for m in merges {
+        let sources: Vec<Node> = match m.value.kind {
+            Kind::Map(_) => vec![m.value],
+            Kind::Seq(items) => items,
+            _ => Vec::new(),
+        };
+        for src in sources {
+            if let Kind::Map(src_entries) = src.kind {
+                for e in src_entries {
+                    if !own.iter().any(|o| o.key_str() == e.key_str()) {
+                        own.push(e);
+                    }
+                }
+            }
+        }
+    }
+    own
+}
+
+fn strip_positions(mut n: Node) -> Node {
+    n.pos = Pos::NONE;
+    match &mut n.kind {
+        Kind::Seq(items) => {
+            for i in items.iter_mut() {
+                *i = strip_positions(std::mem::replace(i, Node::new(Kind::Null)));
+            }
+        }
+        Kind::Map(entries) => {
+            for e in entries.iter_mut() {
+                e.key.pos = Pos::NONE;
+                e.value = strip_positions(std::mem::replace(&mut e.value, Node::new(Kind::Null)));
+            }
+        }
+        _ => {}
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::yaml::parse_one as parse;
+    use crate::catalog::yaml::split_documents;
+
+    /// `levels` anchors, each a sequence of `width` aliases to the one before ("billion laughs").
+    fn alias_bomb(levels: usize, width: usize) -> String {
+        let mut text = format!("a0: &a0 [{}]\n", vec!["lol"; width].join(","));
+        for i in 1..levels {
+            let prev = format!("*a{}", i - 1);
+            text.push_str(&format!("a{i}: &a{i} [{}]\n", vec![prev; width].join(",")));
+        }
+        text
+    }
+
+    /// A long string aliased many times passes go-yaml's count of nodes (a few hundred nodes) but
+    /// would copy hundreds of times the document's size: refused once the copies pass the limit.
+    #[test]
+    fn a_long_string_aliased_over_and_over_is_refused() {
+        let long = "\\n".repeat(100_000); // 200 KiB of text, 100 KiB of value: kept in memory
+        let aliases = |n: usize| vec!["*s"; n].join(", ");
+        let text = format!("s: &s \"{long}\"\nx: [{}]\n", aliases(300));
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert!(
+            err.message
+                .contains("its aliases would copy more than 16 MiB of text, from a document of"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.line, 2);
+        // Ten copies are fine.
+        let text = format!("s: &s \"{long}\"\nx: [{}]\n", aliases(10));
+        let (chunks, _) = split_documents(&text, 0, 1);
+        assert!(parse_chunk(&text, chunks[0], 0).is_ok());
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_before_it_is_expanded() {
+        let text = alias_bomb(10, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert!(
+            err.message.contains("excessive aliasing"),
+            "{}",
+            err.message
+        );
+        // The alias that tips the balance, long before a billion nodes are made.
+        assert_eq!(err.line, 4);
+    }
+
+    #[test]
+    fn moderate_aliasing_is_read_as_go_yaml_reads_it() {
+        // 100 aliased nodes are always allowed, however small the document.
+        let small =
+            "base: &b {a: 1, b: 2, c: 3, d: 4}\nx: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n";
+        let n = parse(small);
+        let Kind::Map(entries) = &n.kind else {
+            panic!()
+        };
+        let Kind::Seq(items) = &entries[1].value.kind else {
+            panic!()
+        };
+        assert_eq!(items.len(), 10);
+        assert_eq!(
+            items[9], entries[0].value,
+            "an alias reads as its anchored value"
+        );
+        // Two levels of ten: 1,320 of 1,357 nodes decoded through aliases (97 %): allowed.
+        let text = alias_bomb(3, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        assert!(parse_chunk(&text, chunks[0], 0).is_ok());
+        // A third level passes 99 % at its third alias, as go-yaml counts.
+        let text = alias_bomb(4, 10);
+        let (chunks, _) = split_documents(&text, 0, 1);
+        let err = parse_chunk(&text, chunks[0], 0).err().expect("refused");
+        assert_eq!((err.line, err.col), (4, 18), "the third alias of `a3`");
+    }
+
+    #[test]
+    fn merge_keys_count_what_they_merge() {
+        let n = parse("base: &b {a: 1}\nm:\n  <<: *b\n  c: 2\n");
+        let Kind::Map(entries) = &n.kind else {
+            panic!()
+        };
+        assert_eq!(
+            entries[1].value.get_field("a").map(|v| v.pos.is_real()),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn applies_yaml11_scalars_and_positions() {
+        let n = parse(
+            "schema: olm.bundle\nv: 1.10\nq: \"1.10\"\nb: yes\nnone: ~\non: 1\nlist:\n- a\n- 'b'\n",
+        );
+        assert_eq!(n.get("schema").unwrap().as_str(), Some("olm.bundle"));
+        assert!(matches!(&n.get("v").unwrap().kind, Kind::Number(x) if &**x == "1.1"));
+        assert_eq!(n.get("q").unwrap().as_str(), Some("1.10"));
+        assert!(matches!(n.get("b").unwrap().kind, Kind::Bool(true)));
+        assert!(n.get("none").unwrap().is_null());
+        // A key that YAML 1.1 reads as a boolean becomes "true", as in opm's YAML-to-JSON conversion.
+        assert!(n.get("true").is_some() && n.get("on").is_none());
+        let list = n.get("list").unwrap();
+        assert_eq!(list.pos.line, 8);
+        assert_eq!(list.pos.col, 1);
+        let b = &list.as_seq().unwrap()[1];
+        assert_eq!(b.style, Style::SingleQuoted);
+        assert_eq!(b.pos.line, 9);
+        assert_eq!((b.pos.start, b.pos.end), (70, 73));
+    }
+
+    #[test]
+    fn positions_are_bytes_with_non_ascii_text() {
+        let text = "d: \"héllo wörld\"\nk: x\n";
+        let n = parse(text);
+        let x = n.get("k").unwrap();
+        assert_eq!(&text[x.pos.start as usize..x.pos.end as usize], "x");
+    }
+}

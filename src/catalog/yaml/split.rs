@@ -1,0 +1,128 @@
+//! Splitting a YAML file into documents the way opm does, and finding the `-` of a block sequence
+//! item in the text.
+
+/// One document of a YAML stream: bytes `start..end` of the file, starting at `line`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+}
+
+/// A line starting with `---` that has other text after it (opm rejects it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeparatorError {
+    pub line: u32,
+    pub rest: String,
+}
+
+/// Splits `text` (starting at byte `from`, which is on line `first_line`) into documents with opm's rule:
+/// a line whose first three bytes are `---` ends a document; only spaces or a comment may follow on that
+/// line. Chunks with no bytes at all are dropped; a chunk of blank lines is kept (opm rejects it).
+pub fn split_documents(
+    text: &str,
+    from: usize,
+    first_line: u32,
+) -> (Vec<Chunk>, Vec<SeparatorError>) {
+    let mut chunks = Vec::new();
+    let mut errors = Vec::new();
+    let bytes = text.as_bytes();
+    let mut line = first_line;
+    let mut chunk_start = from;
+    let mut chunk_line = first_line;
+    let mut i = from;
+    while i < bytes.len() {
+        let eol = memchr_newline(bytes, i);
+        let next = if eol < bytes.len() { eol + 1 } else { eol };
+        if bytes[i..eol].starts_with(b"---") {
+            let rest = text[i + 3..eol].trim();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                errors.push(SeparatorError {
+                    line,
+                    rest: rest.to_string(),
+                });
+            }
+            if i > chunk_start {
+                chunks.push(Chunk {
+                    start: chunk_start,
+                    end: i,
+                    line: chunk_line,
+                });
+            }
+            chunk_start = next;
+            chunk_line = line + 1;
+        }
+        i = next;
+        line += 1;
+    }
+    if bytes.len() > chunk_start {
+        chunks.push(Chunk {
+            start: chunk_start,
+            end: bytes.len(),
+            line: chunk_line,
+        });
+    }
+    (chunks, errors)
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> usize {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| from + p)
+}
+
+/// The `-` of the block sequence item starting at `pos`: the last character before it that is not
+/// blank and not part of a comment.
+pub fn dash_before(text: &str, pos: usize) -> Option<usize> {
+    let mut end = pos;
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let mut seg = &text[line_start..end];
+        // A comment runs from a `#` at the start of the line or after a blank to the end of the line;
+        // only the part of a line before `pos` is looked at on the item's own line.
+        if end != pos
+            && let Some(h) = seg
+                .char_indices()
+                .find(|&(i, c)| c == '#' && (i == 0 || seg[..i].ends_with([' ', '\t'])))
+                .map(|(i, _)| i)
+        {
+            seg = &seg[..h];
+        }
+        let trimmed = seg.trim_end_matches([' ', '\t', '\r']);
+        if !trimmed.is_empty() {
+            return trimmed
+                .ends_with('-')
+                .then(|| line_start + trimmed.len() - 1);
+        }
+        if line_start == 0 {
+            return None;
+        }
+        end = line_start - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_opm() {
+        let text = "---\na: 1\n--- # c\nb: 2\n---\n---\nc: 3\n---\n";
+        let (chunks, errs) = split_documents(text, 0, 1);
+        assert!(errs.is_empty());
+        let bodies: Vec<&str> = chunks.iter().map(|c| &text[c.start..c.end]).collect();
+        assert_eq!(bodies, vec!["a: 1\n", "b: 2\n", "c: 3\n"]);
+        assert_eq!(chunks[1].line, 4);
+        let (_, errs) = split_documents("a: 1\n--- !tag\nb: 2\n", 0, 1);
+        assert_eq!(
+            errs,
+            vec![SeparatorError {
+                line: 2,
+                rest: "!tag".into()
+            }]
+        );
+        let (chunks, _) = split_documents("# header\n---\na: 1\n", 0, 1);
+        assert_eq!(chunks.len(), 2, "a comment-only chunk is kept, as opm does");
+    }
+}

@@ -1,0 +1,629 @@
+//! `olm.semver`: bundle images listed under `candidate`, `fast` and `stable`; channels, edges and the
+//! default channel are generated from the bundles' versions exactly as opm (v1.61.0 and later) does:
+//!
+//! * channels `<maturity>-v<major>` (major channels) and/or `<maturity>-v<major>.<minor>` (minor
+//!   channels; the default when neither kind is asked for), entries in ascending version order;
+//! * only the last (highest) entry of each minor version gets edges: it replaces the highest entry
+//!   of the previous minor version of the same major and maturity, and skips every other lower entry
+//!   of that major seen so far; nothing links across majors or maturities;
+//! * the default channel is the "high-water mark": the most stable maturity, then the channel created
+//!   by the highest version, then the preferred channel kind;
+//! * the package's description and icon come from the CSV of the default channel's head.
+
+//!
+//! Here: the template's model and rendering. `read` reads and checks the template, `channels`
+//! generates and links the channels, `package` reads bundle versions and the package's description
+//! and icon.
+
+mod channels;
+mod package;
+mod read;
+
+use serde_json::{Map, Value};
+
+use super::source::{BundleSource, resolve_all};
+use super::{Rendered, TemplateError, canonical};
+use crate::catalog::emit::to_node;
+use crate::catalog::schema;
+use crate::catalog::semver_range::Version;
+use channels::channel_blob;
+use package::{build_metadata_conflicts, package_metadata, package_of};
+
+pub use channels::ChannelEntry;
+
+/// The maturities, from least to most stable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Maturity {
+    Candidate,
+    Fast,
+    Stable,
+}
+
+impl Maturity {
+    pub const ALL: [Maturity; 3] = [Maturity::Candidate, Maturity::Fast, Maturity::Stable];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Maturity::Candidate => "candidate",
+            Maturity::Fast => "fast",
+            Maturity::Stable => "stable",
+        }
+    }
+}
+
+/// A channel kind. Ordered as opm ranks them: none < major < minor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StreamKind {
+    None,
+    Major,
+    Minor,
+}
+
+/// One `{image: ...}` of a list, with its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleRef {
+    pub image: String,
+    pub line: u32,
+}
+
+/// The bundles of each maturity (candidate, fast, stable): name and version.
+pub type Versions = [Vec<(String, Version)>; 3];
+
+/// A semver template, read and checked.
+#[derive(Debug, Clone)]
+pub struct Semver {
+    pub generate_major: bool,
+    pub generate_minor: bool,
+    /// `Major` or `Minor` after defaulting.
+    pub preference: StreamKind,
+    /// Bundle lists by maturity (candidate, fast, stable).
+    pub lists: [Vec<BundleRef>; 3],
+    /// Line of the document, for errors about the whole template.
+    pub line: u32,
+}
+
+impl Semver {
+    /// Every distinct image, in the order candidate, fast, stable, with its first line.
+    pub fn images(&self) -> Vec<(String, u32)> {
+        let mut out: Vec<(String, u32)> = Vec::new();
+        for b in self.lists.iter().flatten() {
+            if !out.iter().any(|(i, _)| *i == b.image) {
+                out.push((b.image.clone(), b.line));
+            }
+        }
+        out
+    }
+
+    pub(crate) fn render(
+        &self,
+        file: &str,
+        source: &dyn BundleSource,
+    ) -> Result<Rendered, TemplateError> {
+        let images = self.images();
+        if images.is_empty() {
+            return Err(TemplateError::new(
+                file,
+                self.line,
+                "render: no bundles specified or no bundles could be rendered",
+            ));
+        }
+        let resolved = resolve_all(file, &images, source)?;
+        let mut bundles: Vec<Value> = Vec::with_capacity(resolved.len());
+        for (blob, (image, line)) in resolved.iter().zip(&images) {
+            let b = canonical::bundle(&to_node(blob, false)).map_err(|(_, e)| {
+                TemplateError::new(
+                    file,
+                    *line,
+                    format!("the bundle resolved for image {image:?} cannot be read: {e}"),
+                )
+            })?;
+            bundles.push(b);
+        }
+        let (package, versions) = self.versions(file, &images, &bundles)?;
+        let (channels, default_channel) = self.channels(&versions);
+
+        let mut pkg = Map::new();
+        pkg.insert("schema".into(), Value::String(schema::PACKAGE.into()));
+        pkg.insert("name".into(), Value::String(package.clone()));
+        pkg.insert(
+            "defaultChannel".into(),
+            Value::String(default_channel.clone()),
+        );
+        let mut notes = Vec::new();
+        if let Some(head) = channels
+            .get(&default_channel)
+            .and_then(|c| c.last())
+            .map(|e| e.name.clone())
+            && let Some(b) = bundles
+                .iter()
+                .find(|b| b.get("name").and_then(Value::as_str) == Some(head.as_str()))
+        {
+            package_metadata(b, &package, source, &mut pkg, &mut notes);
+        }
+
+        let mut blobs = vec![Value::Object(pkg)];
+        for (name, entries) in &channels {
+            blobs.push(channel_blob(name, &package, entries));
+        }
+        blobs.extend(bundles);
+        Ok(Rendered { blobs, notes })
+    }
+
+    /// The package (fixed by the first bundle seen) and the bundles' names and versions per
+    /// maturity, checked as opm checks them.
+    fn versions(
+        &self,
+        file: &str,
+        images: &[(String, u32)],
+        bundles: &[Value],
+    ) -> Result<(String, Versions), TemplateError> {
+        let by_image = |image: &str| images.iter().position(|(i, _)| i == image);
+        let mut package: Option<String> = None;
+        let mut versions: Versions = Default::default();
+        for (m, list) in self.lists.iter().enumerate() {
+            let mut lines = Vec::with_capacity(list.len());
+            for r in list {
+                let Some(i) = by_image(&r.image) else {
+                    return Err(TemplateError::new(
+                        file,
+                        r.line,
+                        format!(
+                            "supplied bundle image name {:?} not found in rendered bundle images",
+                            r.image
+                        ),
+                    ));
+                };
+                let (name, pkg, version) =
+                    package_of(&bundles[i]).map_err(|e| TemplateError::new(file, r.line, e))?;
+                match &package {
+                    Some(p) if *p != pkg => {
+                        return Err(TemplateError::new(
+                            file,
+                            r.line,
+                            format!(
+                                "bundle {pkg:?} does not belong to this package: {p:?} (image {:?} is bundle {name:?} of package {pkg:?})",
+                                r.image
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => package = Some(pkg),
+                }
+                if versions[m].iter().any(|(n, _)| *n == name) {
+                    return Err(TemplateError::new(
+                        file,
+                        r.line,
+                        format!("duplicate bundle name {name:?}"),
+                    ));
+                }
+                versions[m].push((name, version));
+                lines.push(r.line);
+            }
+            build_metadata_conflicts(&versions[m], &lines)
+                .map_err(|(line, e)| TemplateError::new(file, line, e))?;
+        }
+        Ok((package.unwrap_or_default(), versions))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+    use serde_json::json;
+
+    /// Bundles `<pkg>.v<version>` with image `img:<version>`.
+    struct Versions {
+        package: &'static str,
+        csv: Option<Value>,
+        icon: Option<Value>,
+    }
+
+    impl BundleSource for Versions {
+        fn bundle_for_image(
+            &self,
+            image: &str,
+        ) -> Option<Result<Value, super::super::ResolveError>> {
+            let v = image.strip_prefix("img:")?;
+            let (pkg, v) = match v.split_once('/') {
+                Some((p, v)) => (p, v),
+                None => (self.package, v),
+            };
+            let mut props =
+                vec![json!({"type": "olm.package", "value": {"packageName": pkg, "version": v}})];
+            if let Some(csv) = &self.csv {
+                use base64::Engine as _;
+                let data = base64::engine::general_purpose::STANDARD.encode(csv.to_string());
+                props.push(json!({"type": "olm.bundle.object", "value": {"data": data}}));
+            } else {
+                props.push(json!({"type": "olm.csv.metadata", "value": {"description": format!("about {v}")}}));
+            }
+            Some(Ok(
+                json!({"schema": "olm.bundle", "name": format!("{pkg}.v{v}"),
+                "package": pkg, "image": image, "properties": props}),
+            ))
+        }
+        fn package_icon(&self, _package: &str) -> Option<(Value, String)> {
+            self.icon.clone().map(|i| (i, "catalog.yaml:1:1".into()))
+        }
+        fn describe(&self) -> String {
+            "the test's bundles".into()
+        }
+    }
+
+    fn source() -> Versions {
+        Versions {
+            package: "p",
+            csv: None,
+            icon: None,
+        }
+    }
+
+    fn template(head: &str, lists: &[(&str, &[&str])]) -> String {
+        let mut t = format!("schema: olm.semver\n{head}");
+        for (m, versions) in lists {
+            t.push_str(&format!("{m}:\n  bundles:\n"));
+            for v in *versions {
+                t.push_str(&format!("  - image: img:{v}\n"));
+            }
+        }
+        t
+    }
+
+    fn render(text: &str) -> Result<Rendered, TemplateError> {
+        parse("t.yaml", text)?.render(&source())
+    }
+
+    /// Channels as `name: entry[>replaces][~skip,skip] ...` and the default channel.
+    fn summary(r: &Rendered) -> (Vec<String>, String) {
+        let mut out = Vec::new();
+        for b in &r.blobs {
+            if b["schema"] != "olm.channel" {
+                continue;
+            }
+            let entries: Vec<String> = b["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    let mut s = e["name"]
+                        .as_str()
+                        .unwrap()
+                        .trim_start_matches("p.v")
+                        .to_string();
+                    if let Some(r) = e["replaces"].as_str() {
+                        s.push_str(&format!(">{}", r.trim_start_matches("p.v")));
+                    }
+                    if let Some(sk) = e["skips"].as_array() {
+                        let sk: Vec<&str> = sk
+                            .iter()
+                            .map(|x| x.as_str().unwrap().trim_start_matches("p.v"))
+                            .collect();
+                        s.push_str(&format!("~{}", sk.join(",")));
+                    }
+                    s
+                })
+                .collect();
+            out.push(format!(
+                "{}: {}",
+                b["name"].as_str().unwrap(),
+                entries.join(" ")
+            ));
+        }
+        (
+            out,
+            r.blobs[0]["defaultChannel"].as_str().unwrap().to_string(),
+        )
+    }
+
+    #[test]
+    fn major_mode_worked_example() {
+        // semver_test.go TestLinkChannels: stable, major channels, 1.1.0 1.2.1 1.3.1 2.1.0.
+        let r = render(&template(
+            "generateMajorChannels: true\ngenerateMinorChannels: false\n",
+            &[("stable", &["1.1.0", "1.2.1", "1.3.1", "2.1.0"])],
+        ))
+        .unwrap();
+        assert_eq!(
+            summary(&r),
+            (
+                vec![
+                    "stable-v1: 1.1.0 1.2.1>1.1.0 1.3.1>1.2.1~1.1.0".to_string(),
+                    "stable-v2: 2.1.0".to_string()
+                ],
+                "stable-v2".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn minor_mode_readme_example() {
+        let r = render(&template(
+            "",
+            &[(
+                "candidate",
+                &[
+                    "0.1.0", "0.1.1", "0.1.2", "0.1.3", "0.2.0", "0.2.1", "0.2.2", "0.3.0",
+                ],
+            )],
+        ))
+        .unwrap();
+        assert_eq!(
+            summary(&r).0,
+            vec![
+                "candidate-v0.1: 0.1.0 0.1.1 0.1.2 0.1.3~0.1.0,0.1.1,0.1.2",
+                "candidate-v0.2: 0.2.0 0.2.1 0.2.2>0.1.3~0.1.0,0.1.1,0.1.2,0.2.0,0.2.1",
+                "candidate-v0.3: 0.3.0>0.2.2~0.1.0,0.1.1,0.1.2,0.1.3,0.2.0,0.2.1",
+            ]
+        );
+        assert_eq!(summary(&r).1, "candidate-v0.3");
+    }
+
+    #[test]
+    fn entries_are_sorted_by_version_and_lists_link_separately() {
+        let r = render(&template(
+            "generateMajorChannels: true\ngenerateMinorChannels: true\n",
+            &[
+                ("stable", &["1.0.1", "1.0.0", "1.1.0"]),
+                ("candidate", &["1.1.0-rc.1", "1.0.0", "1.1.0-rc.0"]),
+            ],
+        ))
+        .unwrap();
+        assert_eq!(
+            summary(&r).0,
+            vec![
+                "candidate-v1: 1.0.0 1.1.0-rc.0 1.1.0-rc.1>1.0.0~1.1.0-rc.0",
+                "candidate-v1.0: 1.0.0",
+                "candidate-v1.1: 1.1.0-rc.0 1.1.0-rc.1>1.0.0~1.1.0-rc.0",
+                "stable-v1: 1.0.0 1.0.1~1.0.0 1.1.0>1.0.1~1.0.0",
+                "stable-v1.0: 1.0.0 1.0.1~1.0.0",
+                "stable-v1.1: 1.1.0>1.0.1~1.0.0",
+            ]
+        );
+        // Stable beats candidate; same version (1.1.0) so the preferred kind (minor) wins.
+        assert_eq!(summary(&r).1, "stable-v1.1");
+    }
+
+    #[test]
+    fn default_channel_preference() {
+        let both = "generateMajorChannels: true\ngenerateMinorChannels: true\n";
+        let lists: &[(&str, &[&str])] = &[("fast", &["1.0.0", "2.0.0", "2.3.0"])];
+        let pick =
+            |extra: &str| summary(&render(&template(&format!("{both}{extra}"), lists)).unwrap()).1;
+        assert_eq!(pick(""), "fast-v2.3");
+        assert_eq!(pick("defaultChannelTypePreference: minor\n"), "fast-v2.3");
+        // fast-v2 was created by 2.0.0, fast-v2.3 by 2.3.0: the higher version wins over the kind.
+        assert_eq!(pick("defaultChannelTypePreference: major\n"), "fast-v2.3");
+        let lists: &[(&str, &[&str])] = &[("fast", &["2.0.0"])];
+        let pick =
+            |extra: &str| summary(&render(&template(&format!("{both}{extra}"), lists)).unwrap()).1;
+        assert_eq!(pick("defaultChannelTypePreference: major\n"), "fast-v2");
+        assert_eq!(pick("defaultChannelTypePreference: minor\n"), "fast-v2.0");
+        // Only major channels: the preference defaults to major.
+        let r = render(&template(
+            "GenerateMajorChannels: true\n",
+            &[("stable", &["1.0.0"]), ("candidate", &["3.0.0"])],
+        ))
+        .unwrap();
+        assert_eq!(summary(&r).1, "stable-v1");
+    }
+
+    #[test]
+    fn a_prerelease_of_zero_creates_no_default_channel() {
+        // The high-water mark starts at candidate 0.0.0; 0.0.0-alpha is lower, so opm leaves the
+        // default channel empty.
+        let r = render(&template("", &[("candidate", &["0.0.0-alpha"])])).unwrap();
+        assert_eq!(summary(&r).1, "");
+    }
+
+    #[test]
+    fn preference_errors_use_opm_words() {
+        let e = render(&template(
+            "generateMajorChannels: true\ndefaultChannelTypePreference: minor\n",
+            &[("stable", &["1.0.0"])],
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:1: schema attribute mismatch: DefaultChannelTypePreference set to 'minor' doesn't make sense if not generating minor-version channels"
+        );
+        let e = render(&template(
+            "defaultChannelTypePreference: major\n",
+            &[("stable", &["1.0.0"])],
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "set to 'major' doesn't make sense if not generating major-version channels"
+            ),
+            "{e}"
+        );
+        let e = render(&template(
+            "defaultChannelTypePreference: Minor\n",
+            &[("stable", &["1.0.0"])],
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:1: unknown DefaultChannelTypePreference: \"Minor\"\nValid values are 'major' or 'minor'"
+        );
+    }
+
+    #[test]
+    fn strict_reading() {
+        let e = render("Schema: olm.semver\nAvoidSkipPatch: true\nstable:\n  bundles:\n  - image: img:1.0.0\n    foo: 1\n").unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("t.yaml:2: unknown field \"AvoidSkipPatch\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("t.yaml:6: unknown field \"foo\" in stable.bundles[0]"),
+            "{text}"
+        );
+        let e = render("schema: olm.semver\nstable: {}\nstable: {}\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("t.yaml:3: key \"stable\" already set in map (first on line 2)"),
+            "{e}"
+        );
+        let e = render("schema: olm.semver\nStable: {}\nstable: {}\n").unwrap_err();
+        assert!(e.to_string().contains("are the same field"), "{e}");
+        let e = render("schema: olm.semver\ngenerateMinorChannels: \"yes\"\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("t.yaml:2: generateMinorChannels must be true or false, found a string"),
+            "{e}"
+        );
+        let e = render("schema: olm.semver\nstable:\n  bundles:\n  - {}\n").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("t.yaml:4: stable.bundles[0] has no image"),
+            "{e}"
+        );
+        let e = render("schema: olm.semver\nstable:\n  bundles: 3\n").unwrap_err();
+        assert!(
+            e.to_string().contains("stable.bundles must be a list"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn yaml_11_booleans_and_pascal_case_work() {
+        let r = render("Schema: olm.semver\nGenerateMajorChannels: yes\nGenerateMinorChannels: no\nStable:\n  Bundles:\n  - Image: img:1.2.3\n").unwrap();
+        assert_eq!(summary(&r).0, vec!["stable-v1: 1.2.3"]);
+    }
+
+    #[test]
+    fn no_bundles() {
+        let e = render("schema: olm.semver\nstable:\n  bundles: []\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:1: render: no bundles specified or no bundles could be rendered"
+        );
+    }
+
+    #[test]
+    fn wrong_schema() {
+        let t = parse("t.yaml", "schema: olm.semver\n").unwrap();
+        let Body::Semver(_) = t.body else { panic!() };
+        let node = to_node(&json!({"schema": "olm.semverx"}), false);
+        let e = Semver::parse("t.yaml", &node).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("input file has unknown schema, should be \"olm.semver\""),
+            "{e}"
+        );
+    }
+
+    use super::super::Body;
+
+    #[test]
+    fn build_metadata_only_differences_are_refused() {
+        let e = render(&template(
+            "",
+            &[("stable", &["1.0.0+a", "1.0.0+b", "1.1.0"])],
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string().ends_with("encountered bundle versions which differ only by build metadata, which cannot be ordered: bundle version \"1.0.0+b\" cannot be compared to \"1.0.0\""),
+            "{e}"
+        );
+        let e = render(&template(
+            "",
+            &[("stable", &["1.0.0+a", "1.0.0+b", "1.0.0+c"])],
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains(": [bundle version \"1.0.0+b\" cannot be compared to \"1.0.0\", bundle version \"1.0.0+c\" cannot be compared to \"1.0.0\"]"), "{e}");
+        // The same version in two lists is fine.
+        assert!(
+            render(&template(
+                "",
+                &[("stable", &["1.0.0+a"]), ("fast", &["1.0.0+b"])]
+            ))
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn wrong_package_duplicate_name_and_bad_version() {
+        let e = render(&template("", &[("stable", &["1.0.0", "q/1.1.0"])])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:5: bundle \"q\" does not belong to this package: \"p\" (image \"img:q/1.1.0\" is bundle \"q.v1.1.0\" of package \"q\")"
+        );
+        let e = render(
+            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:1.0.0\n  - image: img:1.0.0\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:5: duplicate bundle name \"p.v1.0.0\""
+        );
+        let e = render(&template("", &[("stable", &["v1.0.0"])])).unwrap_err();
+        assert!(e.to_string().contains("bundle \"p.vv1.0.0\" has invalid version \"v1.0.0\": Invalid character(s) found in major number \"v1\""), "{e}");
+    }
+
+    #[test]
+    fn unresolvable_images_are_named() {
+        let e = render("schema: olm.semver\nstable:\n  bundles:\n  - image: quay.io/x/y:1\n  - image: img:1.0.0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:4: cannot resolve bundle image \"quay.io/x/y:1\": not found in the test's bundles"
+        );
+    }
+
+    #[test]
+    fn description_and_icon_come_from_the_default_channel_head() {
+        let t = parse(
+            "t.yaml",
+            &template(
+                "",
+                &[("stable", &["1.0.0", "1.1.0"]), ("candidate", &["2.0.0"])],
+            ),
+        )
+        .unwrap();
+        // From the CSV: description and first icon (re-encoded without line breaks).
+        let csv = json!({"kind": "ClusterServiceVersion", "spec": {"description": "hello",
+            "icon": [{"base64data": "aGVs\nbG8=", "mediatype": "image/png"}, {"base64data": "", "mediatype": "x"}]}});
+        let src = Versions {
+            package: "p",
+            csv: Some(csv),
+            icon: None,
+        };
+        let r = t.render(&src).unwrap();
+        assert_eq!(
+            r.blobs[0],
+            json!({"schema": "olm.package", "name": "p", "defaultChannel": "stable-v1.1",
+                "icon": {"base64data": "aGVsbG8=", "mediatype": "image/png"}, "description": "hello"})
+        );
+        assert!(r.notes.is_empty());
+        // From olm.csv.metadata: the description of the head (1.1.0), the icon recorded by the source.
+        let src = Versions {
+            package: "p",
+            csv: None,
+            icon: Some(json!({"base64data": "eA==", "mediatype": "image/svg+xml"})),
+        };
+        let r = t.render(&src).unwrap();
+        assert_eq!(r.blobs[0]["description"], "about 1.1.0");
+        assert_eq!(r.blobs[0]["icon"]["base64data"], "eA==");
+        assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
+        let r = t.render(&source()).unwrap();
+        assert!(r.blobs[0].get("icon").is_none());
+        assert!(
+            r.notes[0].contains("the package gets none"),
+            "{:?}",
+            r.notes
+        );
+    }
+
+    #[test]
+    fn output_is_the_package_then_channels_then_bundles() {
+        let r = render(&template("", &[("stable", &["1.0.0"])])).unwrap();
+        let text = r.to_text(crate::catalog::emit::OutFormat::Yaml);
+        assert_eq!(
+            text,
+            "---\ndefaultChannel: stable-v1.0\ndescription: about 1.0.0\nname: p\nschema: olm.package\n---\nentries:\n- name: p.v1.0.0\nname: stable-v1.0\npackage: p\nschema: olm.channel\n---\nimage: img:1.0.0\nname: p.v1.0.0\npackage: p\nproperties:\n- type: olm.package\n  value:\n    packageName: p\n    version: 1.0.0\n- type: olm.csv.metadata\n  value:\n    description: about 1.0.0\nschema: olm.bundle\n"
+        );
+    }
+}

@@ -1,0 +1,162 @@
+//! Every string escaper in one place: each writes a string as a quoted literal that its reader turns
+//! back into exactly that string.
+//!
+//! | dialect | function | used for |
+//! | --- | --- | --- |
+//! | Go `encoding/json` | [`write_json_string`] | catalog JSON, bundle objects, opm's output |
+//! | Go `%q` | [`go_quote`] | names in messages, as opm prints them; Mermaid labels |
+//! | YAML single-quoted | [`write_yaml_single_quoted`] | YAML scalars that need quotes but no escapes |
+//! | YAML double-quoted | [`write_yaml_double_quoted`] | YAML scalars with line breaks or control characters |
+//! | Graphviz DOT | [`dot_string`] | DOT identifiers and labels |
+
+use std::fmt::Write as _;
+
+/// Writes `s` as a JSON string the way Go's encoder does: `\b \f \n \r \t` short, other control
+/// characters as `\u00xx`, U+2028 and U+2029 always escaped, `<>&` escaped when `escape_html`.
+pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '<' | '>' | '&' if escape_html => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Go's `%q`: a double-quoted string with Go escapes.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for ch in s.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Characters that are line breaks or not printable for some YAML reader: they can only be written
+/// escaped, inside double quotes. (Tab is among them: it is kept out of plain and single-quoted
+/// scalars.)
+pub fn yaml_needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{FEFF}' | '\u{FFFE}' | '\u{FFFF}'
+        )
+}
+
+/// Writes `s` single-quoted (`'` doubled). Only for strings without [`yaml_needs_escape`] characters.
+pub fn write_yaml_single_quoted(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        if c == '\'' {
+            out.push('\'');
+        }
+        out.push(c);
+    }
+    out.push('\'');
+}
+
+/// Writes `s` double-quoted with YAML escapes: `\" \\ \n \t \r`, and `\uXXXX` for the other
+/// characters that need escaping.
+pub fn write_yaml_double_quoted(out: &mut String, s: &str) {
+    out.reserve(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if yaml_needs_escape(c) => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A DOT string literal (other control characters than newline are dropped).
+pub fn dot_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_strings() {
+        let mut s = String::new();
+        write_json_string(&mut s, "a<b>&\u{1}\u{8}\u{2028}é", true);
+        assert_eq!(s, r#""a\u003cb\u003e\u0026\u0001\b\u2028é""#);
+    }
+
+    #[test]
+    fn go_quote_escapes_like_fmt_q() {
+        assert_eq!(
+            go_quote("a\"b\\\u{7}\u{1}\u{7f}\u{85}é"),
+            r#""a\"b\\\a\x01\x7f\u0085é""#
+        );
+    }
+
+    #[test]
+    fn yaml_quotes_read_back() {
+        let mut s = String::new();
+        write_yaml_single_quoted(&mut s, "it's");
+        assert_eq!(s, "'it''s'");
+        let mut s = String::new();
+        write_yaml_double_quoted(&mut s, "a\"\\\n\t\u{1}\u{2028}");
+        assert_eq!(s, r#""a\"\\\n\t\u0001\u2028""#);
+    }
+
+    #[test]
+    fn dot_drops_control_characters() {
+        assert_eq!(dot_string("a\"b\\c\nd\u{1}"), r#""a\"b\\c\nd""#);
+    }
+}
