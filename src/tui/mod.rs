@@ -47,12 +47,12 @@ fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::
     let origin = origin.clone();
     std::thread::spawn(move || {
         if let Origin::Template { file, sources } = &origin {
-            match render_into(file, sources, &dir) {
+            match crate::template::rendering::render_into(file, sources, &dir) {
                 Ok(notes) => {
                     let _ = tx.send(Action::Rendered(notes));
                 }
                 Err(e) => {
-                    let _ = tx.send(Action::Loaded(Err(e)));
+                    let _ = tx.send(Action::Loaded(Err(e.to_string())));
                     return;
                 }
             }
@@ -66,22 +66,6 @@ fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::
             .map_err(|e| e.to_string());
         let _ = tx.send(Action::Loaded(result));
     });
-}
-
-/// Renders `file` into `dir/<name>.rendered.yaml` (replacing an earlier rendering); returns the
-/// rendering's notes.
-fn render_into(file: &Path, sources: &Sources, dir: &Path) -> Result<Vec<String>, String> {
-    let template = crate::template::read(file)
-        .map_err(|e| format!("{}: {e}", file.display()))?
-        .map_err(|e| e.to_string())?;
-    let rendered = template.render(sources).map_err(|e| e.to_string())?;
-    let name = file
-        .file_stem()
-        .map_or_else(|| "template".into(), |s| s.to_string_lossy().into_owned());
-    let text = rendered.to_text(crate::catalog::emit::OutFormat::Yaml);
-    std::fs::write(dir.join(format!("{name}.rendered.yaml")), text)
-        .map_err(|e| format!("cannot write the rendering into {}: {e}", dir.display()))?;
-    Ok(rendered.notes)
 }
 
 /// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
@@ -273,55 +257,5 @@ fn export(model: &Model, format: &str, file: &Path) -> String {
     match std::fs::write(file, text) {
         Ok(()) => format!("wrote {} ({format})", file.display()),
         Err(e) => format!("cannot write {}: {e}", file.display()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_template_is_rendered_into_the_directory_and_replaced_on_each_render() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("semver.yaml");
-        let catalog = dir.path().join("catalog");
-        std::fs::create_dir(&catalog).unwrap();
-        std::fs::write(
-            catalog.join("c.yaml"),
-            "schema: olm.bundle\nname: p.v1.0.0\npackage: p\nimage: img:1\nproperties:\n- type: olm.package\n  value: {packageName: p, version: 1.0.0}\n",
-        )
-        .unwrap();
-        std::fs::write(
-            &file,
-            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:1\n",
-        )
-        .unwrap();
-        let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new(), None).unwrap();
-        let out = tempfile::tempdir().unwrap();
-        let notes = render_into(&file, &sources, out.path()).unwrap();
-        assert!(notes.is_empty(), "{notes:?}");
-        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
-        assert!(text.contains("name: stable-v1.0\n"), "{text}");
-        std::fs::write(
-            &file,
-            "schema: olm.semver\ngenerateMajorChannels: true\ngenerateMinorChannels: false\nstable:\n  bundles:\n  - image: img:1\n",
-        )
-        .unwrap();
-        render_into(&file, &sources, out.path()).unwrap();
-        let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
-        assert!(
-            text.contains("name: stable-v1\n") && !text.contains("stable-v1.0"),
-            "{text}"
-        );
-        std::fs::write(
-            &file,
-            "schema: olm.semver\nstable:\n  bundles:\n  - image: img:2\n",
-        )
-        .unwrap();
-        let e = render_into(&file, &sources, out.path()).unwrap_err();
-        assert!(
-            e.contains("semver.yaml:4: cannot resolve bundle image \"img:2\""),
-            "{e}"
-        );
     }
 }
