@@ -30,6 +30,24 @@ fn repo() -> (tempfile::TempDir, PathBuf) {
     (tmp, root)
 }
 
+/// The objects of a JSON stream (what `template render -o json` prints).
+fn json_stream(bytes: &[u8]) -> Vec<serde_json::Value> {
+    serde_json::Deserializer::from_slice(bytes)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Every object of the catalog in `dir`, as JSON.
+fn catalog_values(dir: &Path) -> Vec<serde_json::Value> {
+    let catalog = fbc_edit::catalog::load(dir).unwrap();
+    catalog
+        .blobs
+        .iter()
+        .map(|b| catalog.to_json(&b.value).unwrap())
+        .collect()
+}
+
 fn fbc_edit() -> Command {
     let mut c = Command::cargo_bin("fbc-edit").unwrap();
     c.env_remove("FBC_EDIT_FAULT");
@@ -545,18 +563,9 @@ fn render_with_the_migrate_level_gives_the_published_catalog() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let text = String::from_utf8(out.stdout).unwrap();
-        serde_json::Deserializer::from_str(&text)
-            .into_iter::<serde_json::Value>()
-            .map(Result::unwrap)
-            .collect::<Vec<_>>()
+        json_stream(&out.stdout)
     };
-    let published = fbc_edit::catalog::load(&root.join("catalogs/v4.20")).unwrap();
-    let published: Vec<serde_json::Value> = published
-        .blobs
-        .iter()
-        .map(|b| published.to_json(&b.value).unwrap())
-        .collect();
+    let published = catalog_values(&root.join("catalogs/v4.20"));
     let key = |b: &serde_json::Value| format!("{} {}", b["schema"], b["name"]);
     let find = |all: &[serde_json::Value], k: &str| all.iter().find(|b| key(b) == k).cloned();
     let migrated = render(Some("bundle-object-to-csv-metadata"));
@@ -629,19 +638,10 @@ fn a_template_from_a_catalog_renders_back_to_it() {
         .output()
         .unwrap();
     assert!(rendered.status.success(), "{rendered:?}");
-    let rendered: Vec<serde_json::Value> = serde_json::Deserializer::from_slice(&rendered.stdout)
-        .into_iter()
-        .map(Result::unwrap)
-        .collect();
-    let published = fbc_edit::catalog::load(&catalogs).unwrap();
-    let mut published: Vec<serde_json::Value> = published
-        .blobs
-        .iter()
-        .map(|b| published.to_json(&b.value).unwrap())
-        .collect();
+    let mut rendered = json_stream(&rendered.stdout);
+    let mut published = catalog_values(&catalogs);
     let key = |b: &serde_json::Value| format!("{} {}", b["schema"], b["name"]);
     published.sort_by_key(key);
-    let mut rendered = rendered;
     rendered.sort_by_key(key);
     assert_eq!(rendered, published);
     // A package that is not there, and a template type that cannot say a catalog.
