@@ -9,11 +9,11 @@
 use super::Cx;
 use super::codes as c;
 use super::rules::Pkg;
-use crate::catalog::BlobId;
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::ChannelEntry;
 use crate::catalog::node::Node;
 use crate::catalog::semver_range::Version;
+use crate::catalog::{BlobId, Location};
 use crate::graph::Chain;
 use crate::text::escape::go_quote;
 
@@ -44,6 +44,14 @@ fn near<'p>(p: &Pkg<'p>, name: &str) -> Option<&'p str> {
         .min()
 }
 
+/// One `replaces` or `skips` link of an entry to a name in no channel of the package.
+struct Edge<'a> {
+    entry: &'a str,
+    field: &'static str,
+    target: &'a str,
+    at: Location,
+}
+
 pub(super) fn check(
     cx: &Cx,
     p: &Pkg,
@@ -57,123 +65,145 @@ pub(super) fn check(
         Chain::Valid { chain, .. } | Chain::Stranded { chain, .. } => chain.last().copied(),
         _ => None,
     };
-    let other_package = |name: &str| {
-        cx.catalog
-            .index()
-            .packages()
-            .find(|q| q.name != p.name && q.bundle(name).is_some())
-            .map(|q| q.name.clone())
-    };
-    // (entry, field, target, where) of the names pruned from the catalog.
-    let mut pruned: Vec<(&str, &str, &str, crate::catalog::Location)> = Vec::new();
+    // The names pruned from the catalog.
+    let mut pruned: Vec<Edge> = Vec::new();
     for e in entries {
-        let mut targets: Vec<(&str, &str, &Node)> = Vec::new();
-        if let Some(r) = e.replaces {
-            targets.push((
-                "replaces",
-                r,
-                e.node.get_field("replaces").unwrap_or(e.node),
-            ));
-        }
-        let skip_nodes = e.node.get_field("skips").and_then(Node::as_seq);
-        for (i, s) in e.skips.iter().enumerate() {
-            let node = skip_nodes.and_then(|n| n.get(i)).unwrap_or(e.node);
-            targets.push(("skips", s, node));
-        }
-        for (field, target, node) in targets {
+        for (field, target, node) in links(e) {
             if target.is_empty() || !p.idx.channels_listing(target).is_empty() {
                 continue;
             }
-            let at = cx.catalog.node_location(id, node);
-            if let Some(q) = other_package(target) {
-                out.push(
-                    Diagnostic::warning(
-                        c::DANGLING_EDGE,
-                        at,
-                        format!(
-                            "{} {field} {}, which is in no channel of package {} (it is a bundle of package {})",
-                            go_quote(e.name),
-                            go_quote(target),
-                            go_quote(p.name),
-                            go_quote(&q)
-                        ),
-                    )
-                    .with_hint("edges only work within a package: name a bundle of this package")
-                    .in_channel(ch)
-                    .for_bundle(e.name),
-                );
-            } else if let Some(b) = near(p, target) {
-                out.push(
-                    Diagnostic::warning(
-                        c::DANGLING_EDGE,
-                        at,
-                        format!(
-                            "{} {field} {}, which is in no channel of package {}; the package has {}",
-                            go_quote(e.name),
-                            go_quote(target),
-                            go_quote(p.name),
-                            go_quote(b)
-                        ),
-                    )
-                    .with_hint(format!("did you mean {b}?"))
-                    .in_channel(ch)
-                    .for_bundle(e.name),
-                );
-            } else if field == "replaces" && tail == Some(e.name) {
-                out.push(
-                    Diagnostic::info(
-                        c::DANGLING_EDGE,
-                        at,
-                        format!(
-                            "the channel's oldest entry {} replaces {}, which is in no channel of the package (usually an older, pruned release)",
-                            go_quote(e.name),
-                            go_quote(target)
-                        ),
-                    )
-                    .in_channel(ch)
-                    .for_bundle(e.name),
-                );
-            } else {
-                pruned.push((e.name, field, target, at));
+            let edge = Edge {
+                entry: e.name,
+                field,
+                target,
+                at: cx.catalog.node_location(id, node),
+            };
+            match worth_a_look(cx, p, &edge, tail) {
+                Some(d) => out.push(d.in_channel(ch).for_bundle(e.name)),
+                None => pruned.push(edge),
             }
         }
     }
-    match pruned.as_slice() {
-        [] => {}
-        [(entry, field, target, at)] => out.push(
-            Diagnostic::info(
+    pruned_note(p, ch, &pruned, out);
+}
+
+/// The entry's `replaces` and `skips` with the node each is written at.
+fn links<'e>(e: &ChannelEntry<'e>) -> Vec<(&'static str, &'e str, &'e Node)> {
+    let mut targets: Vec<(&'static str, &'e str, &'e Node)> = Vec::new();
+    if let Some(r) = e.replaces {
+        targets.push((
+            "replaces",
+            r,
+            e.node.get_field("replaces").unwrap_or(e.node),
+        ));
+    }
+    let skip_nodes = e.node.get_field("skips").and_then(Node::as_seq);
+    for (i, s) in e.skips.iter().enumerate() {
+        let node = skip_nodes.and_then(|n| n.get(i)).unwrap_or(e.node);
+        targets.push(("skips", s, node));
+    }
+    targets
+}
+
+/// A diagnostic of its own for a name worth acting on (a bundle of another package, a likely typo)
+/// or for the oldest entry's `replaces`; `None` for a release pruned from the catalog.
+fn worth_a_look(cx: &Cx, p: &Pkg, edge: &Edge, tail: Option<&str>) -> Option<Diagnostic> {
+    let Edge {
+        entry,
+        field,
+        target,
+        at,
+    } = edge;
+    let other_package = cx
+        .catalog
+        .index()
+        .packages()
+        .find(|q| q.name != p.name && q.bundle(target).is_some())
+        .map(|q| q.name.clone());
+    if let Some(q) = other_package {
+        return Some(
+            Diagnostic::warning(
                 c::DANGLING_EDGE,
                 at.clone(),
                 format!(
-                    "{} {field} {}, which is in no channel of package {} (a release pruned from the catalog, which OLM tolerates)",
+                    "{} {field} {}, which is in no channel of package {} (it is a bundle of package {})",
                     go_quote(entry),
                     go_quote(target),
+                    go_quote(p.name),
+                    go_quote(&q)
+                ),
+            )
+            .with_hint("edges only work within a package: name a bundle of this package"),
+        );
+    }
+    if let Some(b) = near(p, target) {
+        return Some(
+            Diagnostic::warning(
+                c::DANGLING_EDGE,
+                at.clone(),
+                format!(
+                    "{} {field} {}, which is in no channel of package {}; the package has {}",
+                    go_quote(entry),
+                    go_quote(target),
+                    go_quote(p.name),
+                    go_quote(b)
+                ),
+            )
+            .with_hint(format!("did you mean {b}?")),
+        );
+    }
+    if *field == "replaces" && tail == Some(*entry) {
+        return Some(Diagnostic::info(
+            c::DANGLING_EDGE,
+            at.clone(),
+            format!(
+                "the channel's oldest entry {} replaces {}, which is in no channel of the package (usually an older, pruned release)",
+                go_quote(entry),
+                go_quote(target)
+            ),
+        ));
+    }
+    None
+}
+
+/// One note for all the names pruned from the catalog in a channel.
+fn pruned_note(p: &Pkg, ch: &str, pruned: &[Edge], out: &mut Vec<Diagnostic>) {
+    match pruned {
+        [] => {}
+        [one] => out.push(
+            Diagnostic::info(
+                c::DANGLING_EDGE,
+                one.at.clone(),
+                format!(
+                    "{} {} {}, which is in no channel of package {} (a release pruned from the catalog, which OLM tolerates)",
+                    go_quote(one.entry),
+                    one.field,
+                    go_quote(one.target),
                     go_quote(p.name)
                 ),
             )
             .in_channel(ch)
-            .for_bundle(entry),
+            .for_bundle(one.entry),
         ),
-        [(_, _, first, at), .., (_, _, last, _)] => {
+        [first, .., last] => {
             let n = pruned.len();
-            let fields: Vec<&str> = {
-                let mut f: Vec<&str> = pruned.iter().map(|x| x.1).collect();
-                f.sort_unstable();
-                f.dedup();
-                f
-            };
+            let mut fields: Vec<&str> = pruned.iter().map(|x| x.field).collect();
+            fields.sort_unstable();
+            fields.dedup();
             out.push(
                 Diagnostic::info(
                     c::DANGLING_EDGE,
-                    at.clone(),
+                    first.at.clone(),
                     format!(
-                        "{n} {} in channel {} name bundles in no channel of package {} (releases pruned from the catalog, which OLM tolerates): {first} … {last}",
+                        "{n} {} in channel {} name bundles in no channel of package {} (releases pruned from the catalog, which OLM tolerates): {} … {}",
                         fields.join("/"),
                         go_quote(ch),
-                        go_quote(p.name)
+                        go_quote(p.name),
+                        first.target,
+                        last.target
                     ),
                 )
-                .with_related(pruned[1..].iter().map(|x| x.3.clone()))
+                .with_related(pruned[1..].iter().map(|x| x.at.clone()))
                 .in_channel(ch),
             );
         }
