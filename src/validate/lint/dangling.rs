@@ -6,9 +6,6 @@
 //! a bundle of another package (edges work within a package only) and a name that looks like a
 //! typo of one the package has.
 
-use super::Cx;
-use super::codes as c;
-use super::rules::Pkg;
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::ChannelEntry;
 use crate::catalog::node::Node;
@@ -16,6 +13,9 @@ use crate::catalog::semver_range::Version;
 use crate::catalog::{BlobId, Location};
 use crate::graph::Chain;
 use crate::text::escape::go_quote;
+use crate::validate::Cx;
+use crate::validate::codes as c;
+use crate::validate::rules::Pkg;
 
 /// The version written in a bundle name (`foo.v1.2.0`, `foo-1.2.0`), if any.
 fn version_in(name: &str) -> Option<Version> {
