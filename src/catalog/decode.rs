@@ -3,7 +3,7 @@
 use super::codes::catalog as codes;
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::json::JsonReader;
-use super::node::{Kind, Node};
+use super::node::{Entry, Kind, Node};
 use super::yaml::{self, Chunk};
 
 /// How a document is written in its file.
@@ -240,43 +240,11 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Box<Diagnostic>> {
             ),
         )));
     };
-    // Keys that differ only in case.
-    let mut folded: Vec<(String, &str, &Node)> = entries
-        .iter()
-        .map(|e| (e.key_str().to_lowercase(), e.key_str(), &e.key))
-        .collect();
-    folded.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
-    let mut problems = Vec::new();
-    let mut i = 0;
-    while i < folded.len() {
-        let mut j = i + 1;
-        while j < folded.len() && folded[j].0 == folded[i].0 {
-            j += 1;
-        }
-        let mut spellings: Vec<&str> = folded[i..j].iter().map(|f| f.1).collect();
-        spellings.dedup();
-        if spellings.len() > 1 {
-            problems.push((
-                folded[i..j].iter().map(|f| f.2).max_by_key(|n| n.pos.start),
-                format!(
-                    "duplicate keys for key {:?}: [{}]",
-                    folded[i].0,
-                    spellings.join(" ")
-                ),
-            ));
-        }
-        i = j;
-    }
-    if let Some((node_at, _)) = problems.first() {
-        let msg = problems
-            .iter()
-            .map(|p| p.1.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
+    if let Some((key, msg)) = keys_differing_in_case(entries) {
         return Err(Box::new(Diagnostic::new(
             codes::META,
             Severity::Error,
-            node_at.map_or_else(|| at(node), &at),
+            at(key),
             msg,
         )));
     }
@@ -320,6 +288,48 @@ pub fn meta(node: &Node, path: &str) -> Result<Meta, Box<Diagnostic>> {
         )));
     }
     Ok(meta)
+}
+
+/// Top-level keys that differ only in case, which opm's decoder rejects: the key to report (the
+/// last spelling of the first such key) and the message naming every such key.
+fn keys_differing_in_case(entries: &[Entry]) -> Option<(&Node, String)> {
+    let mut folded: Vec<(String, &str, &Node)> = entries
+        .iter()
+        .map(|e| (e.key_str().to_lowercase(), e.key_str(), &e.key))
+        .collect();
+    folded.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)));
+    let mut problems = Vec::new();
+    let mut i = 0;
+    while i < folded.len() {
+        let mut j = i + 1;
+        while j < folded.len() && folded[j].0 == folded[i].0 {
+            j += 1;
+        }
+        let mut spellings: Vec<&str> = folded[i..j].iter().map(|f| f.1).collect();
+        spellings.dedup();
+        if spellings.len() > 1 {
+            problems.push((
+                folded[i..j]
+                    .iter()
+                    .map(|f| f.2)
+                    .max_by_key(|n| n.pos.start)
+                    .unwrap_or(folded[i].2),
+                format!(
+                    "duplicate keys for key {:?}: [{}]",
+                    folded[i].0,
+                    spellings.join(" ")
+                ),
+            ));
+        }
+        i = j;
+    }
+    let (key, _) = problems.first()?;
+    let msg = problems
+        .iter()
+        .map(|p| p.1.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some((key, msg))
 }
 
 #[cfg(test)]

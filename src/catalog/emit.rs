@@ -105,73 +105,77 @@ pub fn ordered(blobs: &[Value]) -> Vec<&Value> {
     out
 }
 
-/// Field order and omissions of opm's Go structs for the known schemas; other blobs are unchanged.
-pub fn opm_fields(blob: &Value) -> Value {
-    // (field, omitted when empty)
-    const PACKAGE: &[(&str, bool)] = &[
-        ("schema", false),
-        ("name", false),
-        ("defaultChannel", false),
-        ("icon", true),
-        ("description", true),
-        ("properties", true),
-    ];
-    const CHANNEL: &[(&str, bool)] = &[
-        ("schema", false),
-        ("name", false),
-        ("package", false),
-        ("entries", false),
-        ("properties", true),
-    ];
-    const ENTRY: &[(&str, bool)] = &[
-        ("name", false),
-        ("replaces", true),
-        ("skips", true),
-        ("skipRange", true),
-    ];
-    const BUNDLE: &[(&str, bool)] = &[
-        ("schema", false),
-        ("name", true),
-        ("package", true),
-        ("image", false),
-        ("properties", true),
-        ("relatedImages", true),
-    ];
-    const DEPRECATIONS: &[(&str, bool)] =
-        &[("schema", false), ("package", false), ("entries", false)];
-    const PROPERTY: &[(&str, bool)] = &[("type", false), ("value", false)];
-    const RELATED: &[(&str, bool)] = &[("name", false), ("image", false)];
+/// Fields of opm's Go structs in their order: (field, omitted when empty).
+type Fields = &'static [(&'static str, bool)];
 
-    fn pick(v: &Value, fields: &[(&str, bool)]) -> Map<String, Value> {
-        let mut m = Map::new();
-        for &(f, omit) in fields {
-            match v.get(f) {
-                Some(x) if omit && is_empty(x) => {}
-                Some(x) => {
-                    m.insert(f.to_string(), x.clone());
-                }
-                None if omit => {}
-                None => {
-                    let zero = match f {
-                        "entries" => Value::Null,
-                        _ => Value::String(String::new()),
-                    };
-                    m.insert(f.to_string(), zero);
-                }
+const PACKAGE: Fields = &[
+    ("schema", false),
+    ("name", false),
+    ("defaultChannel", false),
+    ("icon", true),
+    ("description", true),
+    ("properties", true),
+];
+const CHANNEL: Fields = &[
+    ("schema", false),
+    ("name", false),
+    ("package", false),
+    ("entries", false),
+    ("properties", true),
+];
+const ENTRY: Fields = &[
+    ("name", false),
+    ("replaces", true),
+    ("skips", true),
+    ("skipRange", true),
+];
+const BUNDLE: Fields = &[
+    ("schema", false),
+    ("name", true),
+    ("package", true),
+    ("image", false),
+    ("properties", true),
+    ("relatedImages", true),
+];
+const DEPRECATIONS: &[(&str, bool)] = &[("schema", false), ("package", false), ("entries", false)];
+const PROPERTY: Fields = &[("type", false), ("value", false)];
+const RELATED: Fields = &[("name", false), ("image", false)];
+
+/// The fields of `v` in the order given; missing ones written as Go's zero value, or omitted.
+fn pick(v: &Value, fields: Fields) -> Map<String, Value> {
+    let mut m = Map::new();
+    for &(f, omit) in fields {
+        match v.get(f) {
+            Some(x) if omit && is_empty(x) => {}
+            Some(x) => {
+                m.insert(f.to_string(), x.clone());
+            }
+            None if omit => {}
+            None => {
+                let zero = match f {
+                    "entries" => Value::Null,
+                    _ => Value::String(String::new()),
+                };
+                m.insert(f.to_string(), zero);
             }
         }
-        m
     }
-    fn list(v: Option<&Value>, fields: &[(&str, bool)]) -> Option<Value> {
-        v.and_then(Value::as_array).map(|items| {
-            Value::Array(
-                items
-                    .iter()
-                    .map(|i| Value::Object(pick(i, fields)))
-                    .collect(),
-            )
-        })
-    }
+    m
+}
+/// Each item of a list with [`pick`].
+fn list(v: Option<&Value>, fields: Fields) -> Option<Value> {
+    v.and_then(Value::as_array).map(|items| {
+        Value::Array(
+            items
+                .iter()
+                .map(|i| Value::Object(pick(i, fields)))
+                .collect(),
+        )
+    })
+}
+
+/// Field order and omissions of opm's Go structs for the known schemas; other blobs are unchanged.
+pub fn opm_fields(blob: &Value) -> Value {
     let Value::Object(_) = blob else {
         return blob.clone();
     };

@@ -89,19 +89,48 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         source,
     })?;
     let mut diagnostics = Vec::new();
+    let files = catalog_files(root, &canonical_root, &mut diagnostics);
+    if let Some(p) = &options.progress {
+        count_totals(p, &files);
+    }
+    let parse = |(i, f): (usize, &Found)| {
+        let r = read_file(i as u32, f);
+        if let Some(p) = &options.progress {
+            use std::sync::atomic::Ordering::Relaxed;
+            p.files_done.fetch_add(1, Relaxed);
+            p.bytes_done.fetch_add(r.file.len, Relaxed);
+        }
+        r
+    };
+    let results: Vec<FileResult> = if options.threads == 1 {
+        files.iter().enumerate().map(parse).collect()
+    } else {
+        files.par_iter().enumerate().map(parse).collect()
+    };
+
+    Ok(assemble(root, results, diagnostics))
+}
+
+/// The files of the catalog under `root`, in walk order: not ignored by an `.indexignore`, not a
+/// temporary file left by an interrupted save (each reported).
+fn catalog_files(
+    root: &Path,
+    canonical_root: &Path,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Found> {
     let mut files = Vec::new();
     let mut ignore_paths = Vec::new();
     walk(
         root,
-        &canonical_root,
+        canonical_root,
         "",
         &mut files,
         &mut ignore_paths,
-        &mut diagnostics,
+        diagnostics,
     );
     let ignores: Vec<IgnoreFile> = ignore_paths
         .iter()
-        .filter_map(|f| build_ignore(root, f, &mut diagnostics))
+        .filter_map(|f| build_ignore(root, f, diagnostics))
         .collect();
     let (leftovers, files): (Vec<Found>, Vec<Found>) = files
         .into_iter()
@@ -131,33 +160,19 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
             ),
         ));
     }
+    files
+}
 
-    if let Some(p) = &options.progress {
-        use std::sync::atomic::Ordering::Relaxed;
-        p.files_total.store(files.len() as u64, Relaxed);
-        let bytes: u64 = files
-            .iter()
-            .filter_map(|f| fs::metadata(&f.abs).ok())
-            .map(|m| m.len())
-            .sum();
-        p.bytes_total.store(bytes, Relaxed);
-    }
-    let parse = |(i, f): (usize, &Found)| {
-        let r = read_file(i as u32, f);
-        if let Some(p) = &options.progress {
-            use std::sync::atomic::Ordering::Relaxed;
-            p.files_done.fetch_add(1, Relaxed);
-            p.bytes_done.fetch_add(r.file.len, Relaxed);
-        }
-        r
-    };
-    let results: Vec<FileResult> = if options.threads == 1 {
-        files.iter().enumerate().map(parse).collect()
-    } else {
-        files.par_iter().enumerate().map(parse).collect()
-    };
-
-    Ok(assemble(root, results, diagnostics))
+/// Tells `progress` how many files and bytes there are to read.
+fn count_totals(progress: &Progress, files: &[Found]) {
+    use std::sync::atomic::Ordering::Relaxed;
+    progress.files_total.store(files.len() as u64, Relaxed);
+    let bytes: u64 = files
+        .iter()
+        .filter_map(|f| fs::metadata(&f.abs).ok())
+        .map(|m| m.len())
+        .sum();
+    progress.bytes_total.store(bytes, Relaxed);
 }
 
 /// Loads one file of a directory as a catalog of its own (a template file, say), with the same
@@ -263,40 +278,11 @@ fn walk(
             walk(&abs, canonical_root, &child_rel, files, ignores, diags);
             continue;
         }
-        if ft.is_symlink() {
-            match fs::canonicalize(&abs) {
-                Err(e) => {
-                    diags.push(Diagnostic::new(
-                        codes::SYMLINK,
-                        Severity::Error,
-                        Location::new(&child_rel, 0, 0),
-                        format!("broken symbolic link: {e}"),
-                    ));
-                    continue;
-                }
-                Ok(target) if !target.starts_with(canonical_root) => {
-                    diags.push(Diagnostic::new(
-                        codes::SYMLINK,
-                        Severity::Warning,
-                        Location::new(&child_rel, 0, 0),
-                        format!(
-                            "symbolic link to {} points outside the catalog; not followed",
-                            target.display()
-                        ),
-                    ));
-                    continue;
-                }
-                Ok(target) if target.is_dir() => {
-                    diags.push(Diagnostic::new(
-                        codes::SYMLINK,
-                        Severity::Error,
-                        Location::new(&child_rel, 0, 0),
-                        "symbolic link to a directory: opm fails to read it as a file (not followed)",
-                    ));
-                    continue;
-                }
-                Ok(_) => {}
-            }
+        if ft.is_symlink()
+            && let Some(d) = symlink_problem(&abs, canonical_root, &child_rel)
+        {
+            diags.push(d);
+            continue;
         }
         let found = Found {
             rel: child_rel,
@@ -307,6 +293,34 @@ fn walk(
         } else {
             files.push(found);
         }
+    }
+}
+
+/// Why a symbolic link is not followed: broken, pointing outside the catalog, or to a directory.
+fn symlink_problem(abs: &Path, canonical_root: &Path, rel: &str) -> Option<Diagnostic> {
+    match fs::canonicalize(abs) {
+        Err(e) => Some(Diagnostic::new(
+            codes::SYMLINK,
+            Severity::Error,
+            Location::new(rel, 0, 0),
+            format!("broken symbolic link: {e}"),
+        )),
+        Ok(target) if !target.starts_with(canonical_root) => Some(Diagnostic::new(
+            codes::SYMLINK,
+            Severity::Warning,
+            Location::new(rel, 0, 0),
+            format!(
+                "symbolic link to {} points outside the catalog; not followed",
+                target.display()
+            ),
+        )),
+        Ok(target) if target.is_dir() => Some(Diagnostic::new(
+            codes::SYMLINK,
+            Severity::Error,
+            Location::new(rel, 0, 0),
+            "symbolic link to a directory: opm fails to read it as a file (not followed)",
+        )),
+        Ok(_) => None,
     }
 }
 
@@ -434,31 +448,7 @@ fn read_file(id: u32, f: &Found) -> FileResult {
     let text = match std::str::from_utf8(&bytes) {
         Ok(t) => t,
         Err(e) => {
-            let at = e.valid_up_to();
-            let before = &bytes[..at];
-            let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
-            let line_start = before
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1);
-            let col = String::from_utf8_lossy(&before[line_start..])
-                .chars()
-                .count() as u32
-                + 1;
-            let what = if bytes.contains(&0) {
-                "a binary file"
-            } else {
-                "not UTF-8 text"
-            };
-            diagnostics.push(Diagnostic::new(
-                codes::ENCODING,
-                Severity::Error,
-                Location::new(&f.rel, line, col),
-                format!(
-                    "{what}: invalid UTF-8 byte 0x{:02x} at offset {at} (catalog files must be UTF-8 JSON or YAML)",
-                    bytes[at]
-                ),
-            ));
+            diagnostics.push(encoding_error(&f.rel, &bytes, e.valid_up_to()));
             return fail(diagnostics, file);
         }
     };
@@ -484,6 +474,34 @@ fn read_file(id: u32, f: &Found) -> FileResult {
         docs: with_meta,
         diagnostics,
     }
+}
+
+/// A file that is not UTF-8 (invalid from byte `at`): where, and what it looks like.
+fn encoding_error(rel: &str, bytes: &[u8], at: usize) -> Diagnostic {
+    let before = &bytes[..at];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u32
+        + 1;
+    let what = if bytes.contains(&0) {
+        "a binary file"
+    } else {
+        "not UTF-8 text"
+    };
+    Diagnostic::new(
+        codes::ENCODING,
+        Severity::Error,
+        Location::new(rel, line, col),
+        format!(
+            "{what}: invalid UTF-8 byte 0x{:02x} at offset {at} (catalog files must be UTF-8 JSON or YAML)",
+            bytes[at]
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -5,22 +5,24 @@
 
 pub mod fields;
 pub mod mermaid;
+mod objects;
 mod render;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
-use serde_json::Value;
 
 pub use fields::FieldChange;
 pub use render::{markdown, range_text, text};
 
+use crate::catalog::Catalog;
 use crate::catalog::model::{Deprecations, Package};
-use crate::catalog::{BlobId, BlobState, Catalog, Str};
 use crate::graph::channel::{ChannelGraph, PackageFacts, package_channel_graphs};
 use crate::graph::query::{Installed, path_to_head};
-use fields::Changes;
+use objects::{
+    bundle_change, bundle_names, channel_fields, others, package_fields, package_others,
+};
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct CatalogDiff {
@@ -292,221 +294,6 @@ fn channel_changed(d: &ChannelDiff) -> bool {
         || !d.fields_changed.is_empty()
 }
 
-/// Whether two pristine blobs were read from identical bytes (same file content, same place).
-fn same_source(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> bool {
-    let (x, y) = (old.blob(a), new.blob(b));
-    let pristine =
-        |bl: &crate::catalog::Blob| bl.state == BlobState::Loaded && bl.original.is_none();
-    let (fx, fy) = (old.file_of(a), new.file_of(b));
-    pristine(x)
-        && pristine(y)
-        && fx.hash == fy.hash
-        && fx.len == fy.len
-        && x.start == y.start
-        && x.end == y.end
-}
-
-/// The JSON of two blobs, unless they are known to be equal without reading them.
-fn pair(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> Option<(Value, Value)> {
-    if same_source(old, a, new, b) {
-        return None;
-    }
-    // A value that cannot be read back compares as its error, so the object shows as changed
-    // rather than silently equal.
-    let read = |c: &Catalog, id: BlobId| {
-        c.to_json(&c.blob(id).value)
-            .unwrap_or_else(|e| Value::String(format!("(cannot be read: {e})")))
-    };
-    let (x, y) = (read(old, a), read(new, b));
-    (x != y).then_some((x, y))
-}
-
-fn decoder(c: &Catalog) -> impl Fn(&str) -> Option<Value> + '_ {
-    move |data: &str| c.bundle_object(&Str::new(data)).ok()
-}
-
-/// Fields of the `olm.package` object other than its name and default channel.
-fn package_fields(old: &Catalog, new: &Catalog, package: &str) -> Vec<FieldChange> {
-    let first = |c: &Catalog| {
-        c.index()
-            .package(package)
-            .and_then(|i| i.packages.first().copied())
-    };
-    let (Some(a), Some(b)) = (first(old), first(new)) else {
-        return Vec::new();
-    };
-    let Some((x, y)) = pair(old, a, new, b) else {
-        return Vec::new();
-    };
-    let mut out = Changes::default();
-    fields::other_fields(
-        &x,
-        &y,
-        &["schema", "name", "defaultChannel", "properties"],
-        &mut out,
-    );
-    fields::properties(&x, &y, &decoder(old), &mut out);
-    out.finish()
-}
-
-/// Fields of a channel and of its entries other than names, edges and skipRange.
-fn channel_fields(old: &Catalog, a: BlobId, new: &Catalog, b: BlobId) -> Vec<FieldChange> {
-    let Some((x, y)) = pair(old, a, new, b) else {
-        return Vec::new();
-    };
-    let mut out = Changes::default();
-    fields::other_fields(&x, &y, &["schema", "package", "name", "entries"], &mut out);
-    let entries = |v: &Value| -> BTreeMap<String, Value> {
-        let mut m = BTreeMap::new();
-        for e in v
-            .get("entries")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(n) = e.get("name").and_then(Value::as_str) {
-                m.entry(n.to_string()).or_insert_with(|| e.clone());
-            }
-        }
-        m
-    };
-    let (ea, eb) = (entries(&x), entries(&y));
-    for (n, va) in &ea {
-        if let Some(vb) = eb.get(n) {
-            let strip = |v: &Value| -> Value {
-                let mut v = v.clone();
-                if let Value::Object(m) = &mut v {
-                    for k in ["name", "replaces", "skips", "skipRange"] {
-                        m.remove(k);
-                    }
-                }
-                v
-            };
-            fields::compare(&format!("entries[{n}] "), &strip(va), &strip(vb), &mut out);
-        }
-    }
-    out.finish()
-}
-
-fn bundle_change(
-    old: &Catalog,
-    a: BlobId,
-    new: &Catalog,
-    b: BlobId,
-    name: &str,
-) -> Option<BundleChange> {
-    let (x, y) = pair(old, a, new, b)?;
-    let image_of = |v: &Value| {
-        v.get("image")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    let (ia, ib) = (image_of(&x), image_of(&y));
-    let mut props = Changes::default();
-    fields::properties(
-        &x,
-        &y,
-        &|d| decoder(old)(d).or_else(|| decoder(new)(d)),
-        &mut props,
-    );
-    let mut related = Changes::default();
-    fields::related_images(&x, &y, &mut related);
-    let mut rest = Changes::default();
-    fields::other_fields(
-        &x,
-        &y,
-        &[
-            "schema",
-            "package",
-            "name",
-            "image",
-            "properties",
-            "relatedImages",
-        ],
-        &mut rest,
-    );
-    let properties = props.finish();
-    let change = BundleChange {
-        name: name.to_string(),
-        image: (ia != ib).then_some([ia, ib]),
-        properties_changed: !properties.is_empty(),
-        properties,
-        related_images: related.finish(),
-        fields: rest.finish(),
-    };
-    let changed = change.image.is_some()
-        || change.properties_changed
-        || !change.related_images.is_empty()
-        || !change.fields.is_empty();
-    changed.then_some(change)
-}
-
-fn bundle_names(c: &Catalog, package: &str) -> BTreeSet<String> {
-    c.index()
-        .package(package)
-        .map(|i| {
-            i.bundles
-                .iter()
-                .map(|&id| c.blob(id).name().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// Objects of other schemas by (schema, package, name), the n-th of equal keys matched to the n-th.
-fn others(old: &Catalog, a: &[BlobId], new: &Catalog, b: &[BlobId]) -> Vec<OtherChange> {
-    type Key = (String, String, String);
-    let keyed = |c: &Catalog, ids: &[BlobId]| -> BTreeMap<Key, Vec<BlobId>> {
-        let mut m: BTreeMap<Key, Vec<BlobId>> = BTreeMap::new();
-        for &id in ids {
-            let bl = c.blob(id);
-            m.entry((bl.schema().into(), bl.package().into(), bl.name().into()))
-                .or_default()
-                .push(id);
-        }
-        m
-    };
-    let (ka, kb) = (keyed(old, a), keyed(new, b));
-    let mut keys: Vec<&Key> = ka.keys().chain(kb.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    let mut out = Vec::new();
-    let empty = Vec::new();
-    for k in keys {
-        let (la, lb) = (ka.get(k).unwrap_or(&empty), kb.get(k).unwrap_or(&empty));
-        let change = |change: &'static str, fields: Vec<FieldChange>| OtherChange {
-            schema: k.0.clone(),
-            package: k.1.clone(),
-            name: k.2.clone(),
-            change,
-            fields,
-        };
-        for i in 0..la.len().max(lb.len()) {
-            match (la.get(i), lb.get(i)) {
-                (Some(&x), Some(&y)) => {
-                    if let Some((vx, vy)) = pair(old, x, new, y) {
-                        let mut c = Changes::default();
-                        fields::other_fields(&vx, &vy, &["schema", "package", "name"], &mut c);
-                        out.push(change("changed", c.finish()));
-                    }
-                }
-                (Some(_), None) => out.push(change("removed", Vec::new())),
-                (None, Some(_)) => out.push(change("added", Vec::new())),
-                (None, None) => {}
-            }
-        }
-    }
-    out
-}
-
-fn package_others(c: &Catalog, package: &str) -> Vec<BlobId> {
-    c.index()
-        .package(package)
-        .map(|i| i.others.clone())
-        .unwrap_or_default()
-}
-
 /// Compares two catalogs.
 pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
     let names: BTreeSet<&String> = old
@@ -515,104 +302,141 @@ pub fn diff(old: &Catalog, new: &Catalog) -> CatalogDiff {
         .iter()
         .chain(new.index().package_names())
         .collect();
-    let mut out = CatalogDiff::default();
-    for name in names {
-        let (o, n) = (side(old, name), side(new, name));
-        let mut p = PackageDiff {
-            name: name.clone(),
-            ..Default::default()
-        };
-        let (ob, nb) = (bundle_names(old, name), bundle_names(new, name));
-        p.bundles_added = nb.difference(&ob).cloned().collect();
-        p.bundles_removed = ob.difference(&nb).cloned().collect();
-        p.others = others(
-            old,
-            &package_others(old, name),
-            new,
-            &package_others(new, name),
-        );
-        match (o, n) {
-            (None, None) => continue,
-            (None, Some(n)) => {
-                p.change = "added";
-                p.channels_added = n.graphs.keys().cloned().collect();
+    CatalogDiff {
+        packages: names
+            .into_iter()
+            .filter_map(|name| diff_package(old, new, name))
+            .collect(),
+        others: others(old, &old.index().unowned, new, &new.index().unowned),
+    }
+}
+
+/// What changed in package `name`; `None` when nothing did.
+fn diff_package(old: &Catalog, new: &Catalog, name: &str) -> Option<PackageDiff> {
+    let (o, n) = (side(old, name), side(new, name));
+    let mut p = PackageDiff {
+        name: name.to_string(),
+        ..Default::default()
+    };
+    let (ob, nb) = (bundle_names(old, name), bundle_names(new, name));
+    p.bundles_added = nb.difference(&ob).cloned().collect();
+    p.bundles_removed = ob.difference(&nb).cloned().collect();
+    p.others = others(
+        old,
+        &package_others(old, name),
+        new,
+        &package_others(new, name),
+    );
+    match (o, n) {
+        (None, None) => return None,
+        (None, Some(n)) => {
+            p.change = "added";
+            p.channels_added = n.graphs.keys().cloned().collect();
+        }
+        (Some(o), None) => {
+            p.change = "removed";
+            p.channels_removed = o.graphs.keys().cloned().collect();
+        }
+        (Some(o), Some(n)) => {
+            p.change = "changed";
+            if o.default_channel != n.default_channel {
+                p.default_channel = Some([o.default_channel.clone(), n.default_channel.clone()]);
             }
-            (Some(o), None) => {
-                p.change = "removed";
-                p.channels_removed = o.graphs.keys().cloned().collect();
-            }
-            (Some(o), Some(n)) => {
-                p.change = "changed";
-                if o.default_channel != n.default_channel {
-                    p.default_channel =
-                        Some([o.default_channel.clone(), n.default_channel.clone()]);
-                }
-                p.fields_changed = package_fields(old, new, name);
-                p.channels_added = n
-                    .graphs
-                    .keys()
-                    .filter(|c| !o.graphs.contains_key(*c))
-                    .cloned()
-                    .collect();
-                p.channels_removed = o
-                    .graphs
-                    .keys()
-                    .filter(|c| !n.graphs.contains_key(*c))
-                    .cloned()
-                    .collect();
-                let (oi, ni) = (old.index().package(name), new.index().package(name));
-                for (c, og) in &o.graphs {
-                    if let Some(ng) = n.graphs.get(c) {
-                        let mut d = diff_channel(c, og, ng);
-                        if let (Some(a), Some(b)) =
-                            (oi.and_then(|i| i.channel(c)), ni.and_then(|i| i.channel(c)))
-                        {
-                            d.fields_changed = channel_fields(old, a, new, b);
-                        }
-                        if channel_changed(&d) {
-                            d.picture = mermaid::Picture::build(&d, og, ng);
-                            p.channels.push(d);
-                        }
-                    }
-                }
-                let scopes: BTreeSet<&String> =
-                    o.deprecations.keys().chain(n.deprecations.keys()).collect();
-                for of in scopes {
-                    let (a, b) = (o.deprecations.get(of), n.deprecations.get(of));
-                    if a != b {
-                        p.deprecations.push(DeprecationChange {
-                            of: of.clone(),
-                            old: a.cloned(),
-                            new: b.cloned(),
-                        });
-                    }
-                }
-                if let (Some(oi), Some(ni)) = (oi, ni) {
-                    for b in ob.intersection(&nb) {
-                        if let (Some(x), Some(y)) = (oi.bundle(b), ni.bundle(b))
-                            && let Some(c) = bundle_change(o.catalog, x, n.catalog, y, b)
-                        {
-                            p.bundles_changed.push(c);
-                        }
-                    }
-                }
-                let changed = p.default_channel.is_some()
-                    || !p.fields_changed.is_empty()
-                    || !p.channels_added.is_empty()
-                    || !p.channels_removed.is_empty()
-                    || !p.channels.is_empty()
-                    || !p.deprecations.is_empty()
-                    || !p.bundles_added.is_empty()
-                    || !p.bundles_removed.is_empty()
-                    || !p.bundles_changed.is_empty()
-                    || !p.others.is_empty();
-                if !changed {
-                    continue;
-                }
+            p.fields_changed = package_fields(old, new, name);
+            p.channels_added = n
+                .graphs
+                .keys()
+                .filter(|c| !o.graphs.contains_key(*c))
+                .cloned()
+                .collect();
+            p.channels_removed = o
+                .graphs
+                .keys()
+                .filter(|c| !n.graphs.contains_key(*c))
+                .cloned()
+                .collect();
+            p.channels = changed_channels(&o, &n, name);
+            p.deprecations = deprecation_changes(&o, &n);
+            p.bundles_changed = changed_bundles(&o, &n, name, ob.intersection(&nb));
+            if !p.has_changes() {
+                return None;
             }
         }
-        out.packages.push(p);
     }
-    out.others = others(old, &old.index().unowned, new, &new.index().unowned);
+    Some(p)
+}
+
+/// The channels of both sides that changed, with what changed in each.
+fn changed_channels(o: &Side, n: &Side, package: &str) -> Vec<ChannelDiff> {
+    let (oi, ni) = (
+        o.catalog.index().package(package),
+        n.catalog.index().package(package),
+    );
+    let mut out = Vec::new();
+    for (c, og) in &o.graphs {
+        let Some(ng) = n.graphs.get(c) else {
+            continue;
+        };
+        let mut d = diff_channel(c, og, ng);
+        if let (Some(a), Some(b)) = (oi.and_then(|i| i.channel(c)), ni.and_then(|i| i.channel(c))) {
+            d.fields_changed = channel_fields(o.catalog, a, n.catalog, b);
+        }
+        if channel_changed(&d) {
+            d.picture = mermaid::Picture::build(&d, og, ng);
+            out.push(d);
+        }
+    }
     out
+}
+
+/// Deprecation messages added, removed or changed, by what they deprecate.
+fn deprecation_changes(o: &Side, n: &Side) -> Vec<DeprecationChange> {
+    let scopes: BTreeSet<&String> = o.deprecations.keys().chain(n.deprecations.keys()).collect();
+    scopes
+        .into_iter()
+        .filter_map(|of| {
+            let (a, b) = (o.deprecations.get(of), n.deprecations.get(of));
+            (a != b).then(|| DeprecationChange {
+                of: of.clone(),
+                old: a.cloned(),
+                new: b.cloned(),
+            })
+        })
+        .collect()
+}
+
+/// The bundles on both sides (`common`) whose objects differ.
+fn changed_bundles<'a>(
+    o: &Side,
+    n: &Side,
+    package: &str,
+    common: impl Iterator<Item = &'a String>,
+) -> Vec<BundleChange> {
+    let (Some(oi), Some(ni)) = (
+        o.catalog.index().package(package),
+        n.catalog.index().package(package),
+    ) else {
+        return Vec::new();
+    };
+    common
+        .filter_map(|b| {
+            let (x, y) = (oi.bundle(b)?, ni.bundle(b)?);
+            bundle_change(o.catalog, x, n.catalog, y, b)
+        })
+        .collect()
+}
+
+impl PackageDiff {
+    fn has_changes(&self) -> bool {
+        self.default_channel.is_some()
+            || !self.fields_changed.is_empty()
+            || !self.channels_added.is_empty()
+            || !self.channels_removed.is_empty()
+            || !self.channels.is_empty()
+            || !self.deprecations.is_empty()
+            || !self.bundles_added.is_empty()
+            || !self.bundles_removed.is_empty()
+            || !self.bundles_changed.is_empty()
+            || !self.others.is_empty()
+    }
 }

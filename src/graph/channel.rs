@@ -163,99 +163,9 @@ impl ChannelGraph {
         facts: &PackageFacts,
     ) -> ChannelGraph {
         let chain = check_chain(entries);
-        // Ranks exist only when OLM v0 can order the channel; heads are marked either way (several
-        // heads are the problem to show).
-        let ranks: HashMap<&str, usize> = match &chain {
-            Chain::Valid { chain, .. } | Chain::Stranded { chain, .. } => {
-                chain.iter().enumerate().map(|(i, n)| (*n, i)).collect()
-            }
-            _ => HashMap::new(),
-        };
-        let heads: HashSet<&str> = super::heads(entries).into_iter().collect();
-        let skipped: HashSet<&str> = entries
-            .iter()
-            .flat_map(|e| e.skips.iter().copied())
-            .collect();
-        let mut graph = DiGraph::with_capacity(entries.len(), entries.len() * 2);
-        let mut by_name = HashMap::with_capacity(entries.len());
-        for (position, e) in entries.iter().enumerate() {
-            if by_name.contains_key(e.name) {
-                continue;
-            }
-            let n = graph.add_node(EntryNode {
-                name: e.name.to_string(),
-                version: facts.versions.get(e.name).cloned(),
-                head: heads.contains(e.name),
-                deprecated: facts.deprecated_bundles.contains(e.name),
-                skipped: skipped.contains(e.name),
-                rank: ranks
-                    .get(e.name)
-                    .copied()
-                    .filter(|_| !skipped.contains(e.name)),
-                position,
-            });
-            by_name.insert(e.name.to_string(), n);
-        }
-        let mut skip_ranges = HashMap::new();
-        let mut outside = Vec::new();
-        let mut linked = HashSet::with_capacity(entries.len());
-        for e in entries {
-            // A repeated entry (an error of its own) counts once, as its first occurrence.
-            if !linked.insert(e.name) {
-                continue;
-            }
-            let to = by_name[e.name];
-            let mut link = |from: &str, kind: EdgeKind| match by_name.get(from) {
-                Some(&f) => {
-                    graph.add_edge(f, to, kind);
-                }
-                None => outside.push(OutsideEdge {
-                    to,
-                    kind,
-                    from: from.to_string(),
-                }),
-            };
-            if let Some(r) = e.replaces {
-                link(r, EdgeKind::Replaces);
-            }
-            for s in &e.skips {
-                if !s.is_empty() {
-                    link(s, EdgeKind::Skips);
-                }
-            }
-            if let Some(r) = e.skip_range {
-                skip_ranges.insert(to, r.to_string());
-            }
-        }
-        // skipRange edges: from every entry whose version the range matches.
-        let ranges: Vec<(NodeIndex, Range)> = skip_ranges
-            .iter()
-            .filter_map(|(&n, r)| Range::parse(r).ok().map(|r| (n, r)))
-            .collect();
-        for (to, range) in ranges {
-            let matched: Vec<NodeIndex> = graph
-                .node_indices()
-                .filter(|&n| n != to && graph[n].version.as_ref().is_some_and(|v| range.matches(v)))
-                .collect();
-            for from in matched {
-                graph.add_edge(from, to, EdgeKind::SkipRange);
-            }
-        }
-        let summary = match chain {
-            Chain::Valid { head, .. } => ChainSummary::Valid {
-                head: head.to_string(),
-            },
-            Chain::Empty => ChainSummary::Empty,
-            Chain::NoHead => ChainSummary::NoHead,
-            Chain::MultipleHeads(h) => {
-                ChainSummary::MultipleHeads(h.into_iter().map(String::from).collect())
-            }
-            Chain::Cycle(c) => ChainSummary::Cycle(c.into_iter().map(String::from).collect()),
-            Chain::Stranded { head, stranded, .. } => ChainSummary::Stranded {
-                head: head.to_string(),
-                stranded: stranded.into_iter().map(String::from).collect(),
-            },
-        };
+        let (mut graph, by_name) = entry_nodes(entries, facts, &chain);
+        let (skip_ranges, outside) = link_entries(entries, &mut graph, &by_name);
+        add_skip_range_edges(&mut graph, &skip_ranges);
         ChannelGraph {
             package: package.to_string(),
             channel: channel.to_string(),
@@ -265,7 +175,7 @@ impl ChannelGraph {
             by_name,
             skip_ranges,
             outside,
-            chain: summary,
+            chain: chain.into(),
         }
     }
 
@@ -300,6 +210,129 @@ impl ChannelGraph {
             .then(nb.position.cmp(&na.position))
         });
         order
+    }
+}
+
+/// One node per entry (a repeated entry counts once), with its version, marks and rank.
+fn entry_nodes(
+    entries: &[ChannelEntry],
+    facts: &PackageFacts,
+    chain: &Chain,
+) -> (DiGraph<EntryNode, EdgeKind>, HashMap<String, NodeIndex>) {
+    // Ranks exist only when OLM v0 can order the channel; heads are marked either way (several
+    // heads are the problem to show).
+    let ranks: HashMap<&str, usize> = match chain {
+        Chain::Valid { chain, .. } | Chain::Stranded { chain, .. } => {
+            chain.iter().enumerate().map(|(i, n)| (*n, i)).collect()
+        }
+        _ => HashMap::new(),
+    };
+    let heads: HashSet<&str> = super::heads(entries).into_iter().collect();
+    let skipped: HashSet<&str> = entries
+        .iter()
+        .flat_map(|e| e.skips.iter().copied())
+        .collect();
+    let mut graph = DiGraph::with_capacity(entries.len(), entries.len() * 2);
+    let mut by_name = HashMap::with_capacity(entries.len());
+    for (position, e) in entries.iter().enumerate() {
+        if by_name.contains_key(e.name) {
+            continue;
+        }
+        let n = graph.add_node(EntryNode {
+            name: e.name.to_string(),
+            version: facts.versions.get(e.name).cloned(),
+            head: heads.contains(e.name),
+            deprecated: facts.deprecated_bundles.contains(e.name),
+            skipped: skipped.contains(e.name),
+            rank: ranks
+                .get(e.name)
+                .copied()
+                .filter(|_| !skipped.contains(e.name)),
+            position,
+        });
+        by_name.insert(e.name.to_string(), n);
+    }
+    (graph, by_name)
+}
+
+/// `replaces` and `skips` edges between entries; links to names outside the channel, and each
+/// entry's skipRange text, are returned.
+fn link_entries(
+    entries: &[ChannelEntry],
+    graph: &mut DiGraph<EntryNode, EdgeKind>,
+    by_name: &HashMap<String, NodeIndex>,
+) -> (HashMap<NodeIndex, String>, Vec<OutsideEdge>) {
+    let mut skip_ranges = HashMap::new();
+    let mut outside = Vec::new();
+    let mut linked = HashSet::with_capacity(entries.len());
+    for e in entries {
+        // A repeated entry (an error of its own) counts once, as its first occurrence.
+        if !linked.insert(e.name) {
+            continue;
+        }
+        let to = by_name[e.name];
+        let mut link = |from: &str, kind: EdgeKind| match by_name.get(from) {
+            Some(&f) => {
+                graph.add_edge(f, to, kind);
+            }
+            None => outside.push(OutsideEdge {
+                to,
+                kind,
+                from: from.to_string(),
+            }),
+        };
+        if let Some(r) = e.replaces {
+            link(r, EdgeKind::Replaces);
+        }
+        for s in &e.skips {
+            if !s.is_empty() {
+                link(s, EdgeKind::Skips);
+            }
+        }
+        if let Some(r) = e.skip_range {
+            skip_ranges.insert(to, r.to_string());
+        }
+    }
+    (skip_ranges, outside)
+}
+
+/// skipRange edges: from every entry whose version the range matches.
+fn add_skip_range_edges(
+    graph: &mut DiGraph<EntryNode, EdgeKind>,
+    skip_ranges: &HashMap<NodeIndex, String>,
+) {
+    let ranges: Vec<(NodeIndex, Range)> = skip_ranges
+        .iter()
+        .filter_map(|(&n, r)| Range::parse(r).ok().map(|r| (n, r)))
+        .collect();
+    for (to, range) in ranges {
+        let matched: Vec<NodeIndex> = graph
+            .node_indices()
+            .filter(|&n| n != to && graph[n].version.as_ref().is_some_and(|v| range.matches(v)))
+            .collect();
+        for from in matched {
+            graph.add_edge(from, to, EdgeKind::SkipRange);
+        }
+    }
+}
+
+impl From<Chain<'_>> for ChainSummary {
+    fn from(chain: Chain) -> Self {
+        match chain {
+            Chain::Valid { head, .. } => ChainSummary::Valid {
+                head: head.to_string(),
+            },
+            Chain::Empty => ChainSummary::Empty,
+            Chain::NoHead => ChainSummary::NoHead,
+            Chain::MultipleHeads(h) => {
+                ChainSummary::MultipleHeads(h.into_iter().map(String::from).collect())
+            }
+            Chain::Cycle(c) => ChainSummary::Cycle(c.into_iter().map(String::from).collect()),
+            Chain::Stranded { head, stranded, .. } => ChainSummary::Stranded {
+                head: head.to_string(),
+                stranded: stranded.into_iter().map(String::from).collect(),
+            },
+        }
     }
 }
 

@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 
-use super::channel::PackageFacts;
+use super::channel::{ChannelGraph, EdgeKind, PackageFacts};
 use super::filter::{self, Filter};
 use crate::catalog::Catalog;
 use crate::catalog::model::{Bundle, Channel, ChannelEntry};
@@ -184,100 +184,51 @@ fn id(s: &str) -> String {
     }
 }
 
+/// What the Mermaid text gathers while channels are written: link numbers, links to draw red,
+/// deprecated packages and channels, entry classes.
+#[derive(Default)]
+struct MermaidBody<'c> {
+    text: String,
+    /// Number of the next link (Mermaid numbers them in order).
+    link: usize,
+    red_links: Vec<usize>,
+    deprecated_packages: Vec<String>,
+    deprecated_channels: Vec<String>,
+    classes: BTreeMap<&'c str, Vec<String>>,
+}
+
 /// The Mermaid text of the selected channels, as `opm alpha render-graph DIR [-p PACKAGE]` prints it.
 pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> String {
     let versions = version_map(catalog);
     let version = |name: &str| versions.get(name).cloned().unwrap_or_else(zero);
-    let mut body = String::new();
-    let mut link = 0usize;
-    let mut red_links: Vec<usize> = Vec::new();
-    let mut deprecated_packages = Vec::new();
-    let mut deprecated_channels = Vec::new();
-    let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut body = MermaidBody::default();
     for p in select(catalog, sel) {
-        let _ = writeln!(body, "  %% package {}", go_quote(p.package));
-        let _ = writeln!(body, "  subgraph {}", go_quote(p.package));
+        let _ = writeln!(body.text, "  %% package {}", go_quote(p.package));
+        let _ = writeln!(body.text, "  subgraph {}", go_quote(p.package));
         if p.facts.deprecated {
-            deprecated_packages.push(id(p.package));
+            body.deprecated_packages.push(id(p.package));
         }
         for (ch, entries) in &p.channels {
-            let channel_id = id(&format!("{}-{}", p.package, ch.name));
-            let _ = writeln!(body, "    %% channel {}", go_quote(ch.name));
-            let _ = writeln!(body, "    subgraph {channel_id}[{}]", label(ch.name));
-            if p.facts.deprecated_channels.contains(ch.name) {
-                deprecated_channels.push(channel_id.clone());
-            }
-            let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
-            sorted.sort_by_key(|e| std::cmp::Reverse(version(e.name)));
-            let mut skipped: HashSet<&str> = HashSet::new();
-            let node =
-                |name: &str| format!("{}[{}]", id(&format!("{channel_id}-{name}")), label(name));
-            for e in sorted {
-                let entry_id = id(&format!("{channel_id}-{}", e.name));
-                let _ = writeln!(body, "      {}", node(e.name));
-                let deprecated = p.facts.deprecated_bundles.contains(e.name);
-                let class = match (deprecated, skipped.contains(e.name)) {
-                    (true, true) => Some("deprecatedskipped"),
-                    (true, false) => Some("deprecated"),
-                    (false, true) => Some("skipped"),
-                    (false, false) => None,
-                };
-                if let Some(c) = class {
-                    classes.entry(c).or_default().push(entry_id.clone());
-                }
-                for s in &e.skips {
-                    let _ = writeln!(body, "      {}-- skip --> {}", node(s), node(e.name));
-                    if opts.v0_semantics && !skipped.insert(s) {
-                        red_links.push(link);
-                    }
-                    link += 1;
-                }
-                if let Some(r) = e.skip_range
-                    && let Ok(range) = Range::parse(r)
-                {
-                    for x in entries {
-                        if range.matches(&version(x.name)) {
-                            let _ = writeln!(
-                                body,
-                                "      {}-- \"skipRange({r})\" --> {}",
-                                node(x.name),
-                                node(e.name)
-                            );
-                            if opts.v0_semantics && skipped.contains(e.name) {
-                                red_links.push(link);
-                            }
-                            link += 1;
-                        }
-                    }
-                }
-                if let Some(r) = e.replaces {
-                    let _ = writeln!(body, "      {}-- replace --> {}", node(r), node(e.name));
-                    if opts.v0_semantics && skipped.contains(e.name) {
-                        red_links.push(link);
-                    }
-                    link += 1;
-                }
-            }
-            body.push_str("    end\n");
+            mermaid_channel(&mut body, &p, ch, entries, &version, opts);
         }
-        body.push_str("  end\n");
+        body.text.push_str("  end\n");
     }
     let mut out = String::from(
         "graph LR\n  classDef deprecated fill:#E8960F\n  classDef skipped stroke:#FF0000,stroke-width:4px\n  classDef deprecatedskipped fill:#E8960F,stroke:#FF0000,stroke-width:4px\n",
     );
-    out.push_str(&body);
-    for p in deprecated_packages {
+    out.push_str(&body.text);
+    for p in body.deprecated_packages {
         let _ = writeln!(out, "style {p} fill:#989695");
     }
-    for c in deprecated_channels {
+    for c in body.deprecated_channels {
         let _ = writeln!(out, "style {c} fill:#DCD0FF");
     }
-    for (class, mut ids) in classes {
+    for (class, mut ids) in body.classes {
         ids.sort();
         let _ = writeln!(out, "class {} {class}", ids.join(","));
     }
-    if !red_links.is_empty() {
-        let ids: Vec<String> = red_links.iter().map(|l| l.to_string()).collect();
+    if !body.red_links.is_empty() {
+        let ids: Vec<String> = body.red_links.iter().map(|l| l.to_string()).collect();
         let _ = writeln!(
             out,
             "linkStyle {} stroke:#FF0000,stroke-width:3px,stroke-dasharray:5;",
@@ -285,6 +236,81 @@ pub fn mermaid(catalog: &Catalog, sel: &Selection, opts: &MermaidOptions) -> Str
         );
     }
     out
+}
+
+/// One channel's subgraph: entries newest first, each with its skips, skipRange and replaces links.
+fn mermaid_channel(
+    body: &mut MermaidBody,
+    p: &Selected,
+    ch: &Channel,
+    entries: &[ChannelEntry],
+    version: &dyn Fn(&str) -> Version,
+    opts: &MermaidOptions,
+) {
+    let channel_id = id(&format!("{}-{}", p.package, ch.name));
+    let _ = writeln!(body.text, "    %% channel {}", go_quote(ch.name));
+    let _ = writeln!(body.text, "    subgraph {channel_id}[{}]", label(ch.name));
+    if p.facts.deprecated_channels.contains(ch.name) {
+        body.deprecated_channels.push(channel_id.clone());
+    }
+    let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse(version(e.name)));
+    let mut skipped: HashSet<&str> = HashSet::new();
+    let node = |name: &str| format!("{}[{}]", id(&format!("{channel_id}-{name}")), label(name));
+    for e in sorted {
+        let entry_id = id(&format!("{channel_id}-{}", e.name));
+        let _ = writeln!(body.text, "      {}", node(e.name));
+        let deprecated = p.facts.deprecated_bundles.contains(e.name);
+        let class = match (deprecated, skipped.contains(e.name)) {
+            (true, true) => Some("deprecatedskipped"),
+            (true, false) => Some("deprecated"),
+            (false, true) => Some("skipped"),
+            (false, false) => None,
+        };
+        if let Some(c) = class {
+            body.classes.entry(c).or_default().push(entry_id.clone());
+        }
+        for s in &e.skips {
+            let _ = writeln!(body.text, "      {}-- skip --> {}", node(s), node(e.name));
+            let red = opts.v0_semantics && !skipped.insert(s);
+            body.add_link(red);
+        }
+        if let Some(r) = e.skip_range
+            && let Ok(range) = Range::parse(r)
+        {
+            for x in entries {
+                if range.matches(&version(x.name)) {
+                    let _ = writeln!(
+                        body.text,
+                        "      {}-- \"skipRange({r})\" --> {}",
+                        node(x.name),
+                        node(e.name)
+                    );
+                    body.add_link(opts.v0_semantics && skipped.contains(e.name));
+                }
+            }
+        }
+        if let Some(r) = e.replaces {
+            let _ = writeln!(
+                body.text,
+                "      {}-- replace --> {}",
+                node(r),
+                node(e.name)
+            );
+            body.add_link(opts.v0_semantics && skipped.contains(e.name));
+        }
+    }
+    body.text.push_str("    end\n");
+}
+
+impl MermaidBody<'_> {
+    /// Counts the link just written, drawn red when `red`.
+    fn add_link(&mut self, red: bool) {
+        if red {
+            self.red_links.push(self.link);
+        }
+        self.link += 1;
+    }
 }
 
 /// Graphviz DOT of the selected channels: a cluster per package and channel, entries newest first
@@ -310,106 +336,111 @@ pub fn dot(catalog: &Catalog, sel: &Selection) -> String {
             ))
         );
         for (ch, entries) in &p.channels {
-            let g = super::channel::ChannelGraph::from_entries(
-                p.package,
-                ch.name,
-                &ch.entries,
-                &p.facts,
-            );
+            let g = ChannelGraph::from_entries(p.package, ch.name, &ch.entries, &p.facts);
             let g = if sel.filter.is_none() {
                 g
             } else {
                 filter::part(&g, entries, &p.facts)
             };
-            let mut notes = Vec::new();
-            if g.default {
-                notes.push("default");
-            }
-            if g.deprecated {
-                notes.push("deprecated");
-            }
-            let title = if notes.is_empty() {
-                ch.name.to_string()
-            } else {
-                format!("{} ({})", ch.name, notes.join(", "))
-            };
-            let _ = writeln!(
-                out,
-                "    subgraph {} {{\n      label={};",
-                dot_string(&format!("cluster_{}/{}", p.package, ch.name)),
-                dot_string(&title)
-            );
-            let nid = |name: &str| dot_string(&format!("{}/{}/{name}", p.package, ch.name));
-            for n in g.newest_first() {
-                let e = &g.graph[n];
-                let mut attrs = vec![format!(
-                    "label={}",
-                    dot_string(&match &e.version {
-                        Some(v) => format!("{}\n{v}", e.name),
-                        None => e.name.clone(),
-                    })
-                )];
-                let mut style = vec!["rounded"];
-                if e.head {
-                    attrs.push("penwidth=2".into());
-                    style.push("bold");
-                }
-                if e.deprecated {
-                    style.push("filled");
-                    attrs.push("fillcolor=\"#E8960F\"".into());
-                }
-                if g.dropped(n) {
-                    style.push("dashed");
-                }
-                attrs.push(format!("style={}", dot_string(&style.join(","))));
-                let _ = writeln!(out, "      {} [{}];", nid(&e.name), attrs.join(", "));
-            }
-            for o in &g.outside {
-                let _ = writeln!(
-                    out,
-                    "      {} [label={}, shape=plaintext];",
-                    nid(&o.from),
-                    dot_string(&o.from)
-                );
-            }
-            use petgraph::visit::EdgeRef;
-            let mut edges: Vec<(String, String, super::channel::EdgeKind)> = g
-                .graph
-                .edge_references()
-                .map(|e| {
-                    (
-                        g.graph[e.source()].name.clone(),
-                        g.graph[e.target()].name.clone(),
-                        *e.weight(),
-                    )
-                })
-                .chain(
-                    g.outside
-                        .iter()
-                        .map(|o| (o.from.clone(), g.graph[o.to].name.clone(), o.kind)),
-                )
-                .collect();
-            edges.sort();
-            for (from, to, kind) in edges {
-                let attrs = match kind {
-                    super::channel::EdgeKind::Replaces => "label=\"replaces\"".to_string(),
-                    super::channel::EdgeKind::Skips => "label=\"skips\", style=dashed".to_string(),
-                    super::channel::EdgeKind::SkipRange => format!(
-                        "label={}, style=dotted, color=\"#555555\"",
-                        dot_string(&format!(
-                            "skipRange({})",
-                            g.node(&to)
-                                .and_then(|n| g.skip_ranges.get(&n))
-                                .map_or("", String::as_str)
-                        ))
-                    ),
-                };
-                let _ = writeln!(out, "      {} -> {} [{attrs}];", nid(&from), nid(&to));
-            }
-            out.push_str("    }\n");
+            dot_channel(&mut out, p.package, ch.name, &g);
         }
         out.push_str("  }\n");
     }
     out.push_str("}\n");
     out
+}
+
+/// One channel's cluster: its title, its entries, then its edges.
+fn dot_channel(out: &mut String, package: &str, channel: &str, g: &ChannelGraph) {
+    let mut notes = Vec::new();
+    if g.default {
+        notes.push("default");
+    }
+    if g.deprecated {
+        notes.push("deprecated");
+    }
+    let title = if notes.is_empty() {
+        channel.to_string()
+    } else {
+        format!("{} ({})", channel, notes.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "    subgraph {} {{\n      label={};",
+        dot_string(&format!("cluster_{package}/{channel}")),
+        dot_string(&title)
+    );
+    let nid = |name: &str| dot_string(&format!("{package}/{channel}/{name}"));
+    for n in g.newest_first() {
+        let e = &g.graph[n];
+        let mut attrs = vec![format!(
+            "label={}",
+            dot_string(&match &e.version {
+                Some(v) => format!("{}\n{v}", e.name),
+                None => e.name.clone(),
+            })
+        )];
+        let mut style = vec!["rounded"];
+        if e.head {
+            attrs.push("penwidth=2".into());
+            style.push("bold");
+        }
+        if e.deprecated {
+            style.push("filled");
+            attrs.push("fillcolor=\"#E8960F\"".into());
+        }
+        if g.dropped(n) {
+            style.push("dashed");
+        }
+        attrs.push(format!("style={}", dot_string(&style.join(","))));
+        let _ = writeln!(out, "      {} [{}];", nid(&e.name), attrs.join(", "));
+    }
+    for o in &g.outside {
+        let _ = writeln!(
+            out,
+            "      {} [label={}, shape=plaintext];",
+            nid(&o.from),
+            dot_string(&o.from)
+        );
+    }
+    dot_edges(out, g, &nid);
+    out.push_str("    }\n");
+}
+
+/// A channel's edges, sorted: solid `replaces`, dashed `skips`, dotted `skipRange`.
+fn dot_edges(out: &mut String, g: &ChannelGraph, nid: &dyn Fn(&str) -> String) {
+    use petgraph::visit::EdgeRef;
+    let mut edges: Vec<(String, String, EdgeKind)> = g
+        .graph
+        .edge_references()
+        .map(|e| {
+            (
+                g.graph[e.source()].name.clone(),
+                g.graph[e.target()].name.clone(),
+                *e.weight(),
+            )
+        })
+        .chain(
+            g.outside
+                .iter()
+                .map(|o| (o.from.clone(), g.graph[o.to].name.clone(), o.kind)),
+        )
+        .collect();
+    edges.sort();
+    for (from, to, kind) in edges {
+        let attrs = match kind {
+            EdgeKind::Replaces => "label=\"replaces\"".to_string(),
+            EdgeKind::Skips => "label=\"skips\", style=dashed".to_string(),
+            EdgeKind::SkipRange => format!(
+                "label={}, style=dotted, color=\"#555555\"",
+                dot_string(&format!(
+                    "skipRange({})",
+                    g.node(&to)
+                        .and_then(|n| g.skip_ranges.get(&n))
+                        .map_or("", String::as_str)
+                ))
+            ),
+        };
+        let _ = writeln!(out, "      {} -> {} [{attrs}];", nid(&from), nid(&to));
+    }
 }

@@ -8,7 +8,6 @@
 //! ```
 
 pub mod codes;
-mod dangling;
 mod lint;
 pub mod opm;
 pub mod profile;

@@ -94,19 +94,7 @@ pub fn render(catalog: &Catalog, diagnostics: &[Diagnostic]) -> String {
             }
             OpmStage::Bundle => {
                 let bundle = d.object.bundle.clone().unwrap_or_default();
-                let channels: Vec<String> = match &d.object.channel {
-                    Some(c) => vec![c.clone()],
-                    None => catalog
-                        .index()
-                        .package(&pkg)
-                        .map(|p| {
-                            p.channels_listing(&bundle)
-                                .iter()
-                                .map(|&id| catalog.blob(id).name().to_string())
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                };
+                let channels = bundle_channels(catalog, d, &pkg, &bundle);
                 let node = packages.entry(pkg).or_default();
                 for ch in channels {
                     node.channels
@@ -126,30 +114,7 @@ pub fn render(catalog: &Catalog, diagnostics: &[Diagnostic]) -> String {
             message: "invalid index".into(),
             children: packages
                 .into_iter()
-                .map(|(name, p)| Tree {
-                    message: format!("invalid package {}", go_quote(&name)),
-                    children: p
-                        .leaves
-                        .iter()
-                        .map(|l| Tree::leaf(l))
-                        .chain(p.channels.into_iter().map(|(ch, c)| {
-                            Tree {
-                                message: format!("invalid channel {}", go_quote(&ch)),
-                                children: c
-                                    .leaves
-                                    .iter()
-                                    .map(|l| Tree::leaf(l))
-                                    .chain(c.bundles.into_iter().map(|(b, leaves)| Tree {
-                                        message: format!("invalid bundle {}", go_quote(&b)),
-                                        children: leaves.iter().map(|l| Tree::leaf(l)).collect(),
-                                    }))
-                                    .chain(c.after.iter().map(|l| Tree::leaf(l)))
-                                    .collect(),
-                            }
-                        }))
-                        .chain(p.after.iter().map(|l| Tree::leaf(l)))
-                        .collect(),
-                })
+                .map(|(name, p)| p.tree(&name))
                 .collect(),
         };
         if !out.is_empty() {
@@ -158,6 +123,57 @@ pub fn render(catalog: &Catalog, diagnostics: &[Diagnostic]) -> String {
         root.render(&mut out, "");
     }
     out
+}
+
+/// The channels opm reports a bundle problem under: the diagnostic's channel, else every channel
+/// of the package that lists the bundle.
+fn bundle_channels(catalog: &Catalog, d: &Diagnostic, pkg: &str, bundle: &str) -> Vec<String> {
+    match &d.object.channel {
+        Some(c) => vec![c.clone()],
+        None => catalog
+            .index()
+            .package(pkg)
+            .map(|p| {
+                p.channels_listing(bundle)
+                    .iter()
+                    .map(|&id| catalog.blob(id).name().to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+impl PackageNode {
+    fn tree(self, name: &str) -> Tree {
+        Tree {
+            message: format!("invalid package {}", go_quote(name)),
+            children: self
+                .leaves
+                .iter()
+                .map(|l| Tree::leaf(l))
+                .chain(self.channels.into_iter().map(|(ch, c)| c.tree(&ch)))
+                .chain(self.after.iter().map(|l| Tree::leaf(l)))
+                .collect(),
+        }
+    }
+}
+
+impl ChannelNode {
+    fn tree(self, name: &str) -> Tree {
+        Tree {
+            message: format!("invalid channel {}", go_quote(name)),
+            children: self
+                .leaves
+                .iter()
+                .map(|l| Tree::leaf(l))
+                .chain(self.bundles.into_iter().map(|(b, leaves)| Tree {
+                    message: format!("invalid bundle {}", go_quote(&b)),
+                    children: leaves.iter().map(|l| Tree::leaf(l)).collect(),
+                }))
+                .chain(self.after.iter().map(|l| Tree::leaf(l)))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]

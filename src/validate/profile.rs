@@ -19,9 +19,9 @@ use petgraph::visit::EdgeRef;
 
 use super::codes as c;
 use crate::catalog::diagnostic::Diagnostic;
-use crate::catalog::model::{Bundle, Channel, property_type};
+use crate::catalog::model::{Bundle, Channel, ChannelEntry, property_type};
 use crate::catalog::node::Node;
-use crate::catalog::{BlobId, Catalog};
+use crate::catalog::{BlobId, Catalog, Location};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::query::{Installed, v0_offers};
 
@@ -267,7 +267,38 @@ fn graph_rules(
             |e| catalog.node_location(id, e.node),
         )
     };
-    // Loops over every kind of link (a skipRange can close one that replaces alone does not).
+    loops(ch, g, &at, out);
+    if g.ordered() {
+        dangling(ch, g, &at, out);
+    }
+    let tail = match &g.chain {
+        crate::graph::channel::ChainSummary::Valid { .. }
+        | crate::graph::channel::ChainSummary::Stranded { .. } => {
+            // The oldest entry of the head's replaces walk.
+            g.graph
+                .node_indices()
+                .filter(|&n| g.graph[n].rank.is_some())
+                .max_by_key(|&n| g.graph[n].rank)
+                .map(|n| g.graph[n].name.clone())
+        }
+        _ => None,
+    };
+    let idx = catalog.index().package(&g.package);
+    for e in &ch.entries {
+        pruned(catalog, id, ch, e, out);
+        // Replaces availability: the replaced bundle must be in this catalog (but for the oldest
+        // entry, whose replaces usually names a release pruned long ago).
+        if let Some(r) = e.replaces.filter(|r| !r.is_empty())
+            && idx.is_some_and(|i| i.bundle(r).is_none())
+            && tail.as_deref() != Some(e.name)
+        {
+            replaced_missing(catalog, id, ch, e, r, out);
+        }
+    }
+}
+
+/// FBC304: loops over every kind of link (a skipRange can close one that replaces alone does not).
+fn loops(ch: &Channel, g: &ChannelGraph, at: &dyn Fn(&str) -> Location, out: &mut Vec<Diagnostic>) {
     for scc in tarjan_scc(&g.graph) {
         let looped = scc.len() > 1
             || scc
@@ -303,114 +334,119 @@ fn graph_rules(
             .with_hint("links go from older to newer versions only: fix the replaces, skips or skipRange that points at a newer entry"),
         );
     }
-    // Dangling: entries (other than the head) from which OLM v0 offers no upgrade.
-    if g.ordered() {
-        let head = g.chain.head();
-        let mut dangling = Vec::new();
-        for n in g.graph.node_indices() {
-            let name = &g.graph[n].name;
-            if Some(name.as_str()) == head {
-                continue;
-            }
-            let here = Installed {
-                name: Some(name.clone()),
-                version: g.graph[n].version.clone(),
-            };
-            if v0_offers(g, &here).is_ok_and(|o| o.is_empty()) {
-                dangling.push(n);
-            }
+}
+
+/// FBC303: entries (other than the head) from which OLM v0 offers no upgrade.
+fn dangling(
+    ch: &Channel,
+    g: &ChannelGraph,
+    at: &dyn Fn(&str) -> Location,
+    out: &mut Vec<Diagnostic>,
+) {
+    let head = g.chain.head();
+    let mut dangling = Vec::new();
+    for n in g.graph.node_indices() {
+        let name = &g.graph[n].name;
+        if Some(name.as_str()) == head {
+            continue;
         }
-        dangling.sort_by_key(|&n| g.graph[n].position);
-        for n in dangling {
-            let name = &g.graph[n].name;
-            let successors: Vec<&str> = g
-                .graph
-                .edges_directed(n, petgraph::Direction::Outgoing)
-                .map(|e| g.graph[e.target()].name.as_str())
-                .collect::<HashSet<_>>()
-                .into_iter()
-                .collect();
-            let why = if successors.is_empty() {
-                "nothing replaces or skips it and no skipRange contains its version".to_string()
-            } else {
-                let mut s = successors;
-                s.sort_unstable();
+        let here = Installed {
+            name: Some(name.clone()),
+            version: g.graph[n].version.clone(),
+        };
+        if v0_offers(g, &here).is_ok_and(|o| o.is_empty()) {
+            dangling.push(n);
+        }
+    }
+    dangling.sort_by_key(|&n| g.graph[n].position);
+    for n in dangling {
+        let name = &g.graph[n].name;
+        let successors: Vec<&str> = g
+            .graph
+            .edges_directed(n, petgraph::Direction::Outgoing)
+            .map(|e| g.graph[e.target()].name.as_str())
+            .collect::<HashSet<_>>()
+            .into_iter()
+            .collect();
+        let why = if successors.is_empty() {
+            "nothing replaces or skips it and no skipRange contains its version".to_string()
+        } else {
+            let mut s = successors;
+            s.sort_unstable();
+            format!(
+                "the entries that link from it ({}) are all dropped by OLM v0 (skipped or stranded)",
+                s.join(", ")
+            )
+        };
+        out.push(
+            Diagnostic::error(
+                c::PROFILE_DANGLING,
+                at(name),
                 format!(
-                    "the entries that link from it ({}) are all dropped by OLM v0 (skipped or stranded)",
-                    s.join(", ")
-                )
-            };
-            out.push(
-                Diagnostic::error(
-                    c::PROFILE_DANGLING,
-                    at(name),
-                    format!(
-                        "channel {} has a dangling bundle {name}: clusters running it get no upgrade, as {why}",
-                        ch.name
-                    ),
-                )
-                .in_channel(ch.name)
-                .for_bundle(name)
-                .with_hint(format!(
-                    "link it from an entry OLM v0 keeps: list it in the `skips` of {} or cover its version with that entry's skipRange (`fbc-edit path` explains the chain)",
-                    head.unwrap_or("the head")
-                )),
-            );
-        }
+                    "channel {} has a dangling bundle {name}: clusters running it get no upgrade, as {why}",
+                    ch.name
+                ),
+            )
+            .in_channel(ch.name)
+            .for_bundle(name)
+            .with_hint(format!(
+                "link it from an entry OLM v0 keeps: list it in the `skips` of {} or cover its version with that entry's skipRange (`fbc-edit path` explains the chain)",
+                head.unwrap_or("the head")
+            )),
+        );
     }
-    let tail = match &g.chain {
-        crate::graph::channel::ChainSummary::Valid { .. }
-        | crate::graph::channel::ChainSummary::Stranded { .. } => {
-            // The oldest entry of the head's replaces walk.
-            g.graph
-                .node_indices()
-                .filter(|&n| g.graph[n].rank.is_some())
-                .max_by_key(|&n| g.graph[n].rank)
-                .map(|n| g.graph[n].name.clone())
-        }
-        _ => None,
-    };
-    let idx = catalog.index().package(&g.package);
-    for e in &ch.entries {
-        // Pruned graph: a skipRange and no replaces, in a channel of several entries.
-        if e.skip_range.is_some() && e.replaces.is_none_or(str::is_empty) && ch.entries.len() > 1 {
-            let node = e.node.get_field("skipRange").unwrap_or(e.node);
-            out.push(
-                Diagnostic::warning(
-                    c::PROFILE_PRUNED,
-                    catalog.node_location(id, node),
-                    format!(
-                        "{} has a skipRange but no replaces: the definition may lead to unintentional pruning of the update graph",
-                        e.name
-                    ),
-                )
-                .in_channel(ch.name)
-                .for_bundle(e.name)
-                .with_hint("add `replaces:` naming the previous entry, unless pruning the older entries is intended"),
-            );
-        }
-        // Replaces availability: the replaced bundle must be in this catalog (but for the oldest
-        // entry, whose replaces usually names a release pruned long ago).
-        if let Some(r) = e.replaces.filter(|r| !r.is_empty())
-            && idx.is_some_and(|i| i.bundle(r).is_none())
-            && tail.as_deref() != Some(e.name)
-        {
-            let node = e.node.get_field("replaces").unwrap_or(e.node);
-            out.push(
-                Diagnostic::error(
-                    c::PROFILE_REPLACES,
-                    catalog.node_location(id, node),
-                    format!(
-                        "{} replaces {r}, which is not a bundle of this catalog: the replaced bundle is not available where {} is",
-                        e.name, e.name
-                    ),
-                )
-                .in_channel(ch.name)
-                .for_bundle(e.name)
-                .with_hint("replace a bundle this catalog holds (add the bundle, or point `replaces` at the previous entry)"),
-            );
-        }
+}
+
+/// FBC305: a skipRange and no replaces, in a channel of several entries, may prune the graph.
+fn pruned(
+    catalog: &Catalog,
+    id: BlobId,
+    ch: &Channel,
+    e: &ChannelEntry,
+    out: &mut Vec<Diagnostic>,
+) {
+    if e.skip_range.is_none() || !e.replaces.is_none_or(str::is_empty) || ch.entries.len() <= 1 {
+        return;
     }
+    let node = e.node.get_field("skipRange").unwrap_or(e.node);
+    out.push(
+        Diagnostic::warning(
+            c::PROFILE_PRUNED,
+            catalog.node_location(id, node),
+            format!(
+                "{} has a skipRange but no replaces: the definition may lead to unintentional pruning of the update graph",
+                e.name
+            ),
+        )
+        .in_channel(ch.name)
+        .for_bundle(e.name)
+        .with_hint("add `replaces:` naming the previous entry, unless pruning the older entries is intended"),
+    );
+}
+
+/// FBC306: the bundle an entry replaces (`r`) is not in this catalog.
+fn replaced_missing(
+    catalog: &Catalog,
+    id: BlobId,
+    ch: &Channel,
+    e: &ChannelEntry,
+    r: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let node = e.node.get_field("replaces").unwrap_or(e.node);
+    out.push(
+        Diagnostic::error(
+            c::PROFILE_REPLACES,
+            catalog.node_location(id, node),
+            format!(
+                "{} replaces {r}, which is not a bundle of this catalog: the replaced bundle is not available where {} is",
+                e.name, e.name
+            ),
+        )
+        .in_channel(ch.name)
+        .for_bundle(e.name)
+        .with_hint("replace a bundle this catalog holds (add the bundle, or point `replaces` at the previous entry)"),
+    );
 }
 
 #[cfg(test)]
