@@ -1,0 +1,237 @@
+//! Drawing the graph pane: the selected channel's lanes, OLM v1's view of them, and review mode's
+//! changes of the channel.
+
+use super::*;
+
+/// Review mode: rows of what the change added in green, ghost rows of what it removed in red
+/// (their `+`/`-` marks say the same without colour).
+pub(super) fn colour_review_rows(l: &Loaded, f: &mut Frame, inner: Rect, theme: &Theme) {
+    let mut previous: Option<&[String]> = None;
+    for y in inner.top()..inner.bottom() {
+        // Rows below the last item report the last item again.
+        let Some(path) = l.tree.rendered_at(Position::new(inner.x, y)) else {
+            continue;
+        };
+        if previous == Some(path) {
+            break;
+        }
+        previous = Some(path);
+        let colour = match review_mark(&l.changes, path) {
+            Some(ObjectChange::Added) => Color::Green,
+            Some(ObjectChange::Removed) => Color::Red,
+            _ => continue,
+        };
+        f.buffer_mut()
+            .set_style(Rect::new(inner.x, y, inner.width, 1), theme.fg(colour));
+    }
+}
+
+pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
+    let Some((g, lay)) = &l.graph else {
+        f.render_widget(
+            Paragraph::new("Select a channel to see its upgrade graph.")
+                .block(block("graph", focused, theme)),
+            area,
+        );
+        return;
+    };
+    let mut title = format!("graph · {}/{}", g.package, g.channel);
+    if g.default {
+        title.push_str(" ★ default");
+    }
+    if l.olm_v1 {
+        title.push_str(" · OLM v1 rules");
+    }
+    let selected = l.selected().get(2).and_then(|e| g.node(e));
+    // The selected entry's neighbours (either direction) are highlighted.
+    let neighbours: Vec<_> = selected
+        .map(|n| g.graph.neighbors_undirected(n).collect())
+        .unwrap_or_default();
+    let mut lines: Vec<Line> = Vec::new();
+    lines.push(Line::from(Span::styled(
+        if l.olm_v1 {
+            "◉ head ● entry ○ dropped by OLM v0, kept by OLM v1 ✗ deprecated │ replaces ┆ skips"
+        } else {
+            "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips"
+        },
+        theme.fg(Color::DarkGray),
+    )));
+    if l.olm_v1
+        && let Some(n) = selected
+    {
+        lines.push(Line::from(Span::styled(
+            olm_v1_line(g, n),
+            theme.fg(Color::Cyan),
+        )));
+    }
+    // Review mode: what the change removed or relinked here, listed under the lanes in the room
+    // they leave, and in at least half the pane.
+    let room = area.height.saturating_sub(3) as usize;
+    let review = review_lines(
+        l,
+        g,
+        theme,
+        (room / 2).max(room.saturating_sub(lay.rows.len())),
+    );
+    let visible = room.saturating_sub(review.len());
+    let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
+    // Keep the selected entry in view.
+    let start = match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
+        Some(i) if i < start || i >= start + visible => i.saturating_sub(visible / 2),
+        _ => start,
+    };
+    for row in lay.rows.iter().skip(start).take(visible) {
+        let mut spans: Vec<Span> = row
+            .cells
+            .iter()
+            .map(|c| {
+                let style = match c.kind {
+                    CellKind::Node if row.marks.deprecated => theme.fg(Color::Magenta),
+                    CellKind::Node if row.marks.head => {
+                        theme.fg(Color::Green).add_modifier(Modifier::BOLD)
+                    }
+                    CellKind::Node if row.marks.dropped => theme.fg(Color::DarkGray),
+                    CellKind::Lane(crate::graph::channel::EdgeKind::Skips) => {
+                        theme.fg(Color::Yellow)
+                    }
+                    CellKind::Lane(_) => theme.fg(Color::Cyan),
+                    _ => Style::default(),
+                };
+                Span::styled(c.ch.to_string(), style)
+            })
+            .collect();
+        spans.push(Span::raw(
+            " ".repeat(lay.width.saturating_sub(row.cells.len()) + 1),
+        ));
+        let mut style = Style::default();
+        let added = row.entry.is_some_and(|n| {
+            l.changes.iter().any(|c| {
+                c.object == ObjectChange::Added
+                    && c.path.len() == 3
+                    && c.path[0] == g.package
+                    && c.path[1] == g.channel
+                    && c.path[2] == g.graph[n].name
+            })
+        });
+        if added {
+            style = theme.fg(Color::Green).add_modifier(Modifier::BOLD);
+        }
+        if row.entry.is_some() && row.entry == selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
+            style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
+        }
+        if added {
+            // The mark stays visible however long the label runs.
+            spans.push(Span::styled("+ ", theme.fg(Color::Green)));
+        }
+        spans.push(Span::styled(row.label.clone(), style));
+        lines.push(Line::from(spans));
+    }
+    lines.extend(review);
+    f.render_widget(
+        Paragraph::new(lines).block(block(&title, focused, theme)),
+        area,
+    );
+}
+
+/// What OLM v1 takes from the selected entry, beside what OLM v0 offers.
+pub(super) fn olm_v1_line(
+    g: &crate::graph::channel::ChannelGraph,
+    n: petgraph::graph::NodeIndex,
+) -> String {
+    use crate::graph::query::{Installed, v0_offers, v1_successors};
+    let from = Installed {
+        name: Some(g.graph[n].name.clone()),
+        version: g.graph[n].version.clone(),
+    };
+    let v1 = v1_successors(&[g], &from)
+        .into_iter()
+        .find(|s| Some(&s.name) != from.name.as_ref());
+    let v0 = v0_offers(g, &from)
+        .ok()
+        .and_then(|o| o.first().map(|o| g.graph[o.entry].name.clone()));
+    let v0 = v0.map_or("OLM v0 offers nothing".to_string(), |x| {
+        format!("OLM v0 offers {x}")
+    });
+    match v1 {
+        Some(s) => format!(
+            "OLM v1 from here takes {} (highest successor); {v0}",
+            s.name
+        ),
+        None => format!("OLM v1 from here: no successor; {v0}"),
+    }
+}
+
+/// An edge in words: the newer entry first, as the catalog says it.
+pub(super) fn edge_words(e: &crate::diff::Edge) -> String {
+    match e.kind {
+        "skipRange" => format!("skipRange of {} matches {}", e.to, e.from),
+        kind => format!("{} {kind} {}", e.to, e.from),
+    }
+}
+
+/// Review mode: the selected channel's removed entries, removed and added edges and rewritten
+/// skipRanges, in at most `room` lines (the rest are in the changes pane).
+pub(super) fn review_lines(
+    l: &Loaded,
+    g: &crate::graph::channel::ChannelGraph,
+    theme: &Theme,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let Some(d) = l.channel_review(&g.package, &g.channel) else {
+        return Vec::new();
+    };
+    let selected = l.selected().get(2);
+    let (red, green) = (theme.fg(Color::Red), theme.fg(Color::Green));
+    let mut items: Vec<Line> = Vec::new();
+    for e in &d.entries_removed {
+        let style = if selected == Some(e) {
+            red.add_modifier(Modifier::REVERSED)
+        } else {
+            red
+        };
+        items.push(Line::from(Span::styled(format!("- {e}  removed"), style)));
+    }
+    for e in &d.edges_removed {
+        items.push(Line::from(Span::styled(
+            format!("- {}", edge_words(e)),
+            red,
+        )));
+    }
+    for e in &d.edges_added {
+        items.push(Line::from(Span::styled(
+            format!("+ {}", edge_words(e)),
+            green,
+        )));
+    }
+    for r in &d.skip_ranges_changed {
+        items.push(Line::from(Span::styled(
+            format!(
+                "~ skipRange of {}: {} → {}",
+                r.entry,
+                crate::diff::range_text(&r.old),
+                crate::diff::range_text(&r.new)
+            ),
+            theme.fg(Color::Yellow),
+        )));
+    }
+    if items.is_empty() || room < 2 {
+        return Vec::new();
+    }
+    // A heading, then as many as fit, then how many more there are.
+    if items.len() + 1 > room {
+        let more = items.len() - (room - 2);
+        items.truncate(room - 2);
+        items.push(Line::from(Span::styled(
+            format!("… {more} more in the changes pane"),
+            theme.fg(Color::DarkGray),
+        )));
+    }
+    let mut out = vec![Line::from(Span::styled(
+        "changes in this channel:",
+        theme.fg(Color::DarkGray),
+    ))];
+    out.extend(items);
+    out
+}

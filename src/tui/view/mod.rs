@@ -1,0 +1,356 @@
+//! Drawing the model. Drawing writes back only what the tree widget learns while drawing (its
+//! scroll offset and the rows it drew, for mouse clicks) and the tree pane's page height.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
+use tui_tree_widget::Tree;
+
+use super::app::{
+    Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
+    review_mark,
+};
+use super::keymap::Command;
+use crate::catalog::Severity;
+use crate::graph::layout::CellKind;
+
+mod dialogs;
+mod graph;
+mod panes;
+
+use dialogs::*;
+use graph::*;
+use panes::*;
+
+/// Colours, or none when `NO_COLOR` is set. Colours are the 16 ANSI ones, which terminals map for
+/// dark and light themes alike.
+#[derive(Clone, Copy, Debug)]
+pub struct Theme {
+    pub color: bool,
+}
+
+impl Theme {
+    pub fn from_env() -> Theme {
+        Theme {
+            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+
+    fn fg(&self, c: Color) -> Style {
+        if self.color {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn focus(&self, focused: bool) -> Style {
+        if focused {
+            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+        } else {
+            Style::default()
+        }
+    }
+
+    fn severity(&self, s: Severity) -> Style {
+        match s {
+            Severity::Error => self.fg(Color::Red).add_modifier(Modifier::BOLD),
+            Severity::Warning => self.fg(Color::Yellow),
+            Severity::Info => self.fg(Color::Blue),
+        }
+    }
+}
+
+fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.focus(focused))
+        .title(Span::styled(format!(" {title} "), theme.focus(focused)))
+}
+
+pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
+    let area = f.area();
+    let [main, footer] = Split::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    match &m.state {
+        State::Loading(p) => {
+            let (fd, ft, bd, bt) = p.snapshot();
+            let ratio = if bt > 0 { bd as f64 / bt as f64 } else { 0.0 };
+            let [_, mid, _] = Split::vertical([
+                Constraint::Fill(1),
+                Constraint::Length(3),
+                Constraint::Fill(1),
+            ])
+            .areas(main);
+            let what = match (&m.template, &m.image) {
+                (Some(t), _) => format!("rendering template {}", t.file.display()),
+                (None, Some(i)) => format!("loading image {}", i.reference),
+                (None, None) => format!("loading {}", m.dir.display()),
+            };
+            let gauge = Gauge::default()
+                .block(block(&what, true, theme))
+                .gauge_style(theme.fg(Color::Cyan))
+                .ratio(ratio.clamp(0.0, 1.0))
+                .label(format!(
+                    "{fd}/{ft} files, {} of {} MB",
+                    bd / 1_000_000,
+                    bt / 1_000_000
+                ));
+            f.render_widget(gauge, mid);
+        }
+        State::Failed(e) => {
+            let text = match &m.template {
+                Some(t) => format!(
+                    "cannot render template {}:\n\n{e}\n\n{}{} opens the template in $EDITOR; it is rendered again when the editor exits.",
+                    t.file.display(),
+                    t.source_note
+                        .as_ref()
+                        .map_or_else(String::new, |n| format!("Note: {n}.\n\n")),
+                    m.keymap.first_key_of(Command::Open)
+                ),
+                None => format!("cannot open the catalog: {e}"),
+            };
+            f.render_widget(
+                Paragraph::new(text)
+                    .block(block("fbc-edit", true, theme))
+                    .wrap(Wrap { trim: false }),
+                main,
+            );
+        }
+        State::Ready(_) => panes(m, f, main, theme),
+    }
+    footer_line(m, f, footer, theme);
+    if m.overlay == Some(Overlay::Help) {
+        help(m, f, area, theme);
+    }
+    if let Some(d) = &m.dialog {
+        dialog(d, f, area, theme);
+    }
+}
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let focus = m.focus;
+    let narrow = area.width < 100;
+    let problems_height = if area.height < 30 { 5 } else { 9 };
+    let [top, problems] =
+        Split::vertical([Constraint::Min(6), Constraint::Length(problems_height)]).areas(area);
+    let [tree_area, right] = Split::horizontal([
+        Constraint::Percentage(if narrow { 45 } else { 35 }),
+        Constraint::Fill(1),
+    ])
+    .areas(top);
+    // Narrow screens show the graph or the details, whichever was focused last.
+    let (graph_area, details_area) = if narrow {
+        if focus == Pane::Details {
+            (None, Some(right))
+        } else {
+            (Some(right), None)
+        }
+    } else {
+        let [g, d] =
+            Split::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(right);
+        (Some(g), Some(d))
+    };
+    m.page = tree_area.height.saturating_sub(2) as usize;
+    let State::Ready(l) = &mut m.state else {
+        return;
+    };
+    let what = match (&m.template, &m.image) {
+        (Some(t), _) => format!("{} rendered · read-only", t.name()),
+        (None, Some(i)) => format!("read-only · {}", i.reference),
+        (None, None) => "catalog".to_string(),
+    };
+    let mut title = match &l.filter {
+        Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
+        None => format!(
+            "{what} · {} packages",
+            l.ws.catalog().index().package_names().len()
+        ),
+    };
+    if !l.dirty.is_empty() {
+        title.push_str(&format!(
+            " · ● {} unsaved file{}",
+            l.dirty.len(),
+            if l.dirty.len() == 1 { "" } else { "s" }
+        ));
+    }
+    if l.items.is_empty() {
+        let why = if l.filter.is_some() {
+            "Nothing matches the filter. Esc clears it.".to_string()
+        } else {
+            format!(
+                "No catalog objects here.\n\nfbc-edit reads OLM file-based catalogs: directories of JSON or YAML files with olm.package, olm.channel and olm.bundle objects.\n\n{} problem(s) were found while reading; see below.",
+                l.ws.report().diagnostics.len()
+            )
+        };
+        f.render_widget(
+            Paragraph::new(why).wrap(Wrap { trim: false }).block(block(
+                &title,
+                focus == Pane::Tree,
+                theme,
+            )),
+            tree_area,
+        );
+    } else if let Ok(tree) = Tree::new(&l.items) {
+        let tree_block = block(&title, focus == Pane::Tree, theme);
+        let inner = tree_block.inner(tree_area);
+        let tree = tree
+            .block(tree_block)
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
+        f.render_stateful_widget(tree, tree_area, &mut l.tree);
+        if !l.changes.is_empty() && theme.color {
+            colour_review_rows(l, f, inner, theme);
+        }
+    }
+    if let Some(a) = graph_area {
+        graph(l, f, a, focus == Pane::Graph, theme);
+    }
+    if let Some(a) = details_area {
+        let lines: Vec<Line> = details(l).into_iter().map(Line::from).collect();
+        f.render_widget(
+            Paragraph::new(lines)
+                .block(block("details", focus == Pane::Details, theme))
+                .wrap(Wrap { trim: false })
+                .scroll((l.details_scroll as u16, 0)),
+            a,
+        );
+    }
+    problems_pane(l, f, problems, focus == Pane::Problems, theme);
+}
+
+fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let line = match &m.prompt {
+        Some(Prompt::Filter(t)) => Line::from(format!("/{t}▏")),
+        Some(Prompt::Palette(t)) => Line::from(format!(
+            ":{t}▏   (Tab completes: package, channel, validate, export mermaid|dot FILE, quit)"
+        )),
+        None => match &m.status {
+            Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
+            None => {
+                let mut spans = Vec::new();
+                // A template's rendering and an image are read-only: no write hint.
+                let read_only = m.template.is_some() || m.image.is_some();
+                let shown = |c: Command| {
+                    !(read_only && c == Command::Write || m.image.is_some() && c == Command::Open)
+                };
+                for b in m
+                    .keymap
+                    .bindings
+                    .iter()
+                    .filter(|b| b.footer && shown(b.command))
+                {
+                    spans.push(Span::styled(
+                        m.keymap.first_key_of(b.command),
+                        theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+                    ));
+                    spans.push(Span::raw(format!(" {}  ", short(b.command))));
+                }
+                Line::from(spans)
+            }
+        },
+    };
+    f.render_widget(Paragraph::new(line), area);
+}
+
+fn short(c: Command) -> &'static str {
+    match c {
+        Command::NextPane => "pane",
+        Command::Select => "select",
+        Command::Filter => "filter",
+        Command::Palette => "command",
+        Command::Open => "editor",
+        Command::Help => "help",
+        Command::Quit => "quit",
+        Command::Write => "write",
+        _ => "",
+    }
+}
+
+fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
+    let w = area.width.min(76);
+    let h = area.height.min(m.keymap.bindings.len() as u16 + 9);
+    let rect = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    let k = |c: Command| m.keymap.keys_of(c);
+    let (pane, about): (&str, Vec<String>) = match m.focus {
+        Pane::Tree => (
+            "tree: packages → channels → entries",
+            vec![
+                format!(
+                    "{} / {}: open or close, go into or up",
+                    k(Command::Right),
+                    k(Command::Left)
+                ),
+                format!(
+                    "{}: filter; {} / {}: next and previous match",
+                    k(Command::Filter),
+                    k(Command::NextMatch),
+                    k(Command::PrevMatch)
+                ),
+            ],
+        ),
+        Pane::Graph => (
+            "graph: the selected channel, newest first",
+            vec![
+                format!(
+                    "{} / {}: scroll; the selected entry stays in view",
+                    k(Command::Down),
+                    k(Command::Up)
+                ),
+                "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
+                format!(
+                    "{}: OLM v0 or OLM v1 rules; with v1, what OLM v1 takes from the selected entry",
+                    k(Command::OlmRules)
+                ),
+                "review mode: + marks new entries; what the change removed or relinked here is listed under the lanes".into(),
+            ],
+        ),
+        Pane::Details => (
+            "details of the selected object",
+            vec![format!("{} / {}: scroll", k(Command::Down), k(Command::Up))],
+        ),
+        Pane::Problems => (
+            "problems, sorted by file and line",
+            vec![
+                format!(
+                    "{}: select the object the problem is about",
+                    k(Command::Select)
+                ),
+                format!("{}: open the problem's file at its line", k(Command::Open)),
+            ],
+        ),
+    };
+    let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
+    lines.extend(about.into_iter().map(Line::from));
+    lines.push(Line::from(""));
+    for b in &m.keymap.bindings {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{:<18}", m.keymap.keys_of(b.command)),
+                theme.fg(Color::Cyan),
+            ),
+            Span::raw(b.desc),
+        ]));
+    }
+    f.render_widget(Clear, rect);
+    f.render_widget(
+        Paragraph::new(lines).block(block("help · Esc closes", true, theme)),
+        rect,
+    );
+}
