@@ -1,0 +1,208 @@
+//! The prompts: the filter, the command palette and its completion, and path completion.
+
+use super::*;
+
+/// Completes a path prefix to the longest common prefix of the directory entries it matches
+/// (directories get a trailing `/`).
+pub fn complete_path(text: &str) -> String {
+    let (dir, prefix) = match text.rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    let read_from = if dir.is_empty() { "." } else { dir };
+    let Ok(entries) = std::fs::read_dir(read_from) else {
+        return text.to_string();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.path().is_dir();
+            (name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')))
+                .then(|| if is_dir { format!("{name}/") } else { name })
+        })
+        .collect();
+    names.sort();
+    let Some(first) = names.first() else {
+        return text.to_string();
+    };
+    let mut common = first.clone();
+    for n in &names[1..] {
+        let len = common
+            .char_indices()
+            .zip(n.chars())
+            .take_while(|((_, a), b)| a == b)
+            .count();
+        let cut = common
+            .char_indices()
+            .nth(len)
+            .map_or(common.len(), |(i, _)| i);
+        common.truncate(cut);
+    }
+    format!("{dir}{common}")
+}
+
+/// Palette commands, for completion.
+pub const PALETTE: [&str; 5] = ["package ", "channel ", "validate", "export ", "quit"];
+
+/// Completions of the palette text.
+pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in PALETTE {
+        if c.starts_with(text) && c != text {
+            out.push(c.to_string());
+        }
+    }
+    if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
+        for n in l.ws.catalog().index().package_names() {
+            if n.starts_with(rest) {
+                out.push(format!("package {n}"));
+            }
+        }
+    }
+    if let (Some(l), Some(rest)) = (l, text.strip_prefix("channel "))
+        && let Some(pkg) = l.selected().first()
+        && let Some(idx) = l.ws.catalog().index().package(pkg)
+    {
+        for &id in &idx.channels {
+            let n = l.ws.catalog().blob(id).name();
+            if n.starts_with(rest) {
+                out.push(format!("channel {n}"));
+            }
+        }
+    }
+    if let Some(rest) = text.strip_prefix("export ") {
+        for f in ["mermaid ", "dot "] {
+            if f.starts_with(rest) && f != rest {
+                out.push(format!("export {f}"));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub(crate) fn prompt_key(m: &mut Model, prompt: Prompt, ev: KeyEvent) -> Vec<Effect> {
+    let (mut text, is_filter) = match prompt {
+        Prompt::Filter(t) => (t, true),
+        Prompt::Palette(t) => (t, false),
+    };
+    match ev.code {
+        KeyCode::Esc => {
+            m.prompt = None;
+            return Vec::new();
+        }
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Tab if !is_filter => {
+            let options = complete(m.loaded(), &text);
+            if let [one] = options.as_slice() {
+                text = one.clone();
+            } else if !options.is_empty() {
+                m.status = Some(options.join("  "));
+            }
+        }
+        KeyCode::Enter => {
+            m.prompt = None;
+            return if is_filter {
+                apply_filter(m, text);
+                Vec::new()
+            } else {
+                run_palette(m, text.trim())
+            };
+        }
+        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+        _ => {}
+    }
+    m.prompt = Some(if is_filter {
+        Prompt::Filter(text)
+    } else {
+        Prompt::Palette(text)
+    });
+    Vec::new()
+}
+
+pub(crate) fn apply_filter(m: &mut Model, text: String) {
+    let Some(l) = m.loaded_mut() else { return };
+    l.filter = (!text.is_empty()).then_some(text.clone());
+    l.refilter();
+    let n = l.matches.len();
+    m.focus = Pane::Tree;
+    m.status = Some(if text.is_empty() {
+        "filter cleared".to_string()
+    } else if n == 0 {
+        format!("nothing matches {text:?}")
+    } else {
+        format!("{n} entries match {text:?}: n/N to move between them, Esc to clear")
+    });
+}
+
+pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
+    let (cmd, arg) = text.split_once(' ').unwrap_or((text, ""));
+    let arg = arg.trim();
+    match cmd {
+        "q" | "quit" => m.quit = true,
+        "validate" => {
+            if m.loaded().is_some() {
+                m.busy = Some("validating…".into());
+                m.status = m.busy.clone();
+                return vec![Effect::ValidateAll];
+            }
+        }
+        "package" => {
+            let Some(l) = m.loaded_mut() else {
+                return Vec::new();
+            };
+            if l.ws.catalog().index().package(arg).is_some() {
+                l.select_path(&[arg.to_string()]);
+                m.focus = Pane::Tree;
+            } else {
+                m.status = Some(format!("no package {arg:?}"));
+            }
+        }
+        "channel" => {
+            let Some(l) = m.loaded_mut() else {
+                return Vec::new();
+            };
+            let Some(pkg) = l.selected().first().cloned() else {
+                return Vec::new();
+            };
+            if l.ws.catalog().index().channel(&pkg, arg).is_some() {
+                l.select_path(&[pkg, arg.to_string()]);
+                m.focus = Pane::Tree;
+            } else {
+                m.status = Some(format!("package {pkg:?} has no channel {arg:?}"));
+            }
+        }
+        "export"
+            if m.image.is_some()
+                && !arg.is_empty()
+                && !arg.contains(' ')
+                && !matches!(arg, "mermaid" | "dot") =>
+        {
+            return vec![Effect::ExportCatalog {
+                dir: PathBuf::from(arg),
+            }];
+        }
+        "export" => {
+            let (format, file) = arg.split_once(' ').unwrap_or((arg, ""));
+            if !matches!(format, "mermaid" | "dot") || file.trim().is_empty() {
+                m.status = Some(if m.image.is_some() {
+                    "usage: export DIR (the catalog, to edit) or export mermaid|dot FILE".into()
+                } else {
+                    "usage: export mermaid|dot FILE".into()
+                });
+            } else {
+                return vec![Effect::Export {
+                    format: format.to_string(),
+                    file: PathBuf::from(file.trim()),
+                }];
+            }
+        }
+        "" => {}
+        other => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
+    }
+    Vec::new()
+}
