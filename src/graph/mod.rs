@@ -8,6 +8,7 @@ pub mod export;
 pub mod filter;
 pub mod layout;
 pub mod query;
+mod upgrade;
 
 use std::collections::{HashMap, HashSet};
 

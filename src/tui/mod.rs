@@ -11,6 +11,7 @@ pub mod app;
 mod details;
 pub mod effects;
 pub mod keymap;
+mod markers;
 mod model;
 mod review;
 mod tree;

@@ -3,6 +3,7 @@
 //! positions ([`read`]), YAML 1.1 scalar rules as opm applies them ([`yaml11`]), writing nodes in a
 //! document's own style ([`emit`]), and patching an edited document into its text ([`patch`]).
 
+mod alias;
 pub mod emit;
 pub mod patch;
 pub mod read;

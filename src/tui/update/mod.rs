@@ -125,7 +125,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
                 l.ws.set_validation(*validation);
                 let errors = l.ws.report().count(Severity::Error);
                 let warnings = l.ws.report().count(Severity::Warning);
-                l.refresh_markers();
+                l.refresh();
                 m.status = Some(format!(
                     "{}: {errors} errors, {warnings} warnings",
                     if errors == 0 { "valid" } else { "invalid" }
