@@ -19,6 +19,8 @@ pub enum Job {
         dir: PathBuf,
         image: Option<String>,
     },
+    /// The diff of the files a save would change.
+    Preview(Vec<crate::catalog::write::Pending>),
 }
 
 impl Job {
@@ -41,6 +43,9 @@ impl Job {
                 let result = render_bundle(&dir, image);
                 Action::BundleRendered { dir, result }
             }
+            Job::Preview(pending) => {
+                Action::Previewed(Ok(crate::catalog::write::unified_diff(&pending)))
+            }
         }
     }
 }
@@ -59,7 +64,12 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         return Started::Runtime(effect);
     };
     match effect {
-        Effect::Preview => Started::Done(Action::Previewed(l.ws.preview())),
+        // Reading the changed files and rendering them needs the catalog; diffing them, the slow
+        // part on files with long lines, does not.
+        Effect::Preview => match l.ws.pending() {
+            Ok(pending) => Started::Job(Job::Preview(pending)),
+            Err(e) => Started::Done(Action::Previewed(Err(e))),
+        },
         Effect::Save(options) => match l.ws.plan_save() {
             Ok(planned) => Started::Job(Job::Save {
                 root: l.ws.catalog().root.clone(),
@@ -122,4 +132,10 @@ fn render_bundle(
     let read = crate::bundle::RegistryBundle::read(dir);
     let bundle = crate::bundle::render(&read, &opts).map_err(|e| e.to_string())?;
     Ok((bundle, read.channels()))
+}
+
+/// A key press as the runtime feeds it: resolved in the keymap's layer on top, then settled.
+pub fn press(m: &mut Model, ev: crossterm::event::KeyEvent) -> Vec<super::app::Effect> {
+    let action = super::input::action(m, &ev);
+    settle(m, action)
 }

@@ -10,7 +10,9 @@
 pub mod app;
 mod details;
 pub mod effects;
+pub mod input;
 pub mod keymap;
+pub mod layout;
 mod markers;
 mod model;
 mod review;
@@ -29,6 +31,12 @@ use crossterm::execute;
 use crate::catalog::{LoadOptions, Progress, load_with};
 use crate::template::Sources;
 use app::{Action, Effect, ImageView, Model, TemplateView, update};
+
+/// What the runtime feeds `update`: keys, which are resolved first, and actions.
+enum Incoming {
+    Key(crossterm::event::KeyEvent),
+    Action(Action),
+}
 
 /// Where the catalog on screen comes from.
 #[derive(Clone)]
@@ -130,6 +138,15 @@ fn run_origin(
     }
 
     let mut terminal = ratatui::init();
+    if let Ok(size) = terminal.size() {
+        update(
+            &mut model,
+            Action::Resize {
+                width: size.width,
+                height: size.height,
+            },
+        );
+    }
     // ratatui's hook restores the screen on a panic; mouse reporting must be switched off too.
     let restore_screen = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -139,31 +156,39 @@ fn run_origin(
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = (|| -> std::io::Result<()> {
         loop {
-            terminal.draw(|f| view::view(&mut model, f, &theme))?;
+            terminal.draw(|f| view::view(&model, f, &theme))?;
             if model.quit {
                 return Ok(());
             }
             // Input stays live while loading: wait briefly for input, then drain worker results.
-            let mut actions = Vec::new();
+            let mut incoming = Vec::new();
             if event::poll(Duration::from_millis(50))? {
                 match event::read()? {
                     Event::Key(k) if k.kind != KeyEventKind::Release => {
-                        actions.push(Action::Key(k))
+                        incoming.push(Incoming::Key(k))
                     }
-                    Event::Mouse(m) => actions.push(Action::Mouse(m)),
-                    Event::Resize(..) => actions.push(Action::Resize),
+                    Event::Mouse(m) => incoming.push(Incoming::Action(Action::Mouse(m))),
+                    Event::Resize(width, height) => {
+                        incoming.push(Incoming::Action(Action::Resize { width, height }))
+                    }
                     _ => {}
                 }
             }
-            actions.extend(rx.try_iter());
-            if actions.is_empty() {
-                actions.push(Action::Tick);
+            incoming.extend(rx.try_iter().map(Incoming::Action));
+            if incoming.is_empty() {
+                incoming.push(Incoming::Action(Action::Tick));
             }
-            for a in actions {
+            for a in incoming {
+                // A key is resolved in the keymap just before `update`, against the model as the
+                // actions ahead of it left it.
+                let a = match a {
+                    Incoming::Key(k) => input::action(&model, &k),
+                    Incoming::Action(a) => a,
+                };
                 for effect in update(&mut model, a) {
                     if effect == Effect::ValidateAll {
                         // It runs here, on the catalog the model holds: show that it does.
-                        terminal.draw(|f| view::view(&mut model, f, &theme))?;
+                        terminal.draw(|f| view::view(&model, f, &theme))?;
                     }
                     let effect = match effects::start(&model, effect) {
                         effects::Started::Done(action) => {

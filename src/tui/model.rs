@@ -5,12 +5,13 @@ use crate::catalog::commit::CommitOptions;
 use crate::catalog::{Catalog, Progress};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::PackageFacts;
-use crate::tui::keymap::{Key, Keymap};
+use crate::tui::input::Input;
+use crate::tui::keymap::{Command, Key, Keymap};
 use crate::tui::review::*;
 use crate::tui::tree::*;
 use crate::workspace::SaveError;
 use crate::workspace::Workspace;
-use crossterm::event::{KeyCode, KeyEvent, MouseEvent};
+use crossterm::event::MouseEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -162,23 +163,24 @@ impl Picker {
             .collect()
     }
 
-    pub fn key(&mut self, code: KeyCode) -> Picked {
-        match code {
-            KeyCode::Esc => return Picked::Cancelled,
-            KeyCode::Enter => {
+    /// A key in the picker: moves, typing filters, Enter chooses, Esc cancels.
+    pub fn input(&mut self, input: Input) -> Picked {
+        match input {
+            Input::Command(Command::Cancel) => return Picked::Cancelled,
+            Input::Command(Command::Accept) => {
                 if let Some(o) = self.shown().get(self.selected) {
                     return Picked::Chosen((*o).clone());
                 }
             }
-            KeyCode::Down => {
+            Input::Command(Command::Down) => {
                 self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1))
             }
-            KeyCode::Up => self.selected = self.selected.saturating_sub(1),
-            KeyCode::Backspace => {
+            Input::Command(Command::Up) => self.selected = self.selected.saturating_sub(1),
+            Input::Command(Command::DeleteBack) => {
                 self.filter.pop();
                 self.selected = 0;
             }
-            KeyCode::Char(c) => {
+            Input::Text(c) => {
                 self.filter.push(c);
                 self.selected = 0;
             }
@@ -202,8 +204,12 @@ pub enum Dialog {
         text: String,
         then: InputFor,
     },
-    /// `y` applies the edit.
-    Confirm { edit: Edit, lines: Vec<String> },
+    /// `y` applies the edit; `invalid` when it leaves the catalog invalid.
+    Confirm {
+        edit: Edit,
+        lines: Vec<String>,
+        invalid: bool,
+    },
     /// The diff of what saving writes; `y` writes.
     Write { lines: Vec<String>, scroll: usize },
     /// Quitting with unsaved edits; `y` quits anyway.
@@ -310,8 +316,10 @@ pub struct Model {
     pub status: Option<String>,
     /// Review mode: the older catalog, once loaded.
     pub compare: Option<Box<Catalog>>,
-    /// Rows of the tree pane, for half-page moves (set by the view).
-    pub page: usize,
+    /// The terminal's size: where the panes are, for page moves and the mouse.
+    pub size: ratatui::layout::Rect,
+    /// How far the help is scrolled.
+    pub help_scroll: usize,
     pub quit: bool,
     /// How saves proceed (tests inject failures here).
     pub save_options: CommitOptions,
@@ -321,7 +329,8 @@ pub struct Model {
 
 /// Everything that can happen.
 pub enum Action {
-    Key(KeyEvent),
+    /// A key press, already resolved in the keymap's layer that is on top.
+    Input(crate::tui::input::Input),
     /// The older catalog of review mode (`--compare OLD`).
     CompareLoaded(Result<Box<Catalog>, String>),
     Mouse(MouseEvent),
@@ -352,7 +361,11 @@ pub enum Action {
     },
     /// The whole catalog validated afresh (`:validate`).
     Validated(Box<crate::validate::Validation>),
-    Resize,
+    /// The terminal's size, at the start and whenever it changes.
+    Resize {
+        width: u16,
+        height: u16,
+    },
     Tick,
 }
 
@@ -403,7 +416,8 @@ impl Model {
             pending: Vec::new(),
             status: None,
             compare: None,
-            page: 20,
+            size: ratatui::layout::Rect::new(0, 0, 80, 24),
+            help_scroll: 0,
             quit: false,
             save_options: Default::default(),
             busy: None,
@@ -447,6 +461,16 @@ impl Model {
         let what = l.ws.undo();
         l.refresh_package(&package);
         what
+    }
+
+    /// Where the panes are on the terminal as it is now.
+    pub fn areas(&self) -> crate::tui::layout::Areas {
+        crate::tui::layout::Areas::of(self.size, self.focus)
+    }
+
+    /// Rows of the tree pane, for page moves.
+    pub fn page(&self) -> usize {
+        crate::tui::layout::inner(self.areas().tree).height as usize
     }
 
     pub fn loaded(&self) -> Option<&Loaded> {

@@ -18,7 +18,10 @@ pub struct Loaded {
     /// Files a save would write (worked out after each edit, not on every frame).
     pub dirty: Vec<String>,
     pub items: Vec<TreeItem<'static, String>>,
+    /// What is open and selected in the tree.
     pub tree: TreeState<String>,
+    /// The first tree row on screen: `update` keeps the selection in view, the wheel moves it.
+    pub tree_offset: usize,
     /// The active filter and the tree paths that match it.
     pub filter: Option<String>,
     pub matches: Vec<Vec<String>>,
@@ -230,6 +233,7 @@ impl Loaded {
             dirty: Vec::new(),
             items,
             tree,
+            tree_offset: 0,
             filter: None,
             matches: Vec::new(),
             problem: 0,
@@ -242,6 +246,55 @@ impl Loaded {
         };
         l.sync_graph();
         l
+    }
+
+    /// Scrolls the tree so the selected row is among the `rows` on screen.
+    pub(crate) fn keep_in_view(&mut self, rows: usize) {
+        let visible = self.tree.flatten(&self.items);
+        let selected = self.tree.selected();
+        if let Some(i) = visible
+            .iter()
+            .position(|f| f.identifier.as_slice() == selected)
+        {
+            if i < self.tree_offset {
+                self.tree_offset = i;
+            } else if rows > 0 && i >= self.tree_offset + rows {
+                self.tree_offset = i + 1 - rows;
+            }
+        }
+        self.tree_offset = self.tree_offset.min(visible.len().saturating_sub(1));
+    }
+
+    /// The wheel: moves the rows on screen, not the selection, and never past the last row.
+    pub(crate) fn scroll_tree(&mut self, delta: isize, rows: usize) {
+        let len = self.tree.flatten(&self.items).len();
+        let most = len.saturating_sub(rows.max(1));
+        self.tree_offset = self.tree_offset.saturating_add_signed(delta).min(most);
+    }
+
+    /// A click on the `row`th tree row on screen: selects it, or opens or closes it when it is
+    /// selected already. False when the row shows nothing.
+    pub(crate) fn click_row(&mut self, row: usize) -> bool {
+        let visible = self.tree.flatten(&self.items);
+        let Some(f) = visible.get(self.tree_offset + row) else {
+            return false;
+        };
+        let id = f.identifier.clone();
+        if id.as_slice() == self.tree.selected() {
+            self.tree.toggle_selected();
+        } else {
+            self.tree.select(id);
+        }
+        true
+    }
+
+    /// Rows of the bottom pane: review mode's changes, else the problems.
+    pub fn problem_rows(&self) -> usize {
+        if self.changes.is_empty() {
+            self.ws.report().diagnostics.len()
+        } else {
+            self.changes.len()
+        }
     }
 
     /// Moves the selection `delta` rows in the visible tree (clamped).

@@ -54,13 +54,11 @@ pub(crate) fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {
                 .map(|d| format!("  [{}] {}", d.code, d.message)),
         );
     }
-    lines.push(String::new());
-    lines.push(if introduced.is_empty() {
-        "y apply · n cancel".into()
-    } else {
-        "y apply anyway · n cancel".into()
-    });
-    Ok(Dialog::Confirm { edit, lines })
+    Ok(Dialog::Confirm {
+        edit,
+        lines,
+        invalid: !introduced.is_empty(),
+    })
 }
 
 pub(crate) fn capitalise(s: &str) -> String {
@@ -70,133 +68,104 @@ pub(crate) fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-pub(crate) fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
+/// Why nothing on screen can be edited, when it cannot (an image, a template's rendering).
+fn read_only_refusal(m: &Model) -> Option<String> {
     if let Some(i) = &m.image {
-        m.status = Some(i.banner());
+        return Some(i.banner());
+    }
+    let t = m.template.as_ref()?;
+    Some(format!(
+        "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
+        t.name(),
+        m.keymap
+            .first_key(crate::tui::keymap::Layer::Tree, Command::Open)
+    ))
+}
+
+/// An edit key: undo, redo and write act at once; the others open the dialog that asks for what
+/// the edit needs.
+pub(crate) fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
+    if let Some(why) = read_only_refusal(m) {
+        m.status = Some(why);
         return Vec::new();
     }
-    if let Some(t) = &m.template {
-        m.status = Some(format!(
-            "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
-            t.name(),
-            m.keymap.first_key_of(Command::Open)
-        ));
-        return Vec::new();
-    }
-    let Some(l) = m.loaded_mut() else {
-        return Vec::new();
-    };
-    let sel = l.selected().to_vec();
-    if !matches!(command, Command::Undo | Command::Redo | Command::Write) && l.is_ghost(&sel) {
-        m.status = Some(format!(
-            "{} was removed from {} by the change under review: there is nothing to edit",
-            sel[2], sel[1]
-        ));
-        return Vec::new();
-    }
-    let need = |what: &str| format!("select {what} first");
-    let result: Result<Option<Dialog>, String> = match (command, sel.as_slice()) {
-        (Command::Undo, _) => {
+    match command {
+        Command::Undo => {
             m.status = Some(match m.undo() {
                 Some(what) => format!("undone: {what}"),
                 None => "nothing to undo".into(),
             });
             return Vec::new();
         }
-        (Command::Redo, _) => {
-            let package = l.ws.redo_package().map(str::to_string);
-            m.status = Some(match l.ws.redo() {
-                Some(Ok(what)) => format!("redone: {what}"),
-                Some(Err(e)) => format!("cannot redo: {e}"),
-                None => "nothing to redo".into(),
-            });
-            if let Some(l) = m.loaded_mut()
-                && let Some(p) = package
-            {
-                l.refresh_package(&p);
-            }
+        Command::Redo => {
+            m.status = Some(redo(m));
             return Vec::new();
         }
-        (Command::Write, _) => {
-            if !l.ws.is_dirty() {
-                Err("nothing to write".into())
-            } else {
+        Command::Write => {
+            if m.loaded().is_some_and(|l| l.ws.is_dirty()) {
                 m.status = Some("working out the changes…".into());
                 return vec![Effect::Preview];
             }
+            m.status = Some("nothing to write".into());
+            return Vec::new();
         }
-        (Command::Promote, [p, _, e]) => {
-            let idx = l.ws.catalog().index().package(p);
-            let options: Vec<String> = idx
-                .map(|idx| {
-                    let mut names: Vec<String> = idx
-                        .channels
-                        .iter()
-                        .map(|&id| l.ws.catalog().blob(id).name().to_string())
-                        .filter(|c| {
-                            !idx.channels_listing(e)
-                                .iter()
-                                .any(|&id| l.ws.catalog().blob(id).name() == c)
-                        })
-                        .collect();
-                    names.sort();
-                    names.dedup();
-                    names
-                })
-                .unwrap_or_default();
-            if options.is_empty() {
-                Err(format!("{e} is already in every channel of {p}"))
-            } else {
-                Ok(Some(Dialog::PickChannel {
-                    package: p.clone(),
-                    bundle: e.clone(),
-                    picker: Picker::new(options),
-                }))
-            }
-        }
-        (Command::Promote, [p, c]) => {
-            let in_channel: Vec<String> = l
-                .graph
-                .as_ref()
-                .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
-                .unwrap_or_default();
-            let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> =
-                l.ws.catalog()
-                    .index()
-                    .package(p)
-                    .map(|idx| {
-                        let facts = PackageFacts::read(l.ws.catalog(), idx);
-                        idx.bundles
-                            .iter()
-                            .map(|&id| l.ws.catalog().blob(id).name().to_string())
-                            .filter(|n| !in_channel.contains(n))
-                            .map(|n| (facts.versions.get(&n).cloned(), n))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-            // Newest first.
-            options.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            options.dedup_by(|a, b| a.1 == b.1);
-            if options.is_empty() {
-                Err(format!("every bundle of {p} is already in {c}"))
-            } else {
-                Ok(Some(Dialog::PickBundle {
-                    package: p.clone(),
-                    channel: c.clone(),
-                    picker: Picker::new(options.into_iter().map(|(_, n)| n).collect()),
-                }))
-            }
-        }
-        (Command::Promote, _) => Err(need("a channel")),
+        _ => {}
+    }
+    let Some(l) = m.loaded_mut() else {
+        return Vec::new();
+    };
+    let sel = l.selected().to_vec();
+    let result = if l.is_ghost(&sel) {
+        Err(format!(
+            "{} was removed from {} by the change under review: there is nothing to edit",
+            sel[2], sel[1]
+        ))
+    } else {
+        edit_dialog(l, command, &sel)
+    };
+    match result {
+        Ok(d) => m.dialog = Some(d),
+        Err(msg) => m.status = Some(msg),
+    }
+    Vec::new()
+}
+
+fn redo(m: &mut Model) -> String {
+    let Some(l) = m.loaded_mut() else {
+        return "nothing to redo".into();
+    };
+    let package = l.ws.redo_package().map(str::to_string);
+    let said = match l.ws.redo() {
+        Some(Ok(what)) => format!("redone: {what}"),
+        Some(Err(e)) => format!("cannot redo: {e}"),
+        None => "nothing to redo".into(),
+    };
+    if let Some(p) = package {
+        l.refresh_package(&p);
+    }
+    said
+}
+
+/// The dialog an edit key opens on the selected path (package, channel, entry), or why it cannot.
+fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialog, String> {
+    let need = |what: &str| Err(format!("select {what} first"));
+    let input = |title: String, then: InputFor| {
+        Ok(Dialog::Input {
+            title,
+            text: String::new(),
+            then,
+        })
+    };
+    match (command, sel) {
+        (Command::Promote, [p, _, e]) => pick_channel_to_promote_into(l, p, e),
+        (Command::Promote, [p, c]) => pick_bundle_to_promote(l, p, c),
         (Command::DefaultChannel, [p, c, ..]) => confirm(
             l,
             Edit::SetDefaultChannel {
                 package: p.clone(),
                 channel: c.clone(),
             },
-        )
-        .map(Some),
-        (Command::DefaultChannel, _) => Err(need("a channel")),
+        ),
         (Command::RemoveEntry, [p, c, e]) => confirm(
             l,
             Edit::RemoveEntry {
@@ -204,61 +173,27 @@ pub(crate) fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
                 channel: c.clone(),
                 entry: e.clone(),
             },
-        )
-        .map(Some),
-        (Command::RemoveEntry, _) => Err(need("an entry")),
-        (Command::SkipRange, [p, c, e]) => {
-            let current = l
-                .graph
-                .as_ref()
-                .and_then(|(g, _)| g.node(e).and_then(|n| g.skip_ranges.get(&n).cloned()));
-            let suggested = current.clone().or_else(|| {
-                let (g, _) = l.graph.as_ref()?;
-                let own = g.graph[g.node(e)?].version.clone()?;
-                let oldest = g
-                    .graph
-                    .node_weights()
-                    .filter_map(|n| n.version.clone())
-                    .min()?;
-                (oldest < own).then(|| format!(">={oldest} <{own}"))
-            });
-            Ok(Some(Dialog::Input {
-                title: format!("skipRange of {e} (empty clears it)"),
-                text: suggested.unwrap_or_default(),
-                then: InputFor::SkipRange {
-                    package: p.clone(),
-                    channel: c.clone(),
-                    entry: e.clone(),
-                },
-            }))
-        }
-        (Command::SkipRange, _) => Err(need("an entry")),
-        (Command::Skips, [p, c, e]) => Ok(Some(Dialog::Input {
-            title: format!("entries {e} also skips (comma-separated)"),
-            text: String::new(),
-            then: InputFor::Skips {
+        ),
+        (Command::SkipRange, [p, c, e]) => Ok(skip_range_input(l, p, c, e)),
+        (Command::Skips, [p, c, e]) => input(
+            format!("entries {e} also skips (comma-separated)"),
+            InputFor::Skips {
                 package: p.clone(),
                 channel: c.clone(),
                 entry: e.clone(),
             },
-        })),
-        (Command::Skips, _) => Err(need("an entry")),
-        (Command::Deprecate, [p, rest @ ..]) => {
-            let target = match rest {
-                [] => Target::Package,
-                [c] => Target::Channel(c.clone()),
-                [_, e] => Target::Bundle(e.clone()),
-                _ => Target::Package,
-            };
-            Ok(Some(Dialog::Input {
-                title: "deprecation message (why, and what to use instead)".into(),
-                text: String::new(),
-                then: InputFor::Deprecate {
-                    package: p.clone(),
-                    target,
+        ),
+        (Command::Deprecate, [p, rest @ ..]) => input(
+            "deprecation message (why, and what to use instead)".into(),
+            InputFor::Deprecate {
+                package: p.clone(),
+                target: match rest {
+                    [c] => Target::Channel(c.clone()),
+                    [_, e] => Target::Bundle(e.clone()),
+                    _ => Target::Package,
                 },
-            }))
-        }
+            },
+        ),
         (Command::CreateChannel, [p, rest @ ..]) => {
             let bundle = match rest {
                 [_, e] => Some(e.clone()),
@@ -267,30 +202,116 @@ pub(crate) fn edit_command(m: &mut Model, command: Command) -> Vec<Effect> {
                     .as_ref()
                     .and_then(|(g, _)| g.chain.head().map(String::from)),
             };
-            match bundle {
-                Some(b) => Ok(Some(Dialog::Input {
-                    title: format!("name of the new channel of {p} (first entry: {b})"),
-                    text: String::new(),
-                    then: InputFor::CreateChannel {
-                        package: p.clone(),
-                        bundle: b,
-                    },
-                })),
-                None => Err(need("an entry")),
-            }
+            let Some(b) = bundle else {
+                return need("an entry");
+            };
+            input(
+                format!("name of the new channel of {p} (first entry: {b})"),
+                InputFor::CreateChannel {
+                    package: p.clone(),
+                    bundle: b,
+                },
+            )
         }
-        (Command::AddBundle, _) => Ok(Some(Dialog::Input {
-            title: "bundle directory to add (manifests/ and metadata/; Tab completes)".into(),
-            text: String::new(),
-            then: InputFor::AddBundleDir,
-        })),
-        _ => Err(need("something")),
-    };
-    match result {
-        Ok(d) => m.dialog = d,
-        Err(msg) => m.status = Some(msg),
+        (Command::AddBundle, _) => input(
+            "bundle directory to add (manifests/ and metadata/; Tab completes)".into(),
+            InputFor::AddBundleDir,
+        ),
+        (Command::Promote | Command::DefaultChannel, _) => need("a channel"),
+        (Command::RemoveEntry | Command::SkipRange | Command::Skips, _) => need("an entry"),
+        _ => need("something"),
     }
-    Vec::new()
+}
+
+/// Promote the selected entry: the channels of its package it is not in yet.
+fn pick_channel_to_promote_into(l: &Loaded, p: &str, e: &str) -> Result<Dialog, String> {
+    let catalog = l.ws.catalog();
+    let mut options: Vec<String> = catalog
+        .index()
+        .package(p)
+        .map(|idx| {
+            let listing: Vec<&str> = idx
+                .channels_listing(e)
+                .iter()
+                .map(|&id| catalog.blob(id).name())
+                .collect();
+            idx.channels
+                .iter()
+                .map(|&id| catalog.blob(id).name())
+                .filter(|c| !listing.contains(c))
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    options.sort();
+    options.dedup();
+    if options.is_empty() {
+        return Err(format!("{e} is already in every channel of {p}"));
+    }
+    Ok(Dialog::PickChannel {
+        package: p.to_string(),
+        bundle: e.to_string(),
+        picker: Picker::new(options),
+    })
+}
+
+/// Promote into the selected channel: the bundles of its package not in it yet, newest first.
+fn pick_bundle_to_promote(l: &Loaded, p: &str, c: &str) -> Result<Dialog, String> {
+    let in_channel: Vec<String> = l
+        .graph
+        .as_ref()
+        .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
+        .unwrap_or_default();
+    let catalog = l.ws.catalog();
+    let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> = catalog
+        .index()
+        .package(p)
+        .map(|idx| {
+            let facts = PackageFacts::read(catalog, idx);
+            idx.bundles
+                .iter()
+                .map(|&id| catalog.blob(id).name().to_string())
+                .filter(|n| !in_channel.contains(n))
+                .map(|n| (facts.versions.get(&n).cloned(), n))
+                .collect()
+        })
+        .unwrap_or_default();
+    options.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    options.dedup_by(|a, b| a.1 == b.1);
+    if options.is_empty() {
+        return Err(format!("every bundle of {p} is already in {c}"));
+    }
+    Ok(Dialog::PickBundle {
+        package: p.to_string(),
+        channel: c.to_string(),
+        picker: Picker::new(options.into_iter().map(|(_, n)| n).collect()),
+    })
+}
+
+/// The skipRange input, filled with the entry's own range, or one from the channel's oldest
+/// version up to the entry's.
+fn skip_range_input(l: &Loaded, p: &str, c: &str, e: &str) -> Dialog {
+    let graph = l.graph.as_ref().map(|(g, _)| g);
+    let current = graph.and_then(|g| g.node(e).and_then(|n| g.skip_ranges.get(&n).cloned()));
+    let suggested = current.or_else(|| {
+        let g = graph?;
+        let own = g.graph[g.node(e)?].version.clone()?;
+        let oldest = g
+            .graph
+            .node_weights()
+            .filter_map(|n| n.version.clone())
+            .min()?;
+        (oldest < own).then(|| format!(">={oldest} <{own}"))
+    });
+    Dialog::Input {
+        title: format!("skipRange of {e} (empty clears it)"),
+        text: suggested.unwrap_or_default(),
+        then: InputFor::SkipRange {
+            package: p.to_string(),
+            channel: c.to_string(),
+            entry: e.to_string(),
+        },
+    }
 }
 
 /// After choosing what to promote where: offer a skipRange from the channel's oldest version up to

@@ -8,24 +8,48 @@ mod results;
 
 use crate::catalog::Severity;
 use crate::catalog::commit::CommitOptions;
-use crate::tui::keymap::{Command, Key, Lookup};
+use crate::tui::input::Input;
+use crate::tui::keymap::Command;
 use crate::tui::model::*;
 use crate::tui::tree::*;
 use crate::tui::update::dialogs::*;
 use crate::tui::update::edits::*;
 use crate::workspace::SaveError;
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
-use ratatui::layout::Position;
+use crossterm::event::{MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
 use prompt::*;
-pub use prompt::{complete, complete_path};
+pub use prompt::{complete, complete_path, palette_hint};
 use results::*;
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
+    // The wheel moves the tree's rows on screen; everything else keeps the selection in view.
+    let wheel = matches!(
+        &action,
+        Action::Mouse(MouseEvent {
+            kind: MouseEventKind::ScrollDown | MouseEventKind::ScrollUp,
+            ..
+        })
+    );
+    let effects = handle(m, action);
+    if !wheel {
+        let rows = m.page();
+        if let Some(l) = m.loaded_mut() {
+            l.keep_in_view(rows);
+        }
+    }
+    effects
+}
+
+fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
     match action {
-        Action::Tick | Action::Resize => Vec::new(),
+        Action::Tick => Vec::new(),
+        Action::Resize { width, height } => {
+            m.size = ratatui::layout::Rect::new(0, 0, width, height);
+            Vec::new()
+        }
         Action::Loaded(Ok(catalog)) => {
             let keep = m.loaded().map(|l| l.selected().to_vec());
             let mut l = Loaded::new(*catalog);
@@ -73,7 +97,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
             mouse(m, ev);
             Vec::new()
         }
-        Action::Key(ev) => key(m, ev),
+        Action::Input(input) => self::input(m, input),
         Action::Previewed(result) => {
             previewed(m, result);
             Vec::new()
@@ -136,62 +160,114 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
     }
 }
 
+/// The mouse: the wheel scrolls the pane under the pointer; a click focuses the pane under it and
+/// selects what it is on in the tree and the problems.
 pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
-    let focus = m.focus;
+    let areas = m.areas();
+    let at = Position::new(ev.column, ev.row);
+    let Some(pane) = areas.pane_at(at) else {
+        return;
+    };
+    let tree_rows = crate::tui::layout::inner(areas.tree).height as usize;
+    let problem_rows = crate::tui::layout::inner(areas.problems).height as usize;
     let Some(l) = m.loaded_mut() else { return };
-    match ev.kind {
-        MouseEventKind::ScrollDown => match focus {
-            Pane::Graph => l.graph_scroll += 3,
-            _ => {
-                l.tree.scroll_down(3);
+    let step: isize = match ev.kind {
+        MouseEventKind::ScrollDown => 3,
+        MouseEventKind::ScrollUp => -3,
+        MouseEventKind::Down(_) => 0,
+        _ => return,
+    };
+    if step != 0 {
+        match pane {
+            Pane::Tree => l.scroll_tree(step, tree_rows),
+            Pane::Graph => {
+                let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
+                l.graph_scroll = l
+                    .graph_scroll
+                    .saturating_add_signed(step)
+                    .min(rows.saturating_sub(1));
             }
-        },
-        MouseEventKind::ScrollUp => match focus {
-            Pane::Graph => l.graph_scroll = l.graph_scroll.saturating_sub(3),
-            _ => {
-                l.tree.scroll_up(3);
+            Pane::Details => l.details_scroll = l.details_scroll.saturating_add_signed(step),
+            Pane::Problems => {
+                let n = l.problem_rows();
+                l.problem = l
+                    .problem
+                    .saturating_add_signed(step)
+                    .min(n.saturating_sub(1));
             }
-        },
-        MouseEventKind::Down(_) if l.tree.click_at(Position::new(ev.column, ev.row)) => {
-            l.sync_graph();
-            m.focus = Pane::Tree;
+        }
+        return;
+    }
+    let inner = crate::tui::layout::inner(match pane {
+        Pane::Tree => areas.tree,
+        Pane::Problems => areas.problems,
+        _ => Rect::default(),
+    });
+    if inner.contains(at) {
+        let row = (at.y - inner.y) as usize;
+        match pane {
+            Pane::Tree if l.click_row(row) => {
+                l.details_scroll = 0;
+                l.sync_graph();
+            }
+            Pane::Problems => {
+                // The list shows the selected row last when it is below the first page.
+                let first = l.problem.saturating_sub(problem_rows.saturating_sub(1));
+                if first + row < l.problem_rows() {
+                    l.problem = first + row;
+                }
+            }
+            _ => {}
+        }
+    }
+    m.focus = pane;
+}
+
+/// A key press, resolved in the layer on top.
+pub(crate) fn input(m: &mut Model, input: Input) -> Vec<Effect> {
+    if let Some(busy) = &m.busy {
+        m.status = Some(format!("{busy} (keys wait until it is done)"));
+        return Vec::new();
+    }
+    if let Input::Pending(k) = input {
+        m.pending.push(k);
+        return Vec::new();
+    }
+    m.pending.clear();
+    if let Some(dialog) = m.dialog.take() {
+        return dialog_input(m, dialog, input);
+    }
+    if let Some(prompt) = m.prompt.clone() {
+        return prompt_input(m, prompt, input);
+    }
+    let Input::Command(command) = input else {
+        return Vec::new();
+    };
+    if m.overlay.is_some() {
+        help_command(m, command);
+        return Vec::new();
+    }
+    command_in_pane(m, command)
+}
+
+/// The help: scrolls, and closes.
+fn help_command(m: &mut Model, command: Command) {
+    let page = m.size.height.saturating_sub(2) as usize;
+    match command {
+        Command::Down => m.help_scroll += 1,
+        Command::Up => m.help_scroll = m.help_scroll.saturating_sub(1),
+        Command::HalfPageDown => m.help_scroll += page / 2,
+        Command::HalfPageUp => m.help_scroll = m.help_scroll.saturating_sub(page / 2),
+        Command::Back | Command::Cancel | Command::Help | Command::Quit => {
+            m.overlay = None;
+            m.help_scroll = 0;
         }
         _ => {}
     }
 }
 
-pub(crate) fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
-    if let Some(busy) = &m.busy {
-        m.status = Some(format!("{busy} (keys wait until it is done)"));
-        return Vec::new();
-    }
-    if let Some(dialog) = m.dialog.take() {
-        return dialog_key(m, dialog, ev);
-    }
-    if let Some(prompt) = m.prompt.clone() {
-        return prompt_key(m, prompt, ev);
-    }
-    let k = Key::of(&ev);
-    let command = match m.keymap.lookup(&m.pending, k) {
-        Lookup::Pending => {
-            m.pending.push(k);
-            return Vec::new();
-        }
-        Lookup::Command(c) => {
-            m.pending.clear();
-            c
-        }
-        Lookup::None => {
-            m.pending.clear();
-            return Vec::new();
-        }
-    };
-    if m.overlay.is_some() {
-        if matches!(command, Command::Back | Command::Help | Command::Quit) {
-            m.overlay = None;
-        }
-        return Vec::new();
-    }
+/// A command in one of the panes.
+pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
     m.status = None;
     match command {
         Command::Quit => {
@@ -281,7 +357,7 @@ pub(crate) fn key(m: &mut Model, ev: KeyEvent) -> Vec<Effect> {
 
 pub(crate) fn motion(m: &mut Model, command: Command) {
     let focus = m.focus;
-    let page = m.page.max(2);
+    let page = m.page().max(2);
     let mut status = None;
     let Some(l) = m.loaded_mut() else { return };
     match focus {

@@ -42,15 +42,57 @@ pub fn complete_path(text: &str) -> String {
     format!("{dir}{common}")
 }
 
-/// Palette commands, for completion.
-pub const PALETTE: [&str; 5] = ["package ", "channel ", "validate", "export ", "quit"];
+/// The palette's own commands: name, what follows it, what it does. Besides these the palette runs
+/// the keymap's commands that act on the catalog or the screen by their names (`:undo`, `:write`).
+pub const PALETTE: &[(&str, &str, &str)] = &[
+    ("package", " NAME", "select a package"),
+    (
+        "channel",
+        " NAME",
+        "select a channel of the selected package",
+    ),
+    ("validate", "", "validate the whole catalog afresh"),
+    (
+        "export",
+        " mermaid|dot FILE",
+        "write the selected channel's graph (an image's catalog: export DIR)",
+    ),
+    ("quit", "", "quit"),
+];
+
+/// What the palette's line says it takes.
+pub fn palette_hint() -> String {
+    let own: Vec<String> = PALETTE
+        .iter()
+        .map(|(n, args, _)| format!("{n}{args}"))
+        .collect();
+    format!("{}, or a key's command by name", own.join(", "))
+}
+
+/// Every name the palette runs, with a space after those that take more.
+fn palette_names() -> impl Iterator<Item = String> {
+    PALETTE
+        .iter()
+        .map(|(n, args, _)| {
+            if args.is_empty() {
+                n.to_string()
+            } else {
+                format!("{n} ")
+            }
+        })
+        .chain(
+            Command::all()
+                .filter(|c| c.in_palette())
+                .map(|c| c.name().to_string()),
+        )
+}
 
 /// Completions of the palette text.
 pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for c in PALETTE {
+    for c in palette_names() {
         if c.starts_with(text) && c != text {
-            out.push(c.to_string());
+            out.push(c);
         }
     }
     if let (Some(l), Some(rest)) = (l, text.strip_prefix("package ")) {
@@ -83,20 +125,20 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     out
 }
 
-pub(crate) fn prompt_key(m: &mut Model, prompt: Prompt, ev: KeyEvent) -> Vec<Effect> {
+pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<Effect> {
     let (mut text, is_filter) = match prompt {
         Prompt::Filter(t) => (t, true),
         Prompt::Palette(t) => (t, false),
     };
-    match ev.code {
-        KeyCode::Esc => {
+    match input {
+        Input::Command(Command::Cancel) => {
             m.prompt = None;
             return Vec::new();
         }
-        KeyCode::Backspace => {
+        Input::Command(Command::DeleteBack) => {
             text.pop();
         }
-        KeyCode::Tab if !is_filter => {
+        Input::Command(Command::Complete) if !is_filter => {
             let options = complete(m.loaded(), &text);
             if let [one] = options.as_slice() {
                 text = one.clone();
@@ -104,7 +146,7 @@ pub(crate) fn prompt_key(m: &mut Model, prompt: Prompt, ev: KeyEvent) -> Vec<Eff
                 m.status = Some(options.join("  "));
             }
         }
-        KeyCode::Enter => {
+        Input::Command(Command::Accept) => {
             m.prompt = None;
             return if is_filter {
                 apply_filter(m, text);
@@ -113,7 +155,7 @@ pub(crate) fn prompt_key(m: &mut Model, prompt: Prompt, ev: KeyEvent) -> Vec<Eff
                 run_palette(m, text.trim())
             };
         }
-        KeyCode::Char(c) if !ev.modifiers.contains(KeyModifiers::CONTROL) => text.push(c),
+        Input::Text(c) => text.push(c),
         _ => {}
     }
     m.prompt = Some(if is_filter {
@@ -202,7 +244,11 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
             }
         }
         "" => {}
-        other => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
+        other => match Command::from_name(other).filter(|c| c.in_palette()) {
+            Some(c) if arg.is_empty() => return command_in_pane(m, c),
+            Some(c) => m.status = Some(format!("{} takes nothing after it", c.name())),
+            None => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
+        },
     }
     Vec::new()
 }

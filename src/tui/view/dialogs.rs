@@ -1,8 +1,10 @@
 //! Drawing dialogs: pickers, inputs, confirmations, the write preview and a save's questions.
 
 use super::*;
+use crate::tui::keymap::Keymap;
 
-pub(super) fn picker_lines(picker: &Picker) -> Vec<Line<'static>> {
+pub(super) fn picker_lines(picker: &Picker, keys: &Keymap) -> Vec<Line<'static>> {
+    let k = |c| keys.hint(Layer::Picker, c);
     let mut lines = vec![
         Line::from(format!("filter: {}▏", picker.filter)),
         Line::from(""),
@@ -16,22 +18,28 @@ pub(super) fn picker_lines(picker: &Picker) -> Vec<Line<'static>> {
         lines.push(Line::from(Span::styled(o.clone(), style)));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from(
-        "↑/↓ choose · type to filter · Enter continues · Esc cancels",
-    ));
+    lines.push(Line::from(format!(
+        "{}/{} choose · type to filter · {} continues · {} cancels",
+        k(Command::Up),
+        k(Command::Down),
+        k(Command::Accept),
+        k(Command::Cancel)
+    )));
     lines
 }
 
-pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
+pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme: &Theme) {
+    let yes = keys.hint(Layer::Dialog, Command::Confirm);
+    let prompt = |c| keys.hint(Layer::Prompt, c);
     let (title, lines, scroll): (String, Vec<Line>, usize) = match d {
         Dialog::Reload { why } => (
             "nothing was written".into(),
             vec![
                 Line::from(why.clone()),
                 Line::from(""),
-                Line::from(
-                    "y reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them",
-                ),
+                Line::from(format!(
+                    "{yes} reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them"
+                )),
             ],
             0,
         ),
@@ -52,7 +60,9 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             vec![
                 Line::from(why.clone()),
                 Line::from(""),
-                Line::from("y writes it anyway · any other key writes nothing"),
+                Line::from(format!(
+                    "{yes} writes it anyway · any other key writes nothing"
+                )),
             ],
             0,
         ),
@@ -62,12 +72,12 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
                 bundle["name"].as_str().unwrap_or(""),
                 bundle["package"].as_str().unwrap_or("")
             ),
-            picker_lines(picker),
+            picker_lines(picker, keys),
             0,
         ),
         Dialog::PickChannel { bundle, picker, .. } => (
             format!("promote {bundle} into which channel?"),
-            picker_lines(picker),
+            picker_lines(picker, keys),
             0,
         ),
         Dialog::QuitUnsaved => (
@@ -75,12 +85,19 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             vec![
                 Line::from("There are edits that are not written."),
                 Line::from(""),
-                Line::from("y quit without writing · any other key stays (w writes)"),
+                Line::from(format!(
+                    "{yes} quit without writing · any other key stays ({} writes)",
+                    keys.first_key(Layer::Tree, Command::Write)
+                )),
             ],
             0,
         ),
         Dialog::Write { lines, scroll } => (
-            "write these changes? y writes · j/k scroll · other keys cancel".into(),
+            format!(
+                "write these changes? {yes} writes · {}/{} scroll · other keys cancel",
+                keys.first_key(Layer::Dialog, Command::Down),
+                keys.first_key(Layer::Dialog, Command::Up)
+            ),
             lines
                 .iter()
                 .map(|l| {
@@ -96,9 +113,20 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
                 .collect(),
             *scroll,
         ),
-        Dialog::Confirm { lines, .. } => (
+        Dialog::Confirm { lines, invalid, .. } => (
             "confirm".into(),
-            lines.iter().map(|l| Line::from(l.clone())).collect(),
+            lines
+                .iter()
+                .map(|l| Line::from(l.clone()))
+                .chain([
+                    Line::from(""),
+                    Line::from(format!(
+                        "{yes} apply{} · {} cancel",
+                        if *invalid { " anyway" } else { "" },
+                        keys.hint(Layer::Dialog, Command::Cancel)
+                    )),
+                ])
+                .collect(),
             0,
         ),
         Dialog::Input { title, text, then } => (
@@ -107,9 +135,18 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
                 Line::from(format!("{text}▏")),
                 Line::from(""),
                 Line::from(if *then == crate::tui::app::InputFor::AddBundleDir {
-                    "Enter continues · Tab completes · Esc cancels"
+                    format!(
+                        "{} continues · {} completes · {} cancels",
+                        prompt(Command::Accept),
+                        prompt(Command::Complete),
+                        prompt(Command::Cancel)
+                    )
                 } else {
-                    "Enter continues · Esc cancels"
+                    format!(
+                        "{} continues · {} cancels",
+                        prompt(Command::Accept),
+                        prompt(Command::Cancel)
+                    )
                 }),
             ],
             0,
@@ -118,7 +155,7 @@ pub(super) fn dialog(d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
             channel, picker, ..
         } => (
             format!("promote which bundle into {channel}?"),
-            picker_lines(picker),
+            picker_lines(picker, keys),
             picker.selected.saturating_sub(8),
         ),
     };

@@ -5,11 +5,17 @@ use super::*;
 
 /// Review mode: rows of what the change added in green, ghost rows of what it removed in red
 /// (their `+`/`-` marks say the same without colour).
-pub(super) fn colour_review_rows(l: &Loaded, f: &mut Frame, inner: Rect, theme: &Theme) {
+pub(super) fn colour_review_rows(
+    l: &Loaded,
+    tree: &TreeState<String>,
+    f: &mut Frame,
+    inner: Rect,
+    theme: &Theme,
+) {
     let mut previous: Option<&[String]> = None;
     for y in inner.top()..inner.bottom() {
         // Rows below the last item report the last item again.
-        let Some(path) = l.tree.rendered_at(Position::new(inner.x, y)) else {
+        let Some(path) = tree.rendered_at(Position::new(inner.x, y)) else {
             continue;
         };
         if previous == Some(path) {

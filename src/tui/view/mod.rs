@@ -1,5 +1,5 @@
-//! Drawing the model. Drawing writes back only what the tree widget learns while drawing (its
-//! scroll offset and the rows it drew, for mouse clicks) and the tree pane's page height.
+//! Drawing the model: `view` reads the model and writes nothing back. Where each pane goes comes
+//! from [`crate::tui::layout`], which `update` uses too.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
@@ -12,9 +12,14 @@ use super::app::{
     Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
     review_mark,
 };
-use super::keymap::Command;
+use super::input;
+use super::keymap::{Command, Layer};
+use super::layout::Areas;
 use crate::catalog::Severity;
 use crate::graph::layout::CellKind;
+use ratatui::buffer::Buffer;
+use ratatui::widgets::StatefulWidget;
+use tui_tree_widget::TreeState;
 
 mod dialogs;
 mod graph;
@@ -70,9 +75,10 @@ fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
         .title(Span::styled(format!(" {title} "), theme.focus(focused)))
 }
 
-pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
+pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
     let area = f.area();
-    let [main, footer] = Split::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let areas = crate::tui::layout::Areas::of(area, m.focus);
+    let (main, footer) = (areas.main, areas.footer);
     match &m.state {
         State::Loading(p) => {
             let (fd, ft, bd, bt) = p.snapshot();
@@ -107,7 +113,7 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
                     t.source_note
                         .as_ref()
                         .map_or_else(String::new, |n| format!("Note: {n}.\n\n")),
-                    m.keymap.first_key_of(Command::Open)
+                    m.keymap.first_key(Layer::Tree, Command::Open)
                 ),
                 None => format!("cannot open the catalog: {e}"),
             };
@@ -118,14 +124,14 @@ pub fn view(m: &mut Model, f: &mut Frame, theme: &Theme) {
                 main,
             );
         }
-        State::Ready(_) => panes(m, f, main, theme),
+        State::Ready(l) => panes(m, l, f, &areas, theme),
     }
     footer_line(m, f, footer, theme);
     if m.overlay == Some(Overlay::Help) {
         help(m, f, area, theme);
     }
     if let Some(d) = &m.dialog {
-        dialog(d, f, area, theme);
+        dialog(d, &m.keymap, f, area, theme);
     }
 }
 
@@ -140,33 +146,10 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
     )
 }
 
-fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
+fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     let focus = m.focus;
-    let narrow = area.width < 100;
-    let problems_height = if area.height < 30 { 5 } else { 9 };
-    let [top, problems] =
-        Split::vertical([Constraint::Min(6), Constraint::Length(problems_height)]).areas(area);
-    let [tree_area, right] = Split::horizontal([
-        Constraint::Percentage(if narrow { 45 } else { 35 }),
-        Constraint::Fill(1),
-    ])
-    .areas(top);
-    // Narrow screens show the graph or the details, whichever was focused last.
-    let (graph_area, details_area) = if narrow {
-        if focus == Pane::Details {
-            (None, Some(right))
-        } else {
-            (Some(right), None)
-        }
-    } else {
-        let [g, d] =
-            Split::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(right);
-        (Some(g), Some(d))
-    };
-    m.page = tree_area.height.saturating_sub(2) as usize;
-    let State::Ready(l) = &mut m.state else {
-        return;
-    };
+    let (tree_area, graph_area, details_area, problems) =
+        (areas.tree, areas.graph, areas.details, areas.problems);
     let what = match (&m.template, &m.image) {
         (Some(t), _) => format!("{} rendered · read-only", t.name()),
         (None, Some(i)) => format!("read-only · {}", i.reference),
@@ -209,9 +192,10 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
         let tree = tree
             .block(tree_block)
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
-        f.render_stateful_widget(tree, tree_area, &mut l.tree);
+        let mut state = tree_state(l);
+        f.render_stateful_widget(tree, tree_area, &mut state);
         if !l.changes.is_empty() && theme.color {
-            colour_review_rows(l, f, inner, theme);
+            colour_review_rows(l, &state, f, inner, theme);
         }
     }
     if let Some(a) = graph_area {
@@ -230,11 +214,31 @@ fn panes(m: &mut Model, f: &mut Frame, area: Rect, theme: &Theme) {
     problems_pane(l, f, problems, focus == Pane::Problems, theme);
 }
 
+/// The tree widget's state for one drawing: what the model has open and selected, scrolled to the
+/// model's offset. The widget keeps its offset only in its state, so it is told the length of the
+/// list by a first drawing into a one-cell scratch buffer, then given the offset.
+fn tree_state(l: &Loaded) -> TreeState<String> {
+    let mut state = TreeState::default();
+    for path in l.tree.opened() {
+        state.open(path.clone());
+    }
+    state.select(l.selected().to_vec());
+    if let Ok(tree) = Tree::new(&l.items) {
+        let cell = Rect::new(0, 0, 1, 1);
+        tree.render(cell, &mut Buffer::empty(cell), &mut state);
+    }
+    state.scroll_up(usize::MAX);
+    state.scroll_down(l.tree_offset);
+    state
+}
+
 fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let line = match &m.prompt {
         Some(Prompt::Filter(t)) => Line::from(format!("/{t}▏")),
         Some(Prompt::Palette(t)) => Line::from(format!(
-            ":{t}▏   (Tab completes: package, channel, validate, export mermaid|dot FILE, quit)"
+            ":{t}▏   ({} completes: {})",
+            m.keymap.hint(Layer::Prompt, Command::Complete),
+            crate::tui::app::palette_hint()
         )),
         None => match &m.status {
             Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
@@ -245,17 +249,16 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
                 let shown = |c: Command| {
                     !(read_only && c == Command::Write || m.image.is_some() && c == Command::Open)
                 };
-                for b in m
-                    .keymap
-                    .bindings
-                    .iter()
-                    .filter(|b| b.footer && shown(b.command))
-                {
+                let layer = input::layer(m);
+                for (command, _, _) in m.keymap.commands(layer) {
+                    let Some(word) = command.footer(layer).filter(|_| shown(command)) else {
+                        continue;
+                    };
                     spans.push(Span::styled(
-                        m.keymap.first_key_of(b.command),
+                        m.keymap.first_key(layer, command),
                         theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
                     ));
-                    spans.push(Span::raw(format!(" {}  ", short(b.command))));
+                    spans.push(Span::raw(format!(" {word}  ")));
                 }
                 Line::from(spans)
             }
@@ -264,30 +267,23 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     f.render_widget(Paragraph::new(line), area);
 }
 
-fn short(c: Command) -> &'static str {
-    match c {
-        Command::NextPane => "pane",
-        Command::Select => "select",
-        Command::Filter => "filter",
-        Command::Palette => "command",
-        Command::Open => "editor",
-        Command::Help => "help",
-        Command::Quit => "quit",
-        Command::Write => "write",
-        _ => "",
-    }
-}
-
 fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let w = area.width.min(76);
-    let h = area.height.min(m.keymap.bindings.len() as u16 + 9);
+    let layer = match m.focus {
+        Pane::Tree => Layer::Tree,
+        Pane::Graph => Layer::Graph,
+        Pane::Details => Layer::Details,
+        Pane::Problems => Layer::Problems,
+    };
+    let commands = m.keymap.commands(layer);
+    let h = area.height.min(commands.len() as u16 + 9);
     let rect = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
         w,
         h,
     );
-    let k = |c: Command| m.keymap.keys_of(c);
+    let k = |c: Command| m.keymap.keys(layer, c);
     let (pane, about): (&str, Vec<String>) = match m.focus {
         Pane::Tree => (
             "tree: packages → channels → entries",
@@ -339,18 +335,25 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
     lines.extend(about.into_iter().map(Line::from));
     lines.push(Line::from(""));
-    for b in &m.keymap.bindings {
+    for (_, keys, desc) in commands {
         lines.push(Line::from(vec![
-            Span::styled(
-                format!("{:<18}", m.keymap.keys_of(b.command)),
-                theme.fg(Color::Cyan),
-            ),
-            Span::raw(b.desc),
+            Span::styled(format!("{keys:<18}"), theme.fg(Color::Cyan)),
+            Span::raw(desc.to_string()),
         ]));
     }
+    let title = format!(
+        "help · {} closes",
+        m.keymap.hint(Layer::Help, Command::Back)
+    );
+    // Scrolls when the terminal is shorter than the help.
+    let scroll = m
+        .help_scroll
+        .min(lines.len().saturating_sub(h.saturating_sub(2) as usize));
     f.render_widget(Clear, rect);
     f.render_widget(
-        Paragraph::new(lines).block(block("help · Esc closes", true, theme)),
+        Paragraph::new(lines)
+            .block(block(&title, true, theme))
+            .scroll((scroll as u16, 0)),
         rect,
     );
 }

@@ -1,0 +1,73 @@
+//! Keys become commands before `update` sees them: the layer that is on top (a dialog, a picker, a
+//! prompt, the help or the focused pane) is looked up in the keymap, together with the keys of a
+//! sequence pressed so far.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::keymap::{Key, Layer, Lookup};
+use super::model::{Action, Dialog, Model, Overlay, Pane};
+
+/// A key press, resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    Command(super::keymap::Command),
+    /// A character typed into a picker's filter or a prompt.
+    Text(char),
+    /// The first keys of a sequence (`g` of `g g`): the next key decides.
+    Pending(Key),
+    /// A key nothing is bound to (dialogs answer it: most close).
+    Other,
+}
+
+/// The layer keys are looked up in.
+pub fn layer(m: &Model) -> Layer {
+    match &m.dialog {
+        Some(Dialog::Input { .. }) => return Layer::Prompt,
+        Some(
+            Dialog::PickBundle { .. }
+            | Dialog::PickChannel { .. }
+            | Dialog::PickChannelForNew { .. },
+        ) => return Layer::Picker,
+        Some(_) => return Layer::Dialog,
+        None => {}
+    }
+    if m.prompt.is_some() {
+        return Layer::Prompt;
+    }
+    if m.overlay == Some(Overlay::Help) {
+        return Layer::Help;
+    }
+    match m.focus {
+        Pane::Tree => Layer::Tree,
+        Pane::Graph => Layer::Graph,
+        Pane::Details => Layer::Details,
+        Pane::Problems => Layer::Problems,
+    }
+}
+
+/// What a key press means on the model as it is.
+pub fn resolve(m: &Model, ev: &KeyEvent) -> Input {
+    let layer = layer(m);
+    let key = Key::of(ev);
+    match m.keymap.lookup(layer, &m.pending, key) {
+        Lookup::Command(c) => Input::Command(c),
+        Lookup::Pending => Input::Pending(key),
+        Lookup::None => match ev.code {
+            KeyCode::Char(c)
+                if layer.takes_text()
+                    && m.pending.is_empty()
+                    && !ev
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                Input::Text(c)
+            }
+            _ => Input::Other,
+        },
+    }
+}
+
+/// The action a key press becomes.
+pub fn action(m: &Model, ev: &KeyEvent) -> Action {
+    Action::Input(resolve(m, ev))
+}

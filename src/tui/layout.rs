@@ -1,0 +1,77 @@
+//! Where each pane sits for a terminal size. The view draws into these areas and `update` uses the
+//! same ones to know page heights and which pane the mouse is over, so neither needs the other.
+
+use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
+
+use super::model::Pane;
+
+/// The screen's areas, borders included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Areas {
+    /// Everything above the footer line.
+    pub main: Rect,
+    pub footer: Rect,
+    pub tree: Rect,
+    /// Narrow screens show the graph or the details, whichever was focused last.
+    pub graph: Option<Rect>,
+    pub details: Option<Rect>,
+    pub problems: Rect,
+}
+
+impl Areas {
+    pub fn of(size: Rect, focus: Pane) -> Areas {
+        let [main, footer] =
+            Split::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(size);
+        let narrow = main.width < 100;
+        let problems_height = if main.height < 30 { 5 } else { 9 };
+        let [top, problems] =
+            Split::vertical([Constraint::Min(6), Constraint::Length(problems_height)]).areas(main);
+        let [tree, right] = Split::horizontal([
+            Constraint::Percentage(if narrow { 45 } else { 35 }),
+            Constraint::Fill(1),
+        ])
+        .areas(top);
+        let (graph, details) = if narrow {
+            if focus == Pane::Details {
+                (None, Some(right))
+            } else {
+                (Some(right), None)
+            }
+        } else {
+            let [g, d] =
+                Split::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(right);
+            (Some(g), Some(d))
+        };
+        Areas {
+            main,
+            footer,
+            tree,
+            graph,
+            details,
+            problems,
+        }
+    }
+
+    /// The pane under a screen position.
+    pub fn pane_at(&self, p: Position) -> Option<Pane> {
+        [
+            (Some(self.tree), Pane::Tree),
+            (self.graph, Pane::Graph),
+            (self.details, Pane::Details),
+            (Some(self.problems), Pane::Problems),
+        ]
+        .into_iter()
+        .find(|(r, _)| r.is_some_and(|r| r.contains(p)))
+        .map(|(_, pane)| pane)
+    }
+}
+
+/// A bordered pane's rows of content.
+pub fn inner(r: Rect) -> Rect {
+    Rect::new(
+        r.x.saturating_add(1),
+        r.y.saturating_add(1),
+        r.width.saturating_sub(2),
+        r.height.saturating_sub(2),
+    )
+}
