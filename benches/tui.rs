@@ -8,6 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Model, update};
+use fbc_edit::tui::input;
 use fbc_edit::tui::keymap::Keymap;
 use fbc_edit::tui::view::{Theme, view};
 use ratatui::Terminal;
@@ -15,6 +16,12 @@ use ratatui::backend::TestBackend;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// A key as the runtime feeds it: resolved in the keymap, then given to `update`.
+fn press(m: &mut Model, ev: KeyEvent) {
+    let action = input::action(m, &ev);
+    update(m, action);
+}
 
 fn catalog(dir: &std::path::Path) {
     let mut y = String::new();
@@ -63,7 +70,7 @@ fn bench_draw(c: &mut Criterion) {
         KeyCode::Char('l'),
         KeyCode::Char('j'),
     ] {
-        update(&mut m, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        press(&mut m, KeyEvent::new(code, KeyModifiers::NONE));
     }
     assert_eq!(
         m.loaded()
@@ -78,22 +85,29 @@ fn bench_draw(c: &mut Criterion) {
     );
     let theme = Theme { color: true };
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    update(
+        &mut m,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
     c.bench_function("frame/2000-packages-500-entry-graph", |b| {
         b.iter(|| {
-            terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+            terminal.draw(|f| view(&m, f, &theme)).unwrap();
         })
     });
     c.bench_function("keypress+frame/down", |b| {
         b.iter(|| {
-            update(
+            press(
                 &mut m,
-                Action::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)),
+                KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE),
             );
-            update(
+            press(
                 &mut m,
-                Action::Key(KeyEvent::new(KeyCode::Char('k'), KeyModifiers::NONE)),
+                KeyEvent::new(KeyCode::Char('k'), KeyModifiers::NONE),
             );
-            terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+            terminal.draw(|f| view(&m, f, &theme)).unwrap();
         })
     });
 }
@@ -133,10 +147,17 @@ fn bench_edit(c: &mut Criterion) {
         KeyCode::Char('l'),
         KeyCode::Char('j'),
     ] {
-        update(&mut m, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+        press(&mut m, KeyEvent::new(code, KeyModifiers::NONE));
     }
     let theme = Theme { color: true };
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    update(
+        &mut m,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
     let edit = fbc_edit::edit::Edit::SetSkipRange {
         package: "big".into(),
         channel: "stable".into(),
@@ -148,9 +169,9 @@ fn bench_edit(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 m.apply_edit(edit.clone()).unwrap();
-                terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
                 m.undo().unwrap();
-                terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
             })
         },
     );
@@ -177,15 +198,15 @@ fn bench_edit_generated(c: &mut Criterion) {
         update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
         // Down to the package, open it and its stable channel, select the head.
         for _ in 0..names.len() / 2 {
-            update(
+            press(
                 &mut m,
-                Action::Key(KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE)),
+                KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE),
             );
         }
         for code in ['l', 'j', 'l', 'j'] {
-            update(
+            press(
                 &mut m,
-                Action::Key(KeyEvent::new(KeyCode::Char(code), KeyModifiers::NONE)),
+                KeyEvent::new(KeyCode::Char(code), KeyModifiers::NONE),
             );
         }
         let selected = m.loaded().unwrap().selected().to_vec();
@@ -198,6 +219,13 @@ fn bench_edit_generated(c: &mut Criterion) {
         };
         let theme = Theme { color: true };
         let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        update(
+            &mut m,
+            Action::Resize {
+                width: 160,
+                height: 48,
+            },
+        );
         c.bench_function(
             &format!(
                 "edit+revalidate+frame/{}-packages (apply and undo)",
@@ -206,9 +234,9 @@ fn bench_edit_generated(c: &mut Criterion) {
             |b| {
                 b.iter(|| {
                     m.apply_edit(edit.clone()).unwrap();
-                    terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
                     m.undo().unwrap();
-                    terminal.draw(|f| view(&mut m, f, &theme)).unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
                 })
             },
         );

@@ -34,7 +34,7 @@ fn opened() -> Model {
 }
 
 fn key(m: &mut Model, code: KeyCode) -> Vec<Effect> {
-    update(m, Action::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    fbc_edit::tui::effects::press(m, KeyEvent::new(code, KeyModifiers::NONE))
 }
 
 fn palette(m: &mut Model, text: &str) -> Vec<Effect> {

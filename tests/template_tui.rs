@@ -49,10 +49,7 @@ fn opened(dir: &tempfile::TempDir) -> Model {
 }
 
 fn key(m: &mut Model, c: char) -> Vec<Effect> {
-    update(
-        m,
-        Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-    )
+    fbc_edit::tui::effects::press(m, KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 use common::screen;

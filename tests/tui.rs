@@ -59,7 +59,7 @@ fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
                 .collect(),
         };
         for ev in events {
-            effects.extend(update(m, Action::Key(ev)));
+            effects.extend(fbc_edit::tui::effects::press(m, ev));
         }
     }
     effects
@@ -348,9 +348,9 @@ fn skip_range_dialog_previews_matches_and_prunes() {
     // cache-operator / stable / v1.3.0 (the head), whose skipRange is ">=1.0.0 <1.3.0".
     press(&mut m, "j l j l j r");
     for _ in 0..">=1.0.0 <1.3.0".len() {
-        update(
+        fbc_edit::tui::effects::press(
             &mut m,
-            Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+            KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
         );
     }
     press(&mut m, ">=1.1.0 space <1.3.0 enter");
@@ -390,17 +390,17 @@ fn promote_the_selected_bundle_into_a_picked_channel() {
     // Typing filters the channels.
     press(&mut m, "1.0");
     assert!(screen(&mut m, 100, 30).contains("stable-1.0"));
-    update(
+    fbc_edit::tui::effects::press(
         &mut m,
-        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
     );
-    update(
+    fbc_edit::tui::effects::press(
         &mut m,
-        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
     );
-    update(
+    fbc_edit::tui::effects::press(
         &mut m,
-        Action::Key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE)),
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
     );
     press(&mut m, "enter enter enter enter y");
     assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
@@ -783,6 +783,13 @@ fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
     // The colour of the first letter of `text` in the tree pane.
     let colour_of = |m: &mut Model, text: &str| {
         let mut t = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        fbc_edit::tui::app::update(
+            m,
+            Action::Resize {
+                width: 160,
+                height: 48,
+            },
+        );
         t.draw(|f| view(m, f, &Theme { color: true })).unwrap();
         let buf = t.backend().buffer();
         for y in 0..48 {
@@ -851,8 +858,12 @@ fn writing_goes_out_as_effects_and_comes_back_as_actions() {
     let before = std::fs::read_to_string(&file).unwrap();
     let mut m = model(tmp.path());
     press(&mut m, "j l j d j d y");
-    let key = |c| Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-    assert_eq!(pure(&mut m, key('w')), vec![Effect::Preview]);
+    // Keys are resolved in the keymap before `update` sees them, as the runtime does.
+    let key = |m: &Model, c| {
+        fbc_edit::tui::input::action(m, &KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    };
+    let a = key(&m, 'w');
+    assert_eq!(pure(&mut m, a), vec![Effect::Preview]);
     assert!(m.dialog.is_none(), "nothing to show before the diff is in");
     pure(
         &mut m,
@@ -861,12 +872,11 @@ fn writing_goes_out_as_effects_and_comes_back_as_actions() {
         )),
     );
     assert!(screen(&mut m, 80, 24).contains("+b"));
-    assert_eq!(
-        pure(&mut m, key('y')),
-        vec![Effect::Save(Default::default())]
-    );
+    let a = key(&m, 'y');
+    assert_eq!(pure(&mut m, a), vec![Effect::Save(Default::default())]);
     // While the save runs, keys wait and say why.
-    assert!(pure(&mut m, key('j')).is_empty());
+    let a = key(&m, 'j');
+    assert!(pure(&mut m, a).is_empty());
     assert_eq!(
         m.status.as_deref(),
         Some("saving… (keys wait until it is done)")
@@ -900,7 +910,7 @@ fn reading_directories_goes_out_as_effects() {
     use fbc_edit::tui::app::update as pure;
     let mut m = model(&demo());
     press(&mut m, "a /tmp/x");
-    let tab = Action::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    let tab = fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
     assert_eq!(
         pure(&mut m, tab),
         vec![Effect::CompletePath {
@@ -920,7 +930,8 @@ fn reading_directories_goes_out_as_effects() {
         panic!("{:?}", m.dialog);
     };
     assert_eq!(text, "/tmp/xy");
-    let enter = Action::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let enter =
+        fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!(
         pure(&mut m, enter),
         vec![Effect::CheckBundleDir {

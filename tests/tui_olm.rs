@@ -15,10 +15,7 @@ use fbc_edit::tui::keymap::Keymap;
 
 fn press(m: &mut Model, keys: &str) {
     for c in keys.chars().filter(|c| *c != ' ') {
-        update(
-            m,
-            Action::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)),
-        );
+        fbc_edit::tui::effects::press(m, KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     }
 }
 

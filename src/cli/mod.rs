@@ -174,9 +174,7 @@ fn info() -> i32 {
     if let Some(w) = warning {
         println!("warning: {w}");
     }
-    println!("keys:");
-    for b in &map.bindings {
-        println!("  {:<16} {:<20} {}", b.name, map.keys_of(b.command), b.desc);
-    }
+    println!("keys, by layer (the first binding of a key wins):");
+    print!("{}", keymap::describe(&map));
     exit::OK
 }

@@ -216,6 +216,12 @@ impl Workspace {
         Ok(self.catalog.preview()?)
     }
 
+    /// The files a save would change, with their text now and after (reads the changed files);
+    /// [`crate::catalog::write::unified_diff`] makes the preview of them.
+    pub fn pending(&self) -> Result<Vec<crate::catalog::write::Pending>, SaveError> {
+        Ok(self.catalog.pending()?)
+    }
+
     /// Saves (all files or none; refusing when a file changed on disk, is read-only or lies behind a
     /// link) and starts a fresh history.
     pub fn save(&mut self) -> Result<SaveReport, SaveError> {

@@ -40,8 +40,16 @@ pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 #[allow(dead_code)]
 pub fn screen(m: &mut fbc_edit::tui::app::Model, w: u16, h: u16) -> String {
     use std::fmt::Write as _;
+    // As the runtime does: the model learns the terminal's size, then it is drawn.
+    fbc_edit::tui::app::update(
+        m,
+        fbc_edit::tui::app::Action::Resize {
+            width: w,
+            height: h,
+        },
+    );
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    t.draw(|f| fbc_edit::tui::view::view(m, f, &fbc_edit::tui::view::Theme { color: false }))
+    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &fbc_edit::tui::view::Theme { color: false }))
         .unwrap();
     let buf = t.backend().buffer();
     let mut out = String::new();

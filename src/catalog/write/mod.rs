@@ -145,26 +145,23 @@ impl Catalog {
         Ok(out)
     }
 
+    /// Every file a save would change, with its text now and after (reads the changed files).
+    pub fn pending(&self) -> Result<Vec<Pending>, WriteError> {
+        Ok(self
+            .pending_changes()?
+            .into_iter()
+            .map(|(f, old, new)| Pending {
+                path: self.files[f].path.clone(),
+                created: self.files[f].created,
+                old,
+                new,
+            })
+            .collect())
+    }
+
     /// A unified diff of everything a save would write.
     pub fn preview(&self) -> Result<String, WriteError> {
-        let mut out = String::new();
-        for (f, old, new) in self.pending_changes()? {
-            let path = &self.files[f].path;
-            let diff = similar::TextDiff::from_lines(&old, &new);
-            let old_name = if self.files[f].created {
-                "/dev/null".to_string()
-            } else {
-                format!("a/{path}")
-            };
-            out.push_str(
-                &diff
-                    .unified_diff()
-                    .context_radius(3)
-                    .header(&old_name, &format!("b/{path}"))
-                    .to_string(),
-            );
-        }
-        Ok(out)
+        Ok(unified_diff(&self.pending()?))
     }
 
     /// Writes every changed file, all or nothing (see [`commit`]), and reloads the catalog. Refuses,
@@ -219,4 +216,35 @@ impl Catalog {
             .collect();
         Ok(planned)
     }
+}
+
+/// A file a save would change: its path, whether it is new, and its text now and after.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub path: String,
+    pub created: bool,
+    pub old: String,
+    pub new: String,
+}
+
+/// A unified diff (three lines of context) of files a save would change. Pure: the slow part of a
+/// preview, which can run away from the catalog.
+pub fn unified_diff(pending: &[Pending]) -> String {
+    let mut out = String::new();
+    for p in pending {
+        let diff = similar::TextDiff::from_lines(&p.old, &p.new);
+        let old_name = if p.created {
+            "/dev/null".to_string()
+        } else {
+            format!("a/{}", p.path)
+        };
+        out.push_str(
+            &diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&old_name, &format!("b/{}", p.path))
+                .to_string(),
+        );
+    }
+    out
 }
