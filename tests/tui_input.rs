@@ -240,3 +240,125 @@ fn the_wheel_scrolls_the_pane_under_the_pointer_and_a_click_focuses_it() {
     let first_on_screen = l.tree.flatten(&l.items)[l.tree_offset].identifier.clone();
     assert_eq!(selected(&m), first_on_screen);
 }
+
+fn demo_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(&demo(), tmp.path());
+    tmp
+}
+
+fn model_of(dir: &Path) -> Model {
+    let mut m = Model::new(
+        dir.to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    update(
+        &mut m,
+        Action::Resize {
+            width: 80,
+            height: 24,
+        },
+    );
+    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    m
+}
+
+/// The editor has been and gone: the runtime reads the catalog again.
+fn back_from_the_editor(m: &mut Model, dir: &Path) {
+    update(m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+}
+
+fn open_with_an_unsaved_edit() -> (tempfile::TempDir, Model) {
+    let tmp = demo_copy();
+    let mut m = model_of(tmp.path());
+    // cache-operator's default channel becomes its second channel; then `o` on backup-operator.
+    chars(&mut m, "j l j j d y");
+    assert!(m.loaded().unwrap().ws.is_dirty());
+    chars(&mut m, "gg o");
+    assert!(
+        matches!(m.dialog, Some(Dialog::OpenUnsaved { .. })),
+        "{:?}",
+        m.dialog
+    );
+    (tmp, m)
+}
+
+#[test]
+fn open_with_unsaved_edits_asks_and_keeps_them_through_the_editor() {
+    let (tmp, mut m) = open_with_an_unsaved_edit();
+    insta::assert_snapshot!("open_unsaved_80x24", screen(&mut m, 80, 24));
+    let effects = fbc_edit::tui::effects::press(&mut m, ev(KeyCode::Char('o')));
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [fbc_edit::tui::app::Effect::OpenEditor { .. }]
+        ),
+        "{effects:?}"
+    );
+    // In the editor the user changes another package's file.
+    let other = tmp.path().join("backup-operator/package.yaml");
+    let text = std::fs::read_to_string(&other).unwrap();
+    std::fs::write(
+        &other,
+        text.replace("defaultChannel: stable", "defaultChannel: stable-2.1"),
+    )
+    .unwrap();
+    back_from_the_editor(&mut m, tmp.path());
+    let l = m.loaded().unwrap();
+    assert!(
+        l.ws.is_dirty(),
+        "the unsaved edit is applied again: {:?}",
+        m.status
+    );
+    assert_eq!(l.dirty, ["cache-operator/catalog.yaml"]);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .contains("1 of 1 unsaved edit applied again"),
+        "{:?}",
+        m.status
+    );
+    // And the editor's change is there too.
+    let catalog = l.ws.catalog();
+    let idx = catalog.index().package("backup-operator").unwrap();
+    let pkg =
+        fbc_edit::catalog::model::Package::read(&catalog.blob(idx.packages[0]).value).unwrap();
+    assert_eq!(pkg.default_channel, "stable-2.1");
+}
+
+#[test]
+fn open_with_unsaved_edits_can_drop_them_or_write_them_first() {
+    let (tmp, mut m) = open_with_an_unsaved_edit();
+    let effects = fbc_edit::tui::effects::press(&mut m, ev(KeyCode::Char('d')));
+    assert!(matches!(
+        effects.as_slice(),
+        [fbc_edit::tui::app::Effect::OpenEditor { .. }]
+    ));
+    back_from_the_editor(&mut m, tmp.path());
+    assert!(!m.loaded().unwrap().ws.is_dirty(), "dropped");
+
+    let (tmp, mut m) = open_with_an_unsaved_edit();
+    let before = std::fs::read_to_string(tmp.path().join("cache-operator/catalog.yaml")).unwrap();
+    // `y` writes first; once the save is through, the editor opens.
+    let effects = fbc_edit::tui::effects::press(&mut m, ev(KeyCode::Char('y')));
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [fbc_edit::tui::app::Effect::OpenEditor { .. }]
+        ),
+        "{effects:?} {:?}",
+        m.status
+    );
+    let after = std::fs::read_to_string(tmp.path().join("cache-operator/catalog.yaml")).unwrap();
+    assert_ne!(before, after, "written before the editor opens");
+    assert!(!m.loaded().unwrap().ws.is_dirty());
+
+    // Any other key stays, edits kept, nothing opened.
+    let (_tmp, mut m) = open_with_an_unsaved_edit();
+    let effects = fbc_edit::tui::effects::press(&mut m, ev(KeyCode::Esc));
+    assert!(effects.is_empty());
+    assert!(m.dialog.is_none());
+    assert!(m.loaded().unwrap().ws.is_dirty());
+}

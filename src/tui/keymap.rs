@@ -53,6 +53,10 @@ pub enum Command {
     DeleteBack,
     /// Prompts: complete the text.
     Complete,
+    /// Dialogs: drop what is unsaved and go on.
+    Discard,
+    /// Dialogs: go on and keep what is unsaved.
+    Keep,
 }
 
 /// Every command with its name in the config file and what it does.
@@ -137,6 +141,12 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "delete the last character",
     ),
     (Command::Complete, "complete", "complete the text"),
+    (
+        Command::Discard,
+        "discard",
+        "drop the unsaved edits and go on",
+    ),
+    (Command::Keep, "keep", "go on and keep the unsaved edits"),
 ];
 
 impl Command {
@@ -450,6 +460,8 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
 
 const DIALOG: &[(&str, Command)] = &[
     ("y", Command::Confirm),
+    ("o", Command::Keep),
+    ("d", Command::Discard),
     ("n", Command::Cancel),
     ("esc", Command::Cancel),
     ("ctrl-c", Command::Cancel),

@@ -214,6 +214,14 @@ pub enum Dialog {
     Write { lines: Vec<String>, scroll: usize },
     /// Quitting with unsaved edits; `y` quits anyway.
     QuitUnsaved,
+    /// Opening a file in `$EDITOR` with unsaved edits, which reloading would drop: `y` writes
+    /// them first, `o` opens and applies them again to what the editor leaves, `d` drops them.
+    /// `file` is relative to the catalog.
+    OpenUnsaved {
+        file: String,
+        line: u32,
+        files: usize,
+    },
     /// Pick the channel to promote the selected bundle into.
     PickChannel {
         package: String,
@@ -325,6 +333,10 @@ pub struct Model {
     pub save_options: CommitOptions,
     /// Work under way on a worker (a save, a validation, rendering a bundle): keys wait for it.
     pub busy: Option<String>,
+    /// Unsaved edits to apply again once the catalog is read anew (after `$EDITOR`).
+    pub replay: Option<Vec<Edit>>,
+    /// What to do once a save has gone through (open the editor after "write first").
+    pub after_save: Option<Effect>,
 }
 
 /// Everything that can happen.
@@ -421,6 +433,8 @@ impl Model {
             quit: false,
             save_options: Default::default(),
             busy: None,
+            replay: None,
+            after_save: None,
         }
     }
 

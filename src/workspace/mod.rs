@@ -148,6 +148,12 @@ impl Workspace {
         Ok(outcome)
     }
 
+    /// The edits made since loading or the last save, oldest first: what to apply again to the
+    /// catalog read anew after it was changed outside (see the TUI's open-in-editor).
+    pub fn edits(&self) -> Vec<Edit> {
+        self.done.iter().map(|(e, _)| e.clone()).collect()
+    }
+
     /// The errors an edit would introduce, without keeping it.
     pub fn check(&mut self, edit: &Edit) -> Result<Vec<Diagnostic>, EditError> {
         let redo = std::mem::take(&mut self.undone);

@@ -29,6 +29,7 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
             return save(m, options);
         }
         Dialog::SaveFailed { .. } => m.status = Some("the unsaved edits are kept".into()),
+        Dialog::OpenUnsaved { file, line, .. } => return open_unsaved(m, file, line, input),
         Dialog::QuitUnsaved if yes => m.quit = true,
         Dialog::QuitUnsaved => m.status = Some("not quitting; w writes the changes".into()),
         Dialog::Write { lines, scroll } => return write_preview_input(m, lines, scroll, input),
@@ -55,6 +56,31 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
         Dialog::Reload { .. } => {}
     }
     Vec::new()
+}
+
+/// `o` with unsaved edits: write them first, keep them (applied again once the catalog is read
+/// anew after the editor), drop them, or stay.
+fn open_unsaved(m: &mut Model, file: String, line: u32, input: Input) -> Vec<Effect> {
+    let open = Effect::OpenEditor {
+        file: m.dir.join(file),
+        line,
+    };
+    match input {
+        Input::Command(Command::Confirm) => {
+            m.after_save = Some(open);
+            let options = m.save_options.clone();
+            save(m, options)
+        }
+        Input::Command(Command::Keep) => {
+            m.replay = m.loaded().map(|l| l.ws.edits());
+            vec![open]
+        }
+        Input::Command(Command::Discard) => vec![open],
+        _ => {
+            m.status = Some("not opened; the unsaved edits are kept".into());
+            Vec::new()
+        }
+    }
 }
 
 /// Applies a confirmed edit; what to say about it.

@@ -45,119 +45,38 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
 
 fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
     match action {
-        Action::Tick => Vec::new(),
+        Action::Input(input) => return self::input(m, input),
+        Action::Mouse(ev) => mouse(m, ev),
+        Action::Tick => {}
         Action::Resize { width, height } => {
-            m.size = ratatui::layout::Rect::new(0, 0, width, height);
-            Vec::new()
+            m.size = ratatui::layout::Rect::new(0, 0, width, height)
         }
-        Action::Loaded(Ok(catalog)) => {
-            let keep = m.loaded().map(|l| l.selected().to_vec());
-            let mut l = Loaded::new(*catalog);
-            if let Some(path) = keep.filter(|p| !p.is_empty()) {
-                l.select_path(&path);
-            }
-            if let Some(t) = &m.template {
-                m.status = Some(t.banner());
-            } else if let Some(i) = &m.image {
-                m.status = Some(i.banner());
-            } else if l.ws.catalog().index().package_names().is_empty() {
-                m.status = Some(format!(
-                    "no catalog objects under {}: is this a file-based catalog directory?",
-                    m.dir.display()
-                ));
-            }
-            m.state = State::Ready(Box::new(l));
-            m.refresh_changes();
-            Vec::new()
-        }
-        Action::Loaded(Err(e)) => {
-            m.state = State::Failed(e);
-            Vec::new()
-        }
-        Action::Exported(message) => {
-            m.status = Some(message);
-            Vec::new()
-        }
+        Action::Loaded(Ok(catalog)) => loaded(m, *catalog),
+        Action::Loaded(Err(e)) => m.state = State::Failed(e),
+        Action::Exported(message) => m.status = Some(message),
         Action::Rendered(notes) => {
             if let Some(t) = &mut m.template {
                 t.notes = notes;
             }
-            Vec::new()
         }
         Action::CompareLoaded(Ok(old)) => {
             m.compare = Some(old);
             m.refresh_changes();
-            Vec::new()
         }
         Action::CompareLoaded(Err(e)) => {
-            m.status = Some(format!("cannot open the catalog to compare with: {e}"));
-            Vec::new()
+            m.status = Some(format!("cannot open the catalog to compare with: {e}"))
         }
-        Action::Mouse(ev) => {
-            mouse(m, ev);
-            Vec::new()
-        }
-        Action::Input(input) => self::input(m, input),
-        Action::Previewed(result) => {
-            previewed(m, result);
-            Vec::new()
-        }
+        Action::Previewed(result) => previewed(m, result),
         Action::Saved(result) => {
             m.busy = None;
-            saved(m, result);
-            Vec::new()
+            return saved(m, result);
         }
-        Action::BundleDirChecked { dir, is_bundle } => {
-            if is_bundle {
-                m.status = None;
-                m.dialog = Some(Dialog::Input {
-                    title: format!(
-                        "image reference of the bundle in {} (empty for none)",
-                        dir.display()
-                    ),
-                    text: String::new(),
-                    then: InputFor::AddBundleImage { dir },
-                });
-            } else {
-                m.status = Some(format!(
-                    "{} is not a registry+v1 bundle directory (manifests/ and metadata/)",
-                    dir.display()
-                ));
-            }
-            Vec::new()
-        }
-        Action::BundleRendered { dir, result } => {
-            bundle_rendered(m, dir, result);
-            Vec::new()
-        }
-        Action::PathCompleted { from, to } => {
-            // Only while the question is still open and nothing was typed meanwhile.
-            if let Some(Dialog::Input {
-                text,
-                then: InputFor::AddBundleDir,
-                ..
-            }) = &mut m.dialog
-                && *text == from
-            {
-                *text = to;
-            }
-            Vec::new()
-        }
-        Action::Validated(validation) => {
-            m.busy = None;
-            if let Some(l) = m.loaded_mut() {
-                l.ws.set_validation(*validation);
-                let errors = l.ws.report().count(Severity::Error);
-                let warnings = l.ws.report().count(Severity::Warning);
-                l.refresh();
-                m.status = Some(format!(
-                    "{}: {errors} errors, {warnings} warnings",
-                    if errors == 0 { "valid" } else { "invalid" }
-                ));
-            }
-            Vec::new()
-        }
+        Action::BundleDirChecked { dir, is_bundle } => bundle_dir_checked(m, dir, is_bundle),
+        Action::BundleRendered { dir, result } => bundle_rendered(m, dir, result),
+        Action::PathCompleted { from, to } => path_completed(m, from, to),
+        Action::Validated(validation) => validated(m, *validation),
     }
+    Vec::new()
 }
 
 /// The mouse: the wheel scrolls the pane under the pointer; a click focuses the pane under it and
@@ -344,9 +263,18 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
                 selected_location(l)
             };
             if let Some(loc) = loc.filter(|l| l.file != ".") {
+                let line = loc.line.max(1);
+                if l.ws.is_dirty() {
+                    m.dialog = Some(Dialog::OpenUnsaved {
+                        file: loc.file,
+                        line,
+                        files: l.dirty.len(),
+                    });
+                    return Vec::new();
+                }
                 return vec![Effect::OpenEditor {
                     file: m.dir.join(&loc.file),
-                    line: loc.line.max(1),
+                    line,
                 }];
             }
         }
@@ -355,109 +283,130 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// A motion or selection command in the focused pane.
 pub(crate) fn motion(m: &mut Model, command: Command) {
     let focus = m.focus;
     let page = m.page().max(2);
-    let mut status = None;
     let Some(l) = m.loaded_mut() else { return };
-    match focus {
-        Pane::Tree => {
-            match command {
-                Command::Down => l.move_by(1),
-                Command::Up => l.move_by(-1),
-                Command::Left => l.go_left(),
-                Command::Right | Command::Select => l.go_right(),
-                Command::Top => l.move_to_end(false),
-                Command::Bottom => l.move_to_end(true),
-                Command::HalfPageDown => l.move_by((page / 2) as isize),
-                Command::HalfPageUp => l.move_by(-((page / 2) as isize)),
-                Command::NextMatch | Command::PrevMatch if !l.matches.is_empty() => {
-                    let cur = l.matches.iter().position(|p| p.as_slice() == l.selected());
-                    let n = l.matches.len();
-                    let i = match (cur, command) {
-                        (Some(i), Command::NextMatch) => (i + 1) % n,
-                        (Some(i), _) => (i + n - 1) % n,
-                        (None, _) => 0,
-                    };
-                    let path = l.matches[i].clone();
-                    l.select_path(&path);
-                    status = Some(format!("match {} of {n}", i + 1));
-                }
-                _ => {}
-            }
-            l.details_scroll = 0;
-            l.sync_graph();
-        }
+    let status = match focus {
+        Pane::Tree => tree_motion(l, command, page),
         Pane::Graph => {
-            let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
-            match command {
-                Command::Down => l.graph_scroll += 1,
-                Command::Up => l.graph_scroll = l.graph_scroll.saturating_sub(1),
-                Command::Top => l.graph_scroll = 0,
-                Command::Bottom => l.graph_scroll = rows.saturating_sub(1),
-                Command::HalfPageDown => l.graph_scroll += page / 2,
-                Command::HalfPageUp => l.graph_scroll = l.graph_scroll.saturating_sub(page / 2),
-                _ => {}
-            }
-            l.graph_scroll = l.graph_scroll.min(rows.saturating_sub(1));
+            graph_motion(l, command, page);
+            None
         }
-        Pane::Details => match command {
-            Command::Down => l.details_scroll += 1,
-            Command::Up => l.details_scroll = l.details_scroll.saturating_sub(1),
-            Command::Top => l.details_scroll = 0,
-            Command::HalfPageDown => l.details_scroll += page / 2,
-            Command::HalfPageUp => l.details_scroll = l.details_scroll.saturating_sub(page / 2),
-            _ => {}
-        },
-        Pane::Problems if !l.changes.is_empty() => {
-            let n = l.changes.len();
-            match command {
-                Command::Down => l.problem = (l.problem + 1).min(n - 1),
-                Command::Up => l.problem = l.problem.saturating_sub(1),
-                Command::Top => l.problem = 0,
-                Command::Bottom => l.problem = n - 1,
-                Command::Select => {
-                    if let Some(c) = l.changes.get(l.problem).cloned() {
-                        if l.filter.is_some() {
-                            l.filter = None;
-                            l.refilter();
-                        }
-                        l.select_deepest(&c.path);
-                        status = Some(c.text.trim().to_string());
-                    }
-                }
-                _ => {}
-            }
+        Pane::Details => {
+            details_motion(l, command, page);
+            None
         }
-        Pane::Problems => {
-            let n = l.ws.report().diagnostics.len();
-            match command {
-                Command::Down => l.problem = (l.problem + 1).min(n.saturating_sub(1)),
-                Command::Up => l.problem = l.problem.saturating_sub(1),
-                Command::Top => l.problem = 0,
-                Command::Bottom => l.problem = n.saturating_sub(1),
-                Command::HalfPageDown => {
-                    l.problem = (l.problem + page / 2).min(n.saturating_sub(1))
-                }
-                Command::HalfPageUp => l.problem = l.problem.saturating_sub(page / 2),
-                Command::Select => {
-                    if let Some(d) = l.ws.report().diagnostics.get(l.problem).cloned() {
-                        let path = l.path_of(&d);
-                        if !path.is_empty() {
-                            if l.filter.is_some() {
-                                l.filter = None;
-                                l.refilter();
-                            }
-                            l.select_path(&path);
-                        }
-                        status = Some(format!("{}: {}", d.location, d.message));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
+        Pane::Problems if !l.changes.is_empty() => changes_motion(l, command),
+        Pane::Problems => problems_motion(l, command, page),
+    };
     if status.is_some() {
         m.status = status;
     }
+}
+
+/// Moves in the tree; the graph and details follow. Says which match `n`/`N` went to.
+fn tree_motion(l: &mut Loaded, command: Command, page: usize) -> Option<String> {
+    let mut status = None;
+    match command {
+        Command::Down => l.move_by(1),
+        Command::Up => l.move_by(-1),
+        Command::Left => l.go_left(),
+        Command::Right | Command::Select => l.go_right(),
+        Command::Top => l.move_to_end(false),
+        Command::Bottom => l.move_to_end(true),
+        Command::HalfPageDown => l.move_by((page / 2) as isize),
+        Command::HalfPageUp => l.move_by(-((page / 2) as isize)),
+        Command::NextMatch | Command::PrevMatch if !l.matches.is_empty() => {
+            let cur = l.matches.iter().position(|p| p.as_slice() == l.selected());
+            let n = l.matches.len();
+            let i = match (cur, command) {
+                (Some(i), Command::NextMatch) => (i + 1) % n,
+                (Some(i), _) => (i + n - 1) % n,
+                (None, _) => 0,
+            };
+            let path = l.matches[i].clone();
+            l.select_path(&path);
+            status = Some(format!("match {} of {n}", i + 1));
+        }
+        _ => {}
+    }
+    l.details_scroll = 0;
+    l.sync_graph();
+    status
+}
+
+fn graph_motion(l: &mut Loaded, command: Command, page: usize) {
+    let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
+    match command {
+        Command::Down => l.graph_scroll += 1,
+        Command::Up => l.graph_scroll = l.graph_scroll.saturating_sub(1),
+        Command::Top => l.graph_scroll = 0,
+        Command::Bottom => l.graph_scroll = rows.saturating_sub(1),
+        Command::HalfPageDown => l.graph_scroll += page / 2,
+        Command::HalfPageUp => l.graph_scroll = l.graph_scroll.saturating_sub(page / 2),
+        _ => {}
+    }
+    l.graph_scroll = l.graph_scroll.min(rows.saturating_sub(1));
+}
+
+fn details_motion(l: &mut Loaded, command: Command, page: usize) {
+    match command {
+        Command::Down => l.details_scroll += 1,
+        Command::Up => l.details_scroll = l.details_scroll.saturating_sub(1),
+        Command::Top => l.details_scroll = 0,
+        Command::HalfPageDown => l.details_scroll += page / 2,
+        Command::HalfPageUp => l.details_scroll = l.details_scroll.saturating_sub(page / 2),
+        _ => {}
+    }
+}
+
+/// Review mode's changes list: Enter selects the object a change is about.
+fn changes_motion(l: &mut Loaded, command: Command) -> Option<String> {
+    let n = l.changes.len();
+    match command {
+        Command::Down => l.problem = (l.problem + 1).min(n - 1),
+        Command::Up => l.problem = l.problem.saturating_sub(1),
+        Command::Top => l.problem = 0,
+        Command::Bottom => l.problem = n - 1,
+        Command::Select => {
+            let c = l.changes.get(l.problem).cloned()?;
+            if l.filter.is_some() {
+                l.filter = None;
+                l.refilter();
+            }
+            l.select_deepest(&c.path);
+            return Some(c.text.trim().to_string());
+        }
+        _ => {}
+    }
+    None
+}
+
+/// The problems list: Enter selects the object a problem is about and says where it is.
+fn problems_motion(l: &mut Loaded, command: Command, page: usize) -> Option<String> {
+    let last = l.ws.report().diagnostics.len().saturating_sub(1);
+    match command {
+        Command::Down => l.problem = (l.problem + 1).min(last),
+        Command::Up => l.problem = l.problem.saturating_sub(1),
+        Command::Top => l.problem = 0,
+        Command::Bottom => l.problem = last,
+        Command::HalfPageDown => l.problem = (l.problem + page / 2).min(last),
+        Command::HalfPageUp => l.problem = l.problem.saturating_sub(page / 2),
+        Command::Select => {
+            let d = l.ws.report().diagnostics.get(l.problem).cloned()?;
+            let path = l.path_of(&d);
+            if !path.is_empty() {
+                if l.filter.is_some() {
+                    l.filter = None;
+                    l.refilter();
+                }
+                l.select_path(&path);
+            }
+            return Some(format!("{}: {}", d.location, d.message));
+        }
+        _ => {}
+    }
+    None
 }

@@ -21,8 +21,9 @@ pub(crate) fn previewed(m: &mut Model, result: Result<String, SaveError>) {
 }
 
 /// A save ended: take the catalog as read back, or say what became of each file.
-pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) {
+pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) -> Vec<Effect> {
     m.status = None;
+    let after = m.after_save.take();
     match result {
         Ok(Saved { report, workspace }) => {
             if let Some(l) = m.loaded_mut() {
@@ -30,6 +31,7 @@ pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) {
                 l.refresh();
             }
             m.status = Some(format!("wrote {}", report.written.join(", ")));
+            return after.into_iter().collect();
         }
         Err(e @ SaveError::ChangedOnDisk(_)) => {
             m.dialog = Some(Dialog::Reload { why: e.to_string() });
@@ -54,6 +56,7 @@ pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) {
             }
         }
     }
+    Vec::new()
 }
 
 /// Starts a save: the screen says so until the result is in, and keys wait.
@@ -95,5 +98,101 @@ pub(crate) fn bundle_rendered(
                 dir.display()
             ))
         }
+    }
+}
+
+/// A catalog (re)loaded: the tree is built afresh, keeping the selection where it can.
+pub(crate) fn loaded(m: &mut Model, catalog: crate::catalog::Catalog) {
+    let keep = m.loaded().map(|l| l.selected().to_vec());
+    let mut l = Loaded::new(catalog);
+    let replayed = m.replay.take().map(|edits| replay(&mut l, edits));
+    if let Some(path) = keep.filter(|p| !p.is_empty()) {
+        l.select_path(&path);
+    }
+    if let Some(t) = &m.template {
+        m.status = Some(t.banner());
+    } else if let Some(i) = &m.image {
+        m.status = Some(i.banner());
+    } else if l.ws.catalog().index().package_names().is_empty() {
+        m.status = Some(format!(
+            "no catalog objects under {}: is this a file-based catalog directory?",
+            m.dir.display()
+        ));
+    }
+    if let Some(said) = replayed {
+        m.status = Some(said);
+    }
+    m.state = State::Ready(Box::new(l));
+    m.refresh_changes();
+}
+
+/// Applies unsaved edits again to the catalog read anew; says how many still applied and which
+/// no longer do (the file they change was changed outside).
+fn replay(l: &mut Loaded, edits: Vec<crate::edit::Edit>) -> String {
+    let total = edits.len();
+    let mut refused = Vec::new();
+    for edit in edits {
+        let package = edit.package().to_string();
+        match l.ws.apply(edit.clone()) {
+            Ok(_) => l.refresh_package(&package),
+            Err(e) => refused.push(format!("{}: {e}", edit.describe())),
+        }
+    }
+    let kept = total - refused.len();
+    let mut said = format!(
+        "read again; {kept} of {total} unsaved edit{} applied again",
+        if total == 1 { "" } else { "s" }
+    );
+    if !refused.is_empty() {
+        said.push_str(&format!("; no longer applies: {}", refused.join("; ")));
+    }
+    said
+}
+
+/// Whether the directory given to add a bundle from is one: then its image reference is asked.
+pub(crate) fn bundle_dir_checked(m: &mut Model, dir: PathBuf, is_bundle: bool) {
+    if !is_bundle {
+        m.status = Some(format!(
+            "{} is not a registry+v1 bundle directory (manifests/ and metadata/)",
+            dir.display()
+        ));
+        return;
+    }
+    m.status = None;
+    m.dialog = Some(Dialog::Input {
+        title: format!(
+            "image reference of the bundle in {} (empty for none)",
+            dir.display()
+        ),
+        text: String::new(),
+        then: InputFor::AddBundleImage { dir },
+    });
+}
+
+/// A path completed: taken only while the question is still open and nothing was typed meanwhile.
+pub(crate) fn path_completed(m: &mut Model, from: String, to: String) {
+    if let Some(Dialog::Input {
+        text,
+        then: InputFor::AddBundleDir,
+        ..
+    }) = &mut m.dialog
+        && *text == from
+    {
+        *text = to;
+    }
+}
+
+/// The whole catalog validated afresh (`:validate`).
+pub(crate) fn validated(m: &mut Model, validation: crate::validate::Validation) {
+    m.busy = None;
+    if let Some(l) = m.loaded_mut() {
+        l.ws.set_validation(validation);
+        let errors = l.ws.report().count(Severity::Error);
+        let warnings = l.ws.report().count(Severity::Warning);
+        l.refresh();
+        m.status = Some(format!(
+            "{}: {errors} errors, {warnings} warnings",
+            if errors == 0 { "valid" } else { "invalid" }
+        ));
     }
 }

@@ -80,6 +80,24 @@ pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme
             picker_lines(picker, keys),
             0,
         ),
+        Dialog::OpenUnsaved { file, files, .. } => (
+            "unsaved edits".into(),
+            vec![
+                Line::from(format!(
+                    "{} file{} unsaved edits. After the editor the catalog is read again from disk.",
+                    files,
+                    if *files == 1 { " has" } else { "s have" }
+                )),
+                Line::from(format!("Opening {file}.")),
+                Line::from(""),
+                Line::from(format!(
+                    "{yes} write them first · {} keep them (applied again to what the editor leaves) · {} drop them · any other key stays",
+                    keys.hint(Layer::Dialog, Command::Keep),
+                    keys.hint(Layer::Dialog, Command::Discard)
+                )),
+            ],
+            0,
+        ),
         Dialog::QuitUnsaved => (
             "unsaved edits".into(),
             vec![
