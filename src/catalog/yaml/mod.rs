@@ -6,6 +6,7 @@
 
 mod alias;
 pub mod emit;
+pub mod goscalar;
 pub mod goyaml;
 pub mod patch;
 pub mod read;
