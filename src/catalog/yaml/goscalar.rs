@@ -175,7 +175,7 @@ pub fn is_timestamp(s: &str) -> bool {
     let rest = &b[p.i..];
     match rest {
         [b'Z'] => true,
-        [sign, h1, h2, b':', m1, m2] if matches!(sign, b'+' | b'-') => {
+        [b'+' | b'-', h1, h2, b':', m1, m2] => {
             [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit())
                 && (h1 - b'0') * 10 + (h2 - b'0') <= 24
                 && (m1 - b'0') * 10 + (m2 - b'0') <= 60
@@ -216,7 +216,9 @@ impl Cursor<'_> {
 
 fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
