@@ -4,8 +4,9 @@
 //! blobs of no package. Known schemas are written with opm's field order and omissions.
 //!
 //! JSON is a stream of objects indented by four spaces, HTML characters left alone, like opm's
-//! `WriteJSON`. YAML is `---` separated documents with sorted keys, like opm's `WriteYAML`, with every
-//! string that YAML 1.1 would read as something else quoted.
+//! `WriteJSON`. YAML is `---` separated documents written byte for byte as opm's `WriteYAML` writes
+//! them (go-yaml v2's marshaller, see [`goyaml`]): sorted keys, long strings folded at column 80,
+//! every string that YAML 1.1 would read as something else quoted.
 //!
 //! One difference is deliberate: opm silently drops blobs whose package name is empty (bundles,
 //! channels, deprecations); they are written here after the blobs of no package, so nothing is lost.
@@ -14,8 +15,8 @@ use serde_json::{Map, Value};
 
 use crate::catalog::node::{Entry, Kind, Node, Str};
 use crate::catalog::schema;
+use crate::catalog::yaml::goyaml;
 use crate::catalog::yaml::yaml11::go_json_float;
-use crate::catalog::yaml::{YamlStyle, write_document};
 use crate::text::escape::write_json_string;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,10 +38,7 @@ pub fn write_fbc(blobs: &[Value], format: OutFormat) -> String {
             }
             OutFormat::Yaml => {
                 out.push_str("---\n");
-                let node = to_node(&blob, true);
-                write_document(&mut out, &node, YamlStyle::default(), &|_: &Str| {
-                    String::new()
-                });
+                out.push_str(&goyaml::marshal(&blob));
             }
         }
     }

@@ -211,12 +211,14 @@ fn run_edit(
                 continue;
             }
         };
+        let before = ws.rendering().ok().map(|r| r.blobs.clone());
         match ws.apply(edit.clone()) {
             Ok(outcome) => {
                 match ws.preview() {
                     Ok(d) => print!("{d}"),
                     Err(e) => println!("cannot show the change: {e}"),
                 }
+                print_generated_changes(&ws, before.as_deref());
                 if !outcome.introduced.is_empty() {
                     invalid = true;
                     println!("leaves the rendering invalid:");
@@ -262,6 +264,24 @@ fn run_edit(
         Err(e) => {
             eprintln!("fbc-edit: {e}");
             exit::USAGE
+        }
+    }
+}
+
+/// For a semver template, whose text names images only: the channels and edges the edit changes in
+/// the rendering.
+fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::Value]>) {
+    let semver = ws
+        .doc()
+        .template()
+        .is_ok_and(|t| t.schema() == crate::template::schemas::SEMVER);
+    if let (true, Some(before), Ok(after)) = (semver, before, ws.rendering()) {
+        let lines = crate::template::preview::rendering_changes(before, &after.blobs);
+        if !lines.is_empty() {
+            println!("the rendering changes:");
+            for l in lines {
+                println!("  {l}");
+            }
         }
     }
 }

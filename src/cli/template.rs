@@ -24,6 +24,28 @@ pub enum TemplateCommand {
     /// basic` does, with `schema` first in every entry): its objects as they are, each bundle as
     /// `{schema: olm.bundle, image: REF}`. Rendering the template gives the package back.
     FromCatalog(FromCatalogArgs),
+    /// Re-render every catalog an operator's templates map to, byte for byte as the repository's
+    /// `make catalogs` writes them: `catalogs/<catalog>/<operator>/catalog.yaml` for each catalog
+    /// `ci.yaml`'s `fbc.catalog_mapping` names (catalogs from v4.17 on migrated to
+    /// olm.csv.metadata). Without a mapping, `catalog-templates/vX.Y.yaml` renders into `vX.Y`.
+    /// All catalogs are written or none.
+    RenderAll(RenderAllArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RenderAllArgs {
+    /// The operator directory (`operators/<op>`, holding `ci.yaml` and `catalog-templates/`).
+    pub dir: PathBuf,
+    /// Write nothing: compare each rendering with the committed catalog and exit 1 when one
+    /// differs or is missing, as the repository's CI does.
+    #[arg(long)]
+    pub check: bool,
+    /// Bundle sources, as for `template render`. Without --catalog, the operator's committed
+    /// catalogs (`catalogs/*/<op>`) are searched, those the template maps to first.
+    #[command(flatten)]
+    pub sources: SourceArgs,
+    #[command(flatten)]
+    pub images: ImageArgs,
 }
 
 #[derive(Debug, Args)]
@@ -113,6 +135,78 @@ pub fn run(args: &TemplateArgs) -> i32 {
     match &args.command {
         TemplateCommand::Render(a) => run_render(a),
         TemplateCommand::FromCatalog(a) => run_from_catalog(a),
+        TemplateCommand::RenderAll(a) => run_render_all(a),
+    }
+}
+
+fn run_render_all(args: &RenderAllArgs) -> i32 {
+    use crate::template::render_all::{self, Mismatch};
+    let plan = match render_all::plan(&args.dir) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::USAGE;
+        }
+    };
+    for n in &plan.notes {
+        eprintln!("note: {n}");
+    }
+    let sources_for = |template: &Path| {
+        Sources::for_template(
+            template,
+            &args.sources.catalog,
+            args.sources.bundle_dirs.clone(),
+            Some(args.sources.images(&args.images, true)),
+        )
+        .map(|(s, _)| s)
+        .map_err(|e| e.to_string())
+    };
+    let (outputs, notes) = match render_all::render(&plan, &sources_for) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            eprintln!("fbc-edit: nothing was written");
+            return exit::INVALID;
+        }
+    };
+    for n in &notes {
+        eprintln!("note: {n}");
+    }
+    if args.check {
+        let mismatches = render_all::compare(&plan.root, &outputs);
+        for m in &mismatches {
+            match m {
+                Mismatch::Missing { rel } => println!("{rel}: missing"),
+                Mismatch::Differs { rel, summary } => println!("{rel}: differs: {summary}"),
+            }
+        }
+        println!(
+            "{} of {} catalogs match their templates' rendering",
+            outputs.len() - mismatches.len(),
+            outputs.len()
+        );
+        return if mismatches.is_empty() {
+            exit::OK
+        } else {
+            exit::INVALID
+        };
+    }
+    match render_all::write(&plan.root, &outputs) {
+        Ok(written) => {
+            for o in &outputs {
+                let what = if written.contains(&o.rel) {
+                    "written"
+                } else {
+                    "unchanged"
+                };
+                println!("{}: {what} (from {})", o.rel, o.template_name);
+            }
+            exit::OK
+        }
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            exit::INVALID
+        }
     }
 }
 

@@ -13,6 +13,8 @@
 pub mod basic;
 pub mod convert;
 pub mod edit;
+pub mod preview;
+pub mod render_all;
 pub mod rendering;
 pub mod semver;
 pub mod source;

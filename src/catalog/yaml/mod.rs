@@ -1,10 +1,13 @@
 //! Everything YAML, so a parser can be swapped in one place: splitting a file into documents the
 //! way opm does ([`split`]), reading a document into a [`Node`](crate::catalog::Node) tree with
-//! positions ([`read`]), YAML 1.1 scalar rules as opm applies them ([`yaml11`]), writing nodes in a
+//! positions ([`read`]), YAML 1.1 scalar rules as opm applies them ([`yaml11`]), opm's own YAML output
+//! byte for byte ([`goyaml`]), writing nodes in a
 //! document's own style ([`emit`]), and patching an edited document into its text ([`patch`]).
 
 mod alias;
 pub mod emit;
+pub mod goscalar;
+pub mod goyaml;
 pub mod patch;
 pub mod read;
 pub mod split;

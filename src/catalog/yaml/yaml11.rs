@@ -299,7 +299,7 @@ fn looks_like_timestamp(s: &str) -> bool {
 
 /// YAML 1.1 sexagesimal numbers, `[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?`. go-yaml v2 reads
 /// them as strings, other YAML 1.1 readers as numbers; opm's writer quotes them.
-fn is_base60(s: &str) -> bool {
+pub(crate) fn is_base60(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
     if !b.get(i).is_some_and(u8::is_ascii_digit) {

@@ -1,0 +1,570 @@
+//! Re-rendering every catalog an operator's templates map to, as the community repositories' tooling
+//! does it (`make catalogs` in `operators/<op>/`, and the release pipeline): in a repository laid out
+//! as `operators/<op>/ci.yaml`, `operators/<op>/catalog-templates/<template>` and
+//! `catalogs/<catalog>/<op>/catalog.yaml`.
+//!
+//! Which template renders into which catalogs comes from `ci.yaml`'s `fbc.catalog_mapping`, in its
+//! order. Each mapping's catalogs form two groups, rendered once each: catalogs before OCP 4.17 as
+//! the template renders, catalogs `vX.Y` from 4.17 on with `--migrate-level
+//! bundle-object-to-csv-metadata`. The bytes written are opm's `-o yaml` output with its trailing
+//! newlines cut to one, as the tooling's `echo "$output"` writes it.
+//!
+//! Without a `ci.yaml` (or one with no mappings), the convention of the repositories' older
+//! Makefile targets is followed: every `catalog-templates/vX.Y.yaml` renders into catalog `vX.Y`, its
+//! type taken from the template's schema; templates with other names are left alone, with a note.
+
+use std::path::{Path, PathBuf};
+
+use super::{Sources, TemplateError, schemas};
+use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
+use crate::catalog::emit::OutFormat;
+use crate::template::edit::release::{CatalogMapping, ReleaseError, read_ci_mapping};
+
+/// The migration catalogs from OCP 4.17 on are rendered with.
+pub const MIGRATE_LEVEL: &str = "bundle-object-to-csv-metadata";
+
+/// One run of the renderer: a template rendered once for a group of catalogs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The template's file name under `catalog-templates/`.
+    pub template_name: String,
+    pub template: PathBuf,
+    /// `olm.template.basic` or `olm.semver`.
+    pub kind: String,
+    /// Whether the bundles are migrated to `olm.csv.metadata`.
+    pub migrate: bool,
+    pub catalogs: Vec<String>,
+}
+
+/// What re-rendering an operator's catalogs does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The repository's root (the directory holding `operators/` and `catalogs/`).
+    pub root: PathBuf,
+    /// The operator's directory name, also its directory under each catalog.
+    pub operator: String,
+    pub jobs: Vec<Job>,
+    /// Whether the jobs come from `ci.yaml` (else from the templates' file names).
+    pub from_ci: bool,
+    pub notes: Vec<String>,
+}
+
+/// A rendered catalog file: its path under the root and its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub rel: String,
+    pub text: String,
+    pub template_name: String,
+}
+
+/// How a committed catalog differs from its rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mismatch {
+    Missing { rel: String },
+    Differs { rel: String, summary: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderAllError {
+    #[error("{0}")]
+    Layout(String),
+    #[error(transparent)]
+    Ci(#[from] ReleaseError),
+    #[error("{file}: {source}")]
+    Read {
+        file: String,
+        source: std::io::Error,
+    },
+    /// Every template that could not be rendered, each with its problems.
+    #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Templates(Vec<TemplateError>),
+    #[error(transparent)]
+    Commit(#[from] commit::CommitError),
+}
+
+/// Whether catalog `name` is rendered with the migration: `vX.Y` with X > 4, or X = 4 and Y ≥ 17.
+pub fn migrates(name: &str) -> bool {
+    let Some((major, minor)) = name.strip_prefix('v').and_then(|v| v.split_once('.')) else {
+        return false;
+    };
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    match (number(major), number(minor)) {
+        (Some(x), Some(y)) => x > 4 || (x == 4 && y >= 17),
+        _ => false,
+    }
+}
+
+/// A catalog or template name that is one plain path element.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
+/// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`).
+pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
+    let op = super::edit::release::OperatorDir::find(dir);
+    let layout = |why: &str| RenderAllError::Layout(format!("{}: {why}", op.dir.display()));
+    let operator = op
+        .dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .ok_or_else(|| layout("not an operator directory"))?;
+    if !op.templates.is_dir() {
+        return Err(layout("has no catalog-templates/ directory"));
+    }
+    let root = op
+        .dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.parent().and_then(Path::parent).map(Path::to_path_buf))
+        .ok_or_else(|| layout("is not inside a repository's operators/ directory"))?;
+    let ci = op.dir.join("ci.yaml");
+    let mappings = if ci.is_file() {
+        read_ci_mapping(&ci)?.1
+    } else {
+        Vec::new()
+    };
+    let mut notes = Vec::new();
+    let from_ci = !mappings.is_empty();
+    let jobs = if from_ci {
+        jobs_from_ci(&ci, &op.templates, &mappings)?
+    } else {
+        let why = if ci.is_file() {
+            "has no fbc.catalog_mapping"
+        } else {
+            "does not exist"
+        };
+        notes.push(format!(
+            "{} {why}: each catalog-templates/vX.Y.yaml renders into catalogs/vX.Y/{operator}/catalog.yaml",
+            ci.display()
+        ));
+        jobs_by_name(&op.templates, &mut notes)?
+    };
+    let mapped: Vec<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
+    for name in existing_catalogs(&root, &operator) {
+        if !mapped.contains(&&name) {
+            notes.push(format!(
+                "catalogs/{name}/{operator} is mapped by no template; it is left as it is (make catalogs would delete it)"
+            ));
+        }
+    }
+    Ok(Plan {
+        root,
+        operator,
+        jobs,
+        from_ci,
+        notes,
+    })
+}
+
+/// The catalogs under `root/catalogs/` holding a directory for `operator`, sorted.
+fn existing_catalogs(root: &Path, operator: &str) -> Vec<String> {
+    let catalogs = root.join("catalogs");
+    let mut names: Vec<String> = std::fs::read_dir(&catalogs)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| catalogs.join(n).join(operator).is_dir())
+        .collect();
+    names.sort();
+    names
+}
+
+fn jobs_from_ci(
+    ci: &Path,
+    templates: &Path,
+    mappings: &[CatalogMapping],
+) -> Result<Vec<Job>, RenderAllError> {
+    let bad = |why: String| RenderAllError::Layout(format!("{}: {why}", ci.display()));
+    let mut seen: Vec<&str> = Vec::new();
+    let mut jobs = Vec::new();
+    for m in mappings {
+        if m.kind != schemas::BASIC && m.kind != schemas::SEMVER {
+            return Err(bad(format!(
+                "unknown template type '{}' for {} (olm.template.basic or olm.semver)",
+                m.kind, m.template_name
+            )));
+        }
+        if !plain_name(&m.template_name) {
+            return Err(bad(format!(
+                "template name {:?} is not a file name",
+                m.template_name
+            )));
+        }
+        if m.catalog_names.is_empty() {
+            return Err(bad(format!(
+                "{}: catalog_names lists no catalog",
+                m.template_name
+            )));
+        }
+        for c in &m.catalog_names {
+            if !plain_name(c) {
+                return Err(bad(format!("catalog name {c:?} is not a directory name")));
+            }
+            if seen.contains(&c.as_str()) {
+                return Err(bad(format!("catalog {c} is mapped twice")));
+            }
+            seen.push(c);
+        }
+        let template = templates.join(&m.template_name);
+        let (old, new): (Vec<String>, Vec<String>) =
+            m.catalog_names.iter().cloned().partition(|c| !migrates(c));
+        for (migrate, catalogs) in [(false, old), (true, new)] {
+            if !catalogs.is_empty() {
+                jobs.push(Job {
+                    template_name: m.template_name.clone(),
+                    template: template.clone(),
+                    kind: m.kind.clone(),
+                    migrate,
+                    catalogs,
+                });
+            }
+        }
+    }
+    Ok(jobs)
+}
+
+fn jobs_by_name(templates: &Path, notes: &mut Vec<String>) -> Result<Vec<Job>, RenderAllError> {
+    let read_err = |source| RenderAllError::Read {
+        file: templates.display().to_string(),
+        source,
+    };
+    let mut names: Vec<String> = std::fs::read_dir(templates)
+        .map_err(read_err)?
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut jobs = Vec::new();
+    for name in names {
+        let catalog = name.strip_suffix(".yaml").unwrap_or("");
+        let versioned = catalog
+            .strip_prefix('v')
+            .and_then(|v| v.split_once('.'))
+            .is_some_and(|(x, y)| {
+                [x, y]
+                    .iter()
+                    .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            });
+        let template = templates.join(&name);
+        if !versioned {
+            notes.push(format!(
+                "{}: not named for a catalog (vX.Y.yaml) and no ci.yaml mapping names it; not rendered",
+                template.display()
+            ));
+            continue;
+        }
+        let text = std::fs::read_to_string(&template).map_err(|source| RenderAllError::Read {
+            file: template.display().to_string(),
+            source,
+        })?;
+        let Some(kind) = super::template_schema(&text) else {
+            notes.push(format!(
+                "{}: not a basic or semver template; not rendered",
+                template.display()
+            ));
+            continue;
+        };
+        jobs.push(Job {
+            template_name: name.clone(),
+            template,
+            kind: kind.to_string(),
+            migrate: migrates(catalog),
+            catalogs: vec![catalog.to_string()],
+        });
+    }
+    Ok(jobs)
+}
+
+/// Renders every job, taking bundles from the sources `sources_for` opens for each template.
+/// Every template that fails is reported; on any failure nothing is returned.
+pub fn render(
+    plan: &Plan,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
+    let mut outputs = Vec::new();
+    let mut notes = Vec::new();
+    let mut failures = Vec::new();
+    for job in &plan.jobs {
+        match render_job(job, sources_for) {
+            Ok((text, mut n)) => {
+                notes.append(&mut n);
+                for c in &job.catalogs {
+                    outputs.push(Output {
+                        rel: format!("catalogs/{c}/{}/catalog.yaml", plan.operator),
+                        text: text.clone(),
+                        template_name: job.template_name.clone(),
+                    });
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    if failures.is_empty() {
+        notes.dedup();
+        Ok((outputs, notes))
+    } else {
+        failures.dedup();
+        Err(RenderAllError::Templates(failures))
+    }
+}
+
+fn render_job(
+    job: &Job,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+) -> Result<(String, Vec<String>), TemplateError> {
+    let file = job.template.display().to_string();
+    let template =
+        super::read(&job.template).map_err(|e| TemplateError::new(&file, 0, e.to_string()))??;
+    if template.schema() != job.kind {
+        return Err(TemplateError::new(
+            &file,
+            1,
+            format!(
+                "ci.yaml maps this template as {}, but its schema is {}",
+                job.kind,
+                template.schema()
+            ),
+        ));
+    }
+    let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
+    let mut rendered = template.render(&sources)?;
+    if job.migrate {
+        for blob in rendered
+            .blobs
+            .iter_mut()
+            .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
+        {
+            let name = blob["name"].as_str().unwrap_or_default().to_string();
+            crate::bundle::migrate_bundle_objects(blob)
+                .map_err(|e| TemplateError::new(&file, 0, format!("bundle {name}: {e}")))?;
+        }
+    }
+    let text = rendered.to_text(OutFormat::Yaml);
+    Ok((format!("{}\n", text.trim_end_matches('\n')), rendered.notes))
+}
+
+/// The committed catalogs that differ from their rendering, in output order.
+pub fn compare(root: &Path, outputs: &[Output]) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    for o in outputs {
+        match std::fs::read(root.join(&o.rel)) {
+            Err(_) => out.push(Mismatch::Missing { rel: o.rel.clone() }),
+            Ok(bytes) if bytes == o.text.as_bytes() => {}
+            Ok(bytes) => out.push(Mismatch::Differs {
+                rel: o.rel.clone(),
+                summary: diff_summary(&String::from_utf8_lossy(&bytes), &o.text),
+            }),
+        }
+    }
+    out
+}
+
+/// `N lines differ, the first at line L (-old +new)`.
+fn diff_summary(old: &str, new: &str) -> String {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let (mut removed, mut added) = (0usize, 0usize);
+    let mut first: Option<(usize, String, String)> = None;
+    for op in diff.ops() {
+        for change in diff.iter_changes(op) {
+            match change.tag() {
+                similar::ChangeTag::Equal => {}
+                similar::ChangeTag::Delete => {
+                    removed += 1;
+                    if first.is_none() {
+                        let line = change.old_index().map_or(0, |i| i + 1);
+                        first = Some((line, change.value().trim_end().to_string(), String::new()));
+                    }
+                }
+                similar::ChangeTag::Insert => {
+                    added += 1;
+                    if let Some((_, _, new_line)) = &mut first
+                        && new_line.is_empty()
+                    {
+                        *new_line = change.value().trim_end().to_string();
+                    } else if first.is_none() {
+                        let line = change.new_index().map_or(0, |i| i + 1);
+                        first = Some((line, String::new(), change.value().trim_end().to_string()));
+                    }
+                }
+            }
+        }
+    }
+    let clip = |s: &str| {
+        if s.chars().count() > 100 {
+            format!("{}…", s.chars().take(100).collect::<String>())
+        } else {
+            s.to_string()
+        }
+    };
+    match first {
+        Some((line, old_line, new_line)) => format!(
+            "{removed} line(s) removed, {added} added; first at line {line}: -{} +{}",
+            clip(&old_line),
+            clip(&new_line)
+        ),
+        None => "differs only in its line endings".to_string(),
+    }
+}
+
+/// Writes the outputs that differ from the files on disk, all or nothing; returns the paths
+/// written.
+pub fn write(root: &Path, outputs: &[Output]) -> Result<Vec<String>, RenderAllError> {
+    let mut planned = Vec::new();
+    for o in outputs {
+        let path = root.join(&o.rel);
+        let expect = match std::fs::read(&path) {
+            Ok(bytes) if bytes == o.text.as_bytes() => continue,
+            Ok(bytes) => Expect::Unchanged {
+                len: bytes.len() as u64,
+                hash: xxhash_rust::xxh3::xxh3_64(&bytes),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Expect::Absent,
+            Err(source) => {
+                return Err(RenderAllError::Read {
+                    file: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        planned.push(PlannedFile {
+            rel: o.rel.clone(),
+            bytes: o.text.clone().into_bytes(),
+            expect,
+        });
+    }
+    if !planned.is_empty() {
+        commit::commit(root, &planned, &CommitOptions::default())?;
+    }
+    Ok(planned.into_iter().map(|p| p.rel).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migration_starts_at_ocp_4_17() {
+        for (name, m) in [
+            ("v4.16", false),
+            ("v4.17", true),
+            ("v4.22", true),
+            ("v5.0", true),
+            ("v3.99", false),
+            ("4.17", false),
+            ("v4.x", false),
+            ("v4.", false),
+            ("latest", false),
+        ] {
+            assert_eq!(migrates(name), m, "{name}");
+        }
+    }
+
+    fn repo(ci: Option<&str>, templates: &[&str]) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        let op = root.path().join("operators/op");
+        std::fs::create_dir_all(op.join("catalog-templates")).unwrap();
+        if let Some(ci) = ci {
+            std::fs::write(op.join("ci.yaml"), ci).unwrap();
+        }
+        for t in templates {
+            std::fs::write(
+                op.join("catalog-templates").join(t),
+                "schema: olm.template.basic\nentries: []\n",
+            )
+            .unwrap();
+        }
+        std::fs::create_dir_all(root.path().join("catalogs/v4.10/op")).unwrap();
+        root
+    }
+
+    #[test]
+    fn ci_yaml_mappings_split_at_the_migration() {
+        let root = repo(
+            Some(
+                "fbc:\n  enabled: true\n  catalog_mapping:\n  - template_name: a.yaml\n    type: olm.template.basic\n    catalog_names: [v4.18, v4.16, v4.17]\n",
+            ),
+            &["a.yaml"],
+        );
+        let p = plan(&root.path().join("operators/op")).unwrap();
+        assert!(p.from_ci);
+        let groups: Vec<(bool, Vec<String>)> = p
+            .jobs
+            .iter()
+            .map(|j| (j.migrate, j.catalogs.clone()))
+            .collect();
+        assert_eq!(
+            groups,
+            [
+                (false, vec!["v4.16".to_string()]),
+                (true, vec!["v4.18".to_string(), "v4.17".to_string()])
+            ]
+        );
+        // The committed v4.10 catalog is mapped by nothing: said, and left alone.
+        assert!(
+            p.notes.iter().any(|n| n.contains("catalogs/v4.10/op")),
+            "{:?}",
+            p.notes
+        );
+    }
+
+    #[test]
+    fn without_ci_yaml_templates_named_for_catalogs_render_into_them() {
+        let root = repo(None, &["v4.16.yaml", "v4.20.yaml", "basic.yaml"]);
+        let p = plan(&root.path().join("operators/op/catalog-templates")).unwrap();
+        assert!(!p.from_ci);
+        let jobs: Vec<(String, bool, Vec<String>)> = p
+            .jobs
+            .iter()
+            .map(|j| (j.template_name.clone(), j.migrate, j.catalogs.clone()))
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                ("v4.16.yaml".into(), false, vec!["v4.16".into()]),
+                ("v4.20.yaml".into(), true, vec!["v4.20".into()])
+            ]
+        );
+        assert!(
+            p.notes.iter().any(|n| n.contains("basic.yaml")),
+            "{:?}",
+            p.notes
+        );
+    }
+
+    #[test]
+    fn bad_mappings_are_refused() {
+        for (ci, why) in [
+            (
+                "fbc:\n  catalog_mapping:\n  - template_name: a.yaml\n    type: olm.template.composite\n    catalog_names: [v4.18]\n",
+                "unknown template type",
+            ),
+            (
+                "fbc:\n  catalog_mapping:\n  - template_name: a.yaml\n    type: olm.semver\n    catalog_names: [v4.18]\n  - template_name: b.yaml\n    type: olm.semver\n    catalog_names: [v4.18]\n",
+                "mapped twice",
+            ),
+            (
+                "fbc:\n  catalog_mapping:\n  - template_name: a.yaml\n    type: olm.semver\n    catalog_names: [../x]\n",
+                "not a directory name",
+            ),
+        ] {
+            let root = repo(Some(ci), &["a.yaml"]);
+            let e = plan(&root.path().join("operators/op"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(why), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_summary_names_the_first_changed_line() {
+        let s = diff_summary("a\nb\nc\n", "a\nB\nc\n");
+        assert_eq!(s, "1 line(s) removed, 1 added; first at line 2: -b +B");
+    }
+}
