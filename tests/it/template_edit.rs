@@ -3,7 +3,7 @@
 //! templates, semver templates take their own edits and refuse what they cannot say, and problems of
 //! the rendering land on the template's lines.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

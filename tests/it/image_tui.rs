@@ -1,7 +1,7 @@
 //! An image's catalog in the TUI: marked read-only, edits and the editor refused, `:export DIR`
 //! asks the runtime to copy the catalog out (and the runtime's copy is checked too).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! catalog holding every kind of object (testdata/diff/base) and checks that the change is reported
 //! by meaning in text, JSON and Markdown, and that the command exits 1.
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::path::{Path, PathBuf};

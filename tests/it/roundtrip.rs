@@ -1,7 +1,7 @@
 //! Write-back fidelity over real catalogs: a save with no edits changes nothing, and adding one channel
 //! entry changes only the lines that hold it (plus a comma in JSON).
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::path::{Path, PathBuf};
@@ -9,23 +9,17 @@ use std::path::{Path, PathBuf};
 use fbc_edit::catalog::model::Channel;
 use fbc_edit::catalog::{Catalog, Format, Kind, Node, load};
 
-fn shared_testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata")
-}
-
-/// Every catalog directory we round-trip: the demo plus the file-based catalogs in shared testdata.
+/// Every catalog directory we round-trip: the demo plus the real catalogs in testdata/real.
 fn catalogs() -> Vec<PathBuf> {
     let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")];
-    let shared = shared_testdata();
-    if let Ok(rd) = std::fs::read_dir(&shared) {
-        let mut more: Vec<PathBuf> = rd
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        more.sort();
-        dirs.extend(more);
-    }
+    let mut more: Vec<PathBuf> = std::fs::read_dir(common::real_root())
+        .expect("testdata/real")
+        .map(|e| e.expect("testdata/real").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert!(!more.is_empty(), "testdata/real holds no catalogs");
+    more.sort();
+    dirs.extend(more);
     dirs
 }
 

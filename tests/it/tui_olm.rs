@@ -1,6 +1,6 @@
 //! The graph pane's switch between OLM v0 and OLM v1 upgrade rules.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! string, CSV annotations in the wrong case. Each fires on the foo bundle broken in that one way,
 //! at the object's file and line, with opm's wording in the JSON output.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,9 @@
-//! `fbc-edit migrate`: the package-manifest directories in shared/testdata report what SOURCES.md
+//! `fbc-edit migrate`: the package-manifest directories in testdata/real report what SOURCES.md
 //! says is wrong with them and migrate to catalogs that validate; broken packages are reported at
 //! the file and line of each problem and never written.
 
-mod common;
+use crate::common;
+use common::real;
 
 use std::path::{Path, PathBuf};
 
@@ -11,13 +12,6 @@ use fbc_edit::catalog::emit::OutFormat;
 use fbc_edit::catalog::{Severity, load};
 use fbc_edit::migrate::{self, MigratedPackage, Migration, Options};
 use serde_json::Value;
-
-fn shared(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata")
-        .join(name);
-    p.is_dir().then_some(p)
-}
 
 fn local_etcd() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/migrate/etcd")
@@ -96,9 +90,9 @@ fn assert_written_catalog_validates(m: &Migration) -> tempfile::TempDir {
     tmp
 }
 
-/// Every package-manifest directory in shared/testdata reports what SOURCES.md says about it.
+/// Every package-manifest directory in testdata/real reports what SOURCES.md says about it.
 #[test]
-fn shared_package_manifests_report_exactly_their_known_problems() {
+fn real_package_manifests_report_exactly_their_known_problems() {
     let cases: &[(&str, &[&str])] = &[
         (
             MULTICLUSTER,
@@ -117,7 +111,7 @@ fn shared_package_manifests_report_exactly_their_known_problems() {
     ];
     let mut checked = 0;
     for (name, want) in cases {
-        let Some(dir) = shared(name) else { continue };
+        let dir = real(name);
         let m = run(&dir);
         let mut got = found(&m);
         got.sort();
@@ -125,15 +119,13 @@ fn shared_package_manifests_report_exactly_their_known_problems() {
         assert_eq!(m.errors(), 0, "{name}");
         checked += 1;
     }
-    if shared(COMMUNITY_ETCD).is_some() {
-        assert_eq!(checked, 3);
-    }
+    assert_eq!(checked, 3);
 }
 
 #[test]
-fn shared_package_manifests_migrate_to_catalogs_that_validate() {
+fn real_package_manifests_migrate_to_catalogs_that_validate() {
     for name in [MULTICLUSTER, COMMUNITY_ETCD, REGISTRY_MANIFESTS] {
-        let Some(dir) = shared(name) else { continue };
+        let dir = real(name);
         for format in [OutFormat::Json, OutFormat::Yaml] {
             let opts = Options {
                 format,
@@ -152,9 +144,7 @@ fn shared_package_manifests_migrate_to_catalogs_that_validate() {
 
 #[test]
 fn community_etcd_channels_follow_current_csv_and_replaces() {
-    let Some(dir) = shared(COMMUNITY_ETCD) else {
-        return;
-    };
+    let dir = real(COMMUNITY_ETCD);
     let m = run(&dir);
     let p = package(&m, "etcd");
     assert_eq!(p.default_channel, "singlenamespace-alpha");
@@ -224,9 +214,7 @@ fn community_etcd_channels_follow_current_csv_and_replaces() {
 
 #[test]
 fn multicluster_skips_and_skip_range_are_carried_over() {
-    let Some(dir) = shared(MULTICLUSTER) else {
-        return;
-    };
+    let dir = real(MULTICLUSTER);
     let m = run(&dir);
     let p = package(&m, "multicluster-operators-subscription");
     let name = |v: &str| format!("multicluster-operators-subscription.v{v}");
@@ -259,9 +247,7 @@ fn multicluster_skips_and_skip_range_are_carried_over() {
 
 #[test]
 fn registry_manifests_two_csvs_in_one_directory_and_the_flat_layout() {
-    let Some(dir) = shared(REGISTRY_MANIFESTS) else {
-        return;
-    };
+    let dir = real(REGISTRY_MANIFESTS);
     let m = run(&dir);
     let names: Vec<&str> = m.packages.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["etcd", "prometheus", "strimzi-kafka-operator"]);

@@ -313,7 +313,7 @@ fn unreadable_file_is_reported() {
 #[test]
 fn typed_views_read_real_catalog_objects() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/operator-framework__operator-registry__index-declcfgs-latest");
+        .join("testdata/real/operator-framework__operator-registry__index-declcfgs-latest");
     let c = load(&dir).unwrap();
     assert!(c.diagnostics.is_empty(), "{:?}", problems(&c));
     let names: Vec<&str> = c
@@ -367,7 +367,7 @@ fn typed_views_read_real_catalog_objects() {
 #[test]
 fn deprecations_view() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../shared/testdata/grokspawn__deprecated-catalog-content__redhat-operator-index-4.15/example-mypackage",
+        "testdata/real/grokspawn__deprecated-catalog-content__redhat-operator-index-4.15/example-mypackage",
     );
     // Its own .indexignore hides the file, so a loaded copy of that folder has no deprecations.
     assert!(load(&src).unwrap().blobs.is_empty());
@@ -404,7 +404,7 @@ fn wrong_field_types_point_at_the_value() {
 #[test]
 fn loading_is_deterministic() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/stolostron__gatekeeper-operator-fbc__catalog-4-17");
+        .join("testdata/real/stolostron__gatekeeper-operator-fbc__catalog-4-17");
     let a = load(&dir).unwrap();
     for _ in 0..3 {
         let b = load(&dir).unwrap();
@@ -422,7 +422,7 @@ fn loading_is_deterministic() {
 #[test]
 fn bundle_objects_are_decoded_on_demand() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog");
+        .join("testdata/real/openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog");
     let c = load(&dir).unwrap();
     let pkg = c
         .index()

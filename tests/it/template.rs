@@ -1,8 +1,8 @@
-//! Templates over real data: every template in the shared test data is read; those whose bundle
+//! Templates over real data: every template in the real test data is read; those whose bundle
 //! images a rendered catalog holds are rendered and compared with that catalog, which opm rendered
 //! from them.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ use fbc_edit::template::{self, BundleDirSource, BundleSource, CatalogSource, Sou
 use serde_json::Value;
 
 fn testdata() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real")
 }
 
 fn community_templates() -> PathBuf {
@@ -113,7 +113,7 @@ fn by_schema_and_name(blobs: &[Value]) -> BTreeMap<(String, String), Value> {
 }
 
 #[test]
-fn every_template_in_the_shared_test_data_is_read() {
+fn every_template_in_the_real_test_data_is_read() {
     let mut files = Vec::new();
     files_under(&testdata(), &mut files);
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
@@ -150,7 +150,8 @@ fn every_template_in_the_shared_test_data_is_read() {
 }
 
 /// Templates whose rendering equals, blob for blob, the package in the 4.20 catalog (some
-/// packages' templates for other OpenShift versions list the same bundles, so they match too).
+/// packages' templates for other OpenShift versions list the same bundles, so they match too), of
+/// the packages in the slice of that catalog in testdata/real.
 const SAME_AS_V4_20: &[&str] = &[
     "alloydb-omni-operator/basic.yaml",
     "apicurio-registry-3/v4.12.yaml",
@@ -169,17 +170,10 @@ const SAME_AS_V4_20: &[&str] = &[
     "aws-neuron-operator/v4.22.yaml",
     "cat-facts-operator/basic.yaml",
     "coherence-operator/basic.yaml",
-    "dell-csm-operator/v4.17.yaml",
-    "dell-csm-operator/v4.18.yaml",
-    "dell-csm-operator/v4.19.yaml",
-    "dell-csm-operator/v4.20.yaml",
     "dotvirt-operator/semver.yaml",
-    "hive-operator/basic.yaml",
-    "infinispan/basic.yaml",
     "jumpstarter-operator/basic.yaml",
     "kairos-operator/semver.yaml",
     "kepler-operator/basic-template.yaml",
-    "koku-metrics-operator/template.yaml",
     "konflux/semver.yaml",
     "kube-green/basic-template.yaml",
     "layer7-operator/v4.16.yaml",
@@ -198,16 +192,7 @@ const SAME_AS_V4_20: &[&str] = &[
     "multi-nic-cni-operator/v4.20.yaml",
     "multicluster-global-hub-operator/v4.20.yaml",
     "nfs-provisioner-operator/basic-template.yaml",
-    "opendatahub-operator/basic-template.yaml",
-    "patterns-operator/v4.16.yaml",
-    "patterns-operator/v4.17.yaml",
-    "patterns-operator/v4.18.yaml",
-    "patterns-operator/v4.19.yaml",
-    "patterns-operator/v4.20.yaml",
-    "patterns-operator/v4.21.yaml",
-    "patterns-operator/v4.22.yaml",
     "project-onboarding-operator/basic.yaml",
-    "project-quay/basic.yaml",
     "rabbitmq-cluster-operator/v4.19.yaml",
     "rabbitmq-cluster-operator/v4.20.yaml",
     "rabbitmq-messaging-topology-operator/v4.17.yaml",
@@ -216,7 +201,6 @@ const SAME_AS_V4_20: &[&str] = &[
     "rabbitmq-messaging-topology-operator/v4.20.yaml",
     "rabbitmq-messaging-topology-operator/v4.21.yaml",
     "rsct-operator/rsct-fbc-template.yaml",
-    "sailoperator/basic.yaml",
     "slurm-operator/basic.yaml",
     "trident-operator/v4.14.yaml",
     "trident-operator/v4.15.yaml",
@@ -225,7 +209,6 @@ const SAME_AS_V4_20: &[&str] = &[
     "trident-operator/v4.18.yaml",
     "trident-operator/v4.19.yaml",
     "trident-operator/v4.20.yaml",
-    "victoriametrics-operator/latest.yaml",
     "visionone-containersecurity/basic.yaml",
 ];
 
@@ -296,7 +279,10 @@ fn other_community_templates_render_or_name_each_missing_image() {
             }
         }
     }
-    assert_eq!((rendered, unresolved), (99, 28));
+    // testdata/real holds a slice of the 4.20 catalog without the nine largest packages (see its
+    // SOURCES.md): their 29 templates name images the slice lacks (24 of them render from the
+    // whole catalog, giving 99 and 28).
+    assert_eq!((rendered, unresolved), (75, 52));
 }
 
 /// Channels as `name: entry>replaces~skip,skip ...`, bundle names shortened to their version.

@@ -1,9 +1,9 @@
 //! Guided edits: what they change in the files, what they refuse, and that undo restores every byte.
 
-mod common;
-use common::copy_dir;
+use crate::common;
+use common::{copy_dir, real};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use fbc_edit::catalog::{Catalog, Severity, load};
@@ -15,13 +15,6 @@ fn copy_of(rel: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join(rel), tmp.path());
     tmp
-}
-
-fn shared(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata")
-        .join(name);
-    p.is_dir().then_some(p)
 }
 
 fn errors(c: &Catalog) -> Vec<String> {
@@ -74,11 +67,7 @@ fn promote_adds_only_the_new_entry_lines() {
 /// Edits on real catalogs: each result validates, and its diff is the snapshot.
 #[test]
 fn edits_on_real_catalogs_stay_valid() {
-    let Some(desched) = shared("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog")
-    else {
-        eprintln!("skipped: shared test data absent");
-        return;
-    };
+    let desched = real("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog");
     let pkg = s("cluster-kube-descheduler-operator");
     let cases: Vec<(&str, Edit)> = vec![
         (
@@ -131,10 +120,7 @@ fn edits_on_real_catalogs_stay_valid() {
 /// The other edits, on opm's own declarative-config test index (one YAML file).
 #[test]
 fn more_edits_on_a_real_yaml_index_stay_valid() {
-    let Some(index) = shared("operator-framework__operator-registry__index-declcfgs-latest") else {
-        eprintln!("skipped: shared test data absent");
-        return;
-    };
+    let index = real("operator-framework__operator-registry__index-declcfgs-latest");
     let foo = s("foo");
     let cases: Vec<(&str, Vec<Edit>)> = vec![
         (

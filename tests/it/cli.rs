@@ -100,7 +100,7 @@ fn lists_packages_as_json_in_the_documented_shape() {
 #[test]
 fn lists_channels_and_entries_of_a_real_catalog() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/operator-framework__operator-registry__index-declcfgs-latest");
+        .join("testdata/real/operator-framework__operator-registry__index-declcfgs-latest");
     let d = dir.to_str().unwrap();
     insta::assert_snapshot!("declcfgs_foo_channels", stdout(&["list", d, "foo"]));
     insta::assert_snapshot!("declcfgs_foo_beta", stdout(&["list", d, "foo", "beta"]));

@@ -1,5 +1,27 @@
 //! Helpers shared by the integration tests.
 
+use std::path::{Path, PathBuf};
+
+/// The real catalogs, templates, bundles and package manifests in testdata/real (provenance in
+/// its SOURCES.md).
+#[allow(dead_code)]
+pub fn real_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real")
+}
+
+/// One directory of testdata/real. A test that needs it fails when it is missing, rather than
+/// running less than it claims.
+#[allow(dead_code)]
+pub fn real(name: &str) -> PathBuf {
+    let p = real_root().join(name);
+    assert!(
+        p.is_dir(),
+        "{} is missing (see testdata/real/SOURCES.md)",
+        p.display()
+    );
+    p
+}
+
 /// splitmix64: a tiny deterministic generator for randomised tests.
 #[allow(dead_code)]
 pub struct Rng(pub u64);

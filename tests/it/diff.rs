@@ -1,7 +1,8 @@
 //! `fbc-edit diff`: changes by meaning on real catalog pairs and on copies with one known edit each.
 
-mod common;
+use crate::common;
 use common::copy_dir;
+use common::real;
 
 use std::path::{Path, PathBuf};
 
@@ -165,15 +166,10 @@ fn one_known_edit_each() {
 
 #[test]
 fn descheduler_4_12_to_4_20() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
     let (a, b) = (
-        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
-        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog"),
+        real("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
+        real("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog"),
     );
-    if !a.is_dir() || !b.is_dir() {
-        eprintln!("skipped: shared test data absent");
-        return;
-    }
     let (code, text) = fbc(&["diff", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(text.contains(
@@ -252,14 +248,10 @@ fn compares_with_a_git_revision() {
 #[test]
 fn output_cut_short_by_a_closed_pipe_does_not_panic() {
     use std::io::{BufRead, BufReader};
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
     let (a, b) = (
-        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
-        shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog"),
+        real("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
+        real("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog"),
     );
-    if !a.is_dir() {
-        return;
-    }
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
         .args(["diff", a.to_str().unwrap(), b.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
@@ -370,4 +362,30 @@ fn replaces_and_skips_naming_bundles_outside_the_channel_are_compared() {
         diff::text(&d),
         "package demo (changed)\n  channel stable:\n    + edge demo.v0.9.1 → demo.v1.1.0 (skips)\n    - edge demo.v0.9.0 → demo.v1.1.0 (skips)\n"
     );
+}
+
+/// Files the other side lacks or holds under another name: a package whose remaining files are
+/// byte for byte the same still shows the bundle that went, and a renamed file changes nothing.
+#[test]
+fn a_removed_or_renamed_file_of_an_unchanged_package() {
+    let (old, new) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    copy_dir(&demo(), old.path());
+    copy_dir(&demo(), new.path());
+    let bundles = new.path().join("backup-operator/bundles");
+    std::fs::remove_file(bundles.join("backup-operator.v2.1.1.yaml")).unwrap();
+    let d = diff::diff(&load(old.path()).unwrap(), &load(new.path()).unwrap());
+    let [p] = d.packages.as_slice() else {
+        panic!("{:#?}", d.packages)
+    };
+    assert_eq!(p.name, "backup-operator");
+    assert_eq!(p.bundles_removed, ["backup-operator.v2.1.1"]);
+
+    let before = load(new.path()).unwrap();
+    std::fs::rename(
+        bundles.join("backup-operator.v2.0.0.yaml"),
+        bundles.join("zz-backup-operator.v2.0.0.yaml"),
+    )
+    .unwrap();
+    let d = diff::diff(&before, &load(new.path()).unwrap());
+    assert!(d.is_empty(), "{:#?}", d.packages);
 }

@@ -2,7 +2,7 @@
 //! needed), promoted into a channel, validated, undoable, and written with the layout the package
 //! already uses.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

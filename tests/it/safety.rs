@@ -1,7 +1,7 @@
 //! Saving never leaves the catalog, never half-saves, never loses a value, and keeps what it does not
 //! own (links, owners, modes, line endings); hostile YAML costs milliseconds, not the machine.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The TUI without a terminal: `update` driven by key sequences, screens drawn on ratatui's
 //! `TestBackend` and compared with snapshots at 80×24 and 160×48.
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 //! removing and adding whole blobs).
 
 #![allow(dead_code)]
-mod common;
+use crate::common;
 
 use fbc_edit::catalog::{Catalog, Entry, Kind, Node, load};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! A template opened in the TUI: its rendering is shown read-only, edits are refused, and the
 //! editor key opens the template itself.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -17,8 +17,9 @@ use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
 
 fn trino() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/zncdatadev__kubedoop-catalog__composite-semver-templates/trino-operator")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "testdata/real/zncdatadev__kubedoop-catalog__composite-semver-templates/trino-operator",
+    )
 }
 
 /// The model as the runtime builds it for `fbc-edit semver.yaml`: the template rendered into a

@@ -1,7 +1,7 @@
 //! `fbc-edit validate` on one small catalog per rule (testdata/validate/<case>), on the real catalogs in
-//! the shared test data, and the incremental API against a full run.
+//! testdata/real, and the incremental API against a full run.
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::path::{Path, PathBuf};
@@ -259,7 +259,7 @@ fn exit_codes_follow_the_verdict() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// The real catalogs in the shared test data (templates and bundle directories are not catalogs).
+/// The real catalogs in testdata/real (templates and bundle directories are not catalogs).
 const REAL_CATALOGS: &[&str] = &[
     "grokspawn__deprecated-catalog-content__redhat-operator-index-4.15",
     "okd-project__okderators-catalog-index__catalog",
@@ -278,13 +278,8 @@ const REAL_CATALOGS: &[&str] = &[
 
 #[test]
 fn real_catalogs_have_no_errors() {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
-    if !shared.is_dir() {
-        eprintln!("skipped: {} is absent", shared.display());
-        return;
-    }
     for name in REAL_CATALOGS {
-        let catalog = load(&shared.join(name)).unwrap();
+        let catalog = load(&common::real(name)).unwrap();
         let report = validate::validate(&catalog);
         let errors: Vec<String> = report
             .diagnostics

@@ -1,7 +1,8 @@
 //! Property test of write-back: random edits of real blobs, saved as text and read again, give exactly
 //! the edited values; blobs that were not edited keep their bytes.
 
-mod common;
+use crate::common;
+use common::real_root;
 
 use std::path::Path;
 
@@ -175,24 +176,20 @@ fn excerpt(old: &str, new: &str) -> String {
 
 #[test]
 fn random_edits_of_yaml_read_back_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/operator-framework__operator-registry__index-declcfgs-latest");
+    let dir = real_root().join("operator-framework__operator-registry__index-declcfgs-latest");
     check_dir(&dir, 150, 1);
 }
 
 #[test]
 fn random_edits_of_indented_yaml_read_back_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/stolostron__submariner-operator-fbc__catalog-4-18/channels");
+    let dir = real_root().join("stolostron__submariner-operator-fbc__catalog-4-18/channels");
     check_dir(&dir, 150, 2);
 }
 
 #[test]
 fn random_edits_of_json_read_back_exactly() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/operator-framework__catalogd__testdata-test-catalog");
+    let dir = real_root().join("operator-framework__catalogd__testdata-test-catalog");
     check_dir(&dir, 150, 3);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata/openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog");
+    let dir = real_root().join("openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog");
     check_dir(&dir, 60, 4);
 }

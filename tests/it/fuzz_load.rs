@@ -13,12 +13,12 @@ fn seeds() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     [
         "testdata/indexignore/etcd.yaml",
-        "../shared/testdata/operator-framework__operator-registry__index-declcfgs-latest/index.yaml",
-        "../shared/testdata/operator-framework__catalogd__testdata-test-catalog/expected_all.json",
-        "../shared/testdata/stolostron__gatekeeper-operator-fbc__catalog-4-17/package.yaml",
+        "testdata/real/operator-framework__operator-registry__index-declcfgs-latest/index.yaml",
+        "testdata/real/operator-framework__catalogd__testdata-test-catalog/expected_all.json",
+        "testdata/real/stolostron__gatekeeper-operator-fbc__catalog-4-17/package.yaml",
     ]
     .iter()
-    .filter_map(|p| std::fs::read_to_string(root.join(p)).ok())
+    .map(|p| std::fs::read_to_string(root.join(p)).unwrap_or_else(|e| panic!("seed {p}: {e}")))
     .collect()
 }
 

@@ -3,9 +3,9 @@
 //! `testdata/images` (a catalog image in two layers, the second whiting out a package the first
 //! added), and from `testdata/bundles`. Each test starts its own registry on a free loopback port.
 
-#[path = "support/oci.rs"]
+#[path = "../support/oci.rs"]
 mod oci;
-#[path = "support/token.rs"]
+#[path = "../support/token.rs"]
 mod token;
 
 use std::path::{Path, PathBuf};

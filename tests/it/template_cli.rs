@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 
 fn testdata() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/real")
 }
 
 fn fbc() -> Command {

@@ -1,7 +1,8 @@
-//! Bundle directories: checks over every bundle in shared/testdata, rendering equal to opm's, and the
+//! Bundle directories: checks over every bundle in testdata/real, rendering equal to opm's, and the
 //! Go JSON encoding that `olm.bundle.object` payloads depend on.
 
-mod common;
+use crate::common;
+use common::real;
 
 use std::path::{Path, PathBuf};
 
@@ -11,13 +12,6 @@ use fbc_edit::bundle::{self, RenderOptions, codes};
 use fbc_edit::catalog::emit::{sort_keys, write_go_json};
 use fbc_edit::catalog::{Catalog, load};
 use serde_json::Value;
-
-fn shared(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata")
-        .join(name);
-    p.is_dir().then_some(p)
-}
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -31,9 +25,9 @@ fn codes_of(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Every bundle in shared/testdata reports what SOURCES.md says is wrong with it, and nothing else.
+/// Every bundle in testdata/real reports what SOURCES.md says is wrong with it, and nothing else.
 #[test]
-fn shared_bundles_report_exactly_their_known_problems() {
+fn real_bundles_report_exactly_their_known_problems() {
     let cases: &[(&str, &[&str])] = &[
         (
             "operator-framework__operator-controller__bundle-argocd-operator.v0.6.0",
@@ -58,17 +52,15 @@ fn shared_bundles_report_exactly_their_known_problems() {
         ),
     ];
     for (name, want) in cases {
-        let Some(dir) = shared(name) else { continue };
+        let dir = real(name);
         assert_eq!(codes_of(&dir), *want, "{name}");
     }
-    if let Some(dir) = shared(
+    let check = bundle::check_dir(&real(
         "redhat-openshift-ecosystem__community-operators-prod__bundle-pelorus-operator-0.0.9",
-    ) {
-        let check = bundle::check_dir(&dir);
-        let d = &check.diagnostics[0];
-        assert_eq!(d.severity, fbc_edit::catalog::Severity::Warning);
-        assert_eq!(d.location.line, 2, "points at the dependencies: key");
-    }
+    ));
+    let d = &check.diagnostics[0];
+    assert_eq!(d.severity, fbc_edit::catalog::Severity::Warning);
+    assert_eq!(d.location.line, 2, "points at the dependencies: key");
 }
 
 #[test]
@@ -281,11 +273,7 @@ fn catalog_bundle(catalog: &Catalog, name: &str) -> Value {
 /// blobs, property for property and in the same order.
 #[test]
 fn render_with_csv_metadata_equals_opm_output_in_the_community_catalog() {
-    let Some(catalog_dir) =
-        shared("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20")
-    else {
-        return;
-    };
+    let catalog_dir = real("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20");
     let catalog = load(&catalog_dir).unwrap();
     for (dir, image, name) in [
         (
@@ -299,7 +287,7 @@ fn render_with_csv_metadata_equals_opm_output_in_the_community_catalog() {
             "konflux-operator.v0.2.2-rc.10",
         ),
     ] {
-        let Some(dir) = shared(dir) else { continue };
+        let dir = real(dir);
         let got = render(&dir, image, true);
         let want = catalog_bundle(&catalog, name);
         assert_eq!(got, want, "{name}");
@@ -317,7 +305,7 @@ fn render_with_csv_metadata_equals_opm_output_in_the_community_catalog() {
 }
 
 /// Go's encoder and ours agree byte for byte: every `olm.bundle.object` opm wrote into the catalogs
-/// in shared/testdata re-encodes (keys sorted, HTML escaped, Go number forms) to the same bytes.
+/// in testdata/real re-encodes (keys sorted, HTML escaped, Go number forms) to the same bytes.
 #[test]
 fn bundle_object_payloads_reencode_byte_for_byte() {
     let mut checked = 0;
@@ -326,7 +314,7 @@ fn bundle_object_payloads_reencode_byte_for_byte() {
         "openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog",
         "okd-project__okderators-catalog-index__catalog",
     ] {
-        let Some(dir) = shared(name) else { continue };
+        let dir = real(name);
         let catalog = load(&dir).unwrap();
         for (_, blob) in catalog.live_blobs() {
             let v = catalog.to_json(&blob.value).unwrap();
@@ -348,9 +336,7 @@ fn bundle_object_payloads_reencode_byte_for_byte() {
             }
         }
     }
-    if shared("operator-framework__operator-registry__fbc-dir").is_some() {
-        assert!(checked > 250, "only {checked} payloads checked");
-    }
+    assert!(checked > 250, "only {checked} payloads checked");
 }
 
 /// A bundle with dependencies, provided and required APIs, API services, a CSV olm.properties
@@ -483,12 +469,9 @@ fn render_cli_prints_json_and_yaml_and_refuses_broken_bundles() {
 #[test]
 fn rendered_bundles_validate_in_a_catalog() {
     for dir in [
-        shared("operator-framework__operator-controller__bundle-argocd-operator.v0.6.0"),
-        Some(local("testdata/bundles/foo-v0.2.0")),
-    ]
-    .into_iter()
-    .flatten()
-    {
+        real("operator-framework__operator-controller__bundle-argocd-operator.v0.6.0"),
+        local("testdata/bundles/foo-v0.2.0"),
+    ] {
         let b = render(&dir, "example.com/bundle:1", false);
         let pkg = b["package"].as_str().unwrap().to_string();
         let name = b["name"].as_str().unwrap().to_string();
