@@ -1,6 +1,7 @@
 //! Bundle and template speed: rendering and checking bundle directories (the local foo bundle, and
-//! the large real bundles when ../shared/testdata is there), and rendering a semver template from a
-//! loaded catalog.
+//! the large real bundles in testdata/real), and rendering a semver template from a loaded catalog.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -16,7 +17,6 @@ fn root() -> PathBuf {
 }
 
 fn bundles() -> Vec<(&'static str, PathBuf)> {
-    let shared = root().join("../shared/testdata");
     let mut out = vec![("foo", root().join("testdata/bundles/foo-v0.2.0"))];
     for (name, dir) in [
         (
@@ -28,10 +28,7 @@ fn bundles() -> Vec<(&'static str, PathBuf)> {
             "redhat-openshift-ecosystem__community-operators-prod__bundle-konflux-0.2.2-rc.10",
         ),
     ] {
-        let p = shared.join(dir);
-        if p.is_dir() {
-            out.push((name, p));
-        }
+        out.push((name, common::real(dir)));
     }
     out
 }
@@ -53,19 +50,17 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    let shared = root().join("../shared/testdata");
     let catalog =
-        shared.join("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20");
-    let template = shared.join(
-        "redhat-openshift-ecosystem__community-operators-prod__catalog-templates/konflux/catalog-templates/semver.yaml",
-    );
-    if catalog.is_dir() && template.is_file() {
-        let source = fbc_edit::template::CatalogSource::load(&catalog).unwrap();
-        let t = fbc_edit::template::read(&template).unwrap().unwrap();
-        c.bench_function("template render konflux semver (49 bundles)", |b| {
-            b.iter(|| t.render(&source).unwrap())
-        });
-    }
+        common::real("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20");
+    let template = common::real(
+        "redhat-openshift-ecosystem__community-operators-prod__catalog-templates/konflux/catalog-templates",
+    )
+    .join("semver.yaml");
+    let source = fbc_edit::template::CatalogSource::load(&catalog).unwrap();
+    let t = fbc_edit::template::read(&template).unwrap().unwrap();
+    c.bench_function("template render konflux semver (49 bundles)", |b| {
+        b.iter(|| t.render(&source).unwrap())
+    });
 }
 
 criterion_group!(benches, bench);

@@ -1,6 +1,8 @@
 //! Graph speed: building every channel graph of a catalog (the generated one when
 //! `FBC_BENCH_CATALOG` names its directory), and laying out a 500-entry channel.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -45,18 +47,14 @@ fn bench_graph(c: &mut Criterion) {
         "demo".into(),
         Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
     )];
-    if let Ok(extra) = std::env::var("FBC_BENCH_CATALOG") {
-        targets.push(("generated".into(), PathBuf::from(extra)));
+    for dir in common::env_dirs("FBC_BENCH_CATALOG") {
+        targets.push(("generated".into(), dir));
     }
     let mut group = c.benchmark_group("all-graphs");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(5));
     for (name, dir) in targets {
-        if !dir.is_dir() {
-            eprintln!("skipping {name}: {} not found", dir.display());
-            continue;
-        }
         let catalog = load(&dir).unwrap();
         group.bench_function(&name, |b| b.iter(|| all_channel_graphs(&catalog)));
     }

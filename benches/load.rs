@@ -1,5 +1,8 @@
-//! Loading speed on real catalogs, and on a generated one when `FBC_BENCH_CATALOG` names its directory
-//! (make one with `cargo run --release --example gen_catalog -- DIR`).
+//! Loading speed on real catalogs (the slices in testdata/real; the full large ones when
+//! `FBC_BENCH_REAL` names a directory holding them), and on a generated one when `FBC_BENCH_CATALOG`
+//! names its directory (make one with `cargo run --release --example gen_catalog -- DIR`).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,31 +32,28 @@ fn dir_size(p: &Path) -> u64 {
 }
 
 fn bench_load(c: &mut Criterion) {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
     let mut targets: Vec<(String, PathBuf)> = vec![
         (
-            "certified-v4.18-yaml".into(),
-            shared.join("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
+            "certified-v4.18-slice-yaml".into(),
+            common::real("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
         ),
         (
-            "community-v4.20-yaml".into(),
-            shared.join("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20"),
+            "community-v4.20-slice-yaml".into(),
+            common::real("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20"),
         ),
         (
             "descheduler-v4.12-json".into(),
-            shared.join("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
+            common::real("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
         ),
     ];
-    if let Ok(extra) = std::env::var("FBC_BENCH_CATALOG") {
-        targets.push(("generated".into(), PathBuf::from(extra)));
+    targets.extend(common::full_real_catalogs());
+    for dir in common::env_dirs("FBC_BENCH_CATALOG") {
+        targets.push(("generated".into(), dir));
     }
     let mut group = c.benchmark_group("load");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(8));
     for (name, dir) in targets {
-        if !dir.is_dir() {
-            continue;
-        }
         group.throughput(Throughput::Bytes(dir_size(&dir)));
         group.bench_function(&name, |b| b.iter(|| load(&dir).expect("load")));
     }

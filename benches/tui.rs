@@ -1,6 +1,8 @@
 //! Redraw speed: a keypress redraws the whole screen, so one frame of a 2,000-package tree with a
 //! 500-entry channel in the graph pane must fit in a 60 Hz frame (16 ms).
 
+mod common;
+
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -182,11 +184,8 @@ fn bench_edit(c: &mut Criterion) {
 /// must not grow with the number of packages. The middle package is opened, its stable head gets a
 /// new skipRange, the frame is drawn; then undo and draw again.
 fn bench_edit_generated(c: &mut Criterion) {
-    let Ok(dirs) = std::env::var("FBC_BENCH_TUI_CATALOGS") else {
-        return;
-    };
-    for dir in dirs.split(',').filter(|d| !d.is_empty()) {
-        let dir = std::path::Path::new(dir);
+    for dir in common::env_dirs("FBC_BENCH_TUI_CATALOGS") {
+        let dir = dir.as_path();
         let catalog = load(dir).unwrap();
         let names = catalog.index().package_names().to_vec();
         let package = names[names.len() / 2].clone();

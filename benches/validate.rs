@@ -1,6 +1,8 @@
 //! Validation speed: every rule over real catalogs (loading excluded), the generated catalog when
 //! `FBC_BENCH_CATALOG` names its directory, and re-validating one 300-bundle package after an edit.
 
+mod common;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -55,23 +57,19 @@ fn big_package(dir: &Path, bundles: usize) {
 }
 
 fn bench_validate(c: &mut Criterion) {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata");
     let mut targets: Vec<(String, PathBuf)> = vec![(
-        "certified-v4.18-yaml".into(),
-        shared.join("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
+        "certified-v4.18-slice-yaml".into(),
+        common::real("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
     )];
-    if let Ok(extra) = std::env::var("FBC_BENCH_CATALOG") {
-        targets.push(("generated".into(), PathBuf::from(extra)));
+    targets.extend(common::full_real_catalogs());
+    for dir in common::env_dirs("FBC_BENCH_CATALOG") {
+        targets.push(("generated".into(), dir));
     }
     let mut group = c.benchmark_group("validate");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
     for (name, dir) in targets {
-        if !dir.is_dir() {
-            eprintln!("skipping {name}: {} not found", dir.display());
-            continue;
-        }
         let catalog = load(&dir).unwrap();
         group.bench_function(&name, |b| b.iter(|| validate::validate(&catalog)));
     }

@@ -75,7 +75,9 @@ pub fn run(args: &DiffArgs) -> i32 {
                 // Both images are fetched before either catalog is read.
                 let old = open::locate(&args.old, &args.images).map_err(|e| e.to_string())?;
                 let new = open::locate(new, &args.images).map_err(|e| e.to_string())?;
-                let (old, new) = (read(old)?, read(new)?);
+                // Both sides load at once: each load is parallel, but not all of it.
+                let (old, new) = rayon::join(|| read(old), || read(new));
+                let (old, new) = (old?, new?);
                 Ok(diff::diff(&old, &new))
             }
             (None, Some(rev)) => {

@@ -431,7 +431,8 @@ pub fn run(args: &EditArgs) -> i32 {
     for line in skip_range_effect(&catalog, &edit) {
         eprintln!("{line}");
     }
-    let mut ws = Workspace::open(catalog);
+    // One edit, then the program ends: only the edited package can gain or lose errors.
+    let mut ws = Workspace::open_for(catalog, edit.package());
     let outcome = match ws.apply(edit.clone()) {
         Ok(o) => o,
         Err(e) => {

@@ -83,6 +83,15 @@ impl Validation {
         v
     }
 
+    /// Checks only the named packages and the catalog as a whole (loading, blobs that belong to no
+    /// package): all an edit of those packages can change. The other packages go unchecked, so
+    /// the report says nothing about them.
+    pub fn run_packages(catalog: &Catalog, packages: &[&str]) -> Validation {
+        let mut v = Validation::default();
+        v.revalidate(catalog, packages);
+        v
+    }
+
     /// Re-checks the named packages (and the blobs that belong to none) after an edit. Packages that
     /// no longer exist are dropped.
     pub fn revalidate(&mut self, catalog: &Catalog, packages: &[&str]) {

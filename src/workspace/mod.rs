@@ -104,6 +104,22 @@ impl Workspace {
         }
     }
 
+    /// A workspace for edits of one package and nothing else, such as a command that makes one edit
+    /// and ends: only that package and the catalog as a whole are checked, so opening costs no
+    /// validation of packages the edits cannot change. [`Workspace::report`] covers no other
+    /// package; [`Workspace::apply`] still says which errors an edit of `package` introduced.
+    pub fn open_for(catalog: Catalog, package: &str) -> Workspace {
+        let validation = Validation::run_packages(&catalog, &[package]);
+        let report = validation.report();
+        Workspace {
+            catalog,
+            validation,
+            report,
+            done: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
     /// The catalog as the edits so far left it.
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
@@ -351,6 +367,46 @@ mod tests {
         assert!(introduced.is_empty());
         assert!(!ws.is_dirty());
         assert!(ws.can_redo(), "check() keeps the redo history");
+    }
+
+    /// Opened for one package, a workspace checks that package alone (another package's error goes
+    /// unreported), and an edit introduces the same errors as in a workspace that checked all.
+    #[test]
+    fn open_for_checks_one_package_and_finds_the_same_new_errors() {
+        let (tmp, _) = demo();
+        let package = tmp.path().join("backup-operator/package.yaml");
+        let text = std::fs::read_to_string(&package).unwrap();
+        std::fs::write(
+            &package,
+            text.replace("defaultChannel: stable", "defaultChannel: nowhere"),
+        )
+        .unwrap();
+        let catalog = || crate::catalog::load(tmp.path()).unwrap();
+        let mut full = Workspace::open(catalog());
+        let mut one = Workspace::open_for(catalog(), "cache-operator");
+        let in_backup = |ws: &Workspace| {
+            ws.report()
+                .diagnostics
+                .iter()
+                .filter(|d| d.object.package.as_deref() == Some("backup-operator"))
+                .count()
+        };
+        assert!(in_backup(&full) > 0);
+        assert_eq!(in_backup(&one), 0);
+        let edit = Edit::DeleteChannel {
+            package: "cache-operator".into(),
+            channel: "candidate".into(),
+        };
+        let (a, b) = (full.apply(edit.clone()).unwrap(), one.apply(edit).unwrap());
+        assert_eq!(
+            b.introduced.len(),
+            1,
+            "the rc bundle is in no channel any more"
+        );
+        let messages =
+            |o: &Outcome| -> Vec<String> { o.introduced.iter().map(|d| d.to_string()).collect() };
+        assert_eq!(messages(&a), messages(&b));
+        assert_eq!(one.preview().unwrap(), full.preview().unwrap());
     }
 
     #[test]

@@ -1,0 +1,93 @@
+//! Helpers shared by the integration tests.
+
+use std::path::{Path, PathBuf};
+
+/// The real catalogs, templates, bundles and package manifests in testdata/real (provenance in
+/// its SOURCES.md).
+#[allow(dead_code)]
+pub fn real_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/real")
+}
+
+/// One directory of testdata/real. A test that needs it fails when it is missing, rather than
+/// running less than it claims.
+#[allow(dead_code)]
+pub fn real(name: &str) -> PathBuf {
+    let p = real_root().join(name);
+    assert!(
+        p.is_dir(),
+        "{} is missing (see testdata/real/SOURCES.md)",
+        p.display()
+    );
+    p
+}
+
+/// splitmix64: a tiny deterministic generator for randomised tests.
+#[allow(dead_code)]
+pub struct Rng(pub u64);
+
+#[allow(dead_code)]
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Copies a directory tree (files become writable copies, so saving into them works even when the
+/// source is read-only).
+#[allow(dead_code)]
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::write(&target, std::fs::read(e.path()).unwrap()).unwrap();
+        }
+    }
+}
+
+/// The screen the TUI draws for `m` at `w`×`h`, without colours, as text (trailing spaces trimmed).
+#[allow(dead_code)]
+pub fn screen(m: &mut fbc_edit::tui::app::Model, w: u16, h: u16) -> String {
+    use std::fmt::Write as _;
+    // As the runtime does: the model learns the terminal's size, then it is drawn.
+    fbc_edit::tui::app::update(
+        m,
+        fbc_edit::tui::app::Action::Resize {
+            width: w,
+            height: h,
+        },
+    );
+    let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &fbc_edit::tui::view::Theme { color: false }))
+        .unwrap();
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let line: String = (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect();
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+/// `CODE file` or `CODE file:line` for a diagnostic: what tests compare.
+#[allow(dead_code)]
+pub fn code_at(d: &fbc_edit::catalog::Diagnostic) -> String {
+    if d.location.line == 0 {
+        format!("{} {}", d.code, d.location.file)
+    } else {
+        format!("{} {}:{}", d.code, d.location.file, d.location.line)
+    }
+}

@@ -1,0 +1,966 @@
+//! The TUI without a terminal: `update` driven by key sequences, screens drawn on ratatui's
+//! `TestBackend` and compared with snapshots at 80×24 and 160×48.
+
+use crate::common;
+use common::copy_dir;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use fbc_edit::catalog::{Progress, load};
+use fbc_edit::tui::app::{Action, Effect, Model, Pane, Prompt};
+// Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
+// would, until only work for the terminal is left.
+use fbc_edit::tui::effects::settle as update;
+use fbc_edit::tui::keymap::Keymap;
+use fbc_edit::tui::view::{Theme, view};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
+}
+
+fn demo_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    tmp
+}
+
+fn model(dir: &Path) -> Model {
+    let mut m = Model::new(
+        dir.to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    let catalog = load(dir).unwrap();
+    update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+    m
+}
+
+/// Presses keys written like `j j l / cache enter`: words are keys (`enter`, `esc`, `tab`,
+/// `ctrl-d`), anything else is typed character by character.
+fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for word in keys.split(' ').filter(|w| !w.is_empty()) {
+        let events: Vec<KeyEvent> = match word {
+            "enter" => vec![KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)],
+            "esc" => vec![KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)],
+            "tab" => vec![KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)],
+            "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
+            "ctrl-d" => vec![KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)],
+            "ctrl-u" => vec![KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)],
+            "ctrl-r" => vec![KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)],
+            w => w
+                .chars()
+                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+                .collect(),
+        };
+        for ev in events {
+            effects.extend(fbc_edit::tui::effects::press(m, ev));
+        }
+    }
+    effects
+}
+
+use common::screen;
+
+fn selected(m: &Model) -> Vec<String> {
+    m.loaded().unwrap().selected().to_vec()
+}
+
+#[test]
+fn browsing_with_vim_keys_and_arrows() {
+    let mut m = model(&demo());
+    assert_eq!(selected(&m), ["backup-operator"]);
+    press(&mut m, "j");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    press(&mut m, "l j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable"],
+        "the default channel comes first"
+    );
+    press(&mut m, "l j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.3.0"]
+    );
+    // The graph pane follows the selection.
+    let (g, _) = m.loaded().unwrap().graph.as_ref().unwrap();
+    assert_eq!(
+        (g.package.as_str(), g.channel.as_str()),
+        ("cache-operator", "stable")
+    );
+    // h goes to the parent, then closes it, then goes up again.
+    press(&mut m, "h");
+    assert_eq!(selected(&m), ["cache-operator", "stable"]);
+    press(&mut m, "h h");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    press(&mut m, "G");
+    assert_eq!(selected(&m), ["metrics-gateway"]);
+    press(&mut m, "gg");
+    assert_eq!(selected(&m), ["backup-operator"]);
+    press(&mut m, "tab");
+    assert_eq!(m.focus, Pane::Graph);
+    press(&mut m, "q");
+    assert!(m.quit);
+}
+
+#[test]
+fn filter_finds_versions_and_images_and_n_moves() {
+    let mut m = model(&demo());
+    press(&mut m, "/");
+    assert_eq!(m.prompt, Some(Prompt::Filter(String::new())));
+    press(&mut m, "1.2. enter");
+    let l = m.loaded().unwrap();
+    assert!(l.matches.len() >= 3, "{:?}", l.matches);
+    assert!(l.matches.iter().all(|p| p.len() == 3));
+    let first = selected(&m);
+    press(&mut m, "n");
+    assert_ne!(selected(&m), first);
+    press(&mut m, "N");
+    assert_eq!(selected(&m), first);
+    insta::assert_snapshot!("filter_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "esc");
+    assert_eq!(m.loaded().unwrap().filter, None);
+    // Images match too.
+    press(&mut m, "/ metrics-gateway-bundle enter");
+    assert!(
+        m.loaded()
+            .unwrap()
+            .matches
+            .iter()
+            .all(|p| p[0] == "metrics-gateway")
+    );
+}
+
+#[test]
+fn palette_completes_and_jumps() {
+    let mut m = model(&demo());
+    press(&mut m, ": pack tab");
+    assert_eq!(m.prompt, Some(Prompt::Palette("package ".into())));
+    press(&mut m, "me tab enter");
+    assert_eq!(selected(&m), ["metrics-gateway"]);
+    press(&mut m, ": channel space alpha enter");
+    assert_eq!(selected(&m), ["metrics-gateway", "alpha"]);
+    press(&mut m, ": nonsense enter");
+    assert!(m.status.as_deref().unwrap().contains("unknown command"));
+    let effects = press(&mut m, ": export space dot space /tmp/x.dot enter");
+    assert_eq!(
+        effects,
+        vec![Effect::Export {
+            format: "dot".into(),
+            file: "/tmp/x.dot".into()
+        }]
+    );
+    press(&mut m, ": quit enter");
+    assert!(m.quit);
+}
+
+#[test]
+fn open_asks_for_the_editor_at_the_objects_line() {
+    let mut m = model(&demo());
+    let effects = press(&mut m, "j l j o");
+    let [Effect::OpenEditor { file, line }] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert!(file.ends_with("cache-operator/catalog.yaml"), "{file:?}");
+    assert!(*line > 1);
+}
+
+fn invalid_catalog() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let case = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/validate/stranded-entries/catalog.yaml");
+    std::fs::copy(case, tmp.path().join("catalog.yaml")).unwrap();
+    tmp
+}
+
+#[test]
+fn problems_pane_jumps_to_the_object() {
+    let tmp = invalid_catalog();
+    let mut m = model(tmp.path());
+    press(&mut m, "tab tab tab");
+    assert_eq!(m.focus, Pane::Problems);
+    press(&mut m, "enter");
+    assert_eq!(selected(&m), ["demo", "stable", "demo.v1.0.0"]);
+    assert!(m.status.as_deref().unwrap().contains("catalog.yaml:5:1"));
+    insta::assert_snapshot!("problems_160x48", screen(&mut m, 160, 48));
+    // Help speaks of the focused pane.
+    press(&mut m, "?");
+    assert!(screen(&mut m, 160, 48).contains("select the object the problem is about"));
+}
+
+#[test]
+fn main_screens() {
+    let mut m = model(&demo());
+    press(&mut m, "j l j l j");
+    insta::assert_snapshot!("browse_160x48", screen(&mut m, 160, 48));
+    insta::assert_snapshot!("browse_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "?");
+    insta::assert_snapshot!("help_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "esc");
+    assert_eq!(m.overlay, None);
+}
+
+#[test]
+fn loading_shows_progress_and_an_empty_directory_says_so() {
+    let progress = Arc::new(Progress::default());
+    progress
+        .files_total
+        .store(10, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .files_done
+        .store(4, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .bytes_total
+        .store(20_000_000, std::sync::atomic::Ordering::Relaxed);
+    progress
+        .bytes_done
+        .store(5_000_000, std::sync::atomic::Ordering::Relaxed);
+    let mut m = Model::new("some/dir".into(), Keymap::default(), progress);
+    let s = screen(&mut m, 80, 24);
+    assert!(s.contains("4/10 files, 5 of 20 MB"), "{s}");
+    // Keys work while loading (quitting, here).
+    press(&mut m, "q");
+    assert!(m.quit);
+
+    let empty = tempfile::tempdir().unwrap();
+    let mut m = model(empty.path());
+    assert!(m.status.as_deref().unwrap().contains("no catalog objects"));
+    assert!(screen(&mut m, 80, 24).contains("No catalog objects here."));
+}
+
+#[test]
+fn first_frame_of_a_big_catalog_renders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut y = String::new();
+    for p in 0..2000 {
+        let _ = write!(
+            y,
+            "---\nschema: olm.package\nname: pkg-{p:04}\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: pkg-{p:04}\nname: stable\nentries:\n- name: pkg-{p:04}.v1.0.0\n- name: pkg-{p:04}.v1.1.0\n  replaces: pkg-{p:04}.v1.0.0\n"
+        );
+        for v in ["1.0.0", "1.1.0"] {
+            let _ = write!(
+                y,
+                "---\nschema: olm.bundle\npackage: pkg-{p:04}\nname: pkg-{p:04}.v{v}\nimage: quay.io/demo/pkg-{p:04}:v{v}\nproperties:\n- type: olm.package\n  value: {{packageName: pkg-{p:04}, version: {v}}}\n"
+            );
+        }
+    }
+    std::fs::write(tmp.path().join("catalog.yaml"), y).unwrap();
+    let mut m = model(tmp.path());
+    let s = screen(&mut m, 160, 48);
+    assert!(s.contains("catalog · 2000 packages"), "{s}");
+    assert!(s.contains("pkg-0000"));
+    press(&mut m, "G");
+    assert!(screen(&mut m, 160, 48).contains("pkg-1999"));
+}
+
+#[test]
+fn details_show_the_bundle_and_its_deprecation() {
+    let mut m = model(&demo());
+    // cache-operator / stable / the oldest entry, which is deprecated.
+    press(&mut m, "j l j l j j j j j");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.0.0"]
+    );
+    let text = fbc_edit::tui::app::details(m.loaded().unwrap()).join("\n");
+    assert!(text.contains("version: 1.0.0"), "{text}");
+    assert!(
+        text.contains("image: quay.io/demo/cache-operator-bundle"),
+        "{text}"
+    );
+    assert!(text.contains("in channels: stable, stable-1.0"), "{text}");
+    assert!(text.contains("deprecated (bundle): "), "{text}");
+}
+
+#[test]
+fn promote_from_the_tree_then_undo_redo_and_write() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j p");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::PickBundle { picker, .. }) if picker.options[0] == "cache-operator.v1.5.0-rc.1"),
+        "{:?} {:?}",
+        m.dialog,
+        m.status
+    );
+    insta::assert_snapshot!("promote_pick_80x24", screen(&mut m, 80, 24));
+    press(&mut m, "1.4 enter");
+    // The skipRange is offered from the channel's oldest version to the bundle's.
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == ">=1.0.0 <1.4.0"),
+        "{:?}",
+        m.dialog
+    );
+    // Then the skips (none) and what it replaces (the current head, offered).
+    press(&mut m, "enter");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text.is_empty())
+    );
+    press(&mut m, "enter");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == "cache-operator.v1.3.0")
+    );
+    press(&mut m, "enter");
+    let text = screen(&mut m, 80, 24);
+    assert!(
+        text.contains("Promote cache-operator.v1.4.0 into cache-operator/stable?"),
+        "{text}"
+    );
+    assert!(text.contains("The catalog stays valid."), "{text}");
+    press(&mut m, "y");
+    assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
+    let text = screen(&mut m, 160, 48);
+    assert!(text.contains("● 1 unsaved file"), "{text}");
+    // Quitting now asks first.
+    press(&mut m, "q");
+    assert!(!m.quit);
+    press(&mut m, "n");
+    press(&mut m, "u");
+    assert!(m.loaded().unwrap().dirty.is_empty());
+    press(&mut m, "ctrl-r");
+    assert_eq!(m.loaded().unwrap().dirty.len(), 1);
+    press(&mut m, "w");
+    assert!(screen(&mut m, 120, 40).contains("+  - name: cache-operator.v1.4.0"));
+    press(&mut m, "y");
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("wrote cache-operator/catalog.yaml")
+    );
+    let text = std::fs::read_to_string(tmp.path().join("cache-operator/catalog.yaml")).unwrap();
+    assert!(
+        text.contains("  - name: cache-operator.v1.4.0\n    replaces: cache-operator.v1.3.0\n")
+    );
+    press(&mut m, "q");
+    assert!(m.quit);
+}
+
+#[test]
+fn skip_range_dialog_previews_matches_and_prunes() {
+    let mut m = model(&demo());
+    // cache-operator / stable / v1.3.0 (the head), whose skipRange is ">=1.0.0 <1.3.0".
+    press(&mut m, "j l j l j r");
+    for _ in 0..">=1.0.0 <1.3.0".len() {
+        fbc_edit::tui::effects::press(
+            &mut m,
+            KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+        );
+    }
+    press(&mut m, ">=1.1.0 space <1.3.0 enter");
+    let text = screen(&mut m, 120, 40);
+    assert!(
+        text.contains(
+            "matches 3: cache-operator.v1.2.1, cache-operator.v1.2.0, cache-operator.v1.1.0"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("of those, OLM v0 prunes 1: cache-operator.v1.2.1"),
+        "{text}"
+    );
+    press(&mut m, "n");
+    assert!(m.dialog.is_none());
+    assert!(
+        m.loaded().unwrap().dirty.is_empty(),
+        "cancelling changes nothing"
+    );
+}
+
+#[test]
+fn promote_the_selected_bundle_into_a_picked_channel() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    // cache-operator / fast / v1.4.0 (the head of fast) into candidate? It is there; stable is not.
+    press(&mut m, "j l j j j l j p");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "fast", "cache-operator.v1.4.0"]
+    );
+    let Some(fbc_edit::tui::app::Dialog::PickChannel { picker, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(picker.options, ["stable", "stable-1.0"]);
+    // Typing filters the channels.
+    press(&mut m, "1.0");
+    assert!(screen(&mut m, 100, 30).contains("stable-1.0"));
+    fbc_edit::tui::effects::press(
+        &mut m,
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+    );
+    fbc_edit::tui::effects::press(
+        &mut m,
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+    );
+    fbc_edit::tui::effects::press(
+        &mut m,
+        KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE),
+    );
+    press(&mut m, "enter enter enter enter y");
+    assert_eq!(m.loaded().unwrap().dirty, ["cache-operator/catalog.yaml"]);
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .starts_with("promote cache-operator.v1.4.0 into cache-operator/stable")
+    );
+}
+
+#[test]
+fn a_file_changed_on_disk_offers_to_reload() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d");
+    // d on stable: it is the default already, so pick fast.
+    press(&mut m, "j d y");
+    assert_eq!(m.loaded().unwrap().dirty.len(), 1);
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("# changed by someone else\n");
+    std::fs::write(&file, &text).unwrap();
+    // Whether found when showing the diff or when writing, nothing is written and a reload is offered.
+    press(&mut m, "w");
+    assert!(
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { why }) if why.contains("changed on disk")),
+        "{:?}",
+        m.dialog
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "nothing written"
+    );
+    assert_eq!(press(&mut m, "y"), vec![Effect::Load]);
+}
+
+#[test]
+fn a_read_only_file_asks_before_it_is_written() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d j d y w y");
+    assert!(
+        matches!(
+            &m.dialog,
+            Some(fbc_edit::tui::app::Dialog::ForceWrite { .. })
+        ),
+        "{:?}",
+        m.dialog
+    );
+    insta::assert_snapshot!(screen(&mut m, 80, 24));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "nothing written"
+    );
+    press(&mut m, "y");
+    assert_eq!(
+        m.status.as_deref(),
+        Some("wrote cache-operator/catalog.yaml")
+    );
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), before);
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+}
+
+/// A save that fails part way lists every file and what became of it, in a dialog rather than a
+/// one-line footer that would cut the list; the edits stay unsaved and the next save writes them.
+#[test]
+fn a_failed_save_shows_every_file_and_keeps_the_edits() {
+    use fbc_edit::catalog::commit::{Fault, Step};
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    m.save_options.fault = Some(Fault {
+        step: Step::Rename,
+        file: 0,
+    });
+    press(&mut m, "j l j d j d y w y");
+    let Some(fbc_edit::tui::app::Dialog::SaveFailed { lines, .. }) = &m.dialog else {
+        panic!("{:?}", m.dialog);
+    };
+    assert_eq!(
+        lines[1..],
+        ["  cache-operator/catalog.yaml: not written".to_string()],
+        "{lines:?}"
+    );
+    insta::assert_snapshot!(screen(&mut m, 80, 24));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    press(&mut m, "esc");
+    assert!(m.dialog.is_none());
+    m.save_options.fault = None;
+    press(&mut m, "w y");
+    assert_eq!(
+        m.status.as_deref(),
+        Some("wrote cache-operator/catalog.yaml")
+    );
+    assert_ne!(std::fs::read_to_string(&file).unwrap(), before);
+}
+
+#[test]
+fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
+    let (_new, mut m) = review_of_a_promotion();
+    let changes = change_texts(&m);
+    assert_eq!(
+        changes,
+        [
+            "package cache-operator changed",
+            "  stable: head cache-operator.v1.3.0 → cache-operator.v1.4.0",
+            "  stable: + cache-operator.v1.4.0",
+            "  stable: + cache-operator.v1.3.0 → cache-operator.v1.4.0 (replaces)",
+        ]
+    );
+    press(&mut m, "tab tab tab j j enter");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.4.0"]
+    );
+    insta::assert_snapshot!("review_100x30", screen(&mut m, 100, 30));
+}
+
+#[test]
+fn add_a_bundle_directory_from_the_tui() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/add-bundle"),
+        tmp.path(),
+    );
+    let mut m = model(tmp.path());
+    let bundles = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/bundles");
+    // Tab completes the directory name.
+    press(&mut m, &format!("a {}/foo-v0 tab", bundles.display()));
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(*text, format!("{}/foo-v0.2.0/", bundles.display()));
+    press(&mut m, "enter test.registry/foo:v0.2.0 enter");
+    let Some(fbc_edit::tui::app::Dialog::PickChannelForNew { picker, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    // The package's channels, then the ones the bundle's annotations name that do not exist yet.
+    assert_eq!(picker.options, ["stable", "beta (new)"]);
+    press(&mut m, "enter");
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert_eq!(
+        text, ">=0.1.0 <0.2.0",
+        "the skipRange offered spans the channel"
+    );
+    press(&mut m, "enter enter enter");
+    assert!(
+        screen(&mut m, 100, 30)
+            .contains("Add bundle foo.v0.2.0 to foo and promote it into stable?")
+    );
+    press(&mut m, "y");
+    assert_eq!(
+        m.loaded().unwrap().dirty,
+        ["foo/package.yaml", "foo/bundles/foo-v0.2.0.yaml"]
+    );
+    // A directory that is not a bundle is refused with the reason.
+    press(&mut m, &format!("a {} enter", tmp.path().display()));
+    assert!(m.dialog.is_none());
+    assert!(
+        m.status
+            .as_deref()
+            .unwrap()
+            .contains("is not a registry+v1 bundle directory"),
+        "{:?}",
+        m.status
+    );
+}
+
+/// Loads `new` and compares it with the demo catalog, as `fbc-edit --compare DEMO NEW` does.
+fn review(new: &Path) -> Model {
+    let mut m = model(new);
+    update(
+        &mut m,
+        Action::CompareLoaded(Ok(Box::new(load(&demo()).unwrap()))),
+    );
+    m
+}
+
+fn change_texts(m: &Model) -> Vec<String> {
+    m.loaded()
+        .unwrap()
+        .changes
+        .iter()
+        .map(|c| c.text.clone())
+        .collect()
+}
+
+#[test]
+fn review_mode_lists_a_rewritten_skip_range_and_enter_selects_its_entry() {
+    let new = demo_copy();
+    let file = new.path().join("cache-operator/catalog.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(r#"">=1.0.0 <1.3.0""#, r#"">=1.0.0 <1.2.2""#),
+    )
+    .unwrap();
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        [
+            "package cache-operator changed",
+            r#"  stable: ~ cache-operator.v1.3.0 skipRange ">=1.0.0 <1.3.0" → ">=1.0.0 <1.2.2""#,
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(
+        selected(&m),
+        ["cache-operator", "stable", "cache-operator.v1.3.0"]
+    );
+}
+
+/// A copy of the demo catalog with one edit applied and saved.
+fn demo_edited(edit: fbc_edit::edit::Edit) -> tempfile::TempDir {
+    let tmp = demo_copy();
+    let mut c = load(tmp.path()).unwrap();
+    edit.apply(&mut c).unwrap();
+    c.save().unwrap();
+    tmp
+}
+
+/// The tree pane's part of each line of a 160-column screen.
+fn tree_column(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.chars().take(56).collect())
+        .collect()
+}
+
+#[test]
+fn review_mode_marks_as_new_only_the_entries_the_change_added() {
+    // A new skips link into an old entry: the entry is not new.
+    let new = demo_edited(fbc_edit::edit::Edit::AddSkips {
+        package: "metrics-gateway".into(),
+        channel: "alpha".into(),
+        entry: "metrics-gateway.v1.1.0".into(),
+        skips: vec!["metrics-gateway.v0.9.0".into()],
+    });
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        [
+            "package metrics-gateway changed",
+            "  alpha: + metrics-gateway.v0.9.0 → metrics-gateway.v1.1.0 (skips)",
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(
+        selected(&m),
+        ["metrics-gateway", "alpha", "metrics-gateway.v1.1.0"]
+    );
+    let s = screen(&mut m, 160, 48);
+    let tree = tree_column(&s);
+    let row = tree
+        .iter()
+        .find(|l| l.contains("metrics-gateway.v1.1.0"))
+        .unwrap();
+    assert!(!row.contains("new"), "{s}");
+    assert!(
+        tree.iter().any(|l| l.contains("alpha  (3)  ~ changed")),
+        "{s}"
+    );
+}
+
+#[test]
+fn review_mode_enter_on_a_removed_channel_selects_its_package() {
+    let new = demo_edited(fbc_edit::edit::Edit::DeleteChannel {
+        package: "cache-operator".into(),
+        channel: "candidate".into(),
+    });
+    let mut m = review(new.path());
+    assert_eq!(
+        change_texts(&m),
+        ["package cache-operator changed", "  - channel candidate"]
+    );
+    press(&mut m, "tab tab tab j enter");
+    assert_eq!(selected(&m), ["cache-operator"]);
+    // The selection is a real row: moving down goes to the package's first channel.
+    press(&mut m, "tab l j");
+    assert_eq!(selected(&m), ["cache-operator", "stable"]);
+}
+
+/// cache-operator 1.4.0 promoted into stable, replacing its head.
+fn review_of_a_promotion() -> (tempfile::TempDir, Model) {
+    let new = demo_edited(fbc_edit::edit::Edit::Promote {
+        package: "cache-operator".into(),
+        bundle: "cache-operator.v1.4.0".into(),
+        channel: "stable".into(),
+        replaces: None,
+        skips: vec![],
+        skip_range: None,
+    });
+    let m = review(new.path());
+    (new, m)
+}
+
+/// cache-operator 1.1.0 taken out of stable: 1.2.0 now replaces 1.0.0 directly.
+fn review_of_a_removed_entry() -> (tempfile::TempDir, Model) {
+    let new = demo_edited(fbc_edit::edit::Edit::RemoveEntry {
+        package: "cache-operator".into(),
+        channel: "stable".into(),
+        entry: "cache-operator.v1.1.0".into(),
+    });
+    let m = review(new.path());
+    (new, m)
+}
+
+#[test]
+fn review_mode_shows_a_removed_entry_as_a_ghost_row_that_refuses_edits() {
+    let (_new, mut m) = review_of_a_removed_entry();
+    assert_eq!(
+        change_texts(&m)[..2],
+        [
+            "package cache-operator changed",
+            "  stable: - cache-operator.v1.1.0"
+        ]
+    );
+    press(&mut m, "tab tab tab j enter");
+    let ghost = ["cache-operator", "stable", "cache-operator.v1.1.0"];
+    assert_eq!(selected(&m), ghost, "Enter lands on the ghost row");
+    assert!(m.loaded().unwrap().is_ghost(&selected(&m)));
+    insta::assert_snapshot!("review_ghost_100x30", screen(&mut m, 100, 30));
+    // Between 1.2.0 and 1.0.0, where its version puts it.
+    let tree = tree_column(&screen(&mut m, 160, 48));
+    let rows: Vec<&str> = tree
+        .iter()
+        .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+        .skip_while(|l| !l.starts_with("▼ stable"))
+        .take(7)
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "▼ stable  (4)  ★ default  ~ changed",
+            "cache-operator.v1.3.0  ◉ head",
+            "cache-operator.v1.2.1",
+            "cache-operator.v1.2.0",
+            "- cache-operator.v1.1.0  removed",
+            "cache-operator.v1.0.0  deprecated",
+            "▶ candidate  (2)",
+        ]
+    );
+    let details = fbc_edit::tui::app::details(m.loaded().unwrap()).join("\n");
+    assert!(
+        details.contains("removed from channel stable by the change under review"),
+        "{details}"
+    );
+    // Edits refuse a ghost, and say why.
+    press(&mut m, "tab x");
+    assert!(m.dialog.is_none(), "{:?}", m.dialog);
+    assert_eq!(
+        m.status.as_deref(),
+        Some(
+            "cache-operator.v1.1.0 was removed from stable by the change under review: there is nothing to edit"
+        )
+    );
+    press(&mut m, "r");
+    assert!(m.dialog.is_none());
+    // A live entry next to it still edits.
+    press(&mut m, "k r");
+    assert!(m.dialog.is_some());
+}
+
+#[test]
+fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
+    use ratatui::style::Color;
+    // The colour of the first letter of `text` in the tree pane.
+    let colour_of = |m: &mut Model, text: &str| {
+        let mut t = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        fbc_edit::tui::app::update(
+            m,
+            Action::Resize {
+                width: 160,
+                height: 48,
+            },
+        );
+        t.draw(|f| view(m, f, &Theme { color: true })).unwrap();
+        let buf = t.backend().buffer();
+        for y in 0..48 {
+            let line: Vec<String> = (0..56).map(|x| buf[(x, y)].symbol().to_string()).collect();
+            if let Some(x) = line.concat().find(text) {
+                let x = line.concat()[..x].chars().count() as u16;
+                return buf[(x, y)].fg;
+            }
+        }
+        panic!("no tree row with {text}");
+    };
+    let (_new, mut m) = review_of_a_removed_entry();
+    press(&mut m, "j l j l");
+    assert_eq!(colour_of(&mut m, "- cache-operator.v1.1.0"), Color::Red);
+    assert_eq!(colour_of(&mut m, "  cache-operator.v1.2.0"), Color::Reset);
+
+    let (_new, mut m) = review_of_a_promotion();
+    press(&mut m, "j l j l");
+    assert_eq!(colour_of(&mut m, "+ cache-operator.v1.4.0"), Color::Green);
+}
+
+#[test]
+fn review_mode_lists_removed_and_added_edges_under_the_lanes() {
+    let (_new, mut m) = review_of_a_removed_entry();
+    // cache-operator / stable.
+    press(&mut m, "j l j");
+    let s = screen(&mut m, 160, 48);
+    // The graph pane's inside, right of the 56-column tree pane.
+    let graph: Vec<String> = s
+        .lines()
+        .map(|l| {
+            let inside: String = l.chars().skip(57).collect();
+            inside
+                .trim_end()
+                .trim_end_matches('│')
+                .trim_end()
+                .to_string()
+        })
+        .skip_while(|l| l != "changes in this channel:")
+        .take(6)
+        .collect();
+    assert_eq!(
+        graph,
+        [
+            "changes in this channel:",
+            "- cache-operator.v1.1.0  removed",
+            "- cache-operator.v1.1.0 replaces cache-operator.v1.0.0",
+            "- cache-operator.v1.2.0 replaces cache-operator.v1.1.0",
+            "- skipRange of cache-operator.v1.3.0 matches cache-operator.v1.1.0",
+            "+ cache-operator.v1.2.0 replaces cache-operator.v1.0.0",
+        ],
+        "{s}"
+    );
+    // Another channel of the package has nothing to list.
+    press(&mut m, "j");
+    assert!(!screen(&mut m, 160, 48).contains("changes in this channel"));
+}
+
+/// `update` itself touches no file: `w` asks for the diff and `y` for the save as effects, and the
+/// screen follows the results when they come back.
+#[test]
+fn writing_goes_out_as_effects_and_comes_back_as_actions() {
+    use fbc_edit::tui::app::update as pure;
+    let tmp = demo_copy();
+    let file = tmp.path().join("cache-operator/catalog.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j d j d y");
+    // Keys are resolved in the keymap before `update` sees them, as the runtime does.
+    let key = |m: &Model, c| {
+        fbc_edit::tui::input::action(m, &KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    };
+    let a = key(&m, 'w');
+    assert_eq!(pure(&mut m, a), vec![Effect::Preview]);
+    assert!(m.dialog.is_none(), "nothing to show before the diff is in");
+    pure(
+        &mut m,
+        Action::Previewed(Ok(
+            "--- a/x.yaml\n+++ b/x.yaml\n@@ -1 +1 @@\n-a\n+b\n".into()
+        )),
+    );
+    assert!(screen(&mut m, 80, 24).contains("+b"));
+    let a = key(&m, 'y');
+    assert_eq!(pure(&mut m, a), vec![Effect::Save(Default::default())]);
+    // While the save runs, keys wait and say why.
+    let a = key(&m, 'j');
+    assert!(pure(&mut m, a).is_empty());
+    assert_eq!(
+        m.status.as_deref(),
+        Some("saving… (keys wait until it is done)")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "nothing written"
+    );
+    // The worker's answer: the file changed on disk meanwhile.
+    pure(
+        &mut m,
+        Action::Saved(Err(fbc_edit::workspace::SaveError::from(
+            fbc_edit::catalog::write::WriteError::ChangedOnDisk {
+                path: "cache-operator/catalog.yaml".into(),
+            },
+        ))),
+    );
+    assert!(
+        matches!(m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { .. })),
+        "{:?}",
+        m.dialog
+    );
+    assert!(screen(&mut m, 80, 24).contains("changed on disk since it was loaded"));
+    assert!(m.loaded().unwrap().ws.is_dirty(), "the edit is still there");
+}
+
+/// Tab completion and reading a bundle directory are effects too.
+#[test]
+fn reading_directories_goes_out_as_effects() {
+    use fbc_edit::tui::app::update as pure;
+    let mut m = model(&demo());
+    press(&mut m, "a /tmp/x");
+    let tab = fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    assert_eq!(
+        pure(&mut m, tab),
+        vec![Effect::CompletePath {
+            text: "/tmp/x".into()
+        }]
+    );
+    // A completion for text that was typed over meanwhile is dropped.
+    press(&mut m, "y");
+    pure(
+        &mut m,
+        Action::PathCompleted {
+            from: "/tmp/x".into(),
+            to: "/tmp/xyz/".into(),
+        },
+    );
+    let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
+        panic!("{:?}", m.dialog);
+    };
+    assert_eq!(text, "/tmp/xy");
+    let enter =
+        fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert_eq!(
+        pure(&mut m, enter),
+        vec![Effect::CheckBundleDir {
+            dir: "/tmp/xy".into()
+        }]
+    );
+}
+
+/// After an edit only the edited package's part of the tree is built again: it reads the same as
+/// the whole tree built afresh (`:validate` rebuilds it all).
+#[test]
+fn the_tree_after_an_edit_is_the_tree_built_afresh() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    // Open two packages, make cache-operator's default channel another one, and delete a channel
+    // of it so that its problems change.
+    press(&mut m, "j l k l j d j d y");
+    let without_status = |text: String| -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.pop();
+        lines.join("\n")
+    };
+    let incremental = without_status(screen(&mut m, 120, 40));
+    press(&mut m, ": validate enter");
+    let afresh = without_status(screen(&mut m, 120, 40));
+    assert_eq!(incremental, afresh);
+    press(&mut m, "u");
+    let undone = without_status(screen(&mut m, 120, 40));
+    press(&mut m, ": validate enter");
+    assert_eq!(undone, without_status(screen(&mut m, 120, 40)));
+    assert_ne!(undone, incremental);
+}

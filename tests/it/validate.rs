@@ -1,0 +1,368 @@
+//! `fbc-edit validate` on one small catalog per rule (testdata/validate/<case>), on the real catalogs in
+//! testdata/real, and the incremental API against a full run.
+
+use crate::common;
+use common::copy_dir;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use fbc_edit::catalog::{Node, Severity, load, model::Channel};
+use fbc_edit::validate::{self, Validation, codes};
+
+fn cases_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/validate")
+}
+
+fn cases() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(cases_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs the command from the cases directory so paths in the output are `case/file:line:col`.
+fn run(case: &str, args: &[&str]) -> (i32, String) {
+    let out = Command::cargo_bin("fbc-edit")
+        .unwrap()
+        .current_dir(cases_dir())
+        .arg("validate")
+        .arg(case)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+/// What each case is there to show: the codes it must report.
+const EXPECTED: &[(&str, &[&str])] = &[
+    ("build-metadata-with-release", &[codes::BUILD_WITH_RELEASE]),
+    ("bundle-in-no-channel", &[codes::BUNDLE_NOT_IN_CHANNEL]),
+    ("bundle-object-not-a-manifest", &[codes::BUNDLE_OBJECT]),
+    (
+        "bundle-of-unknown-package",
+        &[codes::BUNDLE_UNKNOWN_PACKAGE],
+    ),
+    ("bundle-without-image", &[codes::NO_IMAGE]),
+    ("bundle-without-package", &[codes::BUNDLE_NO_PACKAGE]),
+    (
+        "bundle-without-package-property",
+        &[codes::PACKAGE_PROPERTY_COUNT],
+    ),
+    (
+        "channel-of-unknown-package",
+        &[codes::CHANNEL_UNKNOWN_PACKAGE],
+    ),
+    ("channel-without-entries", &[codes::CHANNEL_EMPTY]),
+    ("channel-without-name", &[codes::CHANNEL_NO_NAME]),
+    ("default-channel-missing", &[codes::DEFAULT_CHANNEL_MISSING]),
+    ("default-channel-unset", &[codes::DEFAULT_CHANNEL_UNSET]),
+    (
+        "deprecated-bundle-missing",
+        &[codes::DEPRECATED_BUNDLE_MISSING],
+    ),
+    (
+        "deprecated-channel-missing",
+        &[codes::DEPRECATED_CHANNEL_MISSING],
+    ),
+    (
+        "deprecation-of-unknown-schema",
+        &[codes::DEPRECATION_SCHEMA],
+    ),
+    ("deprecation-without-message", &[codes::DEPRECATION_MESSAGE]),
+    (
+        "deprecation-without-schema",
+        &[codes::DEPRECATION_NO_SCHEMA],
+    ),
+    (
+        "deprecations-of-unknown-package",
+        &[codes::DEPRECATION_UNKNOWN_PACKAGE],
+    ),
+    (
+        "deprecations-without-package",
+        &[codes::DEPRECATION_NO_PACKAGE],
+    ),
+    ("document-without-schema", &[codes::NOT_A_BLOB]),
+    ("duplicate-bundle", &[codes::DUPLICATE_BUNDLE]),
+    ("duplicate-channel", &[codes::DUPLICATE_CHANNEL]),
+    (
+        "duplicate-deprecation-entry",
+        &[codes::DUPLICATE_DEPRECATION_ENTRY],
+    ),
+    ("duplicate-entry", &[codes::DUPLICATE_ENTRY]),
+    ("duplicate-package", &[codes::DUPLICATE_PACKAGE]),
+    ("duplicate-versions", &[codes::DUPLICATE_VERSION]),
+    ("empty-file", &[codes::EMPTY]),
+    ("empty-skip", &[codes::EMPTY_SKIP]),
+    ("entry-without-bundle", &[codes::ENTRY_WITHOUT_BUNDLE]),
+    ("entry-without-name", &[codes::ENTRY_NO_NAME]),
+    ("head-without-metadata", &[codes::HEAD_WITHOUT_METADATA]),
+    ("invalid-image", &[codes::IMAGE]),
+    ("invalid-release", &[codes::RELEASE]),
+    ("invalid-skiprange", &[codes::SKIP_RANGE]),
+    ("invalid-utf8", &[codes::ENCODING]),
+    ("json-multiple-heads", &[codes::MULTIPLE_HEADS]),
+    ("json-trailing-comma", &[codes::LENIENT]),
+    ("multiple-heads", &[codes::MULTIPLE_HEADS]),
+    ("no-head", &[codes::NO_HEAD]),
+    (
+        "package-deprecation-with-name",
+        &[codes::DEPRECATED_PACKAGE_NAMED],
+    ),
+    ("package-name-not-dns1123", &[codes::PACKAGE_NAME]),
+    (
+        "package-property-mismatch",
+        &[codes::PACKAGE_PROPERTY_MISMATCH],
+    ),
+    ("package-without-channels", &[codes::PACKAGE_NO_CHANNELS]),
+    ("package-without-name", &[codes::PACKAGE_NO_NAME]),
+    ("plain-bundle", &[codes::PLAIN_BUNDLE]),
+    (
+        "property-value-wrong-type",
+        &[codes::PROPERTY, codes::YAML_TRAP],
+    ),
+    ("release-name-not-normalized", &[codes::RELEASE_NAME]),
+    ("replaces-cycle", &[codes::CYCLE]),
+    ("replaces-unknown-bundle", &[codes::DANGLING_EDGE]),
+    ("required-range-invalid", &[codes::REQUIRED_RANGE]),
+    ("schema-keys-differ-in-case", &[codes::META]),
+    (
+        "skiprange-above-own-version",
+        &[codes::SKIP_RANGE_ABOVE_VERSION],
+    ),
+    (
+        "skiprange-matches-nothing",
+        &[codes::SKIP_RANGE_MATCHES_NOTHING],
+    ),
+    (
+        "skiprange-only-entry",
+        &[codes::SKIP_RANGE_ONLY, codes::MULTIPLE_HEADS],
+    ),
+    ("skiprange-quirks", &[codes::SKIP_RANGE_QUIRK]),
+    ("stranded-entries", &[codes::STRANDED]),
+    ("two-deprecations-objects", &[codes::DUPLICATE_DEPRECATIONS]),
+    ("unknown-property-type", &[codes::UNKNOWN_PROPERTY]),
+    ("unknown-schema-typo", &[codes::UNKNOWN_SCHEMA]),
+    ("unusual-bundle-name", &[codes::BUNDLE_NAME]),
+    ("valid", &[]),
+    ("version-not-semver", &[codes::VERSION]),
+    ("wrong-field-type", &[codes::TYPE]),
+    ("yaml-1.1-traps", &[codes::YAML_TRAP]),
+    ("yaml-syntax-error", &[codes::SYNTAX]),
+];
+
+#[test]
+fn each_case_reports_what_it_is_named_for() {
+    assert_eq!(
+        cases(),
+        EXPECTED
+            .iter()
+            .map(|(c, _)| c.to_string())
+            .collect::<Vec<_>>(),
+        "every case directory has an entry in EXPECTED"
+    );
+    for (case, want) in EXPECTED {
+        let catalog = load(&cases_dir().join(case)).unwrap();
+        let report = validate::validate(&catalog);
+        let found: Vec<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+        if want.is_empty() {
+            assert!(found.is_empty(), "{case}: {found:?}");
+        }
+        for code in *want {
+            assert!(found.contains(code), "{case}: wants {code}, got {found:?}");
+        }
+        // The verdict follows the severities: errors make the catalog invalid, nothing else does.
+        let wants_error = want.iter().any(|w| {
+            codes::RULES
+                .iter()
+                .any(|(c, s, _)| c == w && *s == Severity::Error)
+        });
+        if wants_error {
+            assert!(!report.is_valid(), "{case} must be invalid");
+        }
+    }
+}
+
+#[test]
+fn every_rule_has_a_case() {
+    // Read errors, links and unusable .indexignore files need a file system state git cannot hold;
+    // tests/load.rs covers them.
+    let untestable = [codes::READ, codes::SYMLINK, codes::IGNORE_FILE];
+    for (code, _, summary) in codes::RULES {
+        // Profile rules (FBC3xx) run only with --profile: tests/validate_ci.rs shows each.
+        if untestable.contains(code) || code.starts_with("FBC3") {
+            continue;
+        }
+        assert!(
+            EXPECTED.iter().any(|(_, want)| want.contains(code)),
+            "no case shows {code} ({summary})"
+        );
+    }
+}
+
+#[test]
+fn output_of_every_case_is_stable() {
+    for case in cases() {
+        let (code, text) = run(&case, &[]);
+        let (opm_code, opm) = run(&case, &["--output", "opm"]);
+        assert_eq!(
+            code, opm_code,
+            "{case}: the verdict does not depend on the format"
+        );
+        insta::assert_snapshot!(
+            format!("case_{case}"),
+            format!("exit {code}\n{text}--- opm ---\n{opm}")
+        );
+    }
+}
+
+#[test]
+fn json_output_has_the_documented_fields() {
+    let (code, text) = run("stranded-entries", &["--output", "json"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let d = &v.as_array().unwrap()[0];
+    assert_eq!(d["code"], "FBC047");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["file"], "stranded-entries/catalog.yaml");
+    assert_eq!(d["line"], 5);
+    assert_eq!(d["column"], 1);
+    assert_eq!(d["package"], "demo");
+    assert_eq!(d["channel"], "stable");
+    assert_eq!(d["bundle"], "demo.v1.0.0");
+    assert!(d["hint"].as_str().unwrap().contains("skips"));
+    assert!(d["message"].as_str().unwrap().contains("demo.v1.0.0"));
+}
+
+#[test]
+fn exit_codes_follow_the_verdict() {
+    assert_eq!(run("valid", &[]).0, 0);
+    assert_eq!(run("multiple-heads", &[]).0, 1);
+    // Warnings pass, unless --strict.
+    assert_eq!(run("skiprange-above-own-version", &[]).0, 0);
+    assert_eq!(run("skiprange-above-own-version", &["--strict"]).0, 1);
+    // Notes never fail, and --quiet hides them.
+    let (code, text) = run("unusual-bundle-name", &["--strict", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(!text.contains("FBC109"), "{text}");
+    assert_eq!(run("no-such-directory", &[]).0, 2);
+    let out = Command::cargo_bin("fbc-edit")
+        .unwrap()
+        .args(["validate", "--output", "yaml", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// The real catalogs in testdata/real (templates and bundle directories are not catalogs).
+const REAL_CATALOGS: &[&str] = &[
+    "grokspawn__deprecated-catalog-content__redhat-operator-index-4.15",
+    "okd-project__okderators-catalog-index__catalog",
+    "openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog",
+    "openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog",
+    "openshift__lightspeed-operator__lightspeed-catalog-4.20",
+    "operator-framework__catalogd__testdata-test-catalog",
+    "operator-framework__operator-registry__fbc-dir",
+    "operator-framework__operator-registry__index-declcfgs-latest",
+    "redhat-openshift-ecosystem__certified-operators__catalogs-v4.18",
+    "redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20",
+    "stolostron__gatekeeper-operator-fbc__catalog-4-17",
+    "stolostron__submariner-operator-fbc__catalog-4-18",
+    "stolostron__volsync-operator-product-fbc__catalog-4-17",
+];
+
+#[test]
+fn real_catalogs_have_no_errors() {
+    for name in REAL_CATALOGS {
+        let catalog = load(&common::real(name)).unwrap();
+        let report = validate::validate(&catalog);
+        let errors: Vec<String> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+    }
+}
+
+#[test]
+fn revalidating_a_package_after_edits_equals_a_full_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
+        tmp.path(),
+    );
+    let mut catalog = load(tmp.path()).unwrap();
+    let mut v = Validation::run(&catalog);
+    assert!(v.report().is_valid());
+    let package = "cache-operator";
+    let channel = catalog.index().package(package).unwrap().channels[0];
+    let entry_count = Channel::read(&catalog.blob(channel).value)
+        .unwrap()
+        .entries
+        .len();
+    let untouched = v.package("metrics-gateway").to_vec();
+
+    // 1: an entry nobody replaces, for a bundle that does not exist: a second head and a missing bundle.
+    catalog.edit(channel, |ch| {
+        ch.get_field_mut("entries")
+            .and_then(Node::as_seq_mut)
+            .unwrap()
+            .push(Node::map(vec![(
+                "name",
+                Node::string("cache-operator.v9.0.0"),
+            )]));
+    });
+    v.revalidate(&catalog, &[package]);
+    let incremental = v.report();
+    let full = validate::validate(&catalog);
+    assert_eq!(incremental.diagnostics, full.diagnostics);
+    let found: Vec<&str> = incremental.diagnostics.iter().map(|d| d.code).collect();
+    assert!(found.contains(&codes::MULTIPLE_HEADS), "{found:?}");
+    assert!(found.contains(&codes::ENTRY_WITHOUT_BUNDLE), "{found:?}");
+    assert_eq!(v.package("metrics-gateway"), untouched.as_slice());
+
+    // 2: undo it: back to valid, still equal to a full run.
+    catalog.edit(channel, |ch| {
+        ch.get_field_mut("entries")
+            .and_then(Node::as_seq_mut)
+            .unwrap()
+            .truncate(entry_count);
+    });
+    v.revalidate(&catalog, &[package]);
+    assert_eq!(
+        v.report().diagnostics,
+        validate::validate(&catalog).diagnostics
+    );
+    assert!(v.report().is_valid());
+
+    // 3: a wrong type in a bundle (the shape check of an edited blob is redone, not cached).
+    let bundle = catalog.index().package(package).unwrap().bundles[0];
+    catalog.edit(bundle, |b| {
+        b.set_field("image", Node::new(fbc_edit::catalog::Kind::Bool(true)))
+    });
+    v.revalidate(&catalog, &[package]);
+    let report = v.report();
+    assert_eq!(report.diagnostics, validate::validate(&catalog).diagnostics);
+    assert!(report.diagnostics.iter().any(|d| d.code == codes::TYPE));
+}
+
+#[test]
+fn docs_list_every_rule_with_its_severity() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/validate.md"))
+            .unwrap();
+    for (code, severity, _) in codes::RULES {
+        let row = format!("| `{code}` | {} |", severity.as_str());
+        assert!(
+            doc.contains(&row),
+            "docs/validate.md lacks the row for {code}"
+        );
+    }
+}
