@@ -204,14 +204,7 @@ impl Edit {
                 package,
                 bundle,
                 relink,
-            } => format!(
-                "remove bundle {bundle} from {package}{}",
-                if *relink {
-                    ", re-linking its neighbours"
-                } else {
-                    ""
-                }
-            ),
+            } => remove_bundle::describe(package, bundle, *relink),
         }
     }
 

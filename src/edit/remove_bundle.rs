@@ -61,6 +61,16 @@ pub(super) fn remove_bundle(
     Ok(())
 }
 
+/// What removing `bundle` does, in a sentence.
+pub(super) fn describe(pkg: &str, bundle: &str, relink: bool) -> String {
+    let how = if relink {
+        ", re-linking its neighbours"
+    } else {
+        ""
+    };
+    format!("remove bundle {bundle} from {pkg}{how}")
+}
+
 /// Checks that removing `bundle` from each of `channels` strands nothing, and returns for each the
 /// `replaces` its successors take over.
 fn check_channels(
