@@ -26,18 +26,16 @@ pub struct Rule {
     pub title: &'static str,
     /// A longer explanation, when the title is not enough (else empty).
     pub doc: &'static str,
-    /// Whether the code is in the rule list (`RULES`, `--list-rules`, SARIF).
-    pub listed: bool,
 }
 
 /// Declares a group: one constant per code (with its doc line and title as documentation), the
-/// group's `REGISTRY` and its `RULES` tuples (listed codes only), all from one line per code.
+/// group's `REGISTRY` and its `RULES` tuples, all from one line per code.
 macro_rules! registry {
     (
         page $page:literal;
         $(
             $(#[doc = $doc:literal])*
-            $name:ident = $code:literal, $severity:ident, $title:literal $(, $unlisted:ident)?;
+            $name:ident = $code:literal, $severity:ident, $title:literal;
         )*
     ) => {
         use super::{Rule, Severity};
@@ -59,39 +57,20 @@ macro_rules! registry {
                 severity: Severity::$severity,
                 title: $title,
                 doc: concat!("" $(, $doc)*).trim_ascii(),
-                listed: registry!(@listed $($unlisted)?),
             },
         )*];
 
-        const LISTED: usize = super::count_listed(REGISTRY);
-
-        /// The listed codes as `(code, severity, title)`.
-        pub const RULES: &[(&str, Severity, &str)] = &super::listed::<LISTED>(REGISTRY);
+        /// The codes as `(code, severity, title)`.
+        pub const RULES: &[(&str, Severity, &str)] = &super::tuples::<{ REGISTRY.len() }>(REGISTRY);
     };
-    (@listed) => { true };
-    (@listed unlisted) => { false };
 }
 
-const fn count_listed(rules: &[Rule]) -> usize {
-    let (mut i, mut n) = (0, 0);
-    while i < rules.len() {
-        if rules[i].listed {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
-/// The listed rules of `rules` as tuples; `N` is their number.
-const fn listed<const N: usize>(rules: &[Rule]) -> [(&'static str, Severity, &'static str); N] {
+/// `rules` as tuples; `N` is their number.
+const fn tuples<const N: usize>(rules: &[Rule]) -> [(&'static str, Severity, &'static str); N] {
     let mut out = [("", Severity::Error, ""); N];
-    let (mut i, mut k) = (0, 0);
-    while i < rules.len() {
-        if rules[i].listed {
-            out[k] = (rules[i].code, rules[i].severity, rules[i].title);
-            k += 1;
-        }
+    let mut i = 0;
+    while i < N {
+        out[i] = (rules[i].code, rules[i].severity, rules[i].title);
         i += 1;
     }
     out
@@ -219,9 +198,6 @@ pub mod bundle {
         STRAY_FILE = "FBC215", Info, "a file that is no part of the bundle format";
         CSV = "FBC216", Error, "the ClusterServiceVersion lacks a name or a valid version";
         PROPERTY = "FBC217", Error, "a property in metadata/properties.yaml or the CSV's olm.properties is malformed";
-        // Reported, but not in the rule list (so not in SARIF's rules either): listing it would change
-        // that output.
-        SKIPPED_FILE = "FBC218", Warning, "a manifest whose first document is empty: opm skips the whole file", unlisted;
         PLAIN_EMPTY = "FBC220", Error, "a plain+v0 bundle with no object";
         PLAIN_SUBDIR = "FBC221", Error, "a plain+v0 manifests/ directory with a subdirectory";
         INSTALL_MODES = "FBC223", Error, "a ClusterServiceVersion without spec.installModes";
@@ -230,6 +206,8 @@ pub mod bundle {
         ANNOTATION_CASE = "FBC226", Error, "a CSV annotation OLM reads in another case (olm.skiprange for olm.skipRange)";
         // Listed last, after FBC226: SARIF output refers to rules by their place in this list.
         PLAIN_OBJECT = "FBC222", Error, "a plain+v0 manifest that is not Kubernetes objects with apiVersion, kind and metadata.name";
+        // Listed after the others for the same reason.
+        SKIPPED_FILE = "FBC218", Warning, "a manifest whose first document is empty: opm skips the whole file";
     }
 }
 
@@ -264,6 +242,11 @@ pub mod migrate {
 /// Every group, for checks that span them.
 pub const GROUPS: &[&[Rule]] = &[catalog::REGISTRY, bundle::REGISTRY, migrate::REGISTRY];
 
+/// Every code of every group, in listing order (the SARIF rule list).
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    GROUPS.iter().copied().flatten()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,9 +267,9 @@ mod tests {
     }
 
     #[test]
-    fn rules_are_the_listed_registry() {
+    fn rules_are_the_registry() {
         for group in GROUPS {
-            let listed: Vec<_> = group.iter().filter(|r| r.listed).collect();
+            let listed: Vec<_> = group.iter().collect();
             let rules = match group[0].code {
                 "FBC001" => catalog::RULES,
                 "FBC200" => bundle::RULES,

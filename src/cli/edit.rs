@@ -127,6 +127,19 @@ pub enum EditCommand {
         #[arg(long, short)]
         entry: String,
     },
+    /// Remove a bundle from its package: its channel entries, olm.bundle and deprecations.
+    ///
+    /// Refused when a channel would be left empty or with a dangling replaces; --relink hands the
+    /// removed entry's replaces to the entries that replaced it and drops skips naming it.
+    RemoveBundle {
+        #[arg(long, short)]
+        package: String,
+        #[arg(long, short)]
+        bundle: String,
+        /// Entries that replaced the bundle take over its replaces; skips naming it are dropped.
+        #[arg(long)]
+        relink: bool,
+    },
     Deprecate {
         #[arg(long, short)]
         package: String,
@@ -324,6 +337,15 @@ impl EditCommand {
                 channel: channel.clone(),
                 entry: entry.clone(),
             },
+            C::RemoveBundle {
+                package,
+                bundle,
+                relink,
+            } => Edit::RemoveBundle {
+                package: package.clone(),
+                bundle: bundle.clone(),
+                relink: *relink,
+            },
             C::Deprecate {
                 package,
                 channel,
@@ -437,7 +459,12 @@ pub fn run(args: &EditArgs) -> i32 {
         Ok(o) => o,
         Err(e) => {
             eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
-            return exit::INVALID;
+            // A name that does not exist is a usage error, as for every command.
+            return if e.is_lookup() {
+                exit::USAGE
+            } else {
+                exit::INVALID
+            };
         }
     };
     if !outcome.introduced.is_empty() && !args.force {

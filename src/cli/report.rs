@@ -5,12 +5,10 @@ use serde_json::{Value, json};
 
 use crate::catalog::{Diagnostic, Location, Severity};
 
-/// Every rule: code, severity and summary (catalog and bundle rules).
+/// Every rule of the code registry (catalog, bundle and migrate codes): code, severity and summary.
 fn rules() -> Vec<(&'static str, Severity, &'static str)> {
-    crate::validate::codes::RULES
-        .iter()
-        .chain(crate::bundle::codes::RULES)
-        .copied()
+    crate::catalog::codes::all()
+        .map(|r| (r.code, r.severity, r.title))
         .collect()
 }
 
@@ -184,6 +182,64 @@ mod tests {
             out,
             "::error file=a%2Cb%3Ac.yaml,line=3,col=1,title=FBC045::two%0Alines 100%25%0Ahint: fix\n"
         );
+    }
+
+    /// Every code of the registry is a SARIF rule, and so is every code written out in the sources
+    /// (the validators report codes by their registry constants, a few by their text).
+    #[test]
+    fn every_code_is_a_sarif_rule() {
+        let log = sarif(&[], &|f| f.to_string());
+        let ids: Vec<&str> = log["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["id"].as_str())
+            .collect();
+        for rule in crate::catalog::codes::all() {
+            assert!(
+                ids.contains(&rule.code),
+                "{} is not a SARIF rule",
+                rule.code
+            );
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![src];
+        let mut written = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&p).unwrap();
+                for (i, _) in text.match_indices("\"FBC") {
+                    let code = &text[i + 1..(i + 7).min(text.len())];
+                    if code[3..].bytes().all(|b| b.is_ascii_digit()) && code.len() == 6 {
+                        written += 1;
+                        assert!(
+                            ids.contains(&code),
+                            "{code} in {} is not a SARIF rule",
+                            p.display()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(written > 100, "the registry's codes are among those found");
+    }
+
+    #[test]
+    fn a_result_points_at_its_rule() {
+        let d = Diagnostic::warning(
+            crate::bundle::codes::SKIPPED_FILE,
+            Location::new("manifests/a.yaml", 1, 1),
+            "skipped",
+        );
+        let log = sarif(&[&d], &|f| f.to_string());
+        let run = &log["runs"][0];
+        let i = run["results"][0]["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(run["tool"]["driver"]["rules"][i]["id"], "FBC218");
     }
 
     #[test]

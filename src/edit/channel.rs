@@ -86,7 +86,7 @@ pub(super) fn check_skip_range(range: Option<&str>) -> Result<(), EditError> {
 }
 
 /// The package's default channel as it is now.
-fn default_channel(catalog: &Catalog, pkg: &str) -> Result<(usize, String), EditError> {
+pub(super) fn default_channel(catalog: &Catalog, pkg: &str) -> Result<(usize, String), EditError> {
     let pid = package(catalog, pkg)?.packages[0];
     let current = Package::read(&catalog.blob(pid).value)
         .map(|p| p.default_channel.to_string())

@@ -84,7 +84,10 @@ pub(super) fn undeprecate(
     Ok(())
 }
 
-fn read_deprecations(catalog: &Catalog, id: BlobId) -> Result<Deprecations<'_>, EditError> {
+pub(super) fn read_deprecations(
+    catalog: &Catalog,
+    id: BlobId,
+) -> Result<Deprecations<'_>, EditError> {
     Deprecations::read(&catalog.blob(id).value).map_err(|e| EditError::Unreadable {
         what: "the olm.deprecations object",
         why: e.to_string(),

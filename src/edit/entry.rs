@@ -163,36 +163,37 @@ pub(super) fn remove_entry(
         });
     }
     let inherited = e.replaces.map(str::to_string);
-    let successors: Vec<String> = ch
-        .entries
-        .iter()
-        .filter(|x| x.replaces == Some(at.entry))
-        .map(|x| x.name.to_string())
-        .collect();
     rec.touch(catalog, id);
-    catalog.edit(id, |c| {
-        let Some(list) = entries_mut(c) else {
-            return;
-        };
-        list.retain(|n| n.get_field("name").and_then(Node::as_str) != Some(at.entry));
-        for n in list.iter_mut() {
-            let name = n
-                .get_field("name")
-                .and_then(Node::as_str)
-                .map(str::to_string);
-            if name.is_some_and(|nm| successors.contains(&nm)) {
-                match &inherited {
-                    Some(r) => n.set_field("replaces", Node::string(r.as_str())),
-                    None => {
-                        n.remove_field("replaces");
-                    }
+    catalog.edit(id, |c| cut_entry(c, at.entry, inherited.as_deref(), true));
+    Ok(())
+}
+
+/// Takes `entry` out of a channel node: the entries that replaced it replace `inherited` instead
+/// (or nothing), and with `drop_skips` the skips naming it go too.
+pub(super) fn cut_entry(
+    channel: &mut Node,
+    entry: &str,
+    inherited: Option<&str>,
+    drop_skips: bool,
+) {
+    let Some(list) = entries_mut(channel) else {
+        return;
+    };
+    list.retain(|n| n.get_field("name").and_then(Node::as_str) != Some(entry));
+    for n in list.iter_mut() {
+        if n.get_field("replaces").and_then(Node::as_str) == Some(entry) {
+            match inherited {
+                Some(r) => n.set_field("replaces", Node::string(r)),
+                None => {
+                    n.remove_field("replaces");
                 }
             }
-            // Skips of the removed entry go: it is no longer in the channel.
-            if let Some(list) = n.get_field_mut("skips").and_then(Node::as_seq_mut) {
-                list.retain(|s| s.as_str() != Some(at.entry));
+        }
+        if drop_skips && let Some(skips) = n.get_field_mut("skips").and_then(Node::as_seq_mut) {
+            skips.retain(|s| s.as_str() != Some(entry));
+            if skips.is_empty() {
+                n.remove_field("skips");
             }
         }
-    });
-    Ok(())
+    }
 }

@@ -64,6 +64,23 @@ pub enum EditError {
     ReplacesUnchanged,
     #[error("{entry} is the last entry of {channel}; delete the channel instead")]
     LastEntry { entry: String, channel: String },
+    /// Removing a bundle would leave a channel with no entries (`default_of`: the package whose
+    /// default channel it is).
+    #[error("{bundle} is the only entry of channel {channel}{}; removing it would leave the channel empty{}",
+        .default_of.as_ref().map(|p| format!(", the default channel of {p}")).unwrap_or_default(),
+        if .default_of.is_some() { " and the package without its default channel; make another channel the default, delete this one, then remove the bundle" } else { "; delete the channel first" })]
+    WouldEmptyChannel {
+        bundle: String,
+        channel: String,
+        default_of: Option<String>,
+    },
+    /// Removing a bundle would leave entries replacing a bundle that is gone.
+    #[error("{} in channel {channel} replace{} {bundle}; removing it would leave a dangling replaces (relinking hands them its replaces)", .entries.join(", "), if .entries.len() == 1 { "s" } else { "" })]
+    WouldDangle {
+        bundle: String,
+        channel: String,
+        entries: Vec<String>,
+    },
     #[error("a deprecation needs a message: say why, and what to use instead")]
     EmptyMessage,
     /// `what`: "package foo", "channel stable of foo", "bundle foo.v1".
@@ -87,4 +104,18 @@ pub enum EditError {
     /// Nothing to edit yet.
     #[error("the catalog is not loaded yet")]
     NotLoaded,
+}
+
+impl EditError {
+    /// Whether the edit names something that does not exist (a package, channel, bundle or channel
+    /// entry), as opposed to one that exists but cannot be changed that way.
+    pub fn is_lookup(&self) -> bool {
+        matches!(
+            self,
+            EditError::NoPackage { .. }
+                | EditError::NoChannel { .. }
+                | EditError::NoBundle { .. }
+                | EditError::NotAnEntry { .. }
+        )
+    }
 }

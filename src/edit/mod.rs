@@ -6,6 +6,7 @@ mod channel;
 mod deprecation;
 mod entry;
 mod error;
+mod remove_bundle;
 mod support;
 
 use crate::catalog::node::Node;
@@ -102,6 +103,15 @@ pub enum Edit {
         skips: Vec<String>,
         skip_range: Option<String>,
     },
+    /// Removes a bundle from its package entirely: its entries in every channel, its `olm.bundle`
+    /// and the deprecations naming it. Refused when a channel would be left empty, or (unless
+    /// `relink`) when another entry replaces it; with `relink` those entries take over its
+    /// `replaces` and skips naming it are dropped.
+    RemoveBundle {
+        package: String,
+        bundle: String,
+        relink: bool,
+    },
 }
 
 /// What undoes an edit: the blobs it touched, as they were.
@@ -190,6 +200,11 @@ impl Edit {
                 json_str(bundle, "name"),
                 json_str(bundle, "package")
             ),
+            Edit::RemoveBundle {
+                package,
+                bundle,
+                relink,
+            } => remove_bundle::describe(package, bundle, *relink),
         }
     }
 
@@ -206,7 +221,8 @@ impl Edit {
             | Edit::SetReplaces { package, .. }
             | Edit::RemoveEntry { package, .. }
             | Edit::Deprecate { package, .. }
-            | Edit::Undeprecate { package, .. } => package,
+            | Edit::Undeprecate { package, .. }
+            | Edit::RemoveBundle { package, .. } => package,
             Edit::AddBundle { bundle, .. } => json_str(bundle, "package"),
         }
     }
@@ -214,7 +230,12 @@ impl Edit {
     /// Checks the preconditions and applies the edit. On an error nothing has changed.
     pub fn apply(&self, catalog: &mut Catalog) -> Result<Undo, EditError> {
         let mut rec = Recorder::new();
-        let r = &mut rec;
+        self.run(catalog, &mut rec)?;
+        Ok(Undo { blobs: rec.blobs })
+    }
+
+    /// The edit's own function, by kind (a flat table).
+    fn run(&self, catalog: &mut Catalog, r: &mut Recorder) -> Result<(), EditError> {
         match self {
             Edit::Promote {
                 package,
@@ -224,11 +245,7 @@ impl Edit {
                 skips,
                 skip_range,
             } => {
-                let links = Links {
-                    replaces: replaces.as_deref(),
-                    skips,
-                    skip_range: skip_range.as_deref(),
-                };
+                let links = links(replaces, skips, skip_range);
                 channel::promote(catalog, r, package, bundle, channel, links)
             }
             Edit::SetDefaultChannel { package, channel } => {
@@ -286,15 +303,15 @@ impl Edit {
                 skips,
                 skip_range,
             } => {
-                let links = Links {
-                    replaces: replaces.as_deref(),
-                    skips,
-                    skip_range: skip_range.as_deref(),
-                };
+                let links = links(replaces, skips, skip_range);
                 bundle::add_bundle_edit(catalog, r, bundle, channel, links)
             }
-        }?;
-        Ok(Undo { blobs: rec.blobs })
+            Edit::RemoveBundle {
+                package,
+                bundle,
+                relink,
+            } => remove_bundle::remove_bundle(catalog, r, package, bundle, *relink),
+        }
     }
 }
 
@@ -303,5 +320,17 @@ fn at<'a>(pkg: &'a str, channel: &'a str, entry: &'a str) -> entry::At<'a> {
         pkg,
         channel,
         entry,
+    }
+}
+
+fn links<'a>(
+    replaces: &'a Option<String>,
+    skips: &'a [String],
+    skip_range: &'a Option<String>,
+) -> Links<'a> {
+    Links {
+        replaces: replaces.as_deref(),
+        skips,
+        skip_range: skip_range.as_deref(),
     }
 }

@@ -10,6 +10,7 @@
 //! line, then builds one `olm.package`, the `olm.channel`s and one `olm.bundle` per version in a
 //! channel, and finally validates what it would write. Nothing is written when an error was found.
 
+mod bundles;
 mod channels;
 pub mod codes;
 mod package;

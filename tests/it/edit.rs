@@ -459,7 +459,7 @@ fn cli_dry_run_refusal_and_force() {
     assert_eq!(code, 0);
     assert_ne!(std::fs::read(&file).unwrap(), before);
 
-    // A failed precondition: exit 1 with the reason; a usage error: exit 2.
+    // A failed precondition: exit 1 with the reason; a usage error or an unknown name: exit 2.
     let (code, _, err) = fbc(&[
         "edit",
         dir,
@@ -469,7 +469,7 @@ fn cli_dry_run_refusal_and_force() {
         "-c",
         "nope",
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("has no channel \"nope\""), "{err}");
     let (code, _, _) = fbc(&[
         "edit",
@@ -519,4 +519,22 @@ fn a_save_interrupted_before_the_rename_leaves_the_original_intact() {
         .collect();
     assert!(leftovers.is_empty(), "the temporary file is cleaned up");
     assert!(errors(&load(tmp.path()).unwrap()).is_empty());
+}
+
+#[test]
+fn remove_entry_drops_a_skips_list_it_empties() {
+    let tmp = copy_of("assets/demo-catalog");
+    let mut c = load(tmp.path()).unwrap();
+    Edit::RemoveEntry {
+        package: s("backup-operator"),
+        channel: s("stable"),
+        entry: s("backup-operator.v2.1.1"),
+    }
+    .apply(&mut c)
+    .unwrap();
+    c.save().unwrap();
+    let text =
+        std::fs::read_to_string(tmp.path().join("backup-operator/channels/stable.yaml")).unwrap();
+    assert!(!text.contains("skips:"), "{text}");
+    assert!(text.contains("skipRange: '>=2.0.0 <2.2.0'"), "{text}");
 }

@@ -19,6 +19,7 @@ mod load;
 mod migrate;
 mod path;
 mod real_values;
+mod remove_bundle;
 mod roundtrip;
 mod safety;
 mod template;

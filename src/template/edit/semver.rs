@@ -165,6 +165,9 @@ pub(super) fn translate(
         Edit::RemoveEntry { entry, .. } => Ok(SemverEdit::RemoveBundle {
             image: image_of(s, entry, source)?,
         }),
+        Edit::RemoveBundle { bundle, .. } => Ok(SemverEdit::RemoveBundle {
+            image: image_of(s, bundle, source)?,
+        }),
         Edit::SetSkipRange { .. } => Err(cannot("a skipRange")),
         Edit::AddSkips { .. } | Edit::RemoveSkips { .. } => Err(cannot("skips")),
         Edit::SetReplaces { .. } => Err(cannot("what an entry replaces")),

@@ -1,0 +1,136 @@
+//! Removing a bundle from its package entirely: its entries in every channel, its `olm.bundle`
+//! blob and the deprecations naming it. Refused when a channel would be left empty or with an entry
+//! replacing a bundle that is gone; with relinking, the entries that replaced it take over its
+//! `replaces` and skips naming it are dropped.
+
+use crate::catalog::node::Node;
+use crate::catalog::{BlobId, Catalog, schema};
+
+use super::EditError;
+use super::channel::default_channel;
+use super::deprecation::read_deprecations;
+use super::entry::cut_entry;
+use super::support::{Recorder, package, read_channel};
+
+/// Removes `bundle` of `pkg`. On an error nothing has changed.
+pub(super) fn remove_bundle(
+    catalog: &mut Catalog,
+    rec: &mut Recorder,
+    pkg: &str,
+    bundle: &str,
+    relink: bool,
+) -> Result<(), EditError> {
+    let p = package(catalog, pkg)?;
+    let blobs: Vec<BlobId> = p
+        .bundles
+        .iter()
+        .copied()
+        .filter(|&b| catalog.blob(b).name() == bundle)
+        .collect();
+    if blobs.is_empty() {
+        return Err(EditError::NoBundle {
+            package: pkg.to_string(),
+            bundle: bundle.to_string(),
+        });
+    }
+    let channels = p.channels_listing(bundle).to_vec();
+    let inherited = check_channels(catalog, pkg, bundle, &channels, relink)?;
+    let deprecations = deprecation_entries(catalog, pkg, bundle)?;
+    for (&id, inherited) in channels.iter().zip(&inherited) {
+        rec.touch(catalog, id);
+        catalog.edit(id, |c| cut_entry(c, bundle, inherited.as_deref(), relink));
+    }
+    for id in blobs {
+        rec.touch(catalog, id);
+        catalog.remove_blob(id);
+    }
+    for (id, indices, all) in deprecations {
+        rec.touch(catalog, id);
+        if all {
+            catalog.remove_blob(id);
+        } else {
+            catalog.edit(id, |d| {
+                if let Some(list) = d.get_field_mut("entries").and_then(Node::as_seq_mut) {
+                    for &i in indices.iter().rev() {
+                        list.remove(i);
+                    }
+                }
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What removing `bundle` does, in a sentence.
+pub(super) fn describe(pkg: &str, bundle: &str, relink: bool) -> String {
+    let how = if relink {
+        ", re-linking its neighbours"
+    } else {
+        ""
+    };
+    format!("remove bundle {bundle} from {pkg}{how}")
+}
+
+/// Checks that removing `bundle` from each of `channels` strands nothing, and returns for each the
+/// `replaces` its successors take over.
+fn check_channels(
+    catalog: &Catalog,
+    pkg: &str,
+    bundle: &str,
+    channels: &[BlobId],
+    relink: bool,
+) -> Result<Vec<Option<String>>, EditError> {
+    let (_, default) = default_channel(catalog, pkg)?;
+    let mut inherited = Vec::with_capacity(channels.len());
+    for &id in channels {
+        let ch = read_channel(catalog, id)?;
+        if ch.entries.iter().all(|e| e.name == bundle) {
+            return Err(EditError::WouldEmptyChannel {
+                bundle: bundle.to_string(),
+                channel: ch.name.to_string(),
+                default_of: (ch.name == default).then(|| pkg.to_string()),
+            });
+        }
+        let successors: Vec<String> = ch
+            .entries
+            .iter()
+            .filter(|e| e.name != bundle && e.replaces == Some(bundle))
+            .map(|e| e.name.to_string())
+            .collect();
+        if !relink && !successors.is_empty() {
+            return Err(EditError::WouldDangle {
+                bundle: bundle.to_string(),
+                channel: ch.name.to_string(),
+                entries: successors,
+            });
+        }
+        let own = ch.entry(bundle).and_then(|e| e.replaces);
+        inherited.push(own.map(str::to_string));
+    }
+    Ok(inherited)
+}
+
+/// The package's `olm.deprecations` blobs with entries about `bundle`: the indices of those entries,
+/// and whether they are all the blob has (then the blob goes).
+fn deprecation_entries(
+    catalog: &Catalog,
+    pkg: &str,
+    bundle: &str,
+) -> Result<Vec<(BlobId, Vec<usize>, bool)>, EditError> {
+    let mut found = Vec::new();
+    for &id in &package(catalog, pkg)?.deprecations {
+        let dep = read_deprecations(catalog, id)?;
+        let indices: Vec<usize> = dep
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.schema == schema::BUNDLE && e.name == bundle)
+            .map(|(i, _)| i)
+            .collect();
+        if !indices.is_empty() {
+            let all = indices.len() == dep.entries.len();
+            found.push((id, indices, all));
+        }
+    }
+    Ok(found)
+}
