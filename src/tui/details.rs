@@ -149,13 +149,10 @@ fn requirement_lines(b: &Bundle) -> Vec<String> {
 
 /// The bundle's CSV metadata; the last such property when there are several.
 fn csv_metadata<'a>(b: &Bundle<'a>) -> Option<&'a Node> {
-    b.properties
-        .iter()
-        .filter_map(|pr| match pr.parse() {
-            Ok(PropertyValue::CsvMetadata(node)) => Some(node),
-            _ => None,
-        })
-        .last()
+    b.properties.iter().rev().find_map(|pr| match pr.parse() {
+        Ok(PropertyValue::CsvMetadata(node)) => Some(node),
+        _ => None,
+    })
 }
 
 /// The display name and (the first 20 lines of) the description from a bundle's CSV metadata.
