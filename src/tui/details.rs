@@ -1,7 +1,7 @@
 //! The details pane: what the selected package, channel or entry is, in lines of text.
 
-use crate::catalog::model::{Bundle, Deprecations, Package};
-use crate::catalog::schema;
+use crate::catalog::model::{Bundle, Deprecations, Package, PropertyValue};
+use crate::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
 use crate::tui::tree::*;
 
 /// Text of the details pane for the selection.
@@ -11,119 +11,165 @@ pub fn details(l: &Loaded) -> Vec<String> {
     let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
         return vec!["Select a package, channel or entry.".into()];
     };
-    let mut out = Vec::new();
-    let text = |s: &crate::catalog::Str| cat.resolve(s).unwrap_or_default();
-    match sel {
-        [p] => {
-            out.push(format!("package {p}"));
-            if let Some(pk) = idx
-                .packages
-                .first()
-                .and_then(|&id| Package::read(&cat.blob(id).value).ok())
-            {
-                out.push(format!("default channel: {}", pk.default_channel));
-                if let Some(icon) = &pk.icon {
-                    out.push(format!("icon: {}", icon.mediatype));
-                }
-                if let Some(d) = pk.description {
-                    out.push(String::new());
-                    out.extend(text(d).lines().map(String::from));
-                }
-            }
-            out.push(format!(
-                "channels: {}  bundles: {}",
-                idx.channels.len(),
-                idx.bundles.len()
-            ));
+    let mut out = match sel {
+        [p] => package_lines(cat, idx, p),
+        [_, c] => channel_lines(l, c),
+        [_, c, e] => entry_lines(l, cat, idx, c, e),
+        _ => Vec::new(),
+    };
+    out.extend(deprecation_lines(cat, idx, sel));
+    out
+}
+
+/// A string of the catalog as text (empty when it cannot be read back).
+fn text(cat: &Catalog, s: &Str) -> String {
+    cat.resolve(s).unwrap_or_default()
+}
+
+/// A package: its default channel, icon, description and how many channels and bundles it has.
+fn package_lines(cat: &Catalog, idx: &PackageIndex, p: &str) -> Vec<String> {
+    let mut out = vec![format!("package {p}")];
+    if let Some(pk) = idx
+        .packages
+        .first()
+        .and_then(|&id| Package::read(&cat.blob(id).value).ok())
+    {
+        out.push(format!("default channel: {}", pk.default_channel));
+        if let Some(icon) = &pk.icon {
+            out.push(format!("icon: {}", icon.mediatype));
         }
-        [_, c] => {
-            out.push(format!("channel {c}"));
-            if let Some((g, _)) = &l.graph {
-                out.push(format!("entries: {}", g.graph.node_count()));
-                out.push(match g.chain.head() {
-                    Some(h) => format!("head: {h}"),
-                    None => format!("head: none ({:?})", g.chain),
-                });
-                if g.default {
-                    out.push("the package's default channel".into());
-                }
-            }
+        if let Some(d) = pk.description {
+            out.push(String::new());
+            out.extend(text(cat, d).lines().map(String::from));
         }
-        [_, c, e] => {
-            out.push(format!("entry {e}"));
-            if l.is_ghost(sel) {
-                out.push(format!(
-                    "removed from channel {c} by the change under review (nothing to edit here)"
-                ));
-            }
-            match idx
-                .bundle(e)
-                .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))
-            {
-                None => out.push("no olm.bundle with this name in the package".into()),
-                Some((id, b)) => {
-                    out.push(format!("version: {}", b.version().unwrap_or("?")));
-                    out.push(format!("image: {}", b.image));
-                    let mut provided = Vec::new();
-                    let mut required = Vec::new();
-                    let mut packages = Vec::new();
-                    let mut csv = None;
-                    for pr in &b.properties {
-                        use crate::catalog::model::PropertyValue as V;
-                        match pr.parse() {
-                            Ok(V::Gvk(g)) => {
-                                provided.push(format!("{}/{} {}", g.group, g.version, g.kind))
-                            }
-                            Ok(V::GvkRequired(g)) => {
-                                required.push(format!("{}/{} {}", g.group, g.version, g.kind))
-                            }
-                            Ok(V::PackageRequired(r)) => {
-                                packages.push(format!("{} {}", r.package_name, r.version_range))
-                            }
-                            Ok(V::CsvMetadata(node)) => csv = Some(node),
-                            _ => {}
-                        }
-                    }
-                    for (title, list) in [
-                        ("provides", &provided),
-                        ("requires", &required),
-                        ("requires packages", &packages),
-                    ] {
-                        if !list.is_empty() {
-                            out.push(format!("{title}:"));
-                            out.extend(list.iter().map(|s| format!("  {s}")));
-                        }
-                    }
-                    if let Some(node) = csv {
-                        if let Some(n) = node.get_field("displayName").and_then(|n| n.as_string()) {
-                            out.push(format!("display name: {}", text(n)));
-                        }
-                        if let Some(n) = node.get_field("description").and_then(|n| n.as_string()) {
-                            out.push("description:".into());
-                            out.extend(text(n).lines().take(20).map(|s| format!("  {s}")));
-                        }
-                    }
-                    if !b.related_images.is_empty() {
-                        out.push("related images:".into());
-                        out.extend(
-                            b.related_images
-                                .iter()
-                                .map(|r| format!("  {} {}", r.name, r.image)),
-                        );
-                    }
-                    let listing: Vec<&str> = idx
-                        .channels_listing(e)
-                        .iter()
-                        .map(|&c| cat.blob(c).name())
-                        .collect();
-                    out.push(format!("in channels: {}", listing.join(", ")));
-                    out.push(format!("defined at {}", cat.location(id)));
-                }
-            }
-        }
-        _ => {}
     }
-    // Deprecation messages of the object (and of the package and channel above it).
+    out.push(format!(
+        "channels: {}  bundles: {}",
+        idx.channels.len(),
+        idx.bundles.len()
+    ));
+    out
+}
+
+/// A channel: its size, its head (or why it has none) and whether it is the default.
+fn channel_lines(l: &Loaded, c: &str) -> Vec<String> {
+    let mut out = vec![format!("channel {c}")];
+    if let Some((g, _)) = &l.graph {
+        out.push(format!("entries: {}", g.graph.node_count()));
+        out.push(match g.chain.head() {
+            Some(h) => format!("head: {h}"),
+            None => format!("head: none ({:?})", g.chain),
+        });
+        if g.default {
+            out.push("the package's default channel".into());
+        }
+    }
+    out
+}
+
+/// A channel entry: the bundle of that name, or that there is none; a ghost row says so first.
+fn entry_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -> Vec<String> {
+    let mut out = vec![format!("entry {e}")];
+    if l.is_ghost(l.selected()) {
+        out.push(format!(
+            "removed from channel {c} by the change under review (nothing to edit here)"
+        ));
+    }
+    match idx
+        .bundle(e)
+        .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))
+    {
+        None => out.push("no olm.bundle with this name in the package".into()),
+        Some((id, b)) => out.extend(bundle_lines(cat, idx, e, id, &b)),
+    }
+    out
+}
+
+/// A bundle: version, image, what it provides and requires, its CSV's name and description, its
+/// related images, the channels that list it and where it is defined.
+fn bundle_lines(cat: &Catalog, idx: &PackageIndex, e: &str, id: BlobId, b: &Bundle) -> Vec<String> {
+    let mut out = vec![
+        format!("version: {}", b.version().unwrap_or("?")),
+        format!("image: {}", b.image),
+    ];
+    out.extend(requirement_lines(b));
+    if let Some(node) = csv_metadata(b) {
+        out.extend(csv_lines(cat, node));
+    }
+    if !b.related_images.is_empty() {
+        out.push("related images:".into());
+        out.extend(
+            b.related_images
+                .iter()
+                .map(|r| format!("  {} {}", r.name, r.image)),
+        );
+    }
+    let listing: Vec<&str> = idx
+        .channels_listing(e)
+        .iter()
+        .map(|&c| cat.blob(c).name())
+        .collect();
+    out.push(format!("in channels: {}", listing.join(", ")));
+    out.push(format!("defined at {}", cat.location(id)));
+    out
+}
+
+/// The APIs a bundle provides and requires and the packages it requires, as titled lists.
+fn requirement_lines(b: &Bundle) -> Vec<String> {
+    let mut provided = Vec::new();
+    let mut required = Vec::new();
+    let mut packages = Vec::new();
+    for pr in &b.properties {
+        match pr.parse() {
+            Ok(PropertyValue::Gvk(g)) => {
+                provided.push(format!("{}/{} {}", g.group, g.version, g.kind))
+            }
+            Ok(PropertyValue::GvkRequired(g)) => {
+                required.push(format!("{}/{} {}", g.group, g.version, g.kind))
+            }
+            Ok(PropertyValue::PackageRequired(r)) => {
+                packages.push(format!("{} {}", r.package_name, r.version_range))
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (title, list) in [
+        ("provides", provided),
+        ("requires", required),
+        ("requires packages", packages),
+    ] {
+        if !list.is_empty() {
+            out.push(format!("{title}:"));
+            out.extend(list.iter().map(|s| format!("  {s}")));
+        }
+    }
+    out
+}
+
+/// The bundle's CSV metadata; the last such property when there are several.
+fn csv_metadata<'a>(b: &Bundle<'a>) -> Option<&'a Node> {
+    b.properties.iter().rev().find_map(|pr| match pr.parse() {
+        Ok(PropertyValue::CsvMetadata(node)) => Some(node),
+        _ => None,
+    })
+}
+
+/// The display name and (the first 20 lines of) the description from a bundle's CSV metadata.
+fn csv_lines(cat: &Catalog, node: &Node) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(n) = node.get_field("displayName").and_then(|n| n.as_string()) {
+        out.push(format!("display name: {}", text(cat, n)));
+    }
+    if let Some(n) = node.get_field("description").and_then(|n| n.as_string()) {
+        out.push("description:".into());
+        out.extend(text(cat, n).lines().take(20).map(|s| format!("  {s}")));
+    }
+    out
+}
+
+/// Deprecation messages of the selected object and of the package and channel above it.
+fn deprecation_lines(cat: &Catalog, idx: &PackageIndex, sel: &[String]) -> Vec<String> {
     let scopes: Vec<(&str, &str)> = match sel {
         [_] => vec![(schema::PACKAGE, "")],
         [_, c] => vec![(schema::CHANNEL, c.as_str()), (schema::PACKAGE, "")],
@@ -134,6 +180,7 @@ pub fn details(l: &Loaded) -> Vec<String> {
         ],
         _ => Vec::new(),
     };
+    let mut out = Vec::new();
     if let Some(dep) = idx
         .deprecations
         .first()

@@ -33,141 +33,166 @@ pub enum ObjectChange {
 
 /// The changes of a semantic diff as pane lines.
 pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
-    use ObjectChange::{Added, Changed, Removed};
-    use Tone::{Gained, Lost, Neutral};
     let mut out = Vec::new();
-    let mut push = |text: String, path: Vec<String>, object: ObjectChange, tone: Tone| {
-        out.push(Change {
-            text,
-            path,
-            object,
-            tone,
-        })
-    };
     for p in &d.packages {
-        let pkg = vec![p.name.clone()];
-        let (object, tone) = match p.change {
-            "added" => (Added, Gained),
-            "removed" => (Removed, Lost),
-            _ => (Changed, Neutral),
-        };
-        push(
-            format!("package {} {}", p.name, p.change),
-            pkg.clone(),
-            object,
-            tone,
-        );
-        if let Some([a, b]) = &p.default_channel {
-            push(
-                format!("  default channel {a} → {b}"),
-                pkg.clone(),
-                Changed,
-                Neutral,
-            );
-        }
-        let channel = |c: &str| vec![p.name.clone(), c.to_string()];
-        let entry = |c: &str, e: &str| vec![p.name.clone(), c.to_string(), e.to_string()];
-        for c in &p.channels_added {
-            push(format!("  + channel {c}"), channel(c), Added, Gained);
-        }
-        for c in &p.channels_removed {
-            push(format!("  - channel {c}"), channel(c), Removed, Lost);
-        }
+        package_changes(p, &mut out);
         for c in &p.channels {
-            if let Some([a, b]) = &c.head {
-                push(
-                    format!(
-                        "  {}: head {} → {}",
-                        c.name,
-                        a.as_deref().unwrap_or("-"),
-                        b.as_deref().unwrap_or("-")
-                    ),
-                    channel(&c.name),
-                    Changed,
-                    Neutral,
-                );
-            }
-            for e in &c.entries_added {
-                push(
-                    format!("  {}: + {e}", c.name),
-                    entry(&c.name, e),
-                    Added,
-                    Gained,
-                );
-            }
-            for e in &c.entries_removed {
-                push(
-                    format!("  {}: - {e}", c.name),
-                    entry(&c.name, e),
-                    Removed,
-                    Lost,
-                );
-            }
-            for e in &c.edges_added {
-                push(
-                    format!("  {}: + {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    entry(&c.name, &e.to),
-                    Changed,
-                    Gained,
-                );
-            }
-            for e in &c.edges_removed {
-                push(
-                    format!("  {}: - {} → {} ({})", c.name, e.from, e.to, e.kind),
-                    entry(&c.name, &e.to),
-                    Changed,
-                    Lost,
-                );
-            }
-            for r in &c.skip_ranges_changed {
-                push(
-                    format!(
-                        "  {}: ~ {} skipRange {} → {}",
-                        c.name,
-                        r.entry,
-                        crate::diff::range_text(&r.old),
-                        crate::diff::range_text(&r.new)
-                    ),
-                    entry(&c.name, &r.entry),
-                    Changed,
-                    Neutral,
-                );
-            }
-            for e in &c.lost_path {
-                push(
-                    format!("  {}: ! {e} no longer reaches the head", c.name),
-                    entry(&c.name, e),
-                    Changed,
-                    Lost,
-                );
-            }
+            channel_changes(&p.name, c, &mut out);
         }
-        for dep in &p.deprecations {
-            let tone = match (&dep.old, &dep.new) {
-                (None, _) => Gained,
-                (_, None) => Lost,
-                _ => Neutral,
-            };
-            push(
-                format!("  deprecation of {} changed", dep.of),
-                pkg.clone(),
-                Changed,
-                tone,
-            );
-        }
-        for b in &p.bundles_changed {
-            push(
-                format!(
-                    "  ! bundle {} changed (published bundles should not change)",
-                    b.name
-                ),
-                pkg.clone(),
-                Changed,
-                Neutral,
-            );
-        }
+        package_notes(p, &mut out);
     }
     out
+}
+
+/// One change line.
+fn change(text: String, path: Vec<String>, object: ObjectChange, tone: Tone) -> Change {
+    Change {
+        text,
+        path,
+        object,
+        tone,
+    }
+}
+
+/// A package's own line, its default channel's change and the channels it gained and lost.
+fn package_changes(p: &crate::diff::PackageDiff, out: &mut Vec<Change>) {
+    use ObjectChange::{Added, Changed, Removed};
+    use Tone::{Gained, Lost, Neutral};
+    let pkg = vec![p.name.clone()];
+    let (object, tone) = match p.change {
+        "added" => (Added, Gained),
+        "removed" => (Removed, Lost),
+        _ => (Changed, Neutral),
+    };
+    out.push(change(
+        format!("package {} {}", p.name, p.change),
+        pkg.clone(),
+        object,
+        tone,
+    ));
+    if let Some([a, b]) = &p.default_channel {
+        out.push(change(
+            format!("  default channel {a} → {b}"),
+            pkg,
+            Changed,
+            Neutral,
+        ));
+    }
+    let channel = |c: &str| vec![p.name.clone(), c.to_string()];
+    for c in &p.channels_added {
+        out.push(change(
+            format!("  + channel {c}"),
+            channel(c),
+            Added,
+            Gained,
+        ));
+    }
+    for c in &p.channels_removed {
+        out.push(change(
+            format!("  - channel {c}"),
+            channel(c),
+            Removed,
+            Lost,
+        ));
+    }
+}
+
+/// What changed in one channel of package `pkg`: its head, entries, edges, skipRanges, and the
+/// entries that no longer reach the head.
+fn channel_changes(pkg: &str, c: &crate::diff::ChannelDiff, out: &mut Vec<Change>) {
+    use ObjectChange::{Added, Changed, Removed};
+    use Tone::{Gained, Lost, Neutral};
+    let entry = |e: &str| vec![pkg.to_string(), c.name.clone(), e.to_string()];
+    if let Some([a, b]) = &c.head {
+        out.push(change(
+            format!(
+                "  {}: head {} → {}",
+                c.name,
+                a.as_deref().unwrap_or("-"),
+                b.as_deref().unwrap_or("-")
+            ),
+            vec![pkg.to_string(), c.name.clone()],
+            Changed,
+            Neutral,
+        ));
+    }
+    for e in &c.entries_added {
+        out.push(change(
+            format!("  {}: + {e}", c.name),
+            entry(e),
+            Added,
+            Gained,
+        ));
+    }
+    for e in &c.entries_removed {
+        out.push(change(
+            format!("  {}: - {e}", c.name),
+            entry(e),
+            Removed,
+            Lost,
+        ));
+    }
+    for (edges, sign, tone) in [(&c.edges_added, '+', Gained), (&c.edges_removed, '-', Lost)] {
+        for e in edges {
+            out.push(change(
+                format!("  {}: {sign} {} → {} ({})", c.name, e.from, e.to, e.kind),
+                entry(&e.to),
+                Changed,
+                tone,
+            ));
+        }
+    }
+    for r in &c.skip_ranges_changed {
+        out.push(change(
+            format!(
+                "  {}: ~ {} skipRange {} → {}",
+                c.name,
+                r.entry,
+                crate::diff::range_text(&r.old),
+                crate::diff::range_text(&r.new)
+            ),
+            entry(&r.entry),
+            Changed,
+            Neutral,
+        ));
+    }
+    for e in &c.lost_path {
+        out.push(change(
+            format!("  {}: ! {e} no longer reaches the head", c.name),
+            entry(e),
+            Changed,
+            Lost,
+        ));
+    }
+}
+
+/// A package's changed deprecations and its changed bundles, listed after its channels.
+fn package_notes(p: &crate::diff::PackageDiff, out: &mut Vec<Change>) {
+    let pkg = || vec![p.name.clone()];
+    for dep in &p.deprecations {
+        let tone = match (&dep.old, &dep.new) {
+            (None, _) => Tone::Gained,
+            (_, None) => Tone::Lost,
+            _ => Tone::Neutral,
+        };
+        out.push(change(
+            format!("  deprecation of {} changed", dep.of),
+            pkg(),
+            ObjectChange::Changed,
+            tone,
+        ));
+    }
+    for b in &p.bundles_changed {
+        out.push(change(
+            format!(
+                "  ! bundle {} changed (published bundles should not change)",
+                b.name
+            ),
+            pkg(),
+            ObjectChange::Changed,
+            Tone::Neutral,
+        ));
+    }
 }
 
 /// What the change under review did to the object at a tree path: added or removed (exactly this

@@ -29,42 +29,41 @@ pub(super) fn picker_lines(picker: &Picker, keys: &Keymap) -> Vec<Line<'static>>
 }
 
 pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme: &Theme) {
+    let (title, lines, scroll) = dialog_text(d, keys, theme);
+    // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
+    let width = area.width.saturating_sub(8).min(110);
+    let popup = Paragraph::new(lines)
+        .block(block(&title, true, theme))
+        .wrap(Wrap { trim: false });
+    let h = (popup.line_count(width.saturating_sub(2)) as u16).min(area.height.saturating_sub(2));
+    let rect = centered(area, width, h);
+    f.render_widget(Clear, rect);
+    f.render_widget(popup.scroll((scroll as u16, 0)), rect);
+}
+
+/// A dialog's title, its lines and how far they are scrolled.
+type DialogText = (String, Vec<Line<'static>>, usize);
+
+/// What a dialog shows: one arm per kind of dialog.
+fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
     let yes = keys.hint(Layer::Dialog, Command::Confirm);
-    let prompt = |c| keys.hint(Layer::Prompt, c);
-    let (title, lines, scroll): (String, Vec<Line>, usize) = match d {
-        Dialog::Reload { why } => (
-            "nothing was written".into(),
-            vec![
-                Line::from(why.clone()),
-                Line::from(""),
-                Line::from(format!(
-                    "{yes} reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them"
-                )),
-            ],
-            0,
+    match d {
+        Dialog::Reload { why } => message(
+            "nothing was written",
+            [why.clone()],
+            format!(
+                "{yes} reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them"
+            ),
         ),
-        Dialog::SaveFailed { title, lines } => (
-            title.clone(),
-            lines
-                .iter()
-                .map(|l| Line::from(l.clone()))
-                .chain([
-                    Line::from(""),
-                    Line::from("any key closes; the edits stay unsaved"),
-                ])
-                .collect(),
-            0,
+        Dialog::SaveFailed { title, lines } => message(
+            title,
+            lines.iter().cloned(),
+            "any key closes; the edits stay unsaved".into(),
         ),
-        Dialog::ForceWrite { why } => (
-            "nothing was written".into(),
-            vec![
-                Line::from(why.clone()),
-                Line::from(""),
-                Line::from(format!(
-                    "{yes} writes it anyway · any other key writes nothing"
-                )),
-            ],
-            0,
+        Dialog::ForceWrite { why } => message(
+            "nothing was written",
+            [why.clone()],
+            format!("{yes} writes it anyway · any other key writes nothing"),
         ),
         Dialog::PickChannelForNew { bundle, picker } => (
             format!(
@@ -80,35 +79,28 @@ pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme
             picker_lines(picker, keys),
             0,
         ),
-        Dialog::OpenUnsaved { file, files, .. } => (
-            "unsaved edits".into(),
-            vec![
-                Line::from(format!(
-                    "{} file{} unsaved edits. After the editor the catalog is read again from disk.",
-                    files,
+        Dialog::OpenUnsaved { file, files, .. } => message(
+            "unsaved edits",
+            [
+                format!(
+                    "{files} file{} unsaved edits. After the editor the catalog is read again from disk.",
                     if *files == 1 { " has" } else { "s have" }
-                )),
-                Line::from(format!("Opening {file}.")),
-                Line::from(""),
-                Line::from(format!(
-                    "{yes} write them first · {} keep them (applied again to what the editor leaves) · {} drop them · any other key stays",
-                    keys.hint(Layer::Dialog, Command::Keep),
-                    keys.hint(Layer::Dialog, Command::Discard)
-                )),
+                ),
+                format!("Opening {file}."),
             ],
-            0,
+            format!(
+                "{yes} write them first · {} keep them (applied again to what the editor leaves) · {} drop them · any other key stays",
+                keys.hint(Layer::Dialog, Command::Keep),
+                keys.hint(Layer::Dialog, Command::Discard)
+            ),
         ),
-        Dialog::QuitUnsaved => (
-            "unsaved edits".into(),
-            vec![
-                Line::from("There are edits that are not written."),
-                Line::from(""),
-                Line::from(format!(
-                    "{yes} quit without writing · any other key stays ({} writes)",
-                    keys.first_key(Layer::Tree, Command::Write)
-                )),
-            ],
-            0,
+        Dialog::QuitUnsaved => message(
+            "unsaved edits",
+            ["There are edits that are not written.".to_string()],
+            format!(
+                "{yes} quit without writing · any other key stays ({} writes)",
+                keys.first_key(Layer::Tree, Command::Write)
+            ),
         ),
         Dialog::Write { lines, scroll } => (
             format!(
@@ -116,59 +108,21 @@ pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme
                 keys.first_key(Layer::Dialog, Command::Down),
                 keys.first_key(Layer::Dialog, Command::Up)
             ),
-            lines
-                .iter()
-                .map(|l| {
-                    let style = if l.starts_with('+') && !l.starts_with("+++") {
-                        theme.fg(Color::Green)
-                    } else if l.starts_with('-') && !l.starts_with("---") {
-                        theme.fg(Color::Red)
-                    } else {
-                        Style::default()
-                    };
-                    Line::from(Span::styled(l.clone(), style))
-                })
-                .collect(),
+            preview_lines(lines, theme),
             *scroll,
         ),
-        Dialog::Confirm { lines, invalid, .. } => (
-            "confirm".into(),
-            lines
-                .iter()
-                .map(|l| Line::from(l.clone()))
-                .chain([
-                    Line::from(""),
-                    Line::from(format!(
-                        "{yes} apply{} · {} cancel",
-                        if *invalid { " anyway" } else { "" },
-                        keys.hint(Layer::Dialog, Command::Cancel)
-                    )),
-                ])
-                .collect(),
-            0,
+        Dialog::Confirm { lines, invalid, .. } => message(
+            "confirm",
+            lines.iter().cloned(),
+            format!(
+                "{yes} apply{} · {} cancel",
+                if *invalid { " anyway" } else { "" },
+                keys.hint(Layer::Dialog, Command::Cancel)
+            ),
         ),
-        Dialog::Input { title, text, then } => (
-            title.clone(),
-            vec![
-                Line::from(format!("{text}▏")),
-                Line::from(""),
-                Line::from(if *then == crate::tui::app::InputFor::AddBundleDir {
-                    format!(
-                        "{} continues · {} completes · {} cancels",
-                        prompt(Command::Accept),
-                        prompt(Command::Complete),
-                        prompt(Command::Cancel)
-                    )
-                } else {
-                    format!(
-                        "{} continues · {} cancels",
-                        prompt(Command::Accept),
-                        prompt(Command::Cancel)
-                    )
-                }),
-            ],
-            0,
-        ),
+        Dialog::Input { title, text, then } => {
+            message(title, [format!("{text}▏")], input_keys(then, keys))
+        }
         Dialog::PickBundle {
             channel, picker, ..
         } => (
@@ -176,14 +130,51 @@ pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme
             picker_lines(picker, keys),
             picker.selected.saturating_sub(8),
         ),
-    };
-    // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
-    let width = area.width.saturating_sub(8).min(110);
-    let popup = Paragraph::new(lines)
-        .block(block(&title, true, theme))
-        .wrap(Wrap { trim: false });
-    let h = (popup.line_count(width.saturating_sub(2)) as u16).min(area.height.saturating_sub(2));
-    let rect = centered(area, width, h);
-    f.render_widget(Clear, rect);
-    f.render_widget(popup.scroll((scroll as u16, 0)), rect);
+    }
+}
+
+/// A message dialog, not scrolled: its lines of text, a blank line, then the keys to answer with.
+fn message(title: &str, text: impl IntoIterator<Item = String>, answer: String) -> DialogText {
+    let lines = text
+        .into_iter()
+        .map(Line::from)
+        .chain([Line::from(""), Line::from(answer)])
+        .collect();
+    (title.to_string(), lines, 0)
+}
+
+/// The write preview: a unified diff with added lines green and removed lines red.
+fn preview_lines(lines: &[String], theme: &Theme) -> Vec<Line<'static>> {
+    lines
+        .iter()
+        .map(|l| {
+            let style = if l.starts_with('+') && !l.starts_with("+++") {
+                theme.fg(Color::Green)
+            } else if l.starts_with('-') && !l.starts_with("---") {
+                theme.fg(Color::Red)
+            } else {
+                Style::default()
+            };
+            Line::from(Span::styled(l.clone(), style))
+        })
+        .collect()
+}
+
+/// The keys of a text input; a bundle directory's path can also be completed.
+fn input_keys(then: &crate::tui::app::InputFor, keys: &Keymap) -> String {
+    let prompt = |c| keys.hint(Layer::Prompt, c);
+    if *then == crate::tui::app::InputFor::AddBundleDir {
+        format!(
+            "{} continues · {} completes · {} cancels",
+            prompt(Command::Accept),
+            prompt(Command::Complete),
+            prompt(Command::Cancel)
+        )
+    } else {
+        format!(
+            "{} continues · {} cancels",
+            prompt(Command::Accept),
+            prompt(Command::Cancel)
+        )
+    }
 }

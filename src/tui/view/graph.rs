@@ -2,6 +2,9 @@
 //! changes of the channel.
 
 use super::*;
+use crate::graph::channel::{ChannelGraph, EdgeKind};
+use crate::graph::layout::{Cell, Layout, Row};
+use petgraph::graph::NodeIndex;
 
 /// Review mode: rows of what the change added in green, ghost rows of what it removed in red
 /// (their `+`/`-` marks say the same without colour).
@@ -41,35 +44,8 @@ pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme:
         );
         return;
     };
-    let mut title = format!("graph · {}/{}", g.package, g.channel);
-    if g.default {
-        title.push_str(" ★ default");
-    }
-    if l.olm_v1 {
-        title.push_str(" · OLM v1 rules");
-    }
     let selected = l.selected().get(2).and_then(|e| g.node(e));
-    // The selected entry's neighbours (either direction) are highlighted.
-    let neighbours: Vec<_> = selected
-        .map(|n| g.graph.neighbors_undirected(n).collect())
-        .unwrap_or_default();
-    let mut lines: Vec<Line> = Vec::new();
-    lines.push(Line::from(Span::styled(
-        if l.olm_v1 {
-            "◉ head ● entry ○ dropped by OLM v0, kept by OLM v1 ✗ deprecated │ replaces ┆ skips"
-        } else {
-            "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips"
-        },
-        theme.fg(Color::DarkGray),
-    )));
-    if l.olm_v1
-        && let Some(n) = selected
-    {
-        lines.push(Line::from(Span::styled(
-            olm_v1_line(g, n),
-            theme.fg(Color::Cyan),
-        )));
-    }
+    let mut lines = legend_lines(l, g, selected, theme);
     // Review mode: what the change removed or relinked here, listed under the lanes in the room
     // they leave, and in at least half the pane.
     let room = area.height.saturating_sub(3) as usize;
@@ -80,65 +56,126 @@ pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme:
         (room / 2).max(room.saturating_sub(lay.rows.len())),
     );
     let visible = room.saturating_sub(review.len());
-    let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
-    // Keep the selected entry in view.
-    let start = match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
-        Some(i) if i < start || i >= start + visible => i.saturating_sub(visible / 2),
-        _ => start,
-    };
+    let start = first_row(l, lay, selected, visible);
+    // The selected entry's neighbours (either direction) are highlighted.
+    let neighbours: Vec<NodeIndex> = selected
+        .map(|n| g.graph.neighbors_undirected(n).collect())
+        .unwrap_or_default();
     for row in lay.rows.iter().skip(start).take(visible) {
-        let mut spans: Vec<Span> = row
-            .cells
-            .iter()
-            .map(|c| {
-                let style = match c.kind {
-                    CellKind::Node if row.marks.deprecated => theme.fg(Color::Magenta),
-                    CellKind::Node if row.marks.head => {
-                        theme.fg(Color::Green).add_modifier(Modifier::BOLD)
-                    }
-                    CellKind::Node if row.marks.dropped => theme.fg(Color::DarkGray),
-                    CellKind::Lane(crate::graph::channel::EdgeKind::Skips) => {
-                        theme.fg(Color::Yellow)
-                    }
-                    CellKind::Lane(_) => theme.fg(Color::Cyan),
-                    _ => Style::default(),
-                };
-                Span::styled(c.ch.to_string(), style)
-            })
-            .collect();
-        spans.push(Span::raw(
-            " ".repeat(lay.width.saturating_sub(row.cells.len()) + 1),
-        ));
-        let mut style = Style::default();
-        let added = row.entry.is_some_and(|n| {
-            l.changes.iter().any(|c| {
-                c.object == ObjectChange::Added
-                    && c.path.len() == 3
-                    && c.path[0] == g.package
-                    && c.path[1] == g.channel
-                    && c.path[2] == g.graph[n].name
-            })
-        });
-        if added {
-            style = theme.fg(Color::Green).add_modifier(Modifier::BOLD);
-        }
-        if row.entry.is_some() && row.entry == selected {
-            style = style.add_modifier(Modifier::REVERSED);
-        } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
-            style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
-        }
-        if added {
-            // The mark stays visible however long the label runs.
-            spans.push(Span::styled("+ ", theme.fg(Color::Green)));
-        }
-        spans.push(Span::styled(row.label.clone(), style));
-        lines.push(Line::from(spans));
+        lines.push(row_line(l, g, lay.width, row, selected, &neighbours, theme));
     }
     lines.extend(review);
     f.render_widget(
-        Paragraph::new(lines).block(block(&title, focused, theme)),
+        Paragraph::new(lines).block(block(&graph_title(l, g), focused, theme)),
         area,
     );
+}
+
+/// The pane's title: package and channel, whether it is the default, which rules apply.
+fn graph_title(l: &Loaded, g: &ChannelGraph) -> String {
+    let mut title = format!("graph · {}/{}", g.package, g.channel);
+    if g.default {
+        title.push_str(" ★ default");
+    }
+    if l.olm_v1 {
+        title.push_str(" · OLM v1 rules");
+    }
+    title
+}
+
+/// The legend, and under OLM v1 rules what OLM v1 takes from the selected entry.
+fn legend_lines(
+    l: &Loaded,
+    g: &ChannelGraph,
+    selected: Option<NodeIndex>,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::from(Span::styled(
+        if l.olm_v1 {
+            "◉ head ● entry ○ dropped by OLM v0, kept by OLM v1 ✗ deprecated │ replaces ┆ skips"
+        } else {
+            "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips"
+        },
+        theme.fg(Color::DarkGray),
+    ))];
+    if l.olm_v1
+        && let Some(n) = selected
+    {
+        lines.push(Line::from(Span::styled(
+            olm_v1_line(g, n),
+            theme.fg(Color::Cyan),
+        )));
+    }
+    lines
+}
+
+/// The first row shown: the scroll offset, moved so the selected entry is in view.
+fn first_row(l: &Loaded, lay: &Layout, selected: Option<NodeIndex>, visible: usize) -> usize {
+    let start = l.graph_scroll.min(lay.rows.len().saturating_sub(1));
+    match selected.and_then(|n| lay.rows.iter().position(|r| r.entry == Some(n))) {
+        Some(i) if i < start || i >= start + visible => i.saturating_sub(visible / 2),
+        _ => start,
+    }
+}
+
+/// One row of lanes and its label: the selected entry reversed, its neighbours underlined, and in
+/// review mode a new entry's label green and marked `+`.
+fn row_line(
+    l: &Loaded,
+    g: &ChannelGraph,
+    width: usize,
+    row: &Row,
+    selected: Option<NodeIndex>,
+    neighbours: &[NodeIndex],
+    theme: &Theme,
+) -> Line<'static> {
+    let mut spans: Vec<Span> = row
+        .cells
+        .iter()
+        .map(|c| Span::styled(c.ch.to_string(), cell_style(c, row, theme)))
+        .collect();
+    spans.push(Span::raw(
+        " ".repeat(width.saturating_sub(row.cells.len()) + 1),
+    ));
+    let mut style = Style::default();
+    let added = row.entry.is_some_and(|n| is_added(l, g, n));
+    if added {
+        style = theme.fg(Color::Green).add_modifier(Modifier::BOLD);
+    }
+    if row.entry.is_some() && row.entry == selected {
+        style = style.add_modifier(Modifier::REVERSED);
+    } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
+        style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
+    }
+    if added {
+        // The mark stays visible however long the label runs.
+        spans.push(Span::styled("+ ", theme.fg(Color::Green)));
+    }
+    spans.push(Span::styled(row.label.clone(), style));
+    Line::from(spans)
+}
+
+/// The colour of one cell of the lanes: the node by the entry's marks, a lane by its edge kind.
+fn cell_style(c: &Cell, row: &Row, theme: &Theme) -> Style {
+    match c.kind {
+        CellKind::Node if row.marks.deprecated => theme.fg(Color::Magenta),
+        CellKind::Node if row.marks.head => theme.fg(Color::Green).add_modifier(Modifier::BOLD),
+        CellKind::Node if row.marks.dropped => theme.fg(Color::DarkGray),
+        CellKind::Lane(EdgeKind::Skips) => theme.fg(Color::Yellow),
+        CellKind::Lane(_) => theme.fg(Color::Cyan),
+        _ => Style::default(),
+    }
+}
+
+/// Review mode: whether the change under review added this entry to the channel.
+fn is_added(l: &Loaded, g: &ChannelGraph, n: NodeIndex) -> bool {
+    l.changes.iter().any(|c| {
+        c.object == ObjectChange::Added
+            && c.path.len() == 3
+            && c.path[0] == g.package
+            && c.path[1] == g.channel
+            && c.path[2] == g.graph[n].name
+    })
 }
 
 /// What OLM v1 takes from the selected entry, beside what OLM v0 offers.

@@ -283,8 +283,37 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
         w,
         h,
     );
-    let k = |c: Command| m.keymap.keys(layer, c);
-    let (pane, about): (&str, Vec<String>) = match m.focus {
+    let (pane, about) = pane_help(m.focus, |c| m.keymap.keys(layer, c));
+    let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
+    lines.extend(about.into_iter().map(Line::from));
+    lines.push(Line::from(""));
+    for (_, keys, desc) in commands {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{keys:<18}"), theme.fg(Color::Cyan)),
+            Span::raw(desc.to_string()),
+        ]));
+    }
+    let title = format!(
+        "help · {} closes",
+        m.keymap.hint(Layer::Help, Command::Back)
+    );
+    // Scrolls when the terminal is shorter than the help.
+    let scroll = m
+        .help_scroll
+        .min(lines.len().saturating_sub(h.saturating_sub(2) as usize));
+    f.render_widget(Clear, rect);
+    f.render_widget(
+        Paragraph::new(lines)
+            .block(block(&title, true, theme))
+            .scroll((scroll as u16, 0)),
+        rect,
+    );
+}
+
+/// What the focused pane shows and how to move in it, above the list of its commands; `k` gives
+/// the keys of a command.
+fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<String>) {
+    match pane {
         Pane::Tree => (
             "tree: packages → channels → entries",
             vec![
@@ -331,29 +360,5 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
                 format!("{}: open the problem's file at its line", k(Command::Open)),
             ],
         ),
-    };
-    let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
-    lines.extend(about.into_iter().map(Line::from));
-    lines.push(Line::from(""));
-    for (_, keys, desc) in commands {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:<18}"), theme.fg(Color::Cyan)),
-            Span::raw(desc.to_string()),
-        ]));
     }
-    let title = format!(
-        "help · {} closes",
-        m.keymap.hint(Layer::Help, Command::Back)
-    );
-    // Scrolls when the terminal is shorter than the help.
-    let scroll = m
-        .help_scroll
-        .min(lines.len().saturating_sub(h.saturating_sub(2) as usize));
-    f.render_widget(Clear, rect);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block(&title, true, theme))
-            .scroll((scroll as u16, 0)),
-        rect,
-    );
 }
