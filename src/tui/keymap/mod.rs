@@ -3,11 +3,12 @@
 //! bindings `{on, run, desc}`, looked up in order. Users prepend or append bindings per layer, or
 //! give a command other keys, in `config.yaml` under the config directory.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+mod config;
+mod key;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde::Deserialize;
+pub use config::{config_path, load, with_overrides};
+pub use key::Key;
+use key::sequence;
 
 /// What a key does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -279,133 +280,6 @@ impl Layer {
     }
 }
 
-/// One key: a code and its modifiers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Key {
-    pub code: KeyCode,
-    pub mods: KeyModifiers,
-}
-
-impl Key {
-    pub fn of(ev: &KeyEvent) -> Key {
-        // Shift is part of the key for letters (`N`) and for BackTab, which terminals send with
-        // the Shift modifier, so it is not kept as a modifier there.
-        let mods = match ev.code {
-            KeyCode::Char(_) | KeyCode::BackTab => ev.modifiers - KeyModifiers::SHIFT,
-            _ => ev.modifiers,
-        };
-        Key {
-            code: ev.code,
-            mods,
-        }
-    }
-
-    /// Reads `j`, `N`, `ctrl-u`, `down`, `pageup`, `enter`, `esc`, `tab`, `backtab`, `space`,
-    /// `backspace`, `f1`.
-    pub fn parse(s: &str) -> Result<Key, String> {
-        let mut mods = KeyModifiers::NONE;
-        let mut rest = s;
-        loop {
-            if let Some(r) = rest.strip_prefix("ctrl-") {
-                mods |= KeyModifiers::CONTROL;
-                rest = r;
-            } else if let Some(r) = rest.strip_prefix("alt-") {
-                mods |= KeyModifiers::ALT;
-                rest = r;
-            } else {
-                break;
-            }
-        }
-        let code = match rest {
-            "up" => KeyCode::Up,
-            "down" => KeyCode::Down,
-            "left" => KeyCode::Left,
-            "right" => KeyCode::Right,
-            "home" => KeyCode::Home,
-            "end" => KeyCode::End,
-            "pageup" => KeyCode::PageUp,
-            "pagedown" => KeyCode::PageDown,
-            "enter" => KeyCode::Enter,
-            "esc" => KeyCode::Esc,
-            "tab" => KeyCode::Tab,
-            "backtab" => KeyCode::BackTab,
-            "backspace" => KeyCode::Backspace,
-            "space" => KeyCode::Char(' '),
-            f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
-                KeyCode::F(f[1..].parse().unwrap_or(1))
-            }
-            c if c.chars().count() == 1 => KeyCode::Char(c.chars().next().unwrap_or(' ')),
-            other => return Err(format!("unknown key {other:?}")),
-        };
-        Ok(Key { code, mods })
-    }
-
-    pub fn name(&self) -> String {
-        let mut s = String::new();
-        if self.mods.contains(KeyModifiers::CONTROL) {
-            s.push_str("ctrl-");
-        }
-        if self.mods.contains(KeyModifiers::ALT) {
-            s.push_str("alt-");
-        }
-        s.push_str(&match self.code {
-            KeyCode::Up => "up".into(),
-            KeyCode::Down => "down".into(),
-            KeyCode::Left => "left".into(),
-            KeyCode::Right => "right".into(),
-            KeyCode::Home => "home".into(),
-            KeyCode::End => "end".into(),
-            KeyCode::PageUp => "pageup".into(),
-            KeyCode::PageDown => "pagedown".into(),
-            KeyCode::Enter => "enter".into(),
-            KeyCode::Esc => "esc".into(),
-            KeyCode::Tab => "tab".into(),
-            KeyCode::BackTab => "backtab".into(),
-            KeyCode::Backspace => "backspace".into(),
-            KeyCode::Char(' ') => "space".into(),
-            KeyCode::Char(c) => c.to_string(),
-            KeyCode::F(n) => format!("f{n}"),
-            other => format!("{other:?}").to_lowercase(),
-        });
-        s
-    }
-}
-
-impl Key {
-    /// The key as hints in sentences name it: named keys capitalised, arrows drawn.
-    pub fn label(&self) -> String {
-        if !self.mods.is_empty() {
-            return self.name();
-        }
-        match self.code {
-            KeyCode::Up => "↑".into(),
-            KeyCode::Down => "↓".into(),
-            KeyCode::Enter => "Enter".into(),
-            KeyCode::Esc => "Esc".into(),
-            KeyCode::Tab => "Tab".into(),
-            KeyCode::BackTab => "Shift-Tab".into(),
-            KeyCode::Backspace => "Backspace".into(),
-            _ => self.name(),
-        }
-    }
-}
-
-fn sequence(s: &str) -> Result<Vec<Key>, String> {
-    let keys: Vec<Key> = s
-        .split(' ')
-        .filter(|p| !p.is_empty())
-        .map(Key::parse)
-        .collect::<Result<_, _>>()?;
-    if keys.is_empty() {
-        return Err("an empty key".into());
-    }
-    Ok(keys)
-}
-
-fn sequence_name(keys: &[Key]) -> String {
-    keys.iter().map(Key::name).collect::<Vec<_>>().join(" ")
-}
-
 /// A binding: the keys (a sequence such as `g g`), the command they run, and what it does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
@@ -623,183 +497,6 @@ impl Keymap {
     }
 }
 
-/// A binding as the config file writes it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ConfigBinding {
-    on: OneOrMany,
-    run: String,
-    #[serde(default)]
-    desc: Option<String>,
-}
-
-/// `on: "g g"` or `on: [g, g]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ConfigLayer {
-    #[serde(default)]
-    prepend: Vec<ConfigBinding>,
-    #[serde(default)]
-    append: Vec<ConfigBinding>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct ConfigFile {
-    /// Command → keys: the command's keys in every layer it is bound in.
-    #[serde(default)]
-    keys: BTreeMap<String, Vec<String>>,
-    /// Layer → bindings to put ahead of or after the layer's own.
-    #[serde(default)]
-    keymap: BTreeMap<String, ConfigLayer>,
-}
-
-/// Where the config file lives: `$FBC_EDIT_CONFIG_DIR/config.yaml`, else the platform's config
-/// directory for fbc-edit.
-pub fn config_path() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("FBC_EDIT_CONFIG_DIR") {
-        return Some(PathBuf::from(dir).join("config.yaml"));
-    }
-    directories::ProjectDirs::from("", "", "fbc-edit").map(|d| d.config_dir().join("config.yaml"))
-}
-
-fn known_commands() -> String {
-    Command::all()
-        .map(Command::name)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `keys:` — a command's keys, replaced wherever the command is bound.
-fn replace_keys(map: &mut Keymap, name: &str, keys: &[String]) -> Result<(), String> {
-    let command = Command::from_name(name).ok_or_else(|| {
-        format!(
-            "unknown command {name:?} in keys (known: {})",
-            known_commands()
-        )
-    })?;
-    let parsed: Vec<Vec<Key>> = keys
-        .iter()
-        .map(|k| sequence(k).map_err(|e| format!("keys.{name}: {e}")))
-        .collect::<Result<_, _>>()?;
-    for layer in &mut map.layers {
-        let Some(at) = layer.iter().position(|b| b.run == command) else {
-            continue;
-        };
-        layer.retain(|b| b.run != command);
-        for (i, on) in parsed.iter().enumerate() {
-            layer.insert(
-                (at + i).min(layer.len()),
-                Binding {
-                    on: on.clone(),
-                    run: command,
-                    desc: command.desc().to_string(),
-                },
-            );
-        }
-    }
-    Ok(())
-}
-
-fn binding(layer: &str, b: ConfigBinding) -> Result<Binding, String> {
-    let run = Command::from_name(&b.run).ok_or_else(|| {
-        format!(
-            "keymap.{layer}: unknown command {:?} (known: {})",
-            b.run,
-            known_commands()
-        )
-    })?;
-    let on = match b.on {
-        OneOrMany::One(s) => sequence(&s),
-        OneOrMany::Many(v) => v.iter().map(|k| Key::parse(k)).collect(),
-    }
-    .map_err(|e| format!("keymap.{layer}: {e}"))?;
-    if on.is_empty() {
-        return Err(format!("keymap.{layer}: a binding with no keys"));
-    }
-    Ok(Binding {
-        on,
-        run,
-        desc: b.desc.unwrap_or_else(|| run.desc().to_string()),
-    })
-}
-
-fn apply(map: &mut Keymap, file: ConfigFile) -> Result<(), String> {
-    for (name, keys) in &file.keys {
-        replace_keys(map, name, keys)?;
-    }
-    for (name, cfg) in file.keymap {
-        let layer = Layer::from_name(&name).ok_or_else(|| {
-            let known: Vec<&str> = Layer::ALL.iter().map(|l| l.name()).collect();
-            format!(
-                "unknown layer {name:?} in keymap (known: {})",
-                known.join(", ")
-            )
-        })?;
-        let prepend: Vec<Binding> = cfg
-            .prepend
-            .into_iter()
-            .map(|b| binding(&name, b))
-            .collect::<Result<_, _>>()?;
-        let append: Vec<Binding> = cfg
-            .append
-            .into_iter()
-            .map(|b| binding(&name, b))
-            .collect::<Result<_, _>>()?;
-        let bindings = &mut map.layers[layer.index()];
-        bindings.splice(0..0, prepend);
-        bindings.extend(append);
-    }
-    Ok(())
-}
-
-/// The keymap with the user's changes from `text` (the config file's content). On a problem the
-/// defaults are kept and the message says where it is.
-pub fn with_overrides(text: &str, path: &str) -> (Keymap, Option<String>) {
-    let file: ConfigFile = match serde_yaml::from_str(text) {
-        Ok(f) => f,
-        Err(e) => {
-            let at = e
-                .location()
-                .map_or(String::new(), |l| format!(":{}:{}", l.line(), l.column()));
-            return (
-                Keymap::default(),
-                Some(format!("{path}{at}: {e}; using the default keys")),
-            );
-        }
-    };
-    let mut map = Keymap::default();
-    match apply(&mut map, file) {
-        Ok(()) => (map, None),
-        Err(e) => (
-            Keymap::default(),
-            Some(format!("{path}: {e}; using the default keys")),
-        ),
-    }
-}
-
-/// Loads the keymap from the config file, if there is one.
-pub fn load() -> (Keymap, Option<String>) {
-    let Some(path) = config_path() else {
-        return (Keymap::default(), None);
-    };
-    match std::fs::read_to_string(&path) {
-        Ok(text) => with_overrides(&text, &path.display().to_string()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
-        Err(e) => (
-            Keymap::default(),
-            Some(format!("{}: {e}; using the default keys", path.display())),
-        ),
-    }
-}
-
 /// The keymap as `fbc-edit info` prints it: each layer, each command with its keys.
 pub fn describe(map: &Keymap) -> String {
     let mut out = String::new();
@@ -812,14 +509,10 @@ pub fn describe(map: &Keymap) -> String {
     out
 }
 
-/// A binding as the config file would write it (`g g`), for messages.
-pub fn binding_name(b: &Binding) -> String {
-    sequence_name(&b.on)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     fn key(s: &str) -> Key {
         Key::parse(s).unwrap()
