@@ -58,6 +58,8 @@ pub struct SourceFile {
     pub blobs: Vec<BlobId>,
     /// Whether the file is new (created by an edit, not on disk yet).
     pub created: bool,
+    /// The bytes of the strings left on disk, kept from the load so they are not read again.
+    pub kept: Option<std::sync::Arc<load::Kept>>,
 }
 
 /// Whether a blob is as loaded, new, or removed by an edit.
@@ -200,6 +202,11 @@ impl Catalog {
                 let f = self.files.get(*file as usize).ok_or_else(|| {
                     std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file")
                 })?;
+                if let Some(bytes) = f.kept.as_ref().and_then(|k| k.get(*start, *len)) {
+                    return std::str::from_utf8(bytes)
+                        .map(str::to_string)
+                        .map_err(|e| std::io::Error::other(e.to_string()));
+                }
                 let mut h = std::fs::File::open(&f.abs)?;
                 let meta = h.metadata()?;
                 if meta.len() != f.len || meta.modified().ok() != f.modified {
@@ -281,6 +288,7 @@ impl Catalog {
             clean: true,
             blobs: Vec::new(),
             created: true,
+            kept: None,
         });
         Ok(self.files.len() - 1)
     }

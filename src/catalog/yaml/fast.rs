@@ -204,6 +204,8 @@ impl Scanner<'_> {
             }
         }
         let end = items.last().map_or(first.start, |n| n.pos.end);
+        // Catalogs hold hundreds of thousands of small collections: no spare capacity.
+        items.shrink_to_fit();
         Ok(Node {
             kind: Kind::Seq(items),
             pos: Pos { end, ..first },
@@ -265,6 +267,7 @@ impl Scanner<'_> {
         let end = entries
             .last()
             .map_or(first.start, |e| e.value.pos.end.max(e.key.pos.end));
+        entries.shrink_to_fit();
         Ok(Node {
             kind: Kind::Map(entries),
             pos: Pos { end, ..first },
