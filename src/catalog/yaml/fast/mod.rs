@@ -353,7 +353,8 @@ impl Scanner<'_> {
             b'"' | b'\'' => self.quoted(indent)?,
             b'[' | b'{' => {
                 let close = if self.at(start) == b'[' { b']' } else { b'}' };
-                if self.at(start + 1) != close {
+                // The full reader's range of a flow collection runs on over what ends its line.
+                if self.at(start + 1) != close || self.at(start + 2) != b'\n' {
                     return Err(Decline);
                 }
                 self.i = start + 2;
