@@ -202,11 +202,6 @@ impl Catalog {
                 let f = self.files.get(*file as usize).ok_or_else(|| {
                     std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file")
                 })?;
-                if let Some(bytes) = f.kept.as_ref().and_then(|k| k.get(*start, *len)) {
-                    return std::str::from_utf8(bytes)
-                        .map(str::to_string)
-                        .map_err(|e| std::io::Error::other(e.to_string()));
-                }
                 let mut h = std::fs::File::open(&f.abs)?;
                 let meta = h.metadata()?;
                 if meta.len() != f.len || meta.modified().ok() != f.modified {
