@@ -5,6 +5,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ignore::Match;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
@@ -13,6 +14,7 @@ use rayon::prelude::*;
 use super::codes::catalog as codes;
 use super::decode::{self, Document, Format, Meta};
 use super::diagnostic::{Diagnostic, Location, Severity};
+use super::node::{Kind, Node, Str};
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
 
 /// Why a catalog could not be opened at all.
@@ -36,6 +38,11 @@ pub struct LoadOptions {
     pub threads: usize,
     /// Counters another thread can watch (files and bytes found and read so far).
     pub progress: Option<std::sync::Arc<Progress>>,
+    /// Keep the bytes of the strings left on disk ([`Kept`]) so a whole-catalog validation reads
+    /// no file twice. It costs memory up to the size of those strings (most of a catalog of
+    /// bundle-object payloads), so only a command that checks them all asks for it; without it
+    /// the checks read the few they need from disk.
+    pub keep_payloads: bool,
 }
 
 /// How far a load has come. The totals are known once the directory walk is done.
@@ -94,7 +101,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         count_totals(p, &files);
     }
     let parse = |(i, f): (usize, &Found)| {
-        let r = read_file(i as u32, f);
+        let r = read_file(i as u32, f, options.keep_payloads);
         if let Some(p) = &options.progress {
             use std::sync::atomic::Ordering::Relaxed;
             p.files_done.fetch_add(1, Relaxed);
@@ -189,7 +196,11 @@ pub fn load_file(root: &Path, rel: &str) -> Result<Catalog, LoadError> {
         rel: rel.to_string(),
         abs: root.join(rel),
     };
-    Ok(assemble(root, vec![read_file(0, &found)], Vec::new()))
+    Ok(assemble(
+        root,
+        vec![read_file(0, &found, false)],
+        Vec::new(),
+    ))
 }
 
 /// A catalog from the files read, in walk order.
@@ -398,7 +409,7 @@ struct FileResult {
     diagnostics: Vec<Diagnostic>,
 }
 
-fn read_file(id: u32, f: &Found) -> FileResult {
+fn read_file(id: u32, f: &Found, keep: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     let mut file = SourceFile {
         path: f.rel.clone(),
@@ -410,6 +421,7 @@ fn read_file(id: u32, f: &Found) -> FileResult {
         clean: false,
         blobs: Vec::new(),
         created: false,
+        kept: None,
     };
     let fail = |diagnostics: Vec<Diagnostic>, file| FileResult {
         file,
@@ -469,10 +481,94 @@ fn read_file(id: u32, f: &Found) -> FileResult {
         }
     }
     file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
+    if keep {
+        file.kept = Kept::from_load(bytes, with_meta.iter().map(|(d, _)| &d.node)).map(Arc::new);
+    }
     FileResult {
         file,
         docs: with_meta,
         diagnostics,
+    }
+}
+
+/// The bytes of a file's strings left on disk ([`Str::Deferred`]), kept from the load so checks
+/// need not read the file again: the whole file when such strings are most of it (no copy), else
+/// only their ranges.
+#[derive(Debug)]
+pub struct Kept {
+    /// `(start in the file, start in bytes)` of each kept range, by start; empty when `bytes` is
+    /// the whole file.
+    ranges: Vec<(u32, u32)>,
+    lens: Vec<u32>,
+    bytes: Box<[u8]>,
+}
+
+impl Kept {
+    /// What to keep of a file's `bytes` for the strings left on disk in `nodes`; `None` when none are.
+    fn from_load<'n>(bytes: Vec<u8>, nodes: impl Iterator<Item = &'n Node>) -> Option<Kept> {
+        let mut found = Vec::new();
+        for n in nodes {
+            deferred_ranges(n, &mut found);
+        }
+        if found.is_empty() {
+            return None;
+        }
+        let total: u64 = found.iter().map(|&(_, len)| u64::from(len)).sum();
+        if total * 2 >= bytes.len() as u64 {
+            return Some(Kept {
+                ranges: Vec::new(),
+                lens: Vec::new(),
+                bytes: bytes.into_boxed_slice(),
+            });
+        }
+        found.sort_unstable();
+        found.dedup();
+        let mut kept = Vec::with_capacity(total as usize);
+        let mut ranges = Vec::with_capacity(found.len());
+        let mut lens = Vec::with_capacity(found.len());
+        for (start, len) in found {
+            let piece = bytes.get(start as usize..start as usize + len as usize)?;
+            ranges.push((start, kept.len() as u32));
+            lens.push(len);
+            kept.extend_from_slice(piece);
+        }
+        Some(Kept {
+            ranges,
+            lens,
+            bytes: kept.into_boxed_slice(),
+        })
+    }
+
+    /// Bytes `start..start+len` of the file as loaded, when kept.
+    pub fn get(&self, start: u32, len: u32) -> Option<&[u8]> {
+        let (start, len) = (start as usize, len as usize);
+        if self.ranges.is_empty() {
+            return self.bytes.get(start..start.checked_add(len)?);
+        }
+        let i = self
+            .ranges
+            .partition_point(|&(s, _)| s as usize <= start)
+            .checked_sub(1)?;
+        let (s, at) = self.ranges[i];
+        let offset = start - s as usize;
+        if offset + len > self.lens[i] as usize {
+            return None;
+        }
+        let from = at as usize + offset;
+        self.bytes.get(from..from + len)
+    }
+}
+
+/// `(start, len)` of every string of `node` left on disk.
+fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
+        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out)),
+        Kind::Map(entries) => entries.iter().for_each(|e| {
+            deferred_ranges(&e.key, out);
+            deferred_ranges(&e.value, out);
+        }),
+        _ => {}
     }
 }
 
@@ -515,7 +611,7 @@ mod tests {
             rel: "gone.yaml".into(),
             abs: tmp.path().join("gone.yaml"),
         };
-        let r = read_file(0, &found);
+        let r = read_file(0, &found, false);
         assert!(r.docs.is_empty());
         assert!(!r.file.clean);
         assert_eq!(r.diagnostics.len(), 1);

@@ -58,6 +58,8 @@ pub struct SourceFile {
     pub blobs: Vec<BlobId>,
     /// Whether the file is new (created by an edit, not on disk yet).
     pub created: bool,
+    /// The bytes of the strings left on disk, kept from the load so they are not read again.
+    pub kept: Option<std::sync::Arc<load::Kept>>,
 }
 
 /// Whether a blob is as loaded, new, or removed by an edit.
@@ -281,6 +283,7 @@ impl Catalog {
             clean: true,
             blobs: Vec::new(),
             created: true,
+            kept: None,
         });
         Ok(self.files.len() - 1)
     }

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use super::exit;
 use super::image::ImageArgs;
-use crate::catalog::{Catalog, LoadError, load};
+use crate::catalog::{Catalog, LoadError, LoadOptions, load_with};
 use crate::image::{self, ImageError, Want};
 
 /// Why a command's catalog or image could not be opened. Ready to print.
@@ -75,7 +75,12 @@ impl From<image::Opened> for Located {
 impl Located {
     /// Reads the catalog.
     pub fn load(self) -> Result<Opened, OpenError> {
-        let catalog = load(&self.dir).map_err(OpenError::Load)?;
+        self.load_with(&LoadOptions::default())
+    }
+
+    /// Reads the catalog with options (keeping payloads for a whole validation).
+    pub fn load_with(self, options: &LoadOptions) -> Result<Opened, OpenError> {
+        let catalog = load_with(&self.dir, options).map_err(OpenError::Load)?;
         Ok(Opened {
             catalog: ManuallyDrop::new(catalog),
         })

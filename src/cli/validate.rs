@@ -90,105 +90,131 @@ pub fn run(args: &ValidateArgs) -> i32 {
         Some(v) => v,
         None => None,
     };
-    let catalogs: Vec<PathBuf> = if args.each {
-        match subdirectories(dir) {
-            Ok(d) if d.is_empty() => {
-                eprintln!(
-                    "fbc-edit: {} has no subdirectory to validate",
-                    dir.display()
-                );
-                return exit::USAGE;
-            }
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("fbc-edit: cannot read {}: {e}", dir.display());
-                return exit::USAGE;
-            }
-        }
-    } else {
-        vec![dir.clone()]
+    let catalogs = match catalog_dirs(args, dir) {
+        Ok(c) => c,
+        Err(code) => return code,
     };
-    let mut all: Vec<(PathBuf, Diagnostic)> = Vec::new();
-    let mut failed = false;
-    let mut counts = [0usize; 3];
-    let mut summaries = Vec::new();
+    let mut results = Results::default();
     for cat_dir in &catalogs {
-        // Problems in an image's catalog are named after the image, not the cache directory.
-        let catalog = match super::open::catalog(cat_dir, &args.images) {
-            Ok(c) => c,
-            Err(e) => return e.report(),
+        let report = match check(args, cat_dir, ocp) {
+            Ok(r) => r,
+            Err(code) => return code,
         };
-        let mut report = validate::validate(&catalog);
-        if !args.profile.is_empty() {
-            let opts = profile::Options {
-                profiles: args
-                    .profile
-                    .iter()
-                    .map(|p| match p {
-                        ProfileArg::Community => profile::Profile::Community,
-                        ProfileArg::Konflux => profile::Profile::Konflux,
-                    })
-                    .collect(),
-                ocp: ocp.or_else(|| profile::ocp_from_path(cat_dir)),
-                allowed_registries: args.allowed_registry.clone(),
-            };
-            if opts.ocp.is_none() && args.output == ValidateOutput::Text {
-                eprintln!(
-                    "fbc-edit: {}: OpenShift version unknown (give --ocp): the bundle metadata format is not checked",
-                    cat_dir.display()
-                );
-            }
-            report.diagnostics.extend(profile::check(&catalog, &opts));
-            report
-                .diagnostics
-                .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        results.add(args, cat_dir, report);
+    }
+    print_results(args, &catalogs, &results);
+    if results.failed {
+        exit::INVALID
+    } else {
+        exit::OK
+    }
+}
+
+/// The catalogs to validate: the directory, or with `--each` each of its subdirectories.
+fn catalog_dirs(args: &ValidateArgs, dir: &Path) -> Result<Vec<PathBuf>, i32> {
+    if !args.each {
+        return Ok(vec![dir.to_path_buf()]);
+    }
+    match subdirectories(dir) {
+        Ok(d) if d.is_empty() => {
+            eprintln!(
+                "fbc-edit: {} has no subdirectory to validate",
+                dir.display()
+            );
+            Err(exit::USAGE)
         }
-        if args.output == ValidateOutput::Opm {
-            let out = validate::opm::render(&catalog, &report.diagnostics);
-            if !out.is_empty() {
-                println!("{out}");
-            }
+        Ok(d) => Ok(d),
+        Err(e) => {
+            eprintln!("fbc-edit: cannot read {}: {e}", dir.display());
+            Err(exit::USAGE)
         }
+    }
+}
+
+/// Loads and validates one catalog, with the ecosystem profiles asked for; `-o opm` prints as it
+/// goes, as opm does.
+fn check(
+    args: &ValidateArgs,
+    cat_dir: &Path,
+    ocp: Option<(u32, u32)>,
+) -> Result<validate::Report, i32> {
+    // Problems in an image's catalog are named after the image, not the cache directory.
+    // Every payload is checked: keep the bytes read so no file is read twice.
+    let options = crate::catalog::LoadOptions {
+        keep_payloads: true,
+        ..Default::default()
+    };
+    let catalog = super::open::locate(cat_dir, &args.images)
+        .and_then(|l| l.load_with(&options))
+        .map_err(|e| e.report())?;
+    let mut report = validate::validate(&catalog);
+    if !args.profile.is_empty() {
+        let opts = profile::Options {
+            profiles: args
+                .profile
+                .iter()
+                .map(|p| match p {
+                    ProfileArg::Community => profile::Profile::Community,
+                    ProfileArg::Konflux => profile::Profile::Konflux,
+                })
+                .collect(),
+            ocp: ocp.or_else(|| profile::ocp_from_path(cat_dir)),
+            allowed_registries: args.allowed_registry.clone(),
+        };
+        if opts.ocp.is_none() && args.output == ValidateOutput::Text {
+            eprintln!(
+                "fbc-edit: {}: OpenShift version unknown (give --ocp): the bundle metadata format is not checked",
+                cat_dir.display()
+            );
+        }
+        report.diagnostics.extend(profile::check(&catalog, &opts));
+        report
+            .diagnostics
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    }
+    if args.output == ValidateOutput::Opm {
+        let out = validate::opm::render(&catalog, &report.diagnostics);
+        if !out.is_empty() {
+            println!("{out}");
+        }
+    }
+    Ok(report)
+}
+
+/// What every catalog validated gave: the problems shown, the counts per catalog and in all.
+#[derive(Default)]
+struct Results {
+    all: Vec<(PathBuf, Diagnostic)>,
+    failed: bool,
+    counts: [usize; 3],
+    summaries: Vec<(PathBuf, [usize; 3])>,
+}
+
+impl Results {
+    fn add(&mut self, args: &ValidateArgs, cat_dir: &Path, report: validate::Report) {
         let here = [Severity::Error, Severity::Warning, Severity::Info].map(|s| report.count(s));
         for (i, n) in here.iter().enumerate() {
-            counts[i] += n;
+            self.counts[i] += n;
         }
-        failed |= !report.is_valid() || (args.strict && report.count(Severity::Warning) > 0);
-        summaries.push((cat_dir.clone(), here));
-        all.extend(
+        self.failed |= !report.is_valid() || (args.strict && report.count(Severity::Warning) > 0);
+        self.summaries.push((cat_dir.to_path_buf(), here));
+        self.all.extend(
             report
                 .diagnostics
                 .into_iter()
                 .filter(|d| !(args.quiet && d.severity == Severity::Info))
-                .map(|d| (cat_dir.clone(), d)),
+                .map(|d| (cat_dir.to_path_buf(), d)),
         );
     }
+}
+
+fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
     let path = |cat_dir: &Path, file: &str| shown_path(cat_dir, file);
     match args.output {
-        ValidateOutput::Text => {
-            for (cat_dir, here) in &summaries {
-                let shown: Vec<&Diagnostic> = all
-                    .iter()
-                    .filter(|(d, _)| d == cat_dir)
-                    .map(|(_, d)| d)
-                    .collect();
-                if args.each {
-                    println!("{}:", cat_dir.display());
-                }
-                print!("{}", diagnostics_text(cat_dir, &shown, *here));
-            }
-            if args.each {
-                println!(
-                    "{} catalogs: {}, {}, {}",
-                    catalogs.len(),
-                    plural(counts[0], "error", "errors"),
-                    plural(counts[1], "warning", "warnings"),
-                    plural(counts[2], "note", "notes"),
-                );
-            }
-        }
+        ValidateOutput::Text => print_text(args, catalogs, r),
         ValidateOutput::Json => {
-            let items: Vec<Value> = all
+            let items: Vec<Value> = r
+                .all
                 .iter()
                 .flat_map(|(cat_dir, d)| match json_value(cat_dir, &[d]) {
                     Value::Array(a) => a,
@@ -203,13 +229,14 @@ pub fn run(args: &ValidateArgs) -> i32 {
         ValidateOutput::Opm => {}
         ValidateOutput::Sarif => {
             // One log: each result's path is the file as reached from where the command runs.
-            let shown: Vec<Diagnostic> = all
+            let shown: Vec<Diagnostic> = r
+                .all
                 .iter()
                 .map(|(cat_dir, d)| {
                     let mut d = d.clone();
                     d.location.file = path(cat_dir, &d.location.file);
-                    for r in &mut d.related {
-                        r.file = path(cat_dir, &r.file);
+                    for rel in &mut d.related {
+                        rel.file = path(cat_dir, &rel.file);
                     }
                     d
                 })
@@ -222,12 +249,35 @@ pub fn run(args: &ValidateArgs) -> i32 {
             );
         }
         ValidateOutput::Github => {
-            for (cat_dir, d) in &all {
+            for (cat_dir, d) in &r.all {
                 print!("{}", super::report::github(&[d], &|f| path(cat_dir, f)));
             }
         }
     }
-    if failed { exit::INVALID } else { exit::OK }
+}
+
+fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
+    for (cat_dir, here) in &r.summaries {
+        let shown: Vec<&Diagnostic> = r
+            .all
+            .iter()
+            .filter(|(d, _)| d == cat_dir)
+            .map(|(_, d)| d)
+            .collect();
+        if args.each {
+            println!("{}:", cat_dir.display());
+        }
+        print!("{}", diagnostics_text(cat_dir, &shown, *here));
+    }
+    if args.each {
+        println!(
+            "{} catalogs: {}, {}, {}",
+            catalogs.len(),
+            plural(r.counts[0], "error", "errors"),
+            plural(r.counts[1], "warning", "warnings"),
+            plural(r.counts[2], "note", "notes"),
+        );
+    }
 }
 
 /// The immediate subdirectories of `dir` (hidden ones left out), sorted.

@@ -164,9 +164,20 @@ impl<'c> Cx<'c> {
             .flatten()
     }
 
+    /// Bytes `start..start+len` of a catalog file as loaded, when the load kept them.
+    pub fn kept(&self, file: usize, start: u64, len: usize) -> Option<&'c [u8]> {
+        let kept = self.catalog.files.get(file)?.kept.as_deref()?;
+        kept.get(u32::try_from(start).ok()?, u32::try_from(len).ok()?)
+    }
+
     /// Reads bytes `start..start+len` of a catalog file into `buf`; false when the file cannot be read
     /// or changed since it was loaded.
     pub fn read_bytes(&self, file: usize, start: u64, len: usize, buf: &mut Vec<u8>) -> bool {
+        if let Some(kept) = self.kept(file, start, len) {
+            buf.clear();
+            buf.extend_from_slice(kept);
+            return true;
+        }
         let Some(slot) = self.handles.get(file) else {
             return false;
         };
@@ -413,10 +424,12 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
         let text: &[u8] = match data {
             Str::Inline(t) => t.as_bytes(),
             Str::Deferred { file, start, len } => {
-                if !cx.read_bytes(*file as usize, u64::from(*start), *len as usize, raw) {
-                    return None;
+                let (file, start, len) = (*file as usize, u64::from(*start), *len as usize);
+                match cx.kept(file, start, len) {
+                    Some(kept) => kept,
+                    None if cx.read_bytes(file, start, len, raw) => raw,
+                    None => return None,
                 }
-                raw
             }
         };
         match crate::text::go_base64::decode_into(text, decoded) {

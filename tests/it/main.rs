@@ -18,6 +18,7 @@ mod lint_grades;
 mod load;
 mod migrate;
 mod path;
+mod read_once;
 mod real_values;
 mod remove_bundle;
 mod roundtrip;

@@ -6,6 +6,7 @@
 
 mod alias;
 pub mod emit;
+mod fast;
 pub mod goscalar;
 pub mod goyaml;
 pub mod patch;
@@ -17,7 +18,7 @@ pub use emit::{
     YamlStyle, write_block, write_document, write_inline, write_map_entry, write_seq_item,
     write_value_after_key,
 };
-pub use read::{ParsedDoc, YamlError, parse_chunk};
+pub use read::{ParsedDoc, YamlError, parse_chunk, parse_chunk_full};
 pub use split::{Chunk, SeparatorError, dash_before, split_documents};
 
 /// The first document of `text`, for tests.

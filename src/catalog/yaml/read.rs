@@ -130,6 +130,18 @@ struct Reader<'t> {
 
 /// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
 pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
+    if let Some(node) = super::fast::read(text, chunk, file) {
+        return Ok(ParsedDoc {
+            node,
+            ignored_tail: None,
+            has_anchors: false,
+        });
+    }
+    parse_chunk_full(text, chunk, file)
+}
+
+/// [`parse_chunk`] with the full reader only: every document, whatever its shape.
+pub fn parse_chunk_full(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
     let src = &text[chunk.start..chunk.end];
     let mut r = Reader {
         text,
@@ -474,7 +486,7 @@ fn text_bytes(node: &Node) -> u64 {
 }
 
 /// A string node's value: kept on disk when long and identical to its text there.
-fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
+pub(super) fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
     if value.len() >= DEFER_THRESHOLD {
         let raw = &text[pos.start as usize..pos.end as usize];
         if raw == value {
@@ -489,7 +501,7 @@ fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
 }
 
 /// Mapping keys become strings, as in opm's YAML-to-JSON conversion.
-fn key_node(mut node: Node) -> Result<Node, YamlError> {
+pub(super) fn key_node(mut node: Node) -> Result<Node, YamlError> {
     let text: Box<str> = match &node.kind {
         Kind::String(_) => return Ok(node),
         Kind::Null => "null".into(),

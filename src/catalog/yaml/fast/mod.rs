@@ -1,0 +1,451 @@
+//! A quick reader for the YAML catalogs are made of: block mappings and sequences, one-line plain and
+//! quoted scalars, literal block scalars, empty flow collections and comments. It builds the same
+//! [`Node`] tree as the full reader (values, styles, byte ranges, lines and columns) without an
+//! event per token or a `String` per scalar, and skips long scalars with one `memchr` pass. Anything
+//! else (anchors, tags, flow content, folded or multi-line scalars, tabs, odd indentation, anything
+//! that would be an error) makes it decline, and the full reader reads the document instead.
+
+mod scalar;
+
+use super::read::{key_node, make_str};
+use super::split::Chunk;
+use super::yaml11::{self, Plain};
+use crate::catalog::node::{Entry, Kind, Node, Pos, Style};
+
+/// The document is not one this reader handles.
+#[derive(Debug)]
+pub(super) struct Decline;
+
+type R<T> = Result<T, Decline>;
+
+/// Deeper documents go to the full reader, which reports its own limit.
+const MAX_DEPTH: usize = 64;
+/// Longer implicit keys go to the full reader (YAML limits them to 1024 characters).
+const MAX_KEY: usize = 1000;
+
+/// Reads the document `chunk` of `text` (bytes of file number `file`), or declines.
+pub(super) fn read(text: &str, chunk: Chunk, file: u32) -> Option<Node> {
+    read_or_line(text, chunk, file).ok()
+}
+
+/// [`read`], or the line where the reader gave up.
+fn read_or_line(text: &str, chunk: Chunk, file: u32) -> Result<Node, u32> {
+    let src = &text.as_bytes()[chunk.start..chunk.end];
+    if has_unusual_bytes(src) {
+        return Err(0);
+    }
+    let mut s = Scanner {
+        text,
+        b: text.as_bytes(),
+        end: chunk.end,
+        file,
+        i: chunk.start,
+        line: chunk.line,
+        line_start: chunk.start,
+        next: None,
+        depth: 0,
+    };
+    let Ok(Some(indent)) = s.next_content_line() else {
+        return Err(s.line);
+    };
+    let node = s.block_node(indent).map_err(|_| s.line)?;
+    // Everything must have been read; a line left over is an error for the full reader to report.
+    if s.next.is_some() {
+        return Err(s.line);
+    }
+    Ok(node)
+}
+
+/// Control characters (tabs and carriage returns included) and byte order marks, which the full
+/// reader treats specially.
+fn has_unusual_bytes(src: &[u8]) -> bool {
+    let mut chunks = src.chunks_exact(64);
+    let odd = |b: u8| (b < 0x20 && b != b'\n') || b == 0x7f || b == 0xef;
+    for c in &mut chunks {
+        if c.iter().fold(false, |acc, &b| acc | odd(b)) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| odd(b))
+}
+
+struct Scanner<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    /// End of the document's bytes.
+    end: usize,
+    file: u32,
+    /// The reading position, on line `line`, which starts at byte `line_start`.
+    i: usize,
+    line: u32,
+    line_start: usize,
+    /// After a value: the indentation of the next line with content (the position is at that
+    /// content), or `None` at the end of the document.
+    next: Option<usize>,
+    depth: usize,
+}
+
+impl Scanner<'_> {
+    fn at(&self, i: usize) -> u8 {
+        if i < self.end { self.b[i] } else { b'\n' }
+    }
+
+    /// Whether byte `i` ends a token: a space, a line end or the end of the document.
+    fn blank_at(&self, i: usize) -> bool {
+        matches!(self.at(i), b' ' | b'\n')
+    }
+
+    /// The position of bytes `start..end`, which start on the current line.
+    fn pos(&self, start: usize, end: usize) -> Pos {
+        let prefix = &self.text[self.line_start..start];
+        let col = if prefix.is_ascii() {
+            prefix.len()
+        } else {
+            prefix.chars().count()
+        };
+        Pos {
+            start: start as u32,
+            end: end as u32,
+            line: self.line,
+            col: col as u32 + 1,
+        }
+    }
+
+    /// The end of the current line (its `\n`, or the end of the document).
+    fn eol(&self) -> usize {
+        memchr::memchr(b'\n', &self.b[self.i.min(self.end)..self.end])
+            .map_or(self.end, |p| self.i + p)
+    }
+
+    /// Moves to the start of the next line.
+    fn next_line(&mut self) {
+        let eol = self.eol();
+        self.i = (eol + 1).min(self.end);
+        self.line += 1;
+        self.line_start = self.i;
+    }
+
+    /// At the start of a line: skips blank and comment lines and stops at the content of the next
+    /// line, giving its indentation (`None` at the end of the document).
+    fn next_content_line(&mut self) -> R<Option<usize>> {
+        loop {
+            if self.i >= self.end {
+                return Ok(None);
+            }
+            let mut j = self.i;
+            while j < self.end && self.b[j] == b' ' {
+                j += 1;
+            }
+            match self.at(j) {
+                b'\n' | b'#' => self.next_line(),
+                _ => {
+                    let indent = j - self.line_start;
+                    let rest = &self.b[j..self.end];
+                    if indent == 0
+                        && (rest.starts_with(b"...") || rest.starts_with(b"---") || rest[0] == b'%')
+                    {
+                        return Err(Decline);
+                    }
+                    self.i = j;
+                    return Ok(Some(indent));
+                }
+            }
+        }
+    }
+
+    /// After a value on the current line: only spaces and a comment may follow. Moves on to the next
+    /// line with content and records its indentation in `next`.
+    fn finish_line(&mut self) -> R<()> {
+        let spaces = self.i;
+        while self.at(self.i) == b' ' && self.i < self.end {
+            self.i += 1;
+        }
+        match self.at(self.i) {
+            b'\n' => {}
+            b'#' if self.i > spaces || self.b[self.i - 1] == b' ' => {}
+            _ => return Err(Decline),
+        }
+        self.next_line();
+        self.next = self.next_content_line()?;
+        Ok(())
+    }
+
+    fn is_dash(&self) -> bool {
+        self.at(self.i) == b'-' && self.blank_at(self.i + 1)
+    }
+
+    /// A block collection whose first line has content at `indent` (the position).
+    fn block_node(&mut self, indent: usize) -> R<Node> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(Decline);
+        }
+        let node = if self.is_dash() {
+            self.sequence(indent)
+        } else {
+            self.mapping(indent)
+        };
+        self.depth -= 1;
+        node
+    }
+
+    /// A block sequence whose dashes sit at column `indent`.
+    fn sequence(&mut self, indent: usize) -> R<Node> {
+        let first = self.pos(self.i, self.i);
+        let mut items = Vec::new();
+        loop {
+            self.i += 1;
+            items.push(self.item(indent)?);
+            match self.next {
+                Some(n) if n == indent && self.is_dash() => {}
+                Some(n) if n <= indent => break,
+                None => break,
+                Some(_) => return Err(Decline),
+            }
+        }
+        let end = items.last().map_or(first.start, |n| n.pos.end);
+        // Catalogs hold hundreds of thousands of small collections: no spare capacity.
+        items.shrink_to_fit();
+        Ok(Node {
+            kind: Kind::Seq(items),
+            pos: Pos { end, ..first },
+            style: Style::Block,
+        })
+    }
+
+    /// The value of a sequence item whose dash is at byte `dash` (column `indent`).
+    fn item(&mut self, indent: usize) -> R<Node> {
+        self.skip_spaces();
+        match self.at(self.i) {
+            b'\n' | b'#' => {
+                // An empty item sits at the end of its line, after any comment.
+                let eol = self.eol();
+                let empty = Node {
+                    kind: Kind::Null,
+                    pos: self.pos(eol, eol),
+                    style: Style::Plain,
+                };
+                self.finish_line()?;
+                match self.next {
+                    Some(n) if n > indent => self.block_node(n),
+                    _ => Ok(empty),
+                }
+            }
+            _ if self.is_dash() => Err(Decline),
+            _ if self.key_ahead()? => {
+                let col = self.i - self.line_start;
+                self.depth += 1;
+                let map = self.mapping(col);
+                self.depth -= 1;
+                map
+            }
+            _ => self.inline_value(indent),
+        }
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.i < self.end && self.b[self.i] == b' ' {
+            self.i += 1;
+        }
+    }
+
+    /// A block mapping whose keys sit at column `indent`; the position is at its first key.
+    fn mapping(&mut self, indent: usize) -> R<Node> {
+        let first = self.pos(self.i, self.i);
+        let mut entries = Vec::new();
+        loop {
+            let (key, colon) = self.key()?;
+            let value = self.value_after_key(indent, colon)?;
+            entries.push(Entry { key, value });
+            match self.next {
+                Some(n) if n == indent && !self.is_dash() => {}
+                Some(n) if n < indent => break,
+                None => break,
+                Some(_) => return Err(Decline),
+            }
+        }
+        let end = entries
+            .last()
+            .map_or(first.start, |e| e.value.pos.end.max(e.key.pos.end));
+        entries.shrink_to_fit();
+        Ok(Node {
+            kind: Kind::Map(entries),
+            pos: Pos { end, ..first },
+            style: Style::Block,
+        })
+    }
+
+    /// Whether the current line, from the position, is `key:` followed by a space or the line end.
+    fn key_ahead(&self) -> R<bool> {
+        let c = self.at(self.i);
+        if c == b'"' || c == b'\'' {
+            // A key is on one line; a quoted scalar running on is a value.
+            return Ok(self
+                .close_on_line(c, self.i + 1)
+                .is_some_and(|close| self.at(close) == b':' && self.blank_at(close + 1)));
+        }
+        Ok(matches!(self.plain_extent()?, (_, Some(_))))
+    }
+
+    /// The key at the position and the byte of its `:`; the position moves past the `:`.
+    fn key(&mut self) -> R<(Node, usize)> {
+        let start = self.i;
+        let c = self.at(start);
+        let node = if c == b'"' || c == b'\'' {
+            if self.close_on_line(c, start + 1).is_none() {
+                return Err(Decline);
+            }
+            let node = self.quoted(0)?;
+            if self.at(self.i) != b':' {
+                return Err(Decline);
+            }
+            node
+        } else {
+            let (end, colon) = self.plain_extent()?;
+            let Some(colon) = colon else {
+                return Err(Decline);
+            };
+            if self.b[colon - 1] == b' ' || &self.text[start..end] == "<<" {
+                // `key :` or a merge key.
+                return Err(Decline);
+            }
+            self.i = end;
+            self.plain_node(start, end)?
+        };
+        if self.i - start > MAX_KEY {
+            return Err(Decline);
+        }
+        let colon = self.i;
+        if !self.blank_at(colon + 1) {
+            return Err(Decline);
+        }
+        self.i += 1;
+        key_node(node).map(|k| (k, colon)).map_err(|_| Decline)
+    }
+
+    /// The value after the `:` at byte `colon` of a key in a mapping at column `indent`.
+    fn value_after_key(&mut self, indent: usize, colon: usize) -> R<Node> {
+        self.skip_spaces();
+        if !matches!(self.at(self.i), b'\n' | b'#') {
+            return self.inline_value(indent);
+        }
+        let at = self.pos(colon, colon);
+        self.finish_line()?;
+        match self.next {
+            Some(n) if n > indent && (self.is_dash() || self.key_ahead()?) => self.block_node(n),
+            Some(n) if n > indent => self.inline_value(indent),
+            Some(n) if n == indent && self.is_dash() => {
+                self.depth += 1;
+                let seq = self.sequence(n);
+                self.depth -= 1;
+                seq
+            }
+            _ => Ok(empty_after(at)),
+        }
+    }
+
+    /// A scalar (or empty flow collection) that starts at the position, in a collection at column
+    /// `indent`; ends with `next` set.
+    fn inline_value(&mut self, indent: usize) -> R<Node> {
+        let start = self.i;
+        let node = match self.at(start) {
+            b'|' => return self.literal(indent),
+            b'"' | b'\'' => self.quoted(indent)?,
+            b'[' | b'{' => {
+                let close = if self.at(start) == b'[' { b']' } else { b'}' };
+                // The full reader's range of a flow collection runs on over what ends its line.
+                if self.at(start + 1) != close || self.at(start + 2) != b'\n' {
+                    return Err(Decline);
+                }
+                self.i = start + 2;
+                let kind = if close == b']' {
+                    Kind::Seq(Vec::new())
+                } else {
+                    Kind::Map(Vec::new())
+                };
+                Node {
+                    kind,
+                    pos: self.pos(start, start + 2),
+                    style: Style::Flow,
+                }
+            }
+            _ => return self.plain_value(indent),
+        };
+        self.finish_line()?;
+        match self.next {
+            Some(n) if n > indent => Err(Decline),
+            _ => Ok(node),
+        }
+    }
+
+    /// The extent of the plain scalar at the position: its end (trailing spaces trimmed) and, when it
+    /// is followed by `:` and a space or line end, that `:`. Declines on what a plain scalar cannot
+    /// start with.
+    fn plain_extent(&self) -> R<(usize, Option<usize>)> {
+        let start = self.i;
+        let c = self.at(start);
+        let indicator = b"-?:,[]{}#&*!|>'\"%@`".contains(&c);
+        if c == b'\n'
+            || (indicator && (!matches!(c, b'-' | b'?' | b':') || self.blank_at(start + 1)))
+        {
+            return Err(Decline);
+        }
+        let line = &self.b[start..self.eol()];
+        let mut from = 1;
+        let stop = loop {
+            let Some(p) = memchr::memchr2(b':', b'#', &line[from..]) else {
+                break line.len();
+            };
+            let p = from + p;
+            if line[p] == b':' && line.get(p + 1).is_none_or(|&b| b == b' ') {
+                return Ok((start + p, Some(start + p)));
+            }
+            if line[p] == b'#' && line[p - 1] == b' ' {
+                break p;
+            }
+            from = p + 1;
+        };
+        let trimmed = line[..stop]
+            .iter()
+            .rposition(|&b| b != b' ')
+            .map_or(0, |p| p + 1);
+        Ok((start + trimmed, None))
+    }
+
+    /// The node of the plain scalar at bytes `start..end` of the current line.
+    fn plain_node(&self, start: usize, end: usize) -> R<Node> {
+        self.plain_node_at(&self.text[start..end], self.pos(start, end))
+    }
+
+    /// The node of a plain scalar whose value is `value`, at `pos`.
+    fn plain_node_at(&self, value: &str, pos: Pos) -> R<Node> {
+        let kind = match yaml11::resolve_plain(value) {
+            Plain::Null => Kind::Null,
+            Plain::Bool(b) => Kind::Bool(b),
+            Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
+            Plain::NonFinite => return Err(Decline),
+            Plain::Str => Kind::String(make_str(value, self.text, pos, self.file)),
+        };
+        Ok(Node {
+            kind,
+            pos,
+            style: Style::Plain,
+        })
+    }
+}
+
+/// The value of an empty plain scalar after a key's `:` at `at`: just after it, on its column.
+fn empty_after(at: Pos) -> Node {
+    Node {
+        kind: Kind::Null,
+        pos: Pos {
+            start: at.start + 1,
+            end: at.start + 1,
+            ..at
+        },
+        style: Style::Plain,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,60 @@
+//! `validate` reads each catalog file once: loaded with `keep_payloads`, the checks of long strings
+//! (bundle objects) use the bytes the load read, so they give the same verdict even when the file
+//! changes or goes away afterwards. Without it nothing is kept and the checks read from disk.
+
+use fbc_edit::catalog::{LoadOptions, load, load_with};
+use fbc_edit::validate::validate;
+
+/// A package with one bundle whose `olm.bundle.object` is long and not base64 (a `*` inside).
+fn catalog(format_yaml: bool) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = format!("{}*{}", "QUJD".repeat(1500), "QUJD".repeat(10));
+    let text = if format_yaml {
+        format!(
+            "schema: olm.package\nname: foo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v1.0.0\nimage: quay.io/foo/bundle:v1.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 1.0.0\n- type: olm.bundle.object\n  value:\n    data: {bad}\n"
+        )
+    } else {
+        format!(
+            "{{\"schema\":\"olm.package\",\"name\":\"foo\",\"defaultChannel\":\"stable\"}}\n{{\"schema\":\"olm.channel\",\"package\":\"foo\",\"name\":\"stable\",\"entries\":[{{\"name\":\"foo.v1.0.0\"}}]}}\n{{\"schema\":\"olm.bundle\",\"package\":\"foo\",\"name\":\"foo.v1.0.0\",\"image\":\"quay.io/foo/bundle:v1.0.0\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"foo\",\"version\":\"1.0.0\"}}}},{{\"type\":\"olm.bundle.object\",\"value\":{{\"data\":\"{bad}\"}}}}]}}\n"
+        )
+    };
+    let file = dir.path().join("foo").join("catalog.yaml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
+#[test]
+fn bundle_objects_are_checked_from_the_bytes_loaded() {
+    for yaml in [true, false] {
+        let (dir, file) = catalog(yaml);
+        let keep = LoadOptions {
+            keep_payloads: true,
+            ..Default::default()
+        };
+        let cat = load_with(dir.path(), &keep).unwrap();
+        // The file goes away after loading: nothing needs to read it again.
+        std::fs::remove_file(&file).unwrap();
+        let report = validate(&cat);
+        let bad: Vec<_> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == "FBC011")
+            .collect();
+        assert_eq!(bad.len(), 1, "yaml {yaml}: {:#?}", report.diagnostics);
+        assert!(
+            bad[0].message.contains("not valid base64") && bad[0].message.contains("byte 6000"),
+            "{}",
+            bad[0].message
+        );
+    }
+}
+
+#[test]
+fn without_keep_payloads_nothing_is_kept_and_the_check_reads_the_file() {
+    let (dir, _file) = catalog(true);
+    let cat = load(dir.path()).unwrap();
+    assert!(cat.files.iter().all(|f| f.kept.is_none()));
+    let report = validate(&cat);
+    assert!(report.diagnostics.iter().any(|d| d.code == "FBC011"));
+}
