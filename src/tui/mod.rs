@@ -123,7 +123,6 @@ fn run_origin(
     model.status = warning;
     model.template = template;
     model.image = image;
-    let theme = view::Theme::from_env();
     let (tx, rx) = mpsc::channel();
     spawn_load(&origin, dir.to_path_buf(), progress, tx.clone());
     if let Some(old) = compare {
@@ -136,8 +135,7 @@ fn run_origin(
             let _ = tx.send(Action::CompareLoaded(result));
         });
     }
-
-    let mut terminal = ratatui::init();
+    let terminal = ratatui::init();
     if let Ok(size) = terminal.size() {
         update(
             &mut model,
@@ -154,115 +152,212 @@ fn run_origin(
         restore_screen(info);
     }));
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = (|| -> std::io::Result<()> {
-        loop {
-            terminal.draw(|f| view::view(&model, f, &theme))?;
-            if model.quit {
-                return Ok(());
-            }
-            // Input stays live while loading: wait briefly for input, then drain worker results.
-            let mut incoming = Vec::new();
-            if event::poll(Duration::from_millis(50))? {
-                match event::read()? {
-                    Event::Key(k) if k.kind != KeyEventKind::Release => {
-                        incoming.push(Incoming::Key(k))
-                    }
-                    Event::Mouse(m) => incoming.push(Incoming::Action(Action::Mouse(m))),
-                    Event::Resize(width, height) => {
-                        incoming.push(Incoming::Action(Action::Resize { width, height }))
-                    }
-                    _ => {}
-                }
-            }
-            incoming.extend(rx.try_iter().map(Incoming::Action));
-            if incoming.is_empty() {
-                incoming.push(Incoming::Action(Action::Tick));
-            }
-            for a in incoming {
-                // A key is resolved in the keymap just before `update`, against the model as the
-                // actions ahead of it left it.
-                let a = match a {
-                    Incoming::Key(k) => input::action(&model, &k),
-                    Incoming::Action(a) => a,
-                };
-                for effect in update(&mut model, a) {
-                    if effect == Effect::ValidateAll {
-                        // It runs here, on the catalog the model holds: show that it does.
-                        terminal.draw(|f| view::view(&model, f, &theme))?;
-                    }
-                    let effect = match effects::start(&model, effect) {
-                        effects::Started::Done(action) => {
-                            let _ = tx.send(action);
-                            continue;
-                        }
-                        effects::Started::Job(job) => {
-                            let tx = tx.clone();
-                            std::thread::spawn(move || {
-                                let _ = tx.send(job.run());
-                            });
-                            continue;
-                        }
-                        effects::Started::Runtime(effect) => effect,
-                    };
-                    match effect {
-                        Effect::Load => {
-                            let p = Arc::new(Progress::default());
-                            spawn_load(&origin, model.dir.clone(), p, tx.clone());
-                        }
-                        Effect::OpenEditor { file, line } => {
-                            let _ = execute!(std::io::stdout(), DisableMouseCapture);
-                            ratatui::restore();
-                            let editor = std::env::var("VISUAL")
-                                .or_else(|_| std::env::var("EDITOR"))
-                                .unwrap_or_else(|_| "vi".into());
-                            let status = std::process::Command::new(&editor)
-                                .arg(format!("+{line}"))
-                                .arg(&file)
-                                .status();
-                            terminal = ratatui::init();
-                            let _ = execute!(std::io::stdout(), EnableMouseCapture);
-                            model.status = Some(match status {
-                                Ok(_) => format!("back from {editor}; reloading"),
-                                Err(e) => format!("cannot run {editor}: {e}"),
-                            });
-                            let p = Arc::new(Progress::default());
-                            spawn_load(&origin, model.dir.clone(), p, tx.clone());
-                        }
-                        Effect::Export { format, file } => {
-                            model.status = Some(export(&model, &format, &file));
-                        }
-                        // Carried out by `effects::start` above.
-                        Effect::Preview
-                        | Effect::Save(_)
-                        | Effect::CheckBundleDir { .. }
-                        | Effect::RenderBundle { .. }
-                        | Effect::CompletePath { .. }
-                        | Effect::ValidateAll => {}
-                        Effect::ExportCatalog { dir } => {
-                            // A large catalog takes a while to copy: a worker does it.
-                            model.status = Some(format!("writing {}…", dir.display()));
-                            let from = model.dir.clone();
-                            let tx = tx.clone();
-                            std::thread::spawn(move || {
-                                let message = match crate::image::export(&from, &dir) {
-                                    Ok(n) => format!(
-                                        "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
-                                        dir.display(),
-                                        dir.display()
-                                    ),
-                                    Err(e) => format!("cannot export: {e}"),
-                                };
-                                let _ = tx.send(Action::Exported(message));
-                            });
-                        }
-                    }
-                }
-            }
-        }
-    })();
+    let mut runtime = Runtime {
+        model,
+        origin,
+        tx,
+        rx,
+        terminal,
+        theme: view::Theme::from_env(),
+        deferred: Vec::new(),
+    };
+    let result = runtime.run();
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
+}
+
+/// The event loop's state: the model, where the catalog comes from, the workers' channel and the
+/// terminal.
+struct Runtime {
+    model: Model,
+    origin: Origin,
+    tx: mpsc::Sender<Action>,
+    rx: mpsc::Receiver<Action>,
+    terminal: ratatui::DefaultTerminal,
+    theme: view::Theme,
+    /// Input that came while a validation held the catalog: handled once it is done.
+    deferred: Vec<Incoming>,
+}
+
+impl Runtime {
+    fn run(&mut self) -> std::io::Result<()> {
+        loop {
+            self.draw()?;
+            if self.model.quit {
+                return Ok(());
+            }
+            for a in self.next_inputs()? {
+                // A key is resolved in the keymap just before `update`, against the model as the
+                // actions ahead of it left it.
+                let a = match a {
+                    Incoming::Key(k) => input::action(&self.model, &k),
+                    Incoming::Action(a) => a,
+                };
+                for effect in update(&mut self.model, a) {
+                    self.start(effect)?;
+                }
+            }
+        }
+    }
+
+    fn draw(&mut self) -> std::io::Result<()> {
+        let (model, theme) = (&self.model, &self.theme);
+        self.terminal.draw(|f| view::view(model, f, theme))?;
+        Ok(())
+    }
+
+    /// Input stays live while loading: waits briefly for input, then drains the workers' results.
+    fn next_inputs(&mut self) -> std::io::Result<Vec<Incoming>> {
+        let mut incoming = Vec::new();
+        if event::poll(Duration::from_millis(50))? {
+            match event::read()? {
+                Event::Key(k) if k.kind != KeyEventKind::Release => incoming.push(Incoming::Key(k)),
+                Event::Mouse(m) => incoming.push(Incoming::Action(Action::Mouse(m))),
+                Event::Resize(width, height) => {
+                    incoming.push(Incoming::Action(Action::Resize { width, height }))
+                }
+                _ => {}
+            }
+        }
+        // Workers' results first: a validation's result ends the wait the deferred keys waited out.
+        let mut incoming: Vec<Incoming> = self
+            .rx
+            .try_iter()
+            .map(Incoming::Action)
+            .chain(std::mem::take(&mut self.deferred))
+            .chain(incoming)
+            .collect();
+        if incoming.is_empty() {
+            incoming.push(Incoming::Action(Action::Tick));
+        }
+        Ok(incoming)
+    }
+
+    /// Starts an effect: quick work's result comes back at once, slow work goes to a worker, and
+    /// what only the runtime can do is done here.
+    fn start(&mut self, effect: Effect) -> std::io::Result<()> {
+        if effect == Effect::ValidateAll {
+            return self.validate_all();
+        }
+        match effects::start(&self.model, effect) {
+            effects::Started::Done(action) => {
+                let _ = self.tx.send(action);
+            }
+            effects::Started::Job(job) => {
+                let tx = self.tx.clone();
+                std::thread::spawn(move || {
+                    let _ = tx.send(job.run());
+                });
+            }
+            effects::Started::Runtime(effect) => self.carry_out(effect),
+        }
+        Ok(())
+    }
+
+    /// Validates the whole catalog on a worker that borrows it from the model, drawing meanwhile
+    /// (the "validating…" line) and keeping input for afterwards: nothing can change the catalog
+    /// while it is read.
+    fn validate_all(&mut self) -> std::io::Result<()> {
+        let Runtime {
+            model,
+            terminal,
+            theme,
+            deferred,
+            tx,
+            ..
+        } = self;
+        let Some(l) = model.loaded() else {
+            return Ok(());
+        };
+        let model: &Model = model;
+        let validation = std::thread::scope(|s| -> std::io::Result<_> {
+            let worker = s.spawn(|| l.ws.validate_all());
+            while !worker.is_finished() {
+                terminal.draw(|f| view::view(model, f, theme))?;
+                if event::poll(Duration::from_millis(50))? {
+                    match event::read()? {
+                        Event::Key(k) if k.kind != KeyEventKind::Release => {
+                            deferred.push(Incoming::Key(k))
+                        }
+                        Event::Mouse(m) => deferred.push(Incoming::Action(Action::Mouse(m))),
+                        Event::Resize(width, height) => {
+                            deferred.push(Incoming::Action(Action::Resize { width, height }))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Ok(worker.join())
+        })?;
+        if let Ok(v) = validation {
+            let _ = tx.send(Action::Validated(Box::new(v)));
+        }
+        Ok(())
+    }
+
+    fn carry_out(&mut self, effect: Effect) {
+        match effect {
+            Effect::Load => self.reload(),
+            Effect::OpenEditor { file, line } => {
+                self.open_editor(&file, line);
+                self.reload();
+            }
+            Effect::Export { format, file } => {
+                self.model.status = Some(export(&self.model, &format, &file));
+            }
+            Effect::ExportCatalog { dir } => self.export_catalog(dir),
+            // Carried out by `effects::start`.
+            Effect::Preview
+            | Effect::Save(_)
+            | Effect::CheckBundleDir { .. }
+            | Effect::RenderBundle { .. }
+            | Effect::CompletePath { .. }
+            | Effect::ValidateAll => {}
+        }
+    }
+
+    fn reload(&self) {
+        let p = Arc::new(Progress::default());
+        spawn_load(&self.origin, self.model.dir.clone(), p, self.tx.clone());
+    }
+
+    /// Leaves the screen to `$VISUAL` or `$EDITOR` (else `vi`) at the line, and comes back.
+    fn open_editor(&mut self, file: &Path, line: u32) {
+        let _ = execute!(std::io::stdout(), DisableMouseCapture);
+        ratatui::restore();
+        let editor = std::env::var("VISUAL")
+            .or_else(|_| std::env::var("EDITOR"))
+            .unwrap_or_else(|_| "vi".into());
+        let status = std::process::Command::new(&editor)
+            .arg(format!("+{line}"))
+            .arg(file)
+            .status();
+        self.terminal = ratatui::init();
+        let _ = execute!(std::io::stdout(), EnableMouseCapture);
+        self.model.status = Some(match status {
+            Ok(_) => format!("back from {editor}; reloading"),
+            Err(e) => format!("cannot run {editor}: {e}"),
+        });
+    }
+
+    /// Copies an image's catalog out to edit; a large catalog takes a while, so a worker does it.
+    fn export_catalog(&mut self, dir: PathBuf) {
+        self.model.status = Some(format!("writing {}…", dir.display()));
+        let from = self.model.dir.clone();
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let message = match crate::image::export(&from, &dir) {
+                Ok(n) => format!(
+                    "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
+                    dir.display(),
+                    dir.display()
+                ),
+                Err(e) => format!("cannot export: {e}"),
+            };
+            let _ = tx.send(Action::Exported(message));
+        });
+    }
 }
 
 fn export(model: &Model, format: &str, file: &Path) -> String {

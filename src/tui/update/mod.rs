@@ -237,50 +237,52 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
                 l.refilter();
             }
         }
-        Command::Open if m.template.is_some() => {
-            if let Some(t) = &m.template {
-                return vec![Effect::OpenEditor {
-                    file: t.file.clone(),
-                    line: 1,
-                }];
-            }
-        }
-        Command::Open if m.image.is_some() => {
-            if let Some(i) = &m.image {
-                m.status = Some(i.banner());
-            }
-        }
-        Command::Open => {
-            let Some(l) = m.loaded() else {
-                return Vec::new();
-            };
-            let loc = if m.focus == Pane::Problems {
-                l.ws.report()
-                    .diagnostics
-                    .get(l.problem)
-                    .map(|d| d.location.clone())
-            } else {
-                selected_location(l)
-            };
-            if let Some(loc) = loc.filter(|l| l.file != ".") {
-                let line = loc.line.max(1);
-                if l.ws.is_dirty() {
-                    m.dialog = Some(Dialog::OpenUnsaved {
-                        file: loc.file,
-                        line,
-                        files: l.dirty.len(),
-                    });
-                    return Vec::new();
-                }
-                return vec![Effect::OpenEditor {
-                    file: m.dir.join(&loc.file),
-                    line,
-                }];
-            }
-        }
+        Command::Open => return open_command(m),
         _ => motion(m, command),
     }
     Vec::new()
+}
+
+/// `o`: the template, or the selected object's (or problem's) file at its line, in `$EDITOR`;
+/// with unsaved edits, first a question, since the catalog is read again afterwards.
+fn open_command(m: &mut Model) -> Vec<Effect> {
+    if let Some(t) = &m.template {
+        return vec![Effect::OpenEditor {
+            file: t.file.clone(),
+            line: 1,
+        }];
+    }
+    if let Some(i) = &m.image {
+        m.status = Some(i.banner());
+        return Vec::new();
+    }
+    let Some(l) = m.loaded() else {
+        return Vec::new();
+    };
+    let loc = if m.focus == Pane::Problems {
+        l.ws.report()
+            .diagnostics
+            .get(l.problem)
+            .map(|d| d.location.clone())
+    } else {
+        selected_location(l)
+    };
+    let Some(loc) = loc.filter(|l| l.file != ".") else {
+        return Vec::new();
+    };
+    let line = loc.line.max(1);
+    if l.ws.is_dirty() {
+        m.dialog = Some(Dialog::OpenUnsaved {
+            file: loc.file,
+            line,
+            files: l.dirty.len(),
+        });
+        return Vec::new();
+    }
+    vec![Effect::OpenEditor {
+        file: m.dir.join(&loc.file),
+        line,
+    }]
 }
 
 /// A motion or selection command in the focused pane.
