@@ -455,19 +455,28 @@ pub fn run(args: &EditArgs) -> i32 {
     }
     // One edit, then the program ends: only the edited package can gain or lose errors.
     let mut ws = Workspace::open_for(catalog, edit.package());
+    if let Err(code) = apply_checked(&mut ws, &edit, args.force) {
+        return code;
+    }
+    show_and_write(ws, &edit, args)
+}
+
+/// Applies the edit; refused (with the exit code) when it cannot be made, or would leave the
+/// catalog invalid without `--force`.
+fn apply_checked(ws: &mut Workspace, edit: &Edit, force: bool) -> Result<(), i32> {
     let outcome = match ws.apply(edit.clone()) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
             // A name that does not exist is a usage error, as for every command.
-            return if e.is_lookup() {
+            return Err(if e.is_lookup() {
                 exit::USAGE
             } else {
                 exit::INVALID
-            };
+            });
         }
     };
-    if !outcome.introduced.is_empty() && !args.force {
+    if !outcome.introduced.is_empty() && !force {
         eprintln!(
             "fbc-edit: {} would leave the catalog invalid; nothing was written (--force writes anyway):",
             edit.describe()
@@ -475,8 +484,13 @@ pub fn run(args: &EditArgs) -> i32 {
         for d in &outcome.introduced {
             eprintln!("  {}[{}]: {}", d.location, d.code, d.message);
         }
-        return exit::INVALID;
+        return Err(exit::INVALID);
     }
+    Ok(())
+}
+
+/// Prints the diff, then writes it (all or nothing) unless it is a dry run.
+fn show_and_write(ws: Workspace, edit: &Edit, args: &EditArgs) -> i32 {
     let diff = match ws.preview() {
         Ok(d) => d,
         Err(e) => {

@@ -167,8 +167,9 @@ fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, Str
 }
 
 /// Renders the JSON value of any level as aligned columns.
-fn text(v: &Value) -> String {
-    let s = |v: &Value| match v {
+/// A cell: `-` for nothing, a list comma-separated.
+fn cell(v: &Value) -> String {
+    match v {
         Value::Null => "-".to_string(),
         Value::String(s) if s.is_empty() => "-".to_string(),
         Value::String(s) => s.clone(),
@@ -179,66 +180,64 @@ fn text(v: &Value) -> String {
             .collect::<Vec<_>>()
             .join(","),
         other => other.to_string(),
+    }
+}
+
+/// The rows of `key`'s list in `v`, each made by `row`.
+fn rows_of(v: &Value, key: &str, row: impl Fn(&Value) -> Vec<String>) -> Vec<Vec<String>> {
+    v[key].as_array().into_iter().flatten().map(row).collect()
+}
+
+fn channel_row(c: &Value) -> Vec<String> {
+    let name = if c["default"] == Value::Bool(true) {
+        format!("{} (default)", cell(&c["name"]))
+    } else {
+        cell(&c["name"])
     };
-    let (header, rows): (Vec<&str>, Vec<Vec<String>>) = if let Some(pkgs) = v.get("packages") {
+    let head = match &c["head"] {
+        Value::Null => format!(
+            "{} heads: {}",
+            c["heads"].as_array().map_or(0, Vec::len),
+            cell(&c["heads"])
+        ),
+        h => cell(h),
+    };
+    vec![name, head, cell(&c["entries"])]
+}
+
+/// The listing as a table with aligned columns.
+fn text(v: &Value) -> String {
+    let fields = |names: &'static [&'static str]| {
+        move |x: &Value| names.iter().map(|n| cell(&x[*n])).collect::<Vec<_>>()
+    };
+    let (header, rows): (Vec<&str>, Vec<Vec<String>>) = if v.get("packages").is_some() {
         (
             vec!["PACKAGE", "DEFAULT CHANNEL", "CHANNELS", "BUNDLES"],
-            pkgs.as_array()
-                .into_iter()
-                .flatten()
-                .map(|p| {
-                    vec![
-                        s(&p["name"]),
-                        s(&p["defaultChannel"]),
-                        s(&p["channels"]),
-                        s(&p["bundles"]),
-                    ]
-                })
-                .collect(),
+            rows_of(
+                v,
+                "packages",
+                fields(&["name", "defaultChannel", "channels", "bundles"]),
+            ),
         )
-    } else if let Some(chs) = v.get("channels") {
+    } else if v.get("channels").is_some() {
         (
             vec!["CHANNEL", "HEAD", "ENTRIES"],
-            chs.as_array()
-                .into_iter()
-                .flatten()
-                .map(|c| {
-                    let name = if c["default"] == Value::Bool(true) {
-                        format!("{} (default)", s(&c["name"]))
-                    } else {
-                        s(&c["name"])
-                    };
-                    let head = match &c["head"] {
-                        Value::Null => format!(
-                            "{} heads: {}",
-                            c["heads"].as_array().map_or(0, Vec::len),
-                            s(&c["heads"])
-                        ),
-                        h => s(h),
-                    };
-                    vec![name, head, s(&c["entries"])]
-                })
-                .collect(),
+            rows_of(v, "channels", channel_row),
         )
     } else {
         (
             vec!["ENTRY", "VERSION", "REPLACES", "SKIPS", "SKIPRANGE"],
-            v["entries"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|e| {
-                    vec![
-                        s(&e["name"]),
-                        s(&e["version"]),
-                        s(&e["replaces"]),
-                        s(&e["skips"]),
-                        s(&e["skipRange"]),
-                    ]
-                })
-                .collect(),
+            rows_of(
+                v,
+                "entries",
+                fields(&["name", "version", "replaces", "skips", "skipRange"]),
+            ),
         )
     };
+    table(&header, rows)
+}
+
+fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in &rows {
         for (w, c) in widths.iter_mut().zip(r) {

@@ -25,20 +25,17 @@ use results::*;
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
-    // The wheel moves the tree's rows on screen; everything else keeps the selection in view.
-    let wheel = matches!(
-        &action,
-        Action::Mouse(MouseEvent {
-            kind: MouseEventKind::ScrollDown | MouseEventKind::ScrollUp,
-            ..
-        })
-    );
+    // The tree's rows on screen follow the selection when it moves, the tree is built anew or the
+    // terminal resized; the wheel moves them on its own.
+    let follow = matches!(&action, Action::Resize { .. } | Action::Loaded(_))
+        || matches!(&action, Action::Validated(_) | Action::Saved(_));
+    let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
     let effects = handle(m, action);
-    if !wheel {
-        let rows = m.page();
-        if let Some(l) = m.loaded_mut() {
-            l.keep_in_view(rows);
-        }
+    let rows = m.page();
+    if let Some(l) = m.loaded_mut()
+        && (follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())))
+    {
+        l.keep_in_view(rows);
     }
     effects
 }
