@@ -38,6 +38,19 @@ enum Incoming {
     Action(Action),
 }
 
+/// Waits briefly for a key, a mouse event or a resize.
+fn read_input() -> std::io::Result<Option<Incoming>> {
+    if !event::poll(Duration::from_millis(50))? {
+        return Ok(None);
+    }
+    Ok(match event::read()? {
+        Event::Key(k) if k.kind != KeyEventKind::Release => Some(Incoming::Key(k)),
+        Event::Mouse(m) => Some(Incoming::Action(Action::Mouse(m))),
+        Event::Resize(width, height) => Some(Incoming::Action(Action::Resize { width, height })),
+        _ => None,
+    })
+}
+
 /// Where the catalog on screen comes from.
 #[derive(Clone)]
 enum Origin {
@@ -209,17 +222,7 @@ impl Runtime {
 
     /// Input stays live while loading: waits briefly for input, then drains the workers' results.
     fn next_inputs(&mut self) -> std::io::Result<Vec<Incoming>> {
-        let mut incoming = Vec::new();
-        if event::poll(Duration::from_millis(50))? {
-            match event::read()? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => incoming.push(Incoming::Key(k)),
-                Event::Mouse(m) => incoming.push(Incoming::Action(Action::Mouse(m))),
-                Event::Resize(width, height) => {
-                    incoming.push(Incoming::Action(Action::Resize { width, height }))
-                }
-                _ => {}
-            }
-        }
+        let incoming = read_input()?;
         // Workers' results first: a validation's result ends the wait the deferred keys waited out.
         let mut incoming: Vec<Incoming> = self
             .rx
@@ -275,18 +278,7 @@ impl Runtime {
             let worker = s.spawn(|| l.ws.validate_all());
             while !worker.is_finished() {
                 terminal.draw(|f| view::view(model, f, theme))?;
-                if event::poll(Duration::from_millis(50))? {
-                    match event::read()? {
-                        Event::Key(k) if k.kind != KeyEventKind::Release => {
-                            deferred.push(Incoming::Key(k))
-                        }
-                        Event::Mouse(m) => deferred.push(Incoming::Action(Action::Mouse(m))),
-                        Event::Resize(width, height) => {
-                            deferred.push(Incoming::Action(Action::Resize { width, height }))
-                        }
-                        _ => {}
-                    }
-                }
+                deferred.extend(read_input()?);
             }
             Ok(worker.join())
         })?;

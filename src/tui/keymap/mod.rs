@@ -201,9 +201,8 @@ impl Command {
         })
     }
 
-    /// Runs from the palette by its name (`:undo`): the commands that act on the catalog or the
-    /// screen rather than move within a pane.
-    pub fn in_palette(self) -> bool {
+    /// A guided edit, or undo, redo and write: what changes the catalog or writes it.
+    pub fn is_edit(self) -> bool {
         matches!(
             self,
             Command::Promote
@@ -217,11 +216,17 @@ impl Command {
                 | Command::Undo
                 | Command::Redo
                 | Command::Write
-                | Command::OlmRules
-                | Command::Help
-                | Command::Open
-                | Command::Filter
         )
+    }
+
+    /// Runs from the palette by its name (`:undo`): the commands that act on the catalog or the
+    /// screen rather than move within a pane.
+    pub fn in_palette(self) -> bool {
+        self.is_edit()
+            || matches!(
+                self,
+                Command::OlmRules | Command::Help | Command::Open | Command::Filter
+            )
     }
 }
 

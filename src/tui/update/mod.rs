@@ -193,17 +193,7 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
                 m.quit = true;
             }
         }
-        Command::Promote
-        | Command::DefaultChannel
-        | Command::Skips
-        | Command::SkipRange
-        | Command::Deprecate
-        | Command::RemoveEntry
-        | Command::CreateChannel
-        | Command::AddBundle
-        | Command::Undo
-        | Command::Redo
-        | Command::Write => return edit_command(m, command),
+        c if c.is_edit() => return edit_command(m, c),
         Command::Help => m.overlay = Some(Overlay::Help),
         Command::OlmRules => {
             if let Some(l) = m.loaded_mut() {
