@@ -215,15 +215,19 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
 }
 
 /// The tree widget's state for one drawing: what the model has open and selected, scrolled to the
-/// model's offset. The widget keeps its offset only in its state, so it is told the length of the
-/// list by a first drawing into a one-cell scratch buffer, then given the offset.
+/// model's offset. The widget keeps its offset only in its state and clamps it to the length of the
+/// list it last drew, so it first draws, into a one-cell scratch buffer, just the top-level items
+/// that reach the offset (at least `offset + 1` rows, however long the whole tree), then takes it.
 fn tree_state(l: &Loaded) -> TreeState<String> {
     let mut state = TreeState::default();
     for path in l.tree.opened() {
         state.open(path.clone());
     }
+    // Selected before the scratch drawing, which uses up the widget's wish to bring the selection
+    // into view: the rows are the model's (the wheel may have scrolled the selection away).
     state.select(l.selected().to_vec());
-    if let Ok(tree) = Tree::new(&l.items) {
+    let reach = (l.tree_offset + 1).min(l.items.len());
+    if let Ok(tree) = Tree::new(&l.items[..reach]) {
         let cell = Rect::new(0, 0, 1, 1);
         tree.render(cell, &mut Buffer::empty(cell), &mut state);
     }
