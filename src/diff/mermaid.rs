@@ -83,41 +83,138 @@ fn neighbours(g: &ChannelGraph, name: &str, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Whether the channel's graph changed at all: an entry or a link came or went.
+fn relinked(d: &ChannelDiff) -> bool {
+    !d.entries_added.is_empty()
+        || !d.entries_removed.is_empty()
+        || !d.edges_added.is_empty()
+        || !d.edges_removed.is_empty()
+}
+
+/// The entries the picture is about: those added or removed, both ends of every changed link
+/// (the sources of a large group of changed links are drawn as one node, so they are left out), and
+/// the heads of both channels.
+fn focus(d: &ChannelDiff, old: &ChannelGraph, new: &ChannelGraph) -> BTreeSet<String> {
+    let mut focus: BTreeSet<String> = BTreeSet::new();
+    focus.extend(d.entries_added.iter().cloned());
+    focus.extend(d.entries_removed.iter().cloned());
+    // Changed links come in groups (into one entry, of one kind).
+    let mut bulk: BTreeMap<(&str, &str, bool), usize> = BTreeMap::new();
+    for (added, list) in [(true, &d.edges_added), (false, &d.edges_removed)] {
+        for e in list {
+            *bulk.entry((e.to.as_str(), e.kind, added)).or_default() += 1;
+        }
+    }
+    for (added, list) in [(true, &d.edges_added), (false, &d.edges_removed)] {
+        for e in list {
+            focus.insert(e.to.clone());
+            let in_channel = old.node(&e.from).is_some() || new.node(&e.from).is_some();
+            if in_channel && bulk[&(e.to.as_str(), e.kind, added)] <= FOLD {
+                focus.insert(e.from.clone());
+            }
+        }
+    }
+    for g in [old, new] {
+        if let Some(h) = g.chain.head() {
+            focus.insert(h.to_string());
+        }
+    }
+    focus
+}
+
+/// The status of an entry or a link, from whether the old and the new channel have it.
+fn status_of(in_old: bool, in_new: bool) -> Status {
+    match (in_old, in_new) {
+        (false, true) => Status::Added,
+        (true, false) => Status::Removed,
+        _ => Status::Kept,
+    }
+}
+
+/// Links of one kind and status into one entry.
+type Groups<'e> = BTreeMap<(&'e str, &'static str, Status), Vec<&'e Edge>>;
+
+/// The links into the neighbourhood `universe`, grouped by target, kind and status. A changed link
+/// is drawn from wherever it comes (its group may be folded); an unchanged one only between entries
+/// of the neighbourhood that are in the channel.
+fn link_groups<'e>(
+    oe: &'e BTreeSet<Edge>,
+    ne: &'e BTreeSet<Edge>,
+    universe: &BTreeSet<&String>,
+    in_channel: impl Fn(&str) -> bool,
+) -> Groups<'e> {
+    let mut groups: Groups<'e> = BTreeMap::new();
+    for e in oe.union(ne) {
+        let status = status_of(oe.contains(e), ne.contains(e));
+        let from_ok = if status == Status::Kept {
+            in_channel(&e.from) && universe.contains(&e.from)
+        } else {
+            true
+        };
+        if universe.contains(&e.to) && from_ok {
+            groups
+                .entry((e.to.as_str(), e.kind, status))
+                .or_default()
+                .push(e);
+        }
+    }
+    groups
+}
+
+/// Names to draw: the focus, then whatever the unfolded links need, each part newest first.
+fn names_to_draw(
+    focus: &BTreeSet<String>,
+    groups: &Groups<'_>,
+    old: &ChannelGraph,
+    new: &ChannelGraph,
+) -> Vec<String> {
+    let newest_first = |v: &mut Vec<String>| {
+        v.sort_by(|a, b| {
+            version_of(old, new, b)
+                .cmp(&version_of(old, new, a))
+                .then(a.cmp(b))
+        });
+    };
+    let mut first: Vec<String> = focus.iter().cloned().collect();
+    newest_first(&mut first);
+    let mut needed: BTreeSet<String> = BTreeSet::new();
+    for ((to, _, _), es) in groups {
+        needed.insert(to.to_string());
+        if es.len() <= FOLD {
+            needed.extend(es.iter().map(|e| e.from.clone()));
+        }
+    }
+    let mut then: Vec<String> = needed.into_iter().filter(|n| !focus.contains(n)).collect();
+    newest_first(&mut then);
+    first.extend(then);
+    first
+}
+
+/// The node standing for a folded group of links: how many entries, oldest … newest.
+fn group_node(es: &[&Edge], status: Status, old: &ChannelGraph, new: &ChannelGraph) -> PicNode {
+    let mut names: Vec<&str> = es.iter().map(|e| e.from.as_str()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(version_of(old, new, n)));
+    let label = format!(
+        "{} entries: {} … {}",
+        names.len(),
+        names.last().copied().unwrap_or(""),
+        names.first().copied().unwrap_or("")
+    );
+    PicNode {
+        label,
+        status,
+        head: false,
+        group: true,
+    }
+}
+
 impl Picture {
     /// The picture of a changed channel, or `None` when its graph did not change.
     pub fn build(d: &ChannelDiff, old: &ChannelGraph, new: &ChannelGraph) -> Option<Picture> {
-        let relinked = !d.entries_added.is_empty()
-            || !d.entries_removed.is_empty()
-            || !d.edges_added.is_empty()
-            || !d.edges_removed.is_empty();
-        if !relinked {
+        if !relinked(d) {
             return None;
         }
-        let mut focus: BTreeSet<String> = BTreeSet::new();
-        focus.extend(d.entries_added.iter().cloned());
-        focus.extend(d.entries_removed.iter().cloned());
-        // Changed links come in groups (into one entry, of one kind); the sources of a large group
-        // are drawn as one node, so they are not part of the focus.
-        let mut bulk: BTreeMap<(&str, &str, bool), usize> = BTreeMap::new();
-        for (added, list) in [(true, &d.edges_added), (false, &d.edges_removed)] {
-            for e in list {
-                *bulk.entry((e.to.as_str(), e.kind, added)).or_default() += 1;
-            }
-        }
-        for (added, list) in [(true, &d.edges_added), (false, &d.edges_removed)] {
-            for e in list {
-                focus.insert(e.to.clone());
-                let in_channel = old.node(&e.from).is_some() || new.node(&e.from).is_some();
-                if in_channel && bulk[&(e.to.as_str(), e.kind, added)] <= FOLD {
-                    focus.insert(e.from.clone());
-                }
-            }
-        }
-        for g in [old, new] {
-            if let Some(h) = g.chain.head() {
-                focus.insert(h.to_string());
-            }
-        }
+        let focus = focus(d, old, new);
         let mut around = BTreeSet::new();
         for f in &focus {
             neighbours(old, f, &mut around);
@@ -127,90 +224,58 @@ impl Picture {
         let in_channel = |n: &str| old.node(n).is_some() || new.node(n).is_some();
         // Links into the neighbourhood (from names outside the channel only when they changed).
         let (oe, ne) = (edges(old), edges(new));
-        let mut groups: BTreeMap<(&str, &str, Status), Vec<&Edge>> = BTreeMap::new();
-        for e in oe.union(&ne) {
-            let status = match (oe.contains(e), ne.contains(e)) {
-                (false, true) => Status::Added,
-                (true, false) => Status::Removed,
-                _ => Status::Kept,
-            };
-            // A changed link is drawn from wherever it comes (its group may be folded); an
-            // unchanged one only between entries of the neighbourhood.
-            let from_ok = if status == Status::Kept {
-                in_channel(&e.from) && universe.contains(&e.from)
-            } else {
-                true
-            };
-            if universe.contains(&e.to) && from_ok {
-                groups
-                    .entry((e.to.as_str(), e.kind, status))
-                    .or_default()
-                    .push(e);
-            }
-        }
-        // Names to draw: the focus, then whatever the unfolded links need, newest first.
-        let newest_first = |v: &mut Vec<String>| {
-            v.sort_by(|a, b| {
-                version_of(old, new, b)
-                    .cmp(&version_of(old, new, a))
-                    .then(a.cmp(b))
-            });
-        };
-        let mut first: Vec<String> = focus.iter().cloned().collect();
-        newest_first(&mut first);
-        let mut needed: BTreeSet<String> = BTreeSet::new();
-        for ((to, _, _), es) in &groups {
-            needed.insert(to.to_string());
-            if es.len() <= FOLD {
-                needed.extend(es.iter().map(|e| e.from.clone()));
-            }
-        }
-        let mut then: Vec<String> = needed.into_iter().filter(|n| !focus.contains(n)).collect();
-        newest_first(&mut then);
-        let mut shown = first;
-        shown.extend(then);
+        let groups = link_groups(&oe, &ne, &universe, in_channel);
+        let mut shown = names_to_draw(&focus, &groups, old, new);
         let total = shown.len();
         shown.truncate(MAX_NODES);
         let mut pic = Picture {
             left_out: total - shown.len(),
             ..Default::default()
         };
+        let index = pic.add_entries(&shown, old, new);
+        pic.add_links(groups, &index, old, new);
+        pic.edges.sort_by_key(|e| (e.to, e.from, e.kind, e.status));
+        Some(pic)
+    }
+
+    /// Adds a node for each of `shown`; returns where each name went.
+    fn add_entries(
+        &mut self,
+        shown: &[String],
+        old: &ChannelGraph,
+        new: &ChannelGraph,
+    ) -> HashMap<String, usize> {
         let new_head = new.chain.head();
         let mut index: HashMap<String, usize> = HashMap::new();
-        for name in &shown {
-            let status = match (old.node(name).is_some(), new.node(name).is_some()) {
-                (false, true) => Status::Added,
-                (true, false) => Status::Removed,
-                _ => Status::Kept,
-            };
-            index.insert(name.clone(), pic.nodes.len());
-            pic.nodes.push(PicNode {
+        for name in shown {
+            let status = status_of(old.node(name).is_some(), new.node(name).is_some());
+            index.insert(name.clone(), self.nodes.len());
+            self.nodes.push(PicNode {
                 label: name.clone(),
                 status,
                 head: new_head == Some(name.as_str()),
                 group: false,
             });
         }
+        index
+    }
+
+    /// Adds the links of each group into a drawn entry: one by one, or, for a large group, one
+    /// link from a node standing for all its sources.
+    fn add_links(
+        &mut self,
+        groups: Groups<'_>,
+        index: &HashMap<String, usize>,
+        old: &ChannelGraph,
+        new: &ChannelGraph,
+    ) {
         for ((to, kind, status), es) in groups {
             let Some(&to) = index.get(to) else { continue };
             if es.len() > FOLD {
-                let mut names: Vec<&str> = es.iter().map(|e| e.from.as_str()).collect();
-                names.sort_by_key(|n| std::cmp::Reverse(version_of(old, new, n)));
-                let label = format!(
-                    "{} entries: {} … {}",
-                    names.len(),
-                    names.last().copied().unwrap_or(""),
-                    names.first().copied().unwrap_or("")
-                );
-                let g = pic.nodes.len();
-                pic.nodes.push(PicNode {
-                    label,
-                    status,
-                    head: false,
-                    group: true,
-                });
-                pic.edges.push(PicEdge {
-                    from: g,
+                let from = self.nodes.len();
+                self.nodes.push(group_node(&es, status, old, new));
+                self.edges.push(PicEdge {
+                    from,
                     to,
                     kind,
                     status,
@@ -219,7 +284,7 @@ impl Picture {
             }
             for e in es {
                 if let Some(&from) = index.get(&e.from) {
-                    pic.edges.push(PicEdge {
+                    self.edges.push(PicEdge {
                         from,
                         to,
                         kind,
@@ -228,8 +293,6 @@ impl Picture {
                 }
             }
         }
-        pic.edges.sort_by_key(|e| (e.to, e.from, e.kind, e.status));
-        Some(pic)
     }
 
     /// The picture as a Mermaid flowchart: older entries on the left, as `opm alpha render-graph`

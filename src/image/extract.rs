@@ -80,87 +80,117 @@ impl Extractor {
                 self.note_if_wanted(&raw_path, "a path that leaves the image root");
                 continue;
             };
-            let Some(name) = parts.last().cloned() else {
+            let Some((name, dir)) = parts.split_last() else {
                 continue;
             };
             if name == OPAQUE {
-                let dir = &parts[..parts.len() - 1];
-                match self.place(dir) {
-                    Place::Inside(local) => self.clear(&local)?,
-                    Place::Above(roots) => {
-                        for r in roots {
-                            self.clear(&r)?;
-                        }
-                    }
-                    Place::Outside => {}
-                }
-                continue;
+                self.opaque_whiteout(dir)?;
+            } else if let Some(hidden) = name.strip_prefix(WHITEOUT) {
+                self.whiteout(dir, hidden)?;
+            } else if let Place::Inside(local) = self.place(&parts) {
+                self.found = true;
+                self.write_entry(&mut entry, &raw_path, &local)?;
             }
-            if let Some(hidden) = name.strip_prefix(WHITEOUT) {
-                let mut target = parts[..parts.len() - 1].to_vec();
-                target.push(hidden.to_string());
-                match self.place(&target) {
-                    Place::Inside(local) => remove(&local)?,
-                    Place::Above(roots) => {
-                        for r in roots {
-                            remove_contents(&r)?;
-                        }
-                    }
-                    Place::Outside => {}
+        }
+        Ok(())
+    }
+
+    /// `.wh..wh..opq` in `dir`: empties it (or the wanted directories below it) of what the
+    /// layers below put there.
+    fn opaque_whiteout(&mut self, dir: &[String]) -> io::Result<()> {
+        match self.place(dir) {
+            Place::Inside(local) => self.clear(&local)?,
+            Place::Above(roots) => {
+                for r in roots {
+                    self.clear(&r)?;
                 }
-                continue;
             }
-            let local = match self.place(&parts) {
-                Place::Inside(local) => local,
-                Place::Above(_) | Place::Outside => continue,
-            };
-            self.found = true;
-            let kind = entry.header().entry_type();
-            if kind.is_dir() {
-                if local.is_file() {
-                    fs::remove_file(&local)?;
+            Place::Outside => {}
+        }
+        Ok(())
+    }
+
+    /// `.wh.NAME` in `dir`: removes NAME (or, when NAME holds wanted directories, their contents).
+    fn whiteout(&mut self, dir: &[String], hidden: &str) -> io::Result<()> {
+        let mut target = dir.to_vec();
+        target.push(hidden.to_string());
+        match self.place(&target) {
+            Place::Inside(local) => remove(&local)?,
+            Place::Above(roots) => {
+                for r in roots {
+                    remove_contents(&r)?;
                 }
-                fs::create_dir_all(&local)?;
-                self.mark(&local);
-            } else if kind.is_file() {
-                if local.is_dir() {
-                    fs::remove_dir_all(&local)?;
-                }
+            }
+            Place::Outside => {}
+        }
+        Ok(())
+    }
+
+    /// Writes one entry under a wanted directory at `local`: a directory or a file replaces
+    /// whatever the layers below put there; a hard link is copied from its target when that was
+    /// extracted; anything else is noted as skipped.
+    fn write_entry<R: Read>(
+        &mut self,
+        entry: &mut tar::Entry<'_, R>,
+        raw_path: &Path,
+        local: &Path,
+    ) -> io::Result<()> {
+        let kind = entry.header().entry_type();
+        if kind.is_dir() {
+            if local.is_file() {
+                fs::remove_file(local)?;
+            }
+            fs::create_dir_all(local)?;
+            self.mark(local);
+        } else if kind.is_file() {
+            if local.is_dir() {
+                fs::remove_dir_all(local)?;
+            }
+            if let Some(parent) = local.parent() {
+                fs::create_dir_all(parent)?;
+            }
+            let mut out = fs::File::create(local)?;
+            io::copy(entry, &mut out)?;
+            self.mark(local);
+        } else if kind.is_hard_link() {
+            self.hard_link(entry, raw_path, local)?;
+        } else if kind.is_symlink() {
+            self.skipped
+                .push(format!("{}: a symbolic link", raw_path.display()));
+        } else if !kind.is_pax_global_extensions() && !kind.is_pax_local_extensions() {
+            self.skipped
+                .push(format!("{}: not a file or directory", raw_path.display()));
+        }
+        Ok(())
+    }
+
+    /// A hard link becomes a copy of its target when the target is a file already extracted;
+    /// otherwise it is noted as skipped.
+    fn hard_link<R: Read>(
+        &mut self,
+        entry: &tar::Entry<'_, R>,
+        raw_path: &Path,
+        local: &Path,
+    ) -> io::Result<()> {
+        let target = entry
+            .link_name()?
+            .and_then(|t| components(&t))
+            .and_then(|t| match self.place(&t) {
+                Place::Inside(l) if l.is_file() => Some(l),
+                _ => None,
+            });
+        match target {
+            Some(t) => {
                 if let Some(parent) = local.parent() {
                     fs::create_dir_all(parent)?;
                 }
-                let mut out = fs::File::create(&local)?;
-                io::copy(&mut entry, &mut out)?;
-                self.mark(&local);
-            } else if kind.is_hard_link() {
-                let target =
-                    entry
-                        .link_name()?
-                        .and_then(|t| components(&t))
-                        .and_then(|t| match self.place(&t) {
-                            Place::Inside(l) if l.is_file() => Some(l),
-                            _ => None,
-                        });
-                match target {
-                    Some(t) => {
-                        if let Some(parent) = local.parent() {
-                            fs::create_dir_all(parent)?;
-                        }
-                        fs::copy(&t, &local)?;
-                        self.mark(&local);
-                    }
-                    None => self.skipped.push(format!(
-                        "{}: a hard link to a file outside the extracted directory",
-                        raw_path.display()
-                    )),
-                }
-            } else if kind.is_symlink() {
-                self.skipped
-                    .push(format!("{}: a symbolic link", raw_path.display()));
-            } else if !kind.is_pax_global_extensions() && !kind.is_pax_local_extensions() {
-                self.skipped
-                    .push(format!("{}: not a file or directory", raw_path.display()));
+                fs::copy(&t, local)?;
+                self.mark(local);
             }
+            None => self.skipped.push(format!(
+                "{}: a hard link to a file outside the extracted directory",
+                raw_path.display()
+            )),
         }
         Ok(())
     }

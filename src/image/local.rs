@@ -142,7 +142,7 @@ pub(crate) struct LocalImage {
     store: Store,
     reference: String,
     /// Each layer's entry in the store, and the digest it must have.
-    layer_files: Vec<(String, Option<String>)>,
+    layer_files: LayerFiles,
 }
 
 impl LocalImage {
@@ -206,6 +206,9 @@ fn blob(store: &Store, digest: &str) -> Result<Vec<u8>, BlobError> {
     Ok(data)
 }
 
+/// Each layer's entry in a store, and the digest it must have.
+type LayerFiles = Vec<(String, Option<String>)>;
+
 /// Opens an OCI image layout (a directory or a tar of one) and picks the manifest tagged `tag`
 /// (the only one when no tag is given).
 pub(crate) fn open_oci(
@@ -216,28 +219,60 @@ pub(crate) fn open_oci(
 ) -> Result<(Loaded, LocalImage), ImageError> {
     let bad = bad(reference);
     let blob_bad = BlobError::of(reference);
-    let store = if archive {
-        if !path.is_file() {
-            return Err(bad(format!("{}: no such file", path.display())));
-        }
-        Store::index_tar(path).map_err(|e| bad(format!("cannot read the archive: {e}")))?
-    } else {
-        if !path.is_dir() {
-            return Err(bad(format!("{}: no such directory", path.display())));
-        }
-        Store::Dir(path.to_path_buf())
-    };
+    let store = oci_store(path, archive, reference)?;
     let index = store
         .read_small("index.json")
         .map_err(|e| bad(format!("not an OCI image layout (index.json: {e})")))?;
     let index = json(&index, "index.json").map_err(&blob_bad)?;
     let manifests = index["manifests"].as_array().cloned().unwrap_or_default();
+    let chosen = pick_tagged(&manifests, tag, reference)?;
+    let top = chosen["digest"].as_str().unwrap_or_default().to_string();
+    let manifest = oci_manifest(&store, &top, reference)?;
+    let config_digest = manifest["config"]["digest"].as_str().unwrap_or_default();
+    let config = blob(&store, config_digest).map_err(&blob_bad)?;
+    let (layers, layer_files) = oci_layers(&manifest, reference)?;
+    Ok((
+        Loaded {
+            digest: top,
+            config,
+            layers,
+        },
+        LocalImage {
+            store,
+            reference: reference.to_string(),
+            layer_files,
+        },
+    ))
+}
+
+/// The store of an OCI layout: the directory itself, or the index of the tar holding it.
+fn oci_store(path: &Path, archive: bool, reference: &str) -> Result<Store, ImageError> {
+    let bad = bad(reference);
+    if archive {
+        if !path.is_file() {
+            return Err(bad(format!("{}: no such file", path.display())));
+        }
+        Store::index_tar(path).map_err(|e| bad(format!("cannot read the archive: {e}")))
+    } else {
+        if !path.is_dir() {
+            return Err(bad(format!("{}: no such directory", path.display())));
+        }
+        Ok(Store::Dir(path.to_path_buf()))
+    }
+}
+
+/// The entry of an OCI index tagged `tag`, or the only one when no tag is given.
+fn pick_tagged<'m>(
+    manifests: &'m [Value],
+    tag: Option<&str>,
+    reference: &str,
+) -> Result<&'m Value, ImageError> {
     let name_of = |m: &Value| {
         m["annotations"]["org.opencontainers.image.ref.name"]
             .as_str()
             .map(str::to_string)
     };
-    let chosen = match tag {
+    match tag {
         Some(t) => manifests
             .iter()
             .find(|m| name_of(m).as_deref() == Some(t))
@@ -254,56 +289,52 @@ pub(crate) fn open_oci(
                         }
                     ),
                 }
-            })?,
-        None if manifests.len() == 1 => &manifests[0],
+            }),
+        None if manifests.len() == 1 => Ok(&manifests[0]),
         None => {
             let names: Vec<String> = manifests.iter().filter_map(name_of).collect();
-            return Err(bad(format!(
+            Err(bad(reference)(format!(
                 "the layout holds {} images; name one with :TAG (tags: {})",
                 manifests.len(),
                 names.join(", ")
-            )));
+            )))
         }
-    };
-    let top = chosen["digest"].as_str().unwrap_or_default().to_string();
-    let mut manifest =
-        json(&blob(&store, &top).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
-    if manifest.get("manifests").is_some() {
-        let entries = manifest["manifests"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let d = pick_platform(&entries)
-            .ok_or_else(|| bad("the image index lists no manifests".into()))?;
-        manifest =
-            json(&blob(&store, &d).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
     }
-    let config_digest = manifest["config"]["digest"].as_str().unwrap_or_default();
-    let config = blob(&store, config_digest).map_err(&blob_bad)?;
+}
+
+/// The image manifest with digest `top`, or, when `top` is an image index, the manifest it lists
+/// for this platform.
+fn oci_manifest(store: &Store, top: &str, reference: &str) -> Result<Value, ImageError> {
+    let blob_bad = BlobError::of(reference);
+    let manifest =
+        json(&blob(store, top).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
+    if manifest.get("manifests").is_none() {
+        return Ok(manifest);
+    }
+    let entries = manifest["manifests"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let d = pick_platform(&entries)
+        .ok_or_else(|| bad(reference)("the image index lists no manifests".into()))?;
+    json(&blob(store, &d).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)
+}
+
+/// The layers of an OCI manifest, each a blob named after its digest.
+fn oci_layers(manifest: &Value, reference: &str) -> Result<(Vec<Layer>, LayerFiles), ImageError> {
     let mut layers = Vec::new();
     let mut layer_files = Vec::new();
     for l in manifest["layers"].as_array().into_iter().flatten() {
         let digest = l["digest"].as_str().unwrap_or_default().to_string();
-        let name =
-            blob_name(&digest).ok_or_else(|| bad(format!("unusable layer digest {digest:?}")))?;
+        let name = blob_name(&digest)
+            .ok_or_else(|| bad(reference)(format!("unusable layer digest {digest:?}")))?;
         layers.push(Layer {
             digest: digest.clone(),
             size: l["size"].as_u64().unwrap_or(0),
         });
         layer_files.push((name, Some(digest)));
     }
-    Ok((
-        Loaded {
-            digest: top,
-            config,
-            layers,
-        },
-        LocalImage {
-            store,
-            reference: reference.to_string(),
-            layer_files,
-        },
-    ))
+    Ok((layers, layer_files))
 }
 
 /// Opens a `docker save` tarball and picks the image tagged `image` (the only one when none is
@@ -324,6 +355,41 @@ pub(crate) fn open_docker(
         .map_err(|e| bad(format!("not a docker archive (manifest.json: {e})")))?;
     let manifest = json(&manifest, "manifest.json").map_err(&blob_bad)?;
     let images = manifest.as_array().cloned().unwrap_or_default();
+    let chosen = pick_repo_tagged(&images, image, reference)?;
+    let config_name = chosen["Config"].as_str().unwrap_or_default();
+    let config = store
+        .read_small(config_name)
+        .map_err(|e| bad(format!("config {config_name}: {e}")))?;
+    let digest = format!("sha256:{:x}", Sha256::digest(&config));
+    let config_json = json(&config, "the config").map_err(&blob_bad)?;
+    let diff_ids: Vec<String> = config_json["rootfs"]["diff_ids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.as_str().map(str::to_string))
+        .collect();
+    let (layers, layer_files) = docker_layers(chosen, &store, &diff_ids);
+    Ok((
+        Loaded {
+            digest,
+            config,
+            layers,
+        },
+        LocalImage {
+            store,
+            reference: reference.to_string(),
+            layer_files,
+        },
+    ))
+}
+
+/// The image of a docker archive whose `RepoTags` hold `image` (whole, or as the tail after a
+/// `/`), or the only one when none is given.
+fn pick_repo_tagged<'m>(
+    images: &'m [Value],
+    image: Option<&str>,
+    reference: &str,
+) -> Result<&'m Value, ImageError> {
     let tags = |m: &Value| -> Vec<String> {
         m["RepoTags"]
             .as_array()
@@ -332,7 +398,7 @@ pub(crate) fn open_docker(
             .filter_map(|t| t.as_str().map(str::to_string))
             .collect()
     };
-    let chosen = match image {
+    match image {
         Some(want) => images
             .iter()
             .find(|m| {
@@ -346,28 +412,19 @@ pub(crate) fn open_docker(
                     "tagged {want:?} in the archive (tags: {})",
                     images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
                 ),
-            })?,
-        None if images.len() == 1 => &images[0],
-        None => {
-            return Err(bad(format!(
-                "the archive holds {} images; name one with :REF (tags: {})",
-                images.len(),
-                images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
-            )));
-        }
-    };
-    let config_name = chosen["Config"].as_str().unwrap_or_default();
-    let config = store
-        .read_small(config_name)
-        .map_err(|e| bad(format!("config {config_name}: {e}")))?;
-    let digest = format!("sha256:{:x}", Sha256::digest(&config));
-    let config_json = json(&config, "the config").map_err(&blob_bad)?;
-    let diff_ids: Vec<String> = config_json["rootfs"]["diff_ids"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|d| d.as_str().map(str::to_string))
-        .collect();
+            }),
+        None if images.len() == 1 => Ok(&images[0]),
+        None => Err(bad(reference)(format!(
+            "the archive holds {} images; name one with :REF (tags: {})",
+            images.len(),
+            images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
+        ))),
+    }
+}
+
+/// The layers of a docker archive's image, in its manifest's order. Layers of a docker archive are
+/// plain tars: their digest is the config's diff_id, unless the entry is named after its own digest.
+fn docker_layers(chosen: &Value, store: &Store, diff_ids: &[String]) -> (Vec<Layer>, LayerFiles) {
     let mut layers = Vec::new();
     let mut layer_files = Vec::new();
     for (i, l) in chosen["Layers"]
@@ -377,12 +434,10 @@ pub(crate) fn open_docker(
         .enumerate()
     {
         let name = l.as_str().unwrap_or_default().to_string();
-        let size = match &store {
+        let size = match store {
             Store::Tar { entries, .. } => entries.get(&name).map_or(0, |e| e.1),
             Store::Dir(_) => 0,
         };
-        // Layers of a docker archive are plain tars: their digest is the config's diff_id, unless
-        // the entry is named after its own digest.
         let expected = name
             .strip_prefix("blobs/sha256/")
             .map(|h| format!("sha256:{h}"))
@@ -393,16 +448,5 @@ pub(crate) fn open_docker(
         });
         layer_files.push((name, expected));
     }
-    Ok((
-        Loaded {
-            digest,
-            config,
-            layers,
-        },
-        LocalImage {
-            store,
-            reference: reference.to_string(),
-            layer_files,
-        },
-    ))
+    (layers, layer_files)
 }

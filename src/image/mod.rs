@@ -277,8 +277,50 @@ fn extract_into<'r>(
         ImageError::invalid(reference, format!("the image config is not JSON: {e}"))
     })?;
     let labels = labels(&config);
+    let (kind, labelled) = kind_of(&labels);
+    let staged = cache.staging(reference)?;
+    let content = staged.path().join("content");
+    let io_err = |what: String| ImageError::io(reference, what, &cache.root);
+    std::fs::create_dir(&content)
+        .map_err(|e| io_err(format!("cannot create {}", content.display()))(e))?;
+    let mut extractor = Extractor::new(&content, wanted(&kind));
+    apply_layers(
+        &mut extractor,
+        cache,
+        options,
+        reference,
+        loaded,
+        open_layer,
+    )?;
+    if let Kind::Catalog { configs } = &kind
+        && !extractor.found
+    {
+        return Err(if labelled {
+            ImageError::NoConfigsDir {
+                reference: reference.to_string(),
+                dir: configs.clone(),
+            }
+        } else {
+            ImageError::NotACatalog {
+                reference: reference.to_string(),
+                labels: label_list(&labels),
+            }
+        });
+    }
+    let meta = Meta {
+        digest: loaded.digest.clone(),
+        reference: reference.to_string(),
+        kind,
+        skipped: extractor.skipped,
+    };
+    cache.install(staged, meta)
+}
+
+/// What the image's labels say it is: a catalog (with its configs directory) or a bundle, and
+/// whether a label said so; an image without either label is taken for a catalog in `/configs`.
+fn kind_of(labels: &serde_json::Map<String, Value>) -> (Kind, bool) {
     let label = |k: &str| labels.get(k).and_then(Value::as_str).map(str::to_string);
-    let (kind, labelled) = if let Some(dir) = label(CONFIGS_LABEL) {
+    if let Some(dir) = label(CONFIGS_LABEL) {
         let dir = if image_components(&dir).is_empty() {
             DEFAULT_CONFIGS.to_string()
         } else {
@@ -294,8 +336,13 @@ fn extract_into<'r>(
             },
             false,
         )
-    };
-    let wanted = match &kind {
+    }
+}
+
+/// The directories of the image to keep: a catalog's configs directory as the root, or a
+/// bundle's `manifests/` and `metadata/` under their own names.
+fn wanted(kind: &Kind) -> Vec<Wanted> {
+    match kind {
         Kind::Catalog { configs } => vec![Wanted {
             image: image_components(configs),
             local: PathBuf::new(),
@@ -307,13 +354,19 @@ fn extract_into<'r>(
                 local: PathBuf::from(d),
             })
             .collect(),
-    };
-    let staged = cache.staging(reference)?;
-    let content = staged.path().join("content");
-    let io_err = |what: String| ImageError::io(reference, what, &cache.root);
-    std::fs::create_dir(&content)
-        .map_err(|e| io_err(format!("cannot create {}", content.display()))(e))?;
-    let mut extractor = Extractor::new(&content, wanted);
+    }
+}
+
+/// Applies the layers in order, each read to its end (so its digest is checked), with the
+/// progress bar; a layer that cannot be applied is named by number and digest.
+fn apply_layers<'r>(
+    extractor: &mut Extractor,
+    cache: &Cache,
+    options: &Options,
+    reference: &str,
+    loaded: &Loaded,
+    open_layer: &mut dyn FnMut(usize) -> Result<Box<dyn Read + 'r>, ImageError>,
+) -> Result<(), ImageError> {
     let progress = Progress::new(reference, loaded, options.progress);
     for (i, layer) in loaded.layers.iter().enumerate() {
         progress.layer(i);
@@ -338,28 +391,7 @@ fn extract_into<'r>(
         }
     }
     progress.bar.finish_and_clear();
-    if let Kind::Catalog { configs } = &kind
-        && !extractor.found
-    {
-        return Err(if labelled {
-            ImageError::NoConfigsDir {
-                reference: reference.to_string(),
-                dir: configs.clone(),
-            }
-        } else {
-            ImageError::NotACatalog {
-                reference: reference.to_string(),
-                labels: label_list(&labels),
-            }
-        });
-    }
-    let meta = Meta {
-        digest: loaded.digest.clone(),
-        reference: reference.to_string(),
-        kind,
-        skipped: extractor.skipped,
-    };
-    cache.install(staged, meta)
+    Ok(())
 }
 
 /// The progress bar: bytes of all layers, and which layer is being read. Hidden unless asked for

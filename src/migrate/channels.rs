@@ -20,64 +20,123 @@ pub(super) struct BuiltChannel {
 pub(super) fn build_channel(head: &str, csvs: &BTreeMap<String, Csv>) -> BuiltChannel {
     let chain = replaces_chain(head, csvs);
     let on_chain: BTreeSet<String> = chain.iter().cloned().collect();
+    let skipped_only = skipped_only(&chain, &on_chain, csvs);
+    let links = Links {
+        csvs,
+        on_chain: &on_chain,
+    };
+    let mut kept: BTreeSet<String> = chain.iter().chain(&skipped_only).cloned().collect();
+    let dropped = drop_stranded(head, &links, &mut kept);
+    let names = oldest_first(&chain, &skipped_only, &kept, csvs);
+    let entries = names.iter().map(|n| entry(n, &links)).collect();
+    BuiltChannel {
+        entries,
+        names,
+        dropped,
+    }
+}
+
+/// The CSVs of the package that chain members skip but that are not on the chain themselves, in
+/// the order the chain meets them.
+fn skipped_only(
+    chain: &[String],
+    on_chain: &BTreeSet<String>,
+    csvs: &BTreeMap<String, Csv>,
+) -> Vec<String> {
     let mut skipped_only: Vec<String> = Vec::new();
-    for m in &chain {
+    for m in chain {
         for s in &csvs[m].skips {
             if csvs.contains_key(s) && !on_chain.contains(s) && !skipped_only.contains(s) {
                 skipped_only.push(s.clone());
             }
         }
     }
-    let no_skips: Vec<String> = Vec::new();
-    let skips_of = |n: &str| -> &Vec<String> {
-        if on_chain.contains(n) {
-            &csvs[n].skips
+    skipped_only
+}
+
+/// The links a channel keeps: only CSVs on the replaces chain keep their `replaces` and `skips`.
+struct Links<'a> {
+    csvs: &'a BTreeMap<String, Csv>,
+    on_chain: &'a BTreeSet<String>,
+}
+
+impl<'a> Links<'a> {
+    fn skips(&self, n: &str) -> &'a [String] {
+        if self.on_chain.contains(n) {
+            &self.csvs[n].skips
         } else {
-            &no_skips
+            &[]
         }
-    };
-    let replaces_of = |n: &str| -> Option<&str> {
-        if on_chain.contains(n) {
-            csvs[n].replaces.as_deref()
+    }
+
+    fn replaces(&self, n: &str) -> Option<&'a str> {
+        if self.on_chain.contains(n) {
+            self.csvs[n].replaces.as_deref()
         } else {
             None
         }
-    };
-    let mut kept: BTreeSet<String> = chain.iter().chain(&skipped_only).cloned().collect();
+    }
+}
+
+/// Leaves out of `kept`, round after round, the CSVs neither reached from the head nor skipped by a
+/// kept CSV; returns them, each with the skipped CSV where the walk from the head stopped.
+fn drop_stranded(
+    head: &str,
+    links: &Links<'_>,
+    kept: &mut BTreeSet<String>,
+) -> Vec<(String, Option<String>)> {
     let mut dropped = Vec::new();
     loop {
         let skipped: BTreeSet<&str> = kept
             .iter()
-            .flat_map(|n| skips_of(n).iter().map(String::as_str))
+            .flat_map(|n| links.skips(n).iter().map(String::as_str))
             .collect();
-        let mut walked: BTreeSet<&str> = BTreeSet::from([head]);
-        let mut cur = head;
-        let mut stop = None;
-        while let Some(r) = replaces_of(cur) {
-            if skipped.contains(r) {
-                stop = Some(r.to_string());
-                break;
-            }
-            if walked.contains(r) || !kept.contains(r) {
-                break;
-            }
-            walked.insert(r);
-            cur = r;
-        }
+        let (walked, stop) = walk_from_head(head, links, kept, &skipped);
         let stranded: Vec<String> = kept
             .iter()
             .filter(|n| !walked.contains(n.as_str()) && !skipped.contains(n.as_str()))
             .cloned()
             .collect();
         if stranded.is_empty() {
-            break;
+            return dropped;
         }
         for s in stranded {
             kept.remove(&s);
             dropped.push((s, stop.clone()));
         }
     }
-    // Oldest first: the chain from its tail to the head, each CSV a chain member skips just before it.
+}
+
+/// The kept CSVs met walking `replaces` from the head, and the skipped CSV the walk stopped at, if
+/// it stopped at one.
+fn walk_from_head<'w>(
+    head: &'w str,
+    links: &Links<'w>,
+    kept: &BTreeSet<String>,
+    skipped: &BTreeSet<&str>,
+) -> (BTreeSet<&'w str>, Option<String>) {
+    let mut walked: BTreeSet<&str> = BTreeSet::from([head]);
+    let mut cur = head;
+    while let Some(r) = links.replaces(cur) {
+        if skipped.contains(r) {
+            return (walked, Some(r.to_string()));
+        }
+        if walked.contains(r) || !kept.contains(r) {
+            break;
+        }
+        walked.insert(r);
+        cur = r;
+    }
+    (walked, None)
+}
+
+/// Oldest first: the chain from its tail to the head, each CSV a chain member skips just before it.
+fn oldest_first(
+    chain: &[String],
+    skipped_only: &[String],
+    kept: &BTreeSet<String>,
+    csvs: &BTreeMap<String, Csv>,
+) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for m in chain.iter().rev() {
         if !kept.contains(m) {
@@ -90,34 +149,29 @@ pub(super) fn build_channel(head: &str, csvs: &BTreeMap<String, Csv>) -> BuiltCh
         }
         names.push(m.clone());
     }
-    let entries = names
-        .iter()
-        .map(|n| {
-            let c = &csvs[n];
-            let mut e = Map::new();
-            e.insert("name".into(), Value::String(n.clone()));
-            if on_chain.contains(n) {
-                if let Some(r) = &c.replaces {
-                    e.insert("replaces".into(), Value::String(r.clone()));
-                }
-                if !c.skips.is_empty() {
-                    e.insert(
-                        "skips".into(),
-                        Value::Array(c.skips.iter().cloned().map(Value::String).collect()),
-                    );
-                }
-            }
-            if let Some(r) = &c.skip_range {
-                e.insert("skipRange".into(), Value::String(r.clone()));
-            }
-            Value::Object(e)
-        })
-        .collect();
-    BuiltChannel {
-        entries,
-        names,
-        dropped,
+    names
+}
+
+/// The channel entry of CSV `n`: its name, its links when it is on the chain, its skipRange.
+fn entry(n: &str, links: &Links<'_>) -> Value {
+    let c = &links.csvs[n];
+    let mut e = Map::new();
+    e.insert("name".into(), Value::String(n.to_string()));
+    if links.on_chain.contains(n) {
+        if let Some(r) = &c.replaces {
+            e.insert("replaces".into(), Value::String(r.clone()));
+        }
+        if !c.skips.is_empty() {
+            e.insert(
+                "skips".into(),
+                Value::Array(c.skips.iter().cloned().map(Value::String).collect()),
+            );
+        }
     }
+    if let Some(r) = &c.skip_range {
+        e.insert("skipRange".into(), Value::String(r.clone()));
+    }
+    Value::Object(e)
 }
 
 /// The CSVs met walking `spec.replaces` from `head` (none when `head` is no CSV of the package),
