@@ -21,6 +21,20 @@ pub enum Job {
     },
     /// The diff of the files a save would change.
     Preview(Vec<crate::catalog::write::Pending>),
+    /// Whether a directory is a registry+v1 bundle.
+    CheckBundleDir {
+        dir: PathBuf,
+    },
+    /// Tab completion of a path from the directory it names.
+    CompletePath {
+        text: String,
+    },
+    /// An export of the selected channel's graph, written to a file.
+    WriteExport {
+        file: PathBuf,
+        format: String,
+        text: String,
+    },
 }
 
 impl Job {
@@ -46,12 +60,28 @@ impl Job {
             Job::Preview(pending) => {
                 Action::Previewed(Ok(crate::catalog::write::unified_diff(&pending)))
             }
+            Job::CheckBundleDir { dir } => {
+                let is_bundle =
+                    crate::bundle::detect(&dir) == Some(crate::bundle::Format::RegistryV1);
+                Action::BundleDirChecked { dir, is_bundle }
+            }
+            Job::CompletePath { text } => {
+                let to = super::app::complete_path(&text);
+                Action::PathCompleted { from: text, to }
+            }
+            Job::WriteExport { file, format, text } => {
+                Action::Exported(match std::fs::write(&file, text) {
+                    Ok(()) => format!("wrote {} ({format})", file.display()),
+                    Err(e) => format!("cannot write {}: {e}", file.display()),
+                })
+            }
         }
     }
 }
 
-/// What becomes of an effect: an action at once (quick work that only reads the model and small
-/// files), a job for a worker, or work only the runtime can do (the terminal, `$EDITOR`, loading).
+/// What becomes of an effect: an action at once (quick work that only reads the model), a job for a
+/// worker (anything that reads or writes files), or work only the runtime can do (the terminal,
+/// `$EDITOR`, loading).
 pub enum Started {
     Done(Action),
     Job(Job),
@@ -78,15 +108,15 @@ pub fn start(m: &Model, effect: Effect) -> Started {
             }),
             Err(e) => Started::Done(Action::Saved(Err(e))),
         },
-        Effect::CheckBundleDir { dir } => {
-            let is_bundle = crate::bundle::detect(&dir) == Some(crate::bundle::Format::RegistryV1);
-            Started::Done(Action::BundleDirChecked { dir, is_bundle })
-        }
+        Effect::CheckBundleDir { dir } => Started::Job(Job::CheckBundleDir { dir }),
         Effect::RenderBundle { dir, image } => Started::Job(Job::RenderBundle { dir, image }),
-        Effect::CompletePath { text } => {
-            let to = super::app::complete_path(&text);
-            Started::Done(Action::PathCompleted { from: text, to })
-        }
+        Effect::CompletePath { text } => Started::Job(Job::CompletePath { text }),
+        // The picture of one channel is quick to draw from the catalog; writing it is the worker's.
+        Effect::Export { format, file } => Started::Job(Job::WriteExport {
+            text: export_text(l, &format),
+            file,
+            format,
+        }),
         // Reads the whole catalog, which the model owns: done here, after the runtime has drawn
         // the "validating…" line.
         Effect::ValidateAll => Started::Done(Action::Validated(Box::new(l.ws.validate_all()))),
@@ -118,6 +148,21 @@ pub fn settle(m: &mut Model, action: Action) -> Vec<Effect> {
         }
     }
     left
+}
+
+/// The selected package's (or channel's) upgrade graph as Mermaid or DOT.
+fn export_text(l: &super::app::Loaded, format: &str) -> String {
+    use crate::graph::export::{MermaidOptions, Selection, dot, mermaid};
+    let sel = l.selected();
+    let selection = Selection {
+        package: sel.first().cloned(),
+        channel: sel.get(1).cloned(),
+        ..Default::default()
+    };
+    match format {
+        "dot" => dot(l.ws.catalog(), &selection),
+        _ => mermaid(l.ws.catalog(), &selection, &MermaidOptions::default()),
+    }
 }
 
 /// Reads and renders a registry+v1 bundle directory, with the channels its annotations name.

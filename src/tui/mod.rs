@@ -295,9 +295,6 @@ impl Runtime {
                 self.open_editor(&file, line);
                 self.reload();
             }
-            Effect::Export { format, file } => {
-                self.model.status = Some(export(&self.model, &format, &file));
-            }
             Effect::ExportCatalog { dir } => self.export_catalog(dir),
             // Carried out by `effects::start`.
             Effect::Preview
@@ -305,6 +302,7 @@ impl Runtime {
             | Effect::CheckBundleDir { .. }
             | Effect::RenderBundle { .. }
             | Effect::CompletePath { .. }
+            | Effect::Export { .. }
             | Effect::ValidateAll => {}
         }
     }
@@ -349,26 +347,5 @@ impl Runtime {
             };
             let _ = tx.send(Action::Exported(message));
         });
-    }
-}
-
-fn export(model: &Model, format: &str, file: &Path) -> String {
-    use crate::graph::export::{MermaidOptions, Selection, dot, mermaid};
-    let Some(l) = model.loaded() else {
-        return "the catalog is not loaded yet".into();
-    };
-    let sel = l.selected();
-    let selection = Selection {
-        package: sel.first().cloned(),
-        channel: sel.get(1).cloned(),
-        ..Default::default()
-    };
-    let text = match format {
-        "dot" => dot(l.ws.catalog(), &selection),
-        _ => mermaid(l.ws.catalog(), &selection, &MermaidOptions::default()),
-    };
-    match std::fs::write(file, text) {
-        Ok(()) => format!("wrote {} ({format})", file.display()),
-        Err(e) => format!("cannot write {}: {e}", file.display()),
     }
 }

@@ -148,13 +148,31 @@ fn palette_completes_and_jumps() {
     assert_eq!(selected(&m), ["metrics-gateway", "alpha"]);
     press(&mut m, ": nonsense enter");
     assert!(m.status.as_deref().unwrap().contains("unknown command"));
-    let effects = press(&mut m, ": export space dot space /tmp/x.dot enter");
+    // `update` asks for the export; a worker writes it and the screen says so.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x.dot");
+    press(
+        &mut m,
+        &format!(": export space dot space {}", file.display()),
+    );
+    let enter =
+        fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    let effects = fbc_edit::tui::app::update(&mut m, enter);
     assert_eq!(
         effects,
         vec![Effect::Export {
             format: "dot".into(),
-            file: "/tmp/x.dot".into()
+            file: file.clone()
         }]
+    );
+    for e in effects {
+        let done = fbc_edit::tui::effects::perform(&m, e).unwrap();
+        fbc_edit::tui::app::update(&mut m, done);
+    }
+    assert!(std::fs::read_to_string(&file).unwrap().contains("digraph"));
+    assert_eq!(
+        m.status.as_deref(),
+        Some(format!("wrote {} (dot)", file.display()).as_str())
     );
     press(&mut m, ": quit enter");
     assert!(m.quit);
