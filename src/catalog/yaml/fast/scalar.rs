@@ -190,6 +190,7 @@ impl Scanner<'_> {
         let mut seen_content = false;
         let mut blank_run = 0usize;
         let mut content_end = body_start;
+        let mut trailing_blank = false;
         loop {
             if self.i >= self.end {
                 self.next = None;
@@ -232,10 +233,14 @@ impl Scanner<'_> {
             blank_run = 0;
             value.push_str(&self.text[self.i + bi..eol]);
             content_end = eol;
+            trailing_blank = matches!(line.last(), Some(b' ' | b'\t'));
             self.next_line();
         }
-        if block_indent.is_none() || blank_run > 0 && keep == Some(true) {
-            // No content at all, or kept trailing lines: rare shapes, left to the full reader.
+        if !seen_content || trailing_blank || blank_run > 0 {
+            // No content at all (with or without an explicit indentation, as `|6` at the end), a
+            // last line ending in blanks (the full reader's range stops before them), or blank
+            // lines after the last one (which the full reader keeps at the end of a document):
+            // rare shapes, left to the full reader.
             return Err(Decline);
         }
         if keep != Some(false) {

@@ -168,6 +168,21 @@ props:
     assert_eq!(check_text(indentless, "indentless"), (1, 1));
 }
 
+/// An empty literal block with an explicit indentation (`|6`), and one whose last line ends in a
+/// blank, both found by the mutation test, are left to the full reader, whose ranges differ there.
+#[test]
+fn an_empty_literal_block_with_an_explicit_indentation_is_declined() {
+    for text in [
+        "k: |6\n",
+        "k: |2-\n",
+        "k: |6\nl: x\n",
+        "'k k': |\n  a\n  b- \n",
+        "k: |\n  a\n  \n",
+    ] {
+        assert_eq!(check_text(text, "empty literal"), (0, 1), "{text:?}");
+    }
+}
+
 #[test]
 fn long_plain_scalars_are_left_on_disk() {
     let blob = "QUJD".repeat(2000);
