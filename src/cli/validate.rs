@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::exit;
 use crate::catalog::{Diagnostic, Severity};
+use crate::text::plural;
 use crate::validate::{self, codes, profile};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -308,10 +309,6 @@ fn located(dir: &Path, loc: &crate::catalog::Location) -> String {
     } else {
         format!("{path}:{}:{}", loc.line, loc.column.max(1))
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Related places shown per problem in text output.

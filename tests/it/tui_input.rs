@@ -362,3 +362,23 @@ fn open_with_unsaved_edits_can_drop_them_or_write_them_first() {
     assert!(m.dialog.is_none());
     assert!(m.loaded().unwrap().ws.is_dirty());
 }
+
+#[test]
+fn a_confirmation_keeps_a_names_case_and_counts_read_right() {
+    let mut m = model();
+    // cache-operator / stable / its head: add a skip.
+    chars(&mut m, "j l j l j s cache-operator.v1.0.0");
+    press_key(&mut m, ev(KeyCode::Enter));
+    let Some(Dialog::Confirm { lines, .. }) = &m.dialog else {
+        panic!("{:?} {:?}", m.dialog, m.status);
+    };
+    assert!(
+        lines[0].starts_with("cache-operator.v1.3.0 in stable also skips"),
+        "{}",
+        lines[0]
+    );
+    press_key(&mut m, ev(KeyCode::Esc));
+    let text = screen(&mut m, 120, 40);
+    assert!(text.contains("problems · 0 errors, 0 warnings"), "{text}");
+    assert!(!text.contains(" 1 bundles)"), "{text}");
+}

@@ -86,9 +86,9 @@ pub(crate) fn package_item(
         return None;
     }
     let mut label = format!(
-        "{pkg}  ({} ch, {} bundles)",
+        "{pkg}  ({} ch, {})",
         idx.channels.len(),
-        idx.bundles.len()
+        crate::text::plural(idx.bundles.len(), "bundle", "bundles")
     );
     if facts.deprecated {
         label.push_str("  deprecated");

@@ -61,7 +61,13 @@ pub(crate) fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {
     })
 }
 
+/// The first letter upper-cased when the text starts with a plain word (`set …` → `Set …`), not
+/// when it starts with a name (`cloud-native-postgresql.v1 in stable also skips …` stays).
 pub(crate) fn capitalise(s: &str) -> String {
+    let first_word = s.split(' ').next().unwrap_or("");
+    if !first_word.chars().all(|c| c.is_ascii_lowercase()) {
+        return s.to_string();
+    }
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().collect::<String>() + c.as_str())

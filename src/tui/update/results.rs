@@ -191,8 +191,10 @@ pub(crate) fn validated(m: &mut Model, validation: crate::validate::Validation) 
         let warnings = l.ws.report().count(Severity::Warning);
         l.refresh();
         m.status = Some(format!(
-            "{}: {errors} errors, {warnings} warnings",
-            if errors == 0 { "valid" } else { "invalid" }
+            "{}: {}, {}",
+            if errors == 0 { "valid" } else { "invalid" },
+            crate::text::plural(errors, "error", "errors"),
+            crate::text::plural(warnings, "warning", "warnings")
         ));
     }
 }

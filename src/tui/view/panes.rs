@@ -1,6 +1,7 @@
 //! Drawing the changes pane of review mode and the problems pane.
 
 use super::*;
+use crate::text::plural;
 
 pub(super) fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
     let errors = l.ws.report().count(Severity::Error);
@@ -37,7 +38,11 @@ pub(super) fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool
     }
     let errors = l.ws.report().count(Severity::Error);
     let warnings = l.ws.report().count(Severity::Warning);
-    let title = format!("problems · {errors} errors, {warnings} warnings");
+    let title = format!(
+        "problems · {}, {}",
+        plural(errors, "error", "errors"),
+        plural(warnings, "warning", "warnings")
+    );
     if l.ws.report().diagnostics.is_empty() {
         f.render_widget(
             Paragraph::new("No problems: the catalog is valid.")
