@@ -9,6 +9,7 @@ pub mod emit;
 pub mod image_ref;
 pub mod index;
 pub mod json;
+pub mod kept;
 pub mod load;
 pub mod model;
 pub mod node;
@@ -59,7 +60,7 @@ pub struct SourceFile {
     /// Whether the file is new (created by an edit, not on disk yet).
     pub created: bool,
     /// The bytes of the strings left on disk, kept from the load so they are not read again.
-    pub kept: Option<std::sync::Arc<load::Kept>>,
+    pub kept: Option<std::sync::Arc<kept::Kept>>,
 }
 
 /// Whether a blob is as loaded, new, or removed by an edit.
