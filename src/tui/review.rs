@@ -116,21 +116,18 @@ fn channel_changes(pkg: &str, c: &crate::diff::ChannelDiff, out: &mut Vec<Change
             Neutral,
         ));
     }
-    for e in &c.entries_added {
-        out.push(change(
-            format!("  {}: + {e}", c.name),
-            entry(e),
-            Added,
-            Gained,
-        ));
-    }
-    for e in &c.entries_removed {
-        out.push(change(
-            format!("  {}: - {e}", c.name),
-            entry(e),
-            Removed,
-            Lost,
-        ));
+    for (entries, sign, kind, tone) in [
+        (&c.entries_added, '+', Added, Gained),
+        (&c.entries_removed, '-', Removed, Lost),
+    ] {
+        for e in entries {
+            out.push(change(
+                format!("  {}: {sign} {e}", c.name),
+                entry(e),
+                kind,
+                tone,
+            ));
+        }
     }
     for (edges, sign, tone) in [(&c.edges_added, '+', Gained), (&c.edges_removed, '-', Lost)] {
         for e in edges {
