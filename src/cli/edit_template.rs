@@ -48,7 +48,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
 
 /// The template files of a directory (its `catalog-templates/` for an operator directory), in name
 /// order.
-fn template_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn template_files(dir: &Path) -> Vec<PathBuf> {
     let dir = OperatorDir::find(dir);
     let dir = if dir.templates.is_dir() {
         dir.templates

@@ -127,7 +127,7 @@ pub fn run(cli: Cli) -> i32 {
                     }
                 };
             }
-            if dir.is_file() {
+            if dir.is_file() || dir.is_dir() && edit_template::holds_templates(&dir) {
                 return template::run_tui(&dir, &cli.sources, &cli.images, cli.compare.is_some());
             }
             if !dir.is_dir() {

@@ -309,22 +309,32 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
     }
 }
 
-/// `fbc-edit TEMPLATE_FILE`: the TUI on the template's rendering.
-pub fn run_tui(file: &Path, sources: &SourceArgs, images: &ImageArgs, compare: bool) -> i32 {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("fbc-edit: {}: {e}", file.display());
+/// `fbc-edit TEMPLATE_FILE` or `fbc-edit TEMPLATE_DIR`: the TUI editing the templates, their
+/// rendering on screen.
+pub fn run_tui(path: &Path, sources: &SourceArgs, images: &ImageArgs, compare: bool) -> i32 {
+    let files = if path.is_dir() {
+        super::edit_template::template_files(path)
+    } else {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("fbc-edit: {}: {e}", path.display());
+                return exit::USAGE;
+            }
+        };
+        if template::template_schema(&text).is_none() {
+            eprintln!(
+                "fbc-edit: {}: not a directory, nor a catalog template (a file whose first document has schema olm.template.basic or olm.semver)",
+                path.display()
+            );
             return exit::USAGE;
         }
+        vec![path.to_path_buf()]
     };
-    if template::template_schema(&text).is_none() {
-        eprintln!(
-            "fbc-edit: {}: not a directory, nor a catalog template (a file whose first document has schema olm.template.basic or olm.semver)",
-            file.display()
-        );
+    let Some(first) = files.first() else {
+        eprintln!("fbc-edit: {}: no templates in it", path.display());
         return exit::USAGE;
-    }
+    };
     if compare {
         eprintln!("fbc-edit: --compare is for catalog directories, not templates");
         return exit::USAGE;
@@ -332,7 +342,7 @@ pub fn run_tui(file: &Path, sources: &SourceArgs, images: &ImageArgs, compare: b
     let (sources, note) =
         // No progress bar: the terminal belongs to the TUI while images are pulled.
         match Sources::for_template(
-            file,
+            first,
             &sources.catalog,
             sources.bundle_dirs.clone(),
             Some(sources.images(images, false)),
@@ -343,7 +353,7 @@ pub fn run_tui(file: &Path, sources: &SourceArgs, images: &ImageArgs, compare: b
                 return exit::USAGE;
             }
         };
-    match crate::tui::run_template(file, sources, note) {
+    match crate::tui::run_templates(path, files, sources, note) {
         Ok(()) => exit::OK,
         Err(e) => {
             eprintln!("fbc-edit: {e}");

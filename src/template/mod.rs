@@ -13,6 +13,7 @@
 pub mod basic;
 pub mod convert;
 pub mod edit;
+pub mod memo;
 pub mod preview;
 pub mod render_all;
 pub mod rendering;

@@ -335,7 +335,18 @@ fn render_job(
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
     let mut rendered = template.render(&sources)?;
-    if job.migrate {
+    let text = catalog_text(&file, &mut rendered, job.migrate)?;
+    Ok((text, rendered.notes))
+}
+
+/// The catalog file's bytes for a rendering, migrated first when `migrate`, as the tooling writes
+/// them.
+pub fn catalog_text(
+    file: &str,
+    rendered: &mut super::Rendered,
+    migrate: bool,
+) -> Result<String, TemplateError> {
+    if migrate {
         for blob in rendered
             .blobs
             .iter_mut()
@@ -343,11 +354,36 @@ fn render_job(
         {
             let name = blob["name"].as_str().unwrap_or_default().to_string();
             crate::bundle::migrate_bundle_objects(blob)
-                .map_err(|e| TemplateError::new(&file, 0, format!("bundle {name}: {e}")))?;
+                .map_err(|e| TemplateError::new(file, 0, format!("bundle {name}: {e}")))?;
         }
     }
     let text = rendered.to_text(OutFormat::Yaml);
-    Ok((format!("{}\n", text.trim_end_matches('\n')), rendered.notes))
+    Ok(format!("{}\n", text.trim_end_matches('\n')))
+}
+
+/// A rendered catalog file as planned for the one commit: skipped when the file on disk already
+/// holds these bytes, else expected unchanged since it was read (or absent).
+pub fn planned_output(root: &Path, o: &Output) -> Result<Option<PlannedFile>, RenderAllError> {
+    let path = root.join(&o.rel);
+    let expect = match std::fs::read(&path) {
+        Ok(bytes) if bytes == o.text.as_bytes() => return Ok(None),
+        Ok(bytes) => Expect::Unchanged {
+            len: bytes.len() as u64,
+            hash: xxhash_rust::xxh3::xxh3_64(&bytes),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Expect::Absent,
+        Err(source) => {
+            return Err(RenderAllError::Read {
+                file: path.display().to_string(),
+                source,
+            });
+        }
+    };
+    Ok(Some(PlannedFile {
+        rel: o.rel.clone(),
+        bytes: o.text.clone().into_bytes(),
+        expect,
+    }))
 }
 
 /// The committed catalogs that differ from their rendering, in output order.
@@ -418,26 +454,7 @@ fn diff_summary(old: &str, new: &str) -> String {
 pub fn write(root: &Path, outputs: &[Output]) -> Result<Vec<String>, RenderAllError> {
     let mut planned = Vec::new();
     for o in outputs {
-        let path = root.join(&o.rel);
-        let expect = match std::fs::read(&path) {
-            Ok(bytes) if bytes == o.text.as_bytes() => continue,
-            Ok(bytes) => Expect::Unchanged {
-                len: bytes.len() as u64,
-                hash: xxhash_rust::xxh3::xxh3_64(&bytes),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Expect::Absent,
-            Err(source) => {
-                return Err(RenderAllError::Read {
-                    file: path.display().to_string(),
-                    source,
-                });
-            }
-        };
-        planned.push(PlannedFile {
-            rel: o.rel.clone(),
-            bytes: o.text.clone().into_bytes(),
-            expect,
-        });
+        planned.extend(planned_output(root, o)?);
     }
     if !planned.is_empty() {
         commit::commit(root, &planned, &CommitOptions::default())?;

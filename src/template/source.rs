@@ -39,6 +39,9 @@ pub enum ResolveError {
     Image(#[from] ImageError),
     #[error("bundle image {from}: {why}")]
     BundleImage { from: String, why: BundleError },
+    /// An earlier answer, kept by [`super::memo::Memo`].
+    #[error("{0}")]
+    Remembered(String),
 }
 
 /// Why the sources asked for cannot be used.

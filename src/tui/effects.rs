@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::app::{Action, Effect, Model, Saved};
+use super::app::{Action, Effect, Model, Reopened, Saved};
 use crate::catalog::commit::{CommitOptions, PlannedFile};
 
 /// Work an effect leaves for a worker thread: it needs nothing from the model any more.
@@ -14,6 +14,9 @@ pub enum Job {
         root: PathBuf,
         planned: Vec<PlannedFile>,
         options: CommitOptions,
+        /// For templates: the ones written (each with its place in the set), read back instead
+        /// of the catalog.
+        reread: Option<Vec<(usize, PathBuf)>>,
     },
     RenderBundle {
         dir: PathBuf,
@@ -45,13 +48,26 @@ impl Job {
                 root,
                 planned,
                 options,
+                reread: None,
             } => Action::Saved(
                 crate::workspace::write_and_reopen(&root, planned, &options).map(|(report, ws)| {
                     Saved {
                         report,
-                        workspace: Box::new(ws),
+                        reopened: Reopened::Catalog(Box::new(ws)),
                     }
                 }),
+            ),
+            Job::Save {
+                root,
+                planned,
+                options,
+                reread: Some(templates),
+            } => Action::Saved(
+                crate::workspace::templates::write_and_reread(&root, planned, &options, templates)
+                    .map(|(report, docs)| Saved {
+                        report,
+                        reopened: Reopened::Templates(docs),
+                    }),
             ),
             Job::RenderBundle { dir, image } => {
                 let result = render_bundle(&dir, image);
@@ -102,9 +118,10 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         },
         Effect::Save(options) => match l.ws.plan_save() {
             Ok(planned) => Started::Job(Job::Save {
-                root: l.ws.catalog().root.clone(),
+                root: l.ws.root(),
                 planned,
                 options,
+                reread: l.ws.templates().map(|set| set.dirty_templates()),
             }),
             Err(e) => Started::Done(Action::Saved(Err(e))),
         },

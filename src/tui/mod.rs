@@ -3,9 +3,10 @@
 //! [`app::Effect`]s, and [`view::view`]. The runtime here owns the terminal, loads in the background
 //! and carries out effects.
 //!
-//! A template file opens as its rendering: the template is rendered into a temporary directory that
-//! is loaded as a read-only catalog; after editing the template (`e`), it is rendered again. An image
-//! opens as the catalog extracted into the image cache, read-only; `:export DIR` copies it out.
+//! Templates (a template file, or a directory of them) open for editing: the screens show the
+//! rendering of one of them, edits go into every template they apply to, and a save writes the
+//! templates with the catalogs they map to re-rendered. An image opens as the catalog extracted into
+//! the image cache, read-only; `:export DIR` copies it out.
 
 pub mod app;
 mod details;
@@ -30,6 +31,8 @@ use crossterm::execute;
 
 use crate::catalog::{LoadOptions, Progress, load_with};
 use crate::template::Sources;
+use crate::template::memo::Memo;
+use crate::workspace::templates::TemplateSet;
 use app::{Action, Effect, ImageView, Model, TemplateView, update};
 
 /// What the runtime feeds `update`: keys, which are resolved first, and actions.
@@ -56,28 +59,21 @@ fn read_input() -> std::io::Result<Option<Incoming>> {
 enum Origin {
     /// A catalog directory.
     Catalog,
-    /// The rendering of a template file, written into the model's directory (a temporary one).
-    Template {
-        file: PathBuf,
-        sources: Arc<Sources>,
-    },
+    /// Templates, opened for editing and rendered with bundles from the memo.
+    Templates { files: Vec<PathBuf>, memo: Memo },
 }
 
-/// Loads the catalog (rendering the template first, for a template) on a worker thread; the result
-/// comes back as actions.
+/// Loads the catalog (or opens and renders the templates) on a worker thread; the result comes
+/// back as an action.
 fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
     let origin = origin.clone();
     std::thread::spawn(move || {
-        if let Origin::Template { file, sources } = &origin {
-            match crate::template::rendering::render_into(file, sources, &dir) {
-                Ok(notes) => {
-                    let _ = tx.send(Action::Rendered(notes));
-                }
-                Err(e) => {
-                    let _ = tx.send(Action::Loaded(Err(e.to_string())));
-                    return;
-                }
-            }
+        if let Origin::Templates { files, memo } = &origin {
+            let result = TemplateSet::open(files, memo.clone())
+                .map(Box::new)
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Action::TemplatesOpened(result));
+            return;
         }
         let options = LoadOptions {
             progress: Some(progress),
@@ -105,22 +101,33 @@ pub fn run_image(image: &crate::image::Opened, compare: Option<&Path>) -> std::i
     run_origin(&image.dir, Origin::Catalog, None, Some(view), compare)
 }
 
-/// Runs the TUI on what `file` renders to, read-only, images resolved with `sources`. `note` says
-/// where images are looked up when that was not chosen by the user.
-pub fn run_template(file: &Path, sources: Sources, note: Option<String>) -> std::io::Result<()> {
-    let tmp = tempfile::Builder::new()
-        .prefix("fbc-edit-template-")
-        .tempdir()?;
-    let origin = Origin::Template {
-        file: file.to_path_buf(),
-        sources: Arc::new(sources),
+/// Runs the TUI on templates (`shown` is the template file or directory as given): their rendering
+/// is on screen and edits go into them, images resolved with `sources`. `note` says where images
+/// are looked up when that was not chosen by the user.
+pub fn run_templates(
+    shown: &Path,
+    files: Vec<PathBuf>,
+    sources: Sources,
+    note: Option<String>,
+) -> std::io::Result<()> {
+    let dir = if shown.is_dir() {
+        shown.to_path_buf()
+    } else {
+        shown
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    };
+    let origin = Origin::Templates {
+        files,
+        memo: Memo::new(sources),
     };
     let view = TemplateView {
-        file: file.to_path_buf(),
+        file: shown.to_path_buf(),
         source_note: note,
         notes: Vec::new(),
     };
-    run_origin(tmp.path(), origin, Some(view), None, None)
+    run_origin(&dir, origin, Some(view), None, None)
 }
 
 fn run_origin(

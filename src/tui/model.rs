@@ -11,6 +11,7 @@ use crate::tui::review::*;
 use crate::tui::tree::*;
 use crate::workspace::SaveError;
 use crate::workspace::Workspace;
+use crate::workspace::templates::TemplateSet;
 use crossterm::event::MouseEvent;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -248,13 +249,14 @@ pub enum State {
     Ready(Box<Loaded>),
 }
 
-/// The template whose rendering is on screen (read-only).
+/// The templates being edited: their rendering is on screen, and edits go into them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemplateView {
+    /// The template, or the directory of templates, as given.
     pub file: PathBuf,
     /// Where bundle images are looked up, when the user did not say.
     pub source_note: Option<String>,
-    /// Notes of the last rendering.
+    /// What opening the templates had to say.
     pub notes: Vec<String>,
 }
 
@@ -270,7 +272,7 @@ impl TemplateView {
     /// The line shown when the rendering is loaded.
     pub fn banner(&self) -> String {
         let mut s = format!(
-            "read-only: the rendering of template {}; edit the template to change it",
+            "template {}: edits go into the template, the screens show its rendering",
             self.name()
         );
         for n in self.source_note.iter().chain(&self.notes) {
@@ -310,8 +312,7 @@ pub struct Model {
     pub dir: PathBuf,
     /// Set when the catalog is an image's: edits are refused; `:export DIR` writes a copy.
     pub image: Option<ImageView>,
-    /// Set when the catalog is the rendering of a template: edits are refused, and the editor key
-    /// opens the template.
+    /// Set when templates are edited: the catalog on screen is a template's rendering.
     pub template: Option<TemplateView>,
     pub state: State,
     pub focus: Pane,
@@ -347,8 +348,8 @@ pub enum Action {
     CompareLoaded(Result<Box<Catalog>, String>),
     Mouse(MouseEvent),
     Loaded(Result<Box<Catalog>, String>),
-    /// A template was rendered (the catalog follows as `Loaded`), with its notes.
-    Rendered(Vec<String>),
+    /// Templates opened for editing, each rendered (or why none could be opened).
+    TemplatesOpened(Result<Box<TemplateSet>, String>),
     /// The catalog was copied out (`:export DIR`): what to tell the user.
     Exported(String),
     /// What a save would write, as a unified diff (empty: nothing), or why it cannot be worked out.
@@ -381,10 +382,18 @@ pub enum Action {
     Tick,
 }
 
-/// A save that went through: what it wrote, and the catalog read back from disk.
+/// A save that went through: what it wrote, and what was written as read back from disk.
 pub struct Saved {
     pub report: crate::catalog::write::SaveReport,
-    pub workspace: Box<Workspace>,
+    pub reopened: Reopened,
+}
+
+/// What a save reads back.
+pub enum Reopened {
+    /// The catalog, read anew.
+    Catalog(Box<Workspace>),
+    /// The templates written, each with its place in the set.
+    Templates(Vec<(usize, crate::template::edit::TemplateDoc)>),
 }
 
 /// Work for the runtime.
@@ -458,11 +467,17 @@ impl Model {
     pub fn apply_edit(
         &mut self,
         edit: Edit,
-    ) -> Result<crate::workspace::Outcome, crate::edit::EditError> {
+    ) -> Result<crate::workspace::Outcome, crate::template::edit::TemplateEditError> {
         let Some(l) = self.loaded_mut() else {
-            return Err(crate::edit::EditError::NotLoaded);
+            return Err(crate::edit::EditError::NotLoaded.into());
         };
         let package = edit.package().to_string();
+        // A bundle rendered from a directory stands for its image when templates are edited.
+        if let (Edit::AddBundle { bundle, .. }, Some(set)) = (&edit, l.ws.templates())
+            && let Some(image) = bundle.get("image").and_then(|i| i.as_str())
+        {
+            set.memo().remember(image, bundle.clone());
+        }
         let result = l.ws.apply(edit);
         l.refresh_package(&package);
         result

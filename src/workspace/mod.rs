@@ -1,7 +1,9 @@
 //! An opened catalog with its edit history: apply, undo, redo, the live diagnostics (re-checked per
 //! touched package), a preview of what saving would write, and save.
 
+pub mod session;
 pub mod template;
+pub mod templates;
 
 use thiserror::Error;
 
@@ -28,6 +30,8 @@ pub struct Outcome {
     pub introduced: Vec<Diagnostic>,
     /// Errors the edit fixed.
     pub fixed: Vec<Diagnostic>,
+    /// What else there is to say (the templates of a set the edit does not apply to, and why).
+    pub notes: Vec<String>,
 }
 
 /// Why a save (or its preview) did not go through, told apart by what the user can do about it.
@@ -158,6 +162,7 @@ impl Workspace {
                 .filter(|d| !after.iter().any(|a| same(a, d)))
                 .cloned()
                 .collect(),
+            notes: Vec::new(),
         };
         self.done.push((edit, undo));
         self.undone.clear();

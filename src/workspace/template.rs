@@ -88,6 +88,7 @@ impl TemplateWorkspace {
                 .filter(|d| !after.iter().any(|a| same(a, d)))
                 .cloned()
                 .collect(),
+            notes: Vec::new(),
         })
     }
 
@@ -152,6 +153,36 @@ impl TemplateWorkspace {
         self.undone.clear();
         self.rerender();
         Ok(report)
+    }
+
+    /// Takes the template as read anew after a save: a fresh history, rendered again.
+    pub fn reset(&mut self, doc: TemplateDoc) {
+        self.doc = doc;
+        self.done.clear();
+        self.undone.clear();
+        self.rerender();
+    }
+
+    /// The last edit made and not undone.
+    pub fn last_edit(&self) -> Option<&TemplateEdit> {
+        self.done.last().map(|(e, _)| e)
+    }
+
+    /// The next edit redo would make.
+    pub fn next_redo(&self) -> Option<&TemplateEdit> {
+        self.undone.last()
+    }
+
+    /// The edits made and not undone, oldest first.
+    pub fn edits(&self) -> Vec<TemplateEdit> {
+        self.done.iter().map(|(e, _)| e.clone()).collect()
+    }
+
+    /// The bytes of a catalog file this template renders to as it now stands (migrated for OCP
+    /// 4.17 on when `migrate`), as the repositories' tooling writes them.
+    pub fn catalog_text(&self, migrate: bool) -> Result<String, TemplateError> {
+        let mut rendered = self.rendering.clone()?;
+        crate::template::render_all::catalog_text(&self.doc.name(), &mut rendered, migrate)
     }
 
     /// Renders the template again and checks what it renders to.

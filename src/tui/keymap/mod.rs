@@ -44,6 +44,8 @@ pub enum Command {
     Redo,
     Write,
     OlmRules,
+    /// Templates: show the next template's rendering.
+    NextTemplate,
     /// Dialogs: yes.
     Confirm,
     /// Dialogs, pickers and prompts: no, close.
@@ -133,6 +135,11 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "olm-rules",
         "graph: switch between OLM v0 and OLM v1 upgrade rules",
     ),
+    (
+        Command::NextTemplate,
+        "next-template",
+        "templates: show the next template's rendering (edits go to every template)",
+    ),
     (Command::Confirm, "confirm", "yes: do what the dialog says"),
     (Command::Cancel, "cancel", "no: close without doing it"),
     (Command::Accept, "accept", "take the choice or the text"),
@@ -197,6 +204,7 @@ impl Command {
             Command::Help => "help",
             Command::Quit => "quit",
             Command::Write => "write",
+            Command::NextTemplate => "next template",
             _ => return None,
         })
     }
@@ -225,7 +233,11 @@ impl Command {
         self.is_edit()
             || matches!(
                 self,
-                Command::OlmRules | Command::Help | Command::Open | Command::Filter
+                Command::OlmRules
+                    | Command::NextTemplate
+                    | Command::Help
+                    | Command::Open
+                    | Command::Filter
             )
     }
 }
@@ -335,6 +347,7 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("ctrl-r", Command::Redo, None),
     ("w", Command::Write, None),
     ("v", Command::OlmRules, None),
+    ("T", Command::NextTemplate, None),
 ];
 
 const DIALOG: &[(&str, Command)] = &[

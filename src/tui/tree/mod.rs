@@ -9,7 +9,7 @@ use crate::graph::layout::{Layout, layout};
 use crate::tui::markers::Markers;
 use crate::tui::review::*;
 use crate::validate::Report;
-use crate::workspace::Workspace;
+use crate::workspace::session::Session;
 use tui_tree_widget::{TreeItem, TreeState};
 
 mod items;
@@ -18,7 +18,7 @@ pub(crate) use items::{package_item, tree_item};
 
 /// A loaded catalog and what the screens show of it.
 pub struct Loaded {
-    pub ws: Workspace,
+    pub ws: Session,
     /// Files a save would write (worked out after each edit, not on every frame).
     pub dirty: Vec<String>,
     pub items: Vec<TreeItem<'static, String>>,
@@ -44,8 +44,7 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    pub fn new(catalog: Catalog) -> Loaded {
-        let ws = Workspace::open(catalog);
+    pub fn new(ws: Session) -> Loaded {
         let (items, _) = build_tree(ws.catalog(), ws.report(), None, &[]);
         let mut tree = TreeState::default();
         if let Some(first) = items.first() {

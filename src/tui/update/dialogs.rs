@@ -62,7 +62,7 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
 /// anew after the editor), drop them, or stay.
 fn open_unsaved(m: &mut Model, file: String, line: u32, input: Input) -> Vec<Effect> {
     let open = Effect::OpenEditor {
-        file: m.dir.join(file),
+        file: crate::tui::update::editor_path(m, &file),
         line,
     };
     match input {
@@ -85,15 +85,28 @@ fn open_unsaved(m: &mut Model, file: String, line: u32, input: Input) -> Vec<Eff
 
 /// Applies a confirmed edit; what to say about it.
 fn apply_confirmed(m: &mut Model, edit: Edit) -> String {
-    match m.apply_edit(edit.clone()) {
-        Ok(o) if o.introduced.is_empty() => format!("{} (u undoes, w writes)", edit.describe()),
-        Ok(o) => format!(
-            "{}: {} new problem(s) (u undoes)",
-            edit.describe(),
-            o.introduced.len()
-        ),
-        Err(e) => format!("cannot {}: {e}", edit.describe()),
+    let said = match m.apply_edit(edit.clone()) {
+        Ok(o) if o.introduced.is_empty() => Ok(o.notes),
+        Ok(o) => Err((
+            format!(
+                "{}: {} new problem(s) (u undoes)",
+                edit.describe(),
+                o.introduced.len()
+            ),
+            o.notes,
+        )),
+        Err(e) => return format!("cannot {}: {e}", edit.describe()),
+    };
+    let (mut text, notes) = match said {
+        Ok(notes) => (format!("{} (u undoes, w writes)", edit.describe()), notes),
+        Err(said) => said,
+    };
+    // Templates the edit went to, and the ones it did not.
+    for n in notes {
+        text.push_str(" · ");
+        text.push_str(&n);
     }
+    text
 }
 
 /// The write preview: `y` writes, the motion keys scroll, anything else writes nothing.

@@ -74,18 +74,9 @@ pub(crate) fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Why nothing on screen can be edited, when it cannot (an image, a template's rendering).
+/// Why nothing on screen can be edited, when it cannot (an image).
 fn read_only_refusal(m: &Model) -> Option<String> {
-    if let Some(i) = &m.image {
-        return Some(i.banner());
-    }
-    let t = m.template.as_ref()?;
-    Some(format!(
-        "read-only: this is the rendering of template {}; {} opens the template to edit it, and it is rendered again",
-        t.name(),
-        m.keymap
-            .first_key(crate::tui::keymap::Layer::Tree, Command::Open)
-    ))
+    m.image.as_ref().map(|i| i.banner())
 }
 
 /// An edit key: undo, redo and write act at once; the others open the dialog that asks for what

@@ -15,6 +15,7 @@ use crate::tui::tree::*;
 use crate::tui::update::dialogs::*;
 use crate::tui::update::edits::*;
 use crate::workspace::SaveError;
+use crate::workspace::session::Session;
 use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
@@ -27,7 +28,10 @@ use results::*;
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
     // The tree's rows on screen follow the selection when it moves, the tree is built anew or the
     // terminal resized; the wheel moves them on its own.
-    let follow = matches!(&action, Action::Resize { .. } | Action::Loaded(_))
+    let follow = matches!(
+        &action,
+        Action::Resize { .. } | Action::Loaded(_) | Action::TemplatesOpened(_)
+    )
         || matches!(&action, Action::Validated(_) | Action::Saved(_));
     let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
     let effects = handle(m, action);
@@ -48,14 +52,18 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Resize { width, height } => {
             m.size = ratatui::layout::Rect::new(0, 0, width, height)
         }
-        Action::Loaded(Ok(catalog)) => loaded(m, *catalog),
+        Action::Loaded(Ok(catalog)) => {
+            loaded(m, crate::workspace::Workspace::open(*catalog).into())
+        }
+        Action::TemplatesOpened(Ok(set)) => {
+            if let Some(t) = &mut m.template {
+                t.notes = set.notes().to_vec();
+            }
+            loaded(m, crate::workspace::session::Session::Templates(set))
+        }
+        Action::TemplatesOpened(Err(e)) => m.state = State::Failed(e),
         Action::Loaded(Err(e)) => m.state = State::Failed(e),
         Action::Exported(message) => m.status = Some(message),
-        Action::Rendered(notes) => {
-            if let Some(t) = &mut m.template {
-                t.notes = notes;
-            }
-        }
         Action::CompareLoaded(Ok(old)) => {
             m.compare = Some(old);
             m.refresh_changes();
@@ -205,6 +213,7 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
                 });
             }
         }
+        Command::NextTemplate => next_template(m),
         Command::Filter => m.prompt = Some(Prompt::Filter(String::new())),
         Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
         Command::NextPane | Command::PrevPane => {
@@ -230,10 +239,29 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// `T`: the next template's rendering on screen (edits still go to every template).
+fn next_template(m: &mut Model) {
+    let Some(l) = m.loaded_mut() else { return };
+    let Some(set) = l.ws.templates_mut() else {
+        m.status = Some("no templates are open: T shows the next template's rendering".into());
+        return;
+    };
+    let n = set.names().len();
+    set.show((set.shown() + 1) % n);
+    let name = set.names()[set.shown()].to_string();
+    let at = set.shown() + 1;
+    l.refresh();
+    m.status = Some(format!(
+        "showing {name} ({at} of {n}); edits go to every template they apply to"
+    ));
+}
+
 /// `o`: the template, or the selected object's (or problem's) file at its line, in `$EDITOR`;
 /// with unsaved edits, first a question, since the catalog is read again afterwards.
 fn open_command(m: &mut Model) -> Vec<Effect> {
-    if let Some(t) = &m.template {
+    if let Some(t) = &m.template
+        && m.loaded().is_none()
+    {
         return vec![Effect::OpenEditor {
             file: t.file.clone(),
             line: 1,
@@ -251,6 +279,9 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
             .diagnostics
             .get(l.problem)
             .map(|d| d.location.clone())
+    } else if let Some(file) = l.ws.template_file() {
+        // The rendering has no file of its own: the template on screen, from its top.
+        Some(crate::catalog::Location::new(&file.display().to_string(), 1, 1))
     } else {
         selected_location(l)
     };
@@ -267,9 +298,19 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     vec![Effect::OpenEditor {
-        file: m.dir.join(&loc.file),
+        file: editor_path(m, &loc.file),
         line,
     }]
+}
+
+/// The file to open for a location: a template's problems name it as given; a catalog's files are
+/// under the catalog directory.
+pub(crate) fn editor_path(m: &Model, file: &str) -> PathBuf {
+    if m.loaded().is_some_and(|l| l.ws.templates().is_some()) {
+        PathBuf::from(file)
+    } else {
+        m.dir.join(file)
+    }
 }
 
 /// A motion or selection command in the focused pane.

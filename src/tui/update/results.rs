@@ -25,9 +25,16 @@ pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) -> Vec<Effe
     m.status = None;
     let after = m.after_save.take();
     match result {
-        Ok(Saved { report, workspace }) => {
+        Ok(Saved { report, reopened }) => {
             if let Some(l) = m.loaded_mut() {
-                l.ws = *workspace;
+                match reopened {
+                    Reopened::Catalog(ws) => l.ws = Session::Catalog(*ws),
+                    Reopened::Templates(docs) => {
+                        if let Some(set) = l.ws.templates_mut() {
+                            set.saved(docs);
+                        }
+                    }
+                }
                 l.refresh();
             }
             m.status = Some(format!("wrote {}", report.written.join(", ")));
@@ -102,9 +109,9 @@ pub(crate) fn bundle_rendered(
 }
 
 /// A catalog (re)loaded: the tree is built afresh, keeping the selection where it can.
-pub(crate) fn loaded(m: &mut Model, catalog: crate::catalog::Catalog) {
+pub(crate) fn loaded(m: &mut Model, ws: Session) {
     let keep = m.loaded().map(|l| l.selected().to_vec());
-    let mut l = Loaded::new(catalog);
+    let mut l = Loaded::new(ws);
     let replayed = m.replay.take().map(|edits| replay(&mut l, edits));
     if let Some(path) = keep.filter(|p| !p.is_empty()) {
         l.select_path(&path);

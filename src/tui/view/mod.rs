@@ -90,7 +90,7 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
             ])
             .areas(main);
             let what = match (&m.template, &m.image) {
-                (Some(t), _) => format!("rendering template {}", t.file.display()),
+                (Some(t), _) => format!("opening and rendering {}", t.file.display()),
                 (None, Some(i)) => format!("loading image {}", i.reference),
                 (None, None) => format!("loading {}", m.dir.display()),
             };
@@ -108,7 +108,7 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
         State::Failed(e) => {
             let text = match &m.template {
                 Some(t) => format!(
-                    "cannot render template {}:\n\n{e}\n\n{}{} opens the template in $EDITOR; it is rendered again when the editor exits.",
+                    "cannot open {}:\n\n{e}\n\n{}{} opens the template in $EDITOR; it is opened again when the editor exits.",
                     t.file.display(),
                     t.source_note
                         .as_ref()
@@ -151,15 +151,19 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     let (tree_area, graph_area, details_area, problems) =
         (areas.tree, areas.graph, areas.details, areas.problems);
     let what = match (&m.template, &m.image) {
-        (Some(t), _) => format!("{} rendered · read-only", t.name()),
+        (Some(t), _) => template_title(t, l),
         (None, Some(i)) => format!("read-only · {}", i.reference),
         (None, None) => "catalog".to_string(),
     };
     let mut title = match &l.filter {
         Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
         None => format!(
-            "{what} · {} packages",
-            l.ws.catalog().index().package_names().len()
+            "{what} · {}",
+            crate::text::plural(
+                l.ws.catalog().index().package_names().len(),
+                "package",
+                "packages"
+            )
         ),
     };
     if !l.dirty.is_empty() {
@@ -172,6 +176,11 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     if l.items.is_empty() {
         let why = if l.filter.is_some() {
             "Nothing matches the filter. Esc clears it.".to_string()
+        } else if l.ws.templates().is_some() {
+            format!(
+                "The template renders to nothing: the problems below say why.\n\n{} opens the template in $EDITOR at the selected problem; it is opened again when the editor exits.",
+                m.keymap.first_key(Layer::Problems, Command::Open)
+            )
         } else {
             format!(
                 "No catalog objects here.\n\nfbc-edit reads OLM file-based catalogs: directories of JSON or YAML files with olm.package, olm.channel and olm.bundle objects.\n\n{} problem(s) were found while reading; see below.",
@@ -248,10 +257,16 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
             None => {
                 let mut spans = Vec::new();
-                // A template's rendering and an image are read-only: no write hint.
-                let read_only = m.template.is_some() || m.image.is_some();
+                // An image is read-only: no write hint.
+                let read_only = m.image.is_some();
+                let several_templates = m
+                    .loaded()
+                    .and_then(|l| l.ws.templates())
+                    .is_some_and(|set| set.names().len() > 1);
                 let shown = |c: Command| {
-                    !(read_only && c == Command::Write || m.image.is_some() && c == Command::Open)
+                    !(read_only && c == Command::Write
+                        || m.image.is_some() && c == Command::Open
+                        || !several_templates && c == Command::NextTemplate)
                 };
                 let layer = input::layer(m);
                 for (command, _, _) in m.keymap.commands(layer) {
@@ -364,5 +379,20 @@ fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<St
                 format!("{}: open the problem's file at its line", k(Command::Open)),
             ],
         ),
+    }
+}
+
+/// The tree's title for templates: the template on screen, and which of how many.
+fn template_title(t: &crate::tui::app::TemplateView, l: &Loaded) -> String {
+    let file = |rel: &str| rel.rsplit('/').next().unwrap_or(rel).to_string();
+    match l.ws.templates() {
+        Some(set) if set.names().len() > 1 => format!(
+            "{} rendered ({} of {})",
+            file(set.names()[set.shown()]),
+            set.shown() + 1,
+            set.names().len()
+        ),
+        Some(set) => format!("{} rendered", file(set.names()[set.shown()])),
+        None => format!("{} rendered", t.name()),
     }
 }

@@ -1,0 +1,118 @@
+//! Bundle sources whose answers are kept: the first rendering of a template reads catalogs, bundle
+//! directories or images; every rendering after it (each edit, undo and redo in the terminal UI)
+//! is answered from memory, so re-rendering does no IO. Bundles rendered elsewhere (a bundle
+//! directory read on a worker) can be handed in for the images they stand for.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+
+use super::source::{BundleSource, ResolveError};
+
+type Answer = Option<Result<Value, String>>;
+
+/// A source that asks the sources it wraps once per image and package, then answers from memory.
+/// Clones share the memory.
+#[derive(Clone)]
+pub struct Memo {
+    inner: Arc<dyn BundleSource + Send + Sync>,
+    bundles: Arc<Mutex<HashMap<String, Answer>>>,
+    icons: Arc<Mutex<HashMap<String, Option<(Value, String)>>>>,
+}
+
+impl Memo {
+    pub fn new(inner: impl BundleSource + Send + Sync + 'static) -> Memo {
+        Memo {
+            inner: Arc::new(inner),
+            bundles: Arc::default(),
+            icons: Arc::default(),
+        }
+    }
+
+    /// Answers `image` with `bundle` from now on (a bundle directory rendered for it).
+    pub fn remember(&self, image: &str, bundle: Value) {
+        self.bundles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), Some(Ok(bundle)));
+    }
+}
+
+impl BundleSource for Memo {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        let known = self
+            .bundles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        let answer = match known {
+            Some(a) => a,
+            None => {
+                let a = self
+                    .inner
+                    .bundle_for_image(image)
+                    .map(|r| r.map_err(|e| e.to_string()));
+                self.bundles
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(image.to_string(), a.clone());
+                a
+            }
+        };
+        answer.map(|r| r.map_err(ResolveError::Remembered))
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(Value, String)> {
+        let mut icons = self.icons.lock().unwrap_or_else(PoisonError::into_inner);
+        icons
+            .entry(package.to_string())
+            .or_insert_with(|| self.inner.package_icon(package))
+            .clone()
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Counting(Arc<AtomicUsize>);
+
+    impl BundleSource for Counting {
+        fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            match image {
+                "known" => Some(Ok(serde_json::json!({"name": "b"}))),
+                "broken" => Some(Err(ResolveError::Remembered("cannot read".into()))),
+                _ => None,
+            }
+        }
+
+        fn describe(&self) -> String {
+            "counting".into()
+        }
+    }
+
+    #[test]
+    fn each_image_is_asked_once_and_answers_stay_the_same() {
+        let asked = Arc::new(AtomicUsize::new(0));
+        let memo = Memo::new(Counting(asked.clone()));
+        let copy = memo.clone();
+        for _ in 0..3 {
+            assert_eq!(memo.bundle_for_image("known").unwrap().unwrap()["name"], "b");
+            assert!(copy.bundle_for_image("unknown").is_none());
+            let e = copy.bundle_for_image("broken").unwrap().unwrap_err();
+            assert_eq!(e.to_string(), "cannot read");
+        }
+        assert_eq!(asked.load(Ordering::SeqCst), 3);
+        copy.remember("new", serde_json::json!({"name": "n"}));
+        assert_eq!(memo.bundle_for_image("new").unwrap().unwrap()["name"], "n");
+        assert_eq!(asked.load(Ordering::SeqCst), 3);
+    }
+}

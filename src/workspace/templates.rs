@@ -1,0 +1,530 @@
+//! Templates opened together for editing (one template file, an operator's `catalog-templates/`, or
+//! files given): one guided edit goes to every template it applies to, and the templates it does
+//! not apply to are named with the reason. One template is shown (its rendering is what the screens
+//! draw); undo and redo take back or make again an edit in every template it changed.
+//!
+//! A save writes the changed templates and, in a repository laid out as `operators/<op>/` beside
+//! `catalogs/`, the catalogs each changed template maps to (`ci.yaml`'s `fbc.catalog_mapping`, or
+//! the `vX.Y` names), re-rendered from the template as it now stands, byte for byte as the
+//! repositories' tooling writes them: all in the one all-or-nothing commit.
+
+use std::path::{Path, PathBuf};
+
+use crate::catalog::commit::{CommitOptions, PlannedFile, commit};
+use crate::catalog::write::{Pending, SaveReport, WriteError};
+use crate::catalog::{Catalog, Diagnostic};
+use crate::edit::Edit;
+use crate::template::edit::{TemplateDoc, TemplateEdit, TemplateEditError};
+use crate::template::memo::Memo;
+use crate::template::render_all::{self, Output, RenderAllError};
+use crate::validate::Report;
+
+use super::template::TemplateWorkspace;
+use super::{Outcome, SaveError};
+
+/// A template of the set, with the catalog files it renders into.
+struct Member {
+    /// Opened by the path as given, so its problems name the file as the user does.
+    ws: TemplateWorkspace,
+    /// The template's path, absolute.
+    abs: PathBuf,
+    /// The template's path under the set's root.
+    rel: String,
+    /// The catalog files it maps to (under the root), and whether each is migrated.
+    outputs: Vec<(String, bool)>,
+}
+
+/// An edit of the set: which templates it changed.
+struct Step {
+    edit: Edit,
+    members: Vec<usize>,
+}
+
+/// Why a set of templates cannot be opened.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", .0.join("\n"))]
+pub struct SetError(pub Vec<String>);
+
+/// Templates opened together for editing.
+pub struct TemplateSet {
+    root: PathBuf,
+    members: Vec<Member>,
+    shown: usize,
+    done: Vec<Step>,
+    undone: Vec<Step>,
+    /// Said once when the set opens: templates that could not be opened, where catalogs go.
+    notes: Vec<String>,
+    /// Why the catalogs the templates map to cannot be worked out (a save then refuses).
+    mapping_error: Option<String>,
+    memo: Memo,
+}
+
+impl TemplateSet {
+    /// Opens the templates, each rendered with bundles from `memo`. Templates that cannot be opened
+    /// are left out with a note; none opening at all is an error.
+    pub fn open(paths: &[PathBuf], memo: Memo) -> Result<TemplateSet, SetError> {
+        let mut opened = Vec::new();
+        let mut notes = Vec::new();
+        for p in paths {
+            let abs = p.canonicalize().unwrap_or_else(|_| p.clone());
+            match TemplateWorkspace::open(p, Box::new(memo.clone())) {
+                Ok(ws) => opened.push((abs, ws)),
+                Err(e) => notes.push(format!("{}: not opened: {e}", p.display())),
+            }
+        }
+        if opened.is_empty() {
+            return Err(SetError(notes));
+        }
+        let (outputs, mapping_error) = mapped_outputs(opened.iter().map(|(p, _)| p.as_path()));
+        let mut all: Vec<PathBuf> = opened.iter().map(|(p, _)| p.clone()).collect();
+        all.extend(outputs.iter().flatten().map(|(p, _)| p.clone()));
+        let root = common_root(&all);
+        let rel = |p: &Path| rel_to(&root, p);
+        let members: Vec<Member> = opened
+            .into_iter()
+            .zip(outputs)
+            .map(|((path, ws), outs)| Member {
+                rel: rel(&path),
+                outputs: outs.iter().map(|(p, m)| (rel(p), *m)).collect(),
+                ws,
+                abs: path,
+            })
+            .collect();
+        let mapped: usize = members.iter().map(|m| m.outputs.len()).sum();
+        if mapped > 0 {
+            notes.push(format!(
+                "a save also re-renders the {} catalog file{} the templates map to",
+                mapped,
+                if mapped == 1 { "" } else { "s" }
+            ));
+        }
+        let shown = latest(&members);
+        Ok(TemplateSet {
+            root,
+            members,
+            shown,
+            done: Vec::new(),
+            undone: Vec::new(),
+            notes,
+            mapping_error,
+            memo,
+        })
+    }
+
+    /// The directory every file the set writes lies under.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The source bundle images are resolved from (a bundle rendered elsewhere can be handed in).
+    pub fn memo(&self) -> &Memo {
+        &self.memo
+    }
+
+    /// Each template's path under the root, in the order they were given.
+    pub fn names(&self) -> Vec<&str> {
+        self.members.iter().map(|m| m.rel.as_str()).collect()
+    }
+
+    /// The template on screen.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// Shows another template (out of range: nothing changes).
+    pub fn show(&mut self, i: usize) {
+        if i < self.members.len() {
+            self.shown = i;
+        }
+    }
+
+    /// The template on screen.
+    pub fn shown_template(&self) -> &TemplateWorkspace {
+        &self.members[self.shown].ws
+    }
+
+    /// The rendering of the template on screen.
+    pub fn catalog(&self) -> &Catalog {
+        self.members[self.shown].ws.rendered()
+    }
+
+    /// The problems of the template on screen, at its lines.
+    pub fn report(&self) -> &Report {
+        self.members[self.shown].ws.report()
+    }
+
+    /// Applies `edit` to every template it applies to. When it applies to none, the shown
+    /// template's reason is the error.
+    pub fn apply(&mut self, edit: Edit) -> Result<Outcome, TemplateEditError> {
+        let mut outcome = Outcome::default();
+        let mut changed = Vec::new();
+        let mut refusals = Vec::new();
+        for (i, m) in self.members.iter_mut().enumerate() {
+            match m.ws.apply(TemplateEdit::Catalog(edit.clone())) {
+                Ok(o) => {
+                    outcome.introduced.extend(o.introduced);
+                    outcome.fixed.extend(o.fixed);
+                    changed.push(i);
+                }
+                Err(e) => refusals.push((i, e)),
+            }
+        }
+        if changed.is_empty() {
+            let shown = refusals.iter().position(|(i, _)| *i == self.shown);
+            let (_, e) = refusals.swap_remove(shown.unwrap_or(0));
+            return Err(e);
+        }
+        if self.members.len() > 1 {
+            outcome.notes.push(format!(
+                "applied to {} of {} templates",
+                changed.len(),
+                self.members.len()
+            ));
+        }
+        for (i, e) in refusals {
+            outcome
+                .notes
+                .push(format!("{}: not applied: {e}", self.members[i].rel));
+        }
+        self.done.push(Step {
+            edit,
+            members: changed,
+        });
+        self.undone.clear();
+        Ok(outcome)
+    }
+
+    /// The errors `edit` would introduce in the templates it applies to, without keeping it.
+    pub fn check(&mut self, edit: &Edit) -> Result<Vec<Diagnostic>, TemplateEditError> {
+        let mut introduced = Vec::new();
+        let mut first_error = None;
+        let mut applies = false;
+        for m in &mut self.members {
+            match m.ws.check(&TemplateEdit::Catalog(edit.clone())) {
+                Ok(d) => {
+                    applies = true;
+                    introduced.extend(d);
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match first_error {
+            Some(e) if !applies => Err(e),
+            _ => Ok(introduced),
+        }
+    }
+
+    /// Undoes the last edit in every template it changed; returns what it was.
+    pub fn undo(&mut self) -> Option<String> {
+        let step = self.done.pop()?;
+        for &i in &step.members {
+            self.members[i].ws.undo();
+        }
+        let what = step.edit.describe();
+        self.undone.push(step);
+        Some(what)
+    }
+
+    /// Makes the last undone edit again in the templates it changed.
+    pub fn redo(&mut self) -> Option<Result<String, TemplateEditError>> {
+        let step = self.undone.pop()?;
+        for &i in &step.members {
+            if let Some(Err(e)) = self.members[i].ws.redo() {
+                return Some(Err(e));
+            }
+        }
+        let what = step.edit.describe();
+        self.done.push(step);
+        Some(Ok(what))
+    }
+
+    pub fn undo_package(&self) -> Option<&str> {
+        self.done.last().map(|s| s.edit.package())
+    }
+
+    pub fn redo_package(&self) -> Option<&str> {
+        self.undone.last().map(|s| s.edit.package())
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.done.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// The edits made and not undone, oldest first.
+    pub fn edits(&self) -> Vec<Edit> {
+        self.done.iter().map(|s| s.edit.clone()).collect()
+    }
+
+    /// The templates a save would write, under the root.
+    pub fn dirty_files(&self) -> Vec<String> {
+        self.dirty().map(|m| m.rel.clone()).collect()
+    }
+
+    pub fn is_dirty(&self) -> bool {
+        self.dirty().next().is_some()
+    }
+
+    fn dirty(&self) -> impl Iterator<Item = &Member> {
+        self.members.iter().filter(|m| m.ws.is_dirty())
+    }
+
+    /// The changed templates (each path from the root) and the catalogs they re-render, as a save
+    /// would write them.
+    pub fn pending(&self) -> Result<Vec<Pending>, SaveError> {
+        let mut out = Vec::new();
+        for m in self.dirty() {
+            for mut p in m.ws.doc().catalog.pending()? {
+                p.path = self.rebased(m, &p.path);
+                out.push(p);
+            }
+            for o in self.rendered_outputs(m)? {
+                let old = match std::fs::read(self.root.join(&o.rel)) {
+                    Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                    Err(source) => return Err(io_error(&o.rel, source)),
+                };
+                if old.as_deref() != Some(o.text.as_str()) {
+                    out.push(Pending {
+                        path: o.rel,
+                        created: old.is_none(),
+                        old: old.unwrap_or_default(),
+                        new: o.text,
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every file a save writes, under the root, for the one commit.
+    pub fn plan_save(&self) -> Result<Vec<PlannedFile>, SaveError> {
+        let mut planned = Vec::new();
+        for m in self.dirty() {
+            for mut f in m.ws.doc().catalog.plan_changes()? {
+                f.rel = self.rebased(m, &f.rel);
+                planned.push(f);
+            }
+            for o in self.rendered_outputs(m)? {
+                let rel = o.rel.clone();
+                planned.extend(
+                    render_all::planned_output(&self.root, &o)
+                        .map_err(|e| failed(&rel, e.to_string()))?,
+                );
+            }
+        }
+        Ok(planned)
+    }
+
+    /// The templates a save writes, absolute, with their place in the set: to read them back.
+    pub fn dirty_templates(&self) -> Vec<(usize, PathBuf)> {
+        self.members
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.ws.is_dirty())
+            .map(|(i, m)| (i, m.ws.doc().path().to_path_buf()))
+            .collect()
+    }
+
+    /// Takes the templates as read back after a save: each starts a fresh history.
+    pub fn saved(&mut self, docs: Vec<(usize, TemplateDoc)>) {
+        for (i, doc) in docs {
+            if let Some(m) = self.members.get_mut(i) {
+                m.ws.reset(doc);
+            }
+        }
+        self.done.clear();
+        self.undone.clear();
+    }
+
+    /// A path of a member's one-file catalog (relative to the template's directory) from the root.
+    fn rebased(&self, m: &Member, rel: &str) -> String {
+        let dir = m.abs.parent().unwrap_or(Path::new(""));
+        rel_to(&self.root, &dir.join(rel))
+    }
+
+    /// The catalog files a changed template re-renders into. Refuses when the mapping cannot be
+    /// read or the template does not render: nothing is written then.
+    fn rendered_outputs(&self, m: &Member) -> Result<Vec<Output>, SaveError> {
+        if let Some(why) = &self.mapping_error {
+            return Err(failed(
+                &m.rel,
+                format!("cannot tell which catalogs it renders into: {why}"),
+            ));
+        }
+        let mut out = Vec::new();
+        for (rel, migrate) in &m.outputs {
+            let text = m.ws.catalog_text(*migrate).map_err(|e| {
+                failed(&m.rel, format!("cannot re-render {rel} from it: {e}"))
+            })?;
+            out.push(Output {
+                rel: rel.clone(),
+                text,
+                template_name: m.rel.clone(),
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Writes what [`TemplateSet::plan_save`] planned, all or nothing, then reads the templates back
+/// (for [`TemplateSet::saved`]).
+pub fn write_and_reread(
+    root: &Path,
+    planned: Vec<PlannedFile>,
+    options: &CommitOptions,
+    templates: Vec<(usize, PathBuf)>,
+) -> Result<(SaveReport, Vec<(usize, TemplateDoc)>), SaveError> {
+    commit(root, &planned, options).map_err(WriteError::from)?;
+    let report = SaveReport {
+        written: planned.into_iter().map(|p| p.rel).collect(),
+    };
+    let mut docs = Vec::new();
+    for (i, path) in templates {
+        let doc = TemplateDoc::open(&path).map_err(|e| {
+            SaveError::from(WriteError::Io {
+                path: path.display().to_string(),
+                source: std::io::Error::other(format!("written, but cannot be read back: {e}")),
+            })
+        })?;
+        docs.push((i, doc));
+    }
+    Ok((report, docs))
+}
+
+fn failed(rel: &str, why: String) -> SaveError {
+    io_error(rel, std::io::Error::other(why))
+}
+
+fn io_error(rel: &str, source: std::io::Error) -> SaveError {
+    SaveError::Failed(WriteError::Io {
+        path: rel.to_string(),
+        source,
+    })
+}
+
+/// The catalog files each template maps to (absolute, with whether it is migrated), and why the
+/// mapping of a repository cannot be read. A template outside a repository layout maps to none.
+fn mapped_outputs<'a>(
+    templates: impl Iterator<Item = &'a Path>,
+) -> (Vec<Vec<(PathBuf, bool)>>, Option<String>) {
+    let mut error = None;
+    let out = templates
+        .map(|t| {
+            let Some(dir) = t.parent() else {
+                return Vec::new();
+            };
+            let plan = match render_all::plan(dir) {
+                Ok(plan) => plan,
+                Err(RenderAllError::Layout(_)) => return Vec::new(),
+                Err(e) => {
+                    error.get_or_insert(e.to_string());
+                    return Vec::new();
+                }
+            };
+            let same = |p: &Path| p.canonicalize().is_ok_and(|p| p == t);
+            plan.jobs
+                .iter()
+                .filter(|j| same(&j.template))
+                .flat_map(|j| {
+                    j.catalogs.iter().map(|c| {
+                        let rel = format!("catalogs/{c}/{}/catalog.yaml", plan.operator);
+                        (plan.root.join(rel), j.migrate)
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    (out, error)
+}
+
+/// The template with the highest version-like name (`v4.21.yaml` after `v4.9.yaml`).
+fn latest(members: &[Member]) -> usize {
+    (0..members.len())
+        .max_by(|&a, &b| natural_key(&members[a].rel).cmp(&natural_key(&members[b].rel)))
+        .unwrap_or(0)
+}
+
+/// A name split into text and numbers, so numbers compare by value.
+fn natural_key(s: &str) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            let mut n = c.to_digit(10).map_or(0, u64::from);
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            out.push((std::mem::take(&mut text), n));
+        } else {
+            text.push(c);
+        }
+    }
+    out.push((text, 0));
+    out
+}
+
+/// `path` from `root`, with forward slashes.
+fn rel_to(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The deepest directory holding every path.
+pub fn common_root(paths: &[PathBuf]) -> PathBuf {
+    let mut root = paths
+        .first()
+        .and_then(|p| p.parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for p in paths {
+        while !p.starts_with(&root) {
+            match root.parent() {
+                Some(up) => root = up.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_names_compare_by_value() {
+        let mut names = vec!["v4.9.yaml", "v4.21.yaml", "v4.12.yaml", "semver.yaml"];
+        names.sort_by_key(|n| natural_key(n));
+        assert_eq!(
+            names,
+            ["semver.yaml", "v4.9.yaml", "v4.12.yaml", "v4.21.yaml"]
+        );
+    }
+
+    #[test]
+    fn the_common_root_holds_every_path() {
+        let paths = [
+            PathBuf::from("/r/operators/a/catalog-templates/v4.20.yaml"),
+            PathBuf::from("/r/catalogs/v4.20/a/catalog.yaml"),
+        ];
+        assert_eq!(common_root(&paths), PathBuf::from("/r"));
+    }
+}
