@@ -269,12 +269,19 @@ impl TemplateView {
         )
     }
 
-    /// The line shown when the rendering is loaded.
-    pub fn banner(&self) -> String {
-        let mut s = format!(
-            "template {}: edits go into the template, the screens show its rendering",
-            self.name()
-        );
+    /// The line shown when the templates (`count` of them) are opened.
+    pub fn banner(&self, count: usize) -> String {
+        let mut s = if count > 1 {
+            format!(
+                "{count} templates in {}: edits go into every template they apply to, the screens show one rendering (T the next)",
+                self.name()
+            )
+        } else {
+            format!(
+                "template {}: edits go into the template, the screens show its rendering",
+                self.name()
+            )
+        };
         for n in self.source_note.iter().chain(&self.notes) {
             s.push_str(" · ");
             s.push_str(n);

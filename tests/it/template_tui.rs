@@ -1,20 +1,24 @@
-//! A template opened in the TUI: its rendering is shown read-only, edits are refused, and the
-//! editor key opens the template itself.
+//! Templates opened in the TUI: the rendering is on screen, guided edits go into the templates
+//! (every template they apply to), problems sit on the templates' lines, and a save writes the
+//! templates with the catalogs they map to re-rendered, in one commit.
 
 use crate::common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::emit::OutFormat;
-use fbc_edit::catalog::{Progress, load};
-use fbc_edit::template::{self, CatalogSource};
-use fbc_edit::tui::app::{Action, Effect, Model, TemplateView};
+use fbc_edit::catalog::Progress;
+use fbc_edit::template::Sources;
+use fbc_edit::template::memo::Memo;
+use fbc_edit::tui::app::{Action, Effect, Model, Pane, TemplateView};
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.
 use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
+use fbc_edit::workspace::templates::TemplateSet;
+
+use common::screen;
 
 fn trino() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
@@ -22,87 +26,271 @@ fn trino() -> PathBuf {
     )
 }
 
-/// The model as the runtime builds it for `fbc-edit semver.yaml`: the template rendered into a
-/// directory, then loaded.
-fn opened(dir: &tempfile::TempDir) -> Model {
-    let file = trino().join("semver.yaml");
-    let t = template::read(&file).unwrap().unwrap();
-    let rendered = t.render(&CatalogSource::load(&trino()).unwrap()).unwrap();
-    std::fs::write(
-        dir.path().join("semver.rendered.yaml"),
-        rendered.to_text(OutFormat::Yaml),
-    )
-    .unwrap();
+/// The model as the runtime builds it for `fbc-edit PATH`: the templates opened on a worker.
+fn opened(shown: &Path, files: &[PathBuf], catalogs: &[PathBuf]) -> Model {
+    let (sources, note) = Sources::for_template(&files[0], catalogs, Vec::new(), None).unwrap();
     let mut m = Model::new(
-        dir.path().to_path_buf(),
+        shown.to_path_buf(),
         Keymap::default(),
         Arc::new(Progress::default()),
     );
     m.template = Some(TemplateView {
-        file,
-        source_note: None,
+        file: shown.to_path_buf(),
+        source_note: note,
         notes: Vec::new(),
     });
-    update(&mut m, Action::Rendered(rendered.notes));
-    let catalog = load(dir.path()).unwrap();
-    update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+    let set = TemplateSet::open(files, Memo::new(sources)).unwrap();
+    update(&mut m, Action::TemplatesOpened(Ok(Box::new(set))));
     m
 }
 
 fn key(m: &mut Model, c: char) -> Vec<Effect> {
-    fbc_edit::tui::effects::press(m, KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    press(m, KeyCode::Char(c))
 }
 
-use common::screen;
+fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
+    let modifiers = if matches!(code, KeyCode::Char(c) if c.is_ascii_uppercase()) {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    fbc_edit::tui::effects::press(m, KeyEvent::new(code, modifiers))
+}
+
+/// The repository of testdata/render-all unpacked into a temporary directory.
+fn repo() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/render-all/community-operators-prod.tar.gz");
+    let file = std::fs::File::open(archive).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(file))
+        .unpack(tmp.path())
+        .unwrap();
+    tmp
+}
+
+/// Lines that differ between two texts, as (old, new) pairs of the changed lines.
+fn changed_lines(old: &str, new: &str) -> Vec<(String, String)> {
+    let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    assert_eq!(o.len(), n.len(), "the line count changed");
+    o.iter()
+        .zip(&n)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
 
 #[test]
-fn the_rendering_is_shown_read_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut m = opened(&dir);
+fn a_template_opens_for_editing_with_its_rendering_on_screen() {
+    let file = trino().join("semver.yaml");
+    let mut m = opened(&file, std::slice::from_ref(&file), &[trino()]);
     let status = m.status.clone().unwrap();
     assert!(
-        status.starts_with("read-only: the rendering of template semver.yaml")
-            && status.contains("holds no icon"),
+        status.starts_with(
+            "template semver.yaml: edits go into the template, the screens show its rendering"
+        ),
         "{status}"
     );
     // Open the package and its channel.
     key(&mut m, 'l');
     key(&mut m, 'j');
-    insta::assert_snapshot!("template_rendering", screen(&mut m, 100, 20));
+    let text = screen(&mut m, 100, 20);
+    assert!(text.contains("w write"), "{text}");
+    insta::assert_snapshot!("template_rendering", text);
 }
 
+/// The hive-operator of the community repository: one basic template mapped by ci.yaml to catalog
+/// v4.20. Making another channel the default changes one line of the template, and the save
+/// writes that and the catalog re-rendered, which differs from the committed one in that line.
 #[test]
-fn edits_and_writes_are_refused_and_the_editor_opens_the_template() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut m = opened(&dir);
+fn an_edit_goes_into_the_template_and_the_save_rerenders_its_catalog() {
+    let tmp = repo();
+    let root = tmp.path();
+    let op = root.join("operators/hive-operator");
+    let template = op.join("catalog-templates/basic.yaml");
+    let catalog = root.join("catalogs/v4.20/hive-operator/catalog.yaml");
+    let (template_before, catalog_before) = (
+        std::fs::read_to_string(&template).unwrap(),
+        std::fs::read_to_string(&catalog).unwrap(),
+    );
+    let mut m = opened(&op, std::slice::from_ref(&template), &[]);
+    assert!(
+        m.status.as_deref().unwrap_or_default().contains(
+            "a save also re-renders the 1 catalog file the templates map to"
+        ),
+        "{:?}",
+        m.template
+    );
+    // hive-operator ▸ alpha ★, mce-2.0, …: make mce-2.0 the default.
     key(&mut m, 'l');
     key(&mut m, 'j');
-    for c in ['w', 'p', 'd', 'x', 'D', 'c', 'a', 'u'] {
-        m.status = None;
-        assert!(key(&mut m, c).is_empty(), "{c}");
-        assert!(m.dialog.is_none(), "{c}");
-        let status = m.status.clone().unwrap_or_default();
-        assert!(
-            status.starts_with(
-                "read-only: this is the rendering of template semver.yaml; o opens the template"
-            ),
-            "{c}: {status}"
-        );
+    key(&mut m, 'j');
+    assert_eq!(m.loaded().unwrap().selected(), ["hive-operator", "mce-2.0"]);
+    key(&mut m, 'd');
+    key(&mut m, 'y');
+    let status = m.status.clone().unwrap();
+    assert!(
+        status.starts_with("make mce-2.0 the default channel of hive-operator"),
+        "{status}"
+    );
+    let l = m.loaded().unwrap();
+    assert_eq!(
+        l.dirty,
+        ["operators/hive-operator/catalog-templates/basic.yaml"]
+    );
+    // What `w` shows: the template's change and the catalog's.
+    let pending = l.ws.pending().unwrap();
+    let paths: Vec<&str> = pending.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "operators/hive-operator/catalog-templates/basic.yaml",
+            "catalogs/v4.20/hive-operator/catalog.yaml"
+        ]
+    );
+    assert!(
+        std::fs::read_to_string(&template).unwrap() == template_before,
+        "nothing is written before y"
+    );
+    key(&mut m, 'w');
+    key(&mut m, 'y');
+    assert_eq!(
+        m.status.as_deref(),
+        Some(
+            "wrote operators/hive-operator/catalog-templates/basic.yaml, catalogs/v4.20/hive-operator/catalog.yaml"
+        )
+    );
+    let template_after = std::fs::read_to_string(&template).unwrap();
+    assert_eq!(
+        changed_lines(&template_before, &template_after),
+        [(
+            "- defaultChannel: alpha".to_string(),
+            "- defaultChannel: mce-2.0".to_string()
+        )]
+    );
+    let catalog_after = std::fs::read_to_string(&catalog).unwrap();
+    assert_eq!(
+        changed_lines(&catalog_before, &catalog_after),
+        [(
+            "defaultChannel: alpha".to_string(),
+            "defaultChannel: mce-2.0".to_string()
+        )]
+    );
+    // The templates are read back: nothing is unsaved, and the history starts afresh.
+    let l = m.loaded().unwrap();
+    assert!(l.dirty.is_empty() && !l.ws.is_dirty() && !l.ws.can_undo());
+}
+
+/// A save that cannot re-render a catalog the template maps to writes nothing at all.
+#[test]
+fn a_save_that_cannot_rerender_a_mapped_catalog_writes_nothing() {
+    let tmp = repo();
+    let op = tmp.path().join("operators/hive-operator");
+    let template = op.join("catalog-templates/basic.yaml");
+    let before = std::fs::read_to_string(&template).unwrap();
+    // A ci.yaml that cannot be read: which catalogs the template renders into cannot be told.
+    std::fs::write(op.join("ci.yaml"), "fbc: [not, a, map]\n").unwrap();
+    let mut m = opened(&op, std::slice::from_ref(&template), &[]);
+    key(&mut m, 'l');
+    key(&mut m, 'j');
+    key(&mut m, 'j');
+    key(&mut m, 'd');
+    key(&mut m, 'y');
+    assert!(m.loaded().unwrap().ws.is_dirty());
+    key(&mut m, 'w');
+    let status = m.status.clone().unwrap_or_default();
+    assert!(
+        status.contains("cannot tell which catalogs it renders into"),
+        "{status}"
+    );
+    assert_eq!(std::fs::read_to_string(&template).unwrap(), before);
+}
+
+/// Two templates of one operator, the older without channel ocm-2.3: making ocm-2.3 the default
+/// goes into the newer one only, and says so; undo takes it back; `T` shows the other template.
+#[test]
+fn one_edit_goes_to_every_template_it_applies_to() {
+    let tmp = repo();
+    let root = tmp.path();
+    let text = std::fs::read_to_string(
+        root.join("operators/hive-operator/catalog-templates/basic.yaml"),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    // The older template without channel ocm-2.3.
+    let ocm = text
+        .find("  name: ocm-2.3\n")
+        .expect("hive-operator has channel ocm-2.3");
+    let begin = text[..ocm].rfind("\n- ").unwrap() + 1;
+    let end = begin + 2 + text[begin + 2..].find("\n- ").unwrap() + 1;
+    let older = format!("{}{}", &text[..begin], &text[end..]);
+    assert!(!older.contains("name: ocm-2.3\n"));
+    std::fs::write(dir.path().join("v4.9.yaml"), &older).unwrap();
+    std::fs::write(dir.path().join("v4.20.yaml"), &text).unwrap();
+    let files = [dir.path().join("v4.9.yaml"), dir.path().join("v4.20.yaml")];
+    let catalogs = [root.join("catalogs/v4.20/hive-operator")];
+    let mut m = opened(dir.path(), &files, &catalogs);
+    let status = m.status.take().unwrap();
+    assert!(
+        status.starts_with("2 templates in "),
+        "{status}"
+    );
+    let shown = screen(&mut m, 120, 12);
+    assert!(
+        shown.contains("v4.20.yaml rendered (2 of 2)") && shown.contains("T next template"),
+        "{shown}"
+    );
+    key(&mut m, 'l');
+    while m.loaded().unwrap().selected() != ["hive-operator", "ocm-2.3"] {
+        key(&mut m, 'j');
     }
+    key(&mut m, 'd');
+    key(&mut m, 'y');
+    let status = m.status.clone().unwrap();
+    assert!(
+        status.contains("applied to 1 of 2 templates")
+            && status.contains("v4.9.yaml: not applied:")
+            && status.contains("ocm-2.3"),
+        "{status}"
+    );
+    assert_eq!(m.loaded().unwrap().dirty, ["v4.20.yaml"]);
+    key(&mut m, 'T');
+    let shown = screen(&mut m, 120, 12);
+    assert!(shown.contains("v4.9.yaml rendered (1 of 2)"), "{shown}");
+    key(&mut m, 'u');
+    let l = m.loaded().unwrap();
+    assert!(l.dirty.is_empty() && !l.ws.is_dirty(), "{:?}", l.dirty);
+}
+
+/// A template whose image cannot be resolved renders to nothing: the problem names the template's
+/// line, and the editor key opens the template there.
+#[test]
+fn a_template_that_does_not_render_shows_why_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.yaml");
+    std::fs::write(
+        &file,
+        "schema: olm.semver\nstable:\n  bundles:\n  - image: quay.io/nowhere/b:1\n",
+    )
+    .unwrap();
+    let catalog = dir.path().join("c");
+    std::fs::create_dir(&catalog).unwrap();
+    let mut m = opened(&file, std::slice::from_ref(&file), &[catalog]);
+    let text = screen(&mut m, 110, 16);
+    assert!(text.contains("renders to nothing"), "{text}");
+    assert!(text.contains("t.yaml:4"), "{text}");
+    m.focus = Pane::Problems;
     assert_eq!(
         key(&mut m, 'o'),
         vec![Effect::OpenEditor {
-            file: trino().join("semver.yaml"),
-            line: 1
+            file: file.clone(),
+            line: 4
         }]
     );
-    // The footer offers no write.
-    let text = screen(&mut m, 120, 20);
-    assert!(!text.contains("w write"), "{text}");
 }
 
 #[test]
-fn a_template_that_does_not_render_says_why_and_can_still_be_edited() {
+fn templates_that_cannot_be_opened_say_why_and_the_editor_still_opens() {
     let mut m = Model::new(
         PathBuf::from("/tmp/unused"),
         Keymap::default(),
@@ -115,14 +303,12 @@ fn a_template_that_does_not_render_says_why_and_can_still_be_edited() {
     });
     update(
         &mut m,
-        Action::Loaded(Err(
-            "t.yaml:4: cannot resolve bundle image \"img:1\": not found in catalog c".into(),
-        )),
+        Action::TemplatesOpened(Err("t.yaml:2: did not find expected key".into())),
     );
     let text = screen(&mut m, 100, 12);
-    assert!(text.contains("cannot render template t.yaml:"), "{text}");
+    assert!(text.contains("cannot open t.yaml:"), "{text}");
     assert!(
-        text.contains("t.yaml:4: cannot resolve bundle image \"img:1\""),
+        text.contains("t.yaml:2: did not find expected key"),
         "{text}"
     );
     assert_eq!(

@@ -117,7 +117,8 @@ pub(crate) fn loaded(m: &mut Model, ws: Session) {
         l.select_path(&path);
     }
     if let Some(t) = &m.template {
-        m.status = Some(t.banner());
+        let count = l.ws.templates().map_or(1, |set| set.names().len());
+        m.status = Some(t.banner(count));
     } else if let Some(i) = &m.image {
         m.status = Some(i.banner());
     } else if l.ws.catalog().index().package_names().is_empty() {
