@@ -25,6 +25,10 @@ pub struct EditArgs {
     /// Write even when the result would be invalid, or a file to write is read-only.
     #[arg(long, global = true)]
     pub force: bool,
+    /// For templates in a repository layout: write the templates only, without re-rendering the
+    /// catalogs they map to.
+    #[arg(long, global = true)]
+    pub no_render: bool,
     #[command(subcommand)]
     pub edit: EditCommand,
 }

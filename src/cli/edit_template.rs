@@ -13,6 +13,7 @@ use crate::template::edit::release::{self, OperatorDir, Release};
 use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use crate::template::{ImageSource, Sources, schemas};
 use crate::workspace::template::TemplateWorkspace;
+use crate::workspace::templates::{absolute, common_root};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -248,12 +249,29 @@ fn run_edit(
         );
         return exit::INVALID;
     }
+    let rendered = if args.no_render {
+        Ok(Vec::new())
+    } else {
+        changed
+            .iter()
+            .map(crate::workspace::templates::rerendered)
+            .collect::<Result<Vec<_>, _>>()
+            .map(|v| v.concat())
+    };
+    let rendered = match rendered {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("fbc-edit: nothing written: {e} (--no-render writes the templates alone)");
+            return exit::INVALID;
+        }
+    };
+    print_rendered(&rendered);
     if args.dry_run {
         eprintln!("{} (dry run: nothing written)", edit.describe());
         return exit::OK;
     }
     let docs: Vec<&TemplateDoc> = changed.iter().map(|w| w.doc()).collect();
-    match write_docs(&docs, &[], args.force) {
+    match write_docs(&docs, &[], &rendered, args.force) {
         Ok(written) => {
             eprintln!("{}: wrote {}", edit.describe(), written.join(", "));
             if refused > 0 {
@@ -286,36 +304,38 @@ fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::
     }
 }
 
-/// The deepest directory holding every path.
-fn common_root(paths: &[PathBuf]) -> PathBuf {
-    let mut root = paths
-        .first()
-        .and_then(|p| p.parent())
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    for p in paths {
-        while !p.starts_with(&root) {
-            match root.parent() {
-                Some(up) => root = up.to_path_buf(),
-                None => break,
+/// The catalogs a save re-renders, each with how it changes.
+fn print_rendered(rendered: &[(PathBuf, String)]) {
+    for (file, text) in rendered {
+        let change = match std::fs::read(file) {
+            Ok(bytes) if bytes == text.as_bytes() => "unchanged".to_string(),
+            Ok(bytes) => {
+                crate::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
             }
-        }
-    }
-    if root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        root
+            Err(_) => "new file".to_string(),
+        };
+        println!("re-rendered {}: {change}", file.display());
     }
 }
 
-/// Writes the changed templates and new files in one commit; returns the paths written.
+/// Writes the changed templates, new files and re-rendered catalogs in one commit; returns the
+/// paths written.
 fn write_docs(
     docs: &[&TemplateDoc],
     new_files: &[(PathBuf, String)],
+    rendered: &[(PathBuf, String)],
     force: bool,
 ) -> Result<Vec<String>, WriteError> {
-    let mut abs: Vec<PathBuf> = docs.iter().map(|d| d.path().to_path_buf()).collect();
-    abs.extend(new_files.iter().map(|(p, _)| p.clone()));
+    let mut abs: Vec<PathBuf> = docs
+        .iter()
+        .map(|d| {
+            d.path()
+                .canonicalize()
+                .unwrap_or_else(|_| d.path().to_path_buf())
+        })
+        .collect();
+    abs.extend(new_files.iter().map(|(p, _)| absolute(p)));
+    abs.extend(rendered.iter().map(|(p, _)| p.clone()));
     let root = common_root(&abs);
     let rel = |p: &Path| -> String {
         p.strip_prefix(&root)
@@ -324,19 +344,33 @@ fn write_docs(
             .replace('\\', "/")
     };
     let mut planned = Vec::new();
-    for d in docs {
+    for (d, path) in docs.iter().zip(&abs) {
         for mut f in d.catalog.plan_changes()? {
-            let dir = d.path().parent().unwrap_or(Path::new(""));
+            let dir = path.parent().unwrap_or(Path::new(""));
             f.rel = rel(&dir.join(&f.rel));
             planned.push(f);
         }
     }
     for (p, text) in new_files {
         planned.push(PlannedFile {
-            rel: rel(p),
+            rel: rel(&absolute(p)),
             bytes: text.clone().into_bytes(),
             expect: Expect::Absent,
         });
+    }
+    for (p, text) in rendered {
+        let output = crate::template::render_all::Output {
+            rel: rel(p),
+            text: text.clone(),
+            template_name: String::new(),
+        };
+        let file = crate::template::render_all::planned_output(&root, &output).map_err(|e| {
+            WriteError::Io {
+                path: output.rel.clone(),
+                source: std::io::Error::other(e.to_string()),
+            }
+        })?;
+        planned.extend(file);
     }
     let options = CommitOptions {
         force_read_only: force,
@@ -380,12 +414,27 @@ fn run_release(args: &EditArgs, dir: &Path, from: &Path, image: &str) -> i32 {
                     println!("+{line}");
                 }
             }
+            let rendered = if args.no_render {
+                Ok(Vec::new())
+            } else {
+                release_rendered(args, &docs, &new_files, from, image)
+            };
+            let rendered = match rendered {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!(
+                        "fbc-edit: nothing written: {e} (--no-render writes the templates alone)"
+                    );
+                    return exit::INVALID;
+                }
+            };
+            print_rendered(&rendered);
             if args.dry_run {
                 eprintln!("{what} (dry run: nothing written)");
                 return exit::OK;
             }
             let refs: Vec<&TemplateDoc> = docs.iter().collect();
-            match write_docs(&refs, &new_files, args.force) {
+            match write_docs(&refs, &new_files, &rendered, args.force) {
                 Ok(written) => {
                     eprintln!("{what}: wrote {}", written.join(", "));
                     exit::OK
@@ -397,6 +446,37 @@ fn run_release(args: &EditArgs, dir: &Path, from: &Path, image: &str) -> i32 {
             }
         }
     }
+}
+
+/// The catalogs the released templates map to, re-rendered with the bundle directory standing for
+/// the released image.
+fn release_rendered(
+    args: &EditArgs,
+    docs: &[TemplateDoc],
+    new_files: &[(PathBuf, String)],
+    from: &Path,
+    image: &str,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let extra = Some((image.to_string(), from.to_path_buf()));
+    let mut out = Vec::new();
+    for d in docs {
+        let srcs = sources(args, d.path(), &extra)?;
+        let template = d.template().map_err(|e| e.to_string())?;
+        out.extend(crate::workspace::templates::rerendered_from(
+            d.path(),
+            &template,
+            &srcs,
+        )?);
+    }
+    for (path, text) in new_files {
+        let srcs = sources(args, path, &extra)?;
+        let template =
+            crate::template::parse(&path.display().to_string(), text).map_err(|e| e.to_string())?;
+        out.extend(crate::workspace::templates::rerendered_from(
+            path, &template, &srcs,
+        )?);
+    }
+    Ok(out)
 }
 
 type ReleasePlan = (Vec<TemplateDoc>, Vec<(PathBuf, String)>, String);

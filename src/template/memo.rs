@@ -105,7 +105,10 @@ mod tests {
         let memo = Memo::new(Counting(asked.clone()));
         let copy = memo.clone();
         for _ in 0..3 {
-            assert_eq!(memo.bundle_for_image("known").unwrap().unwrap()["name"], "b");
+            assert_eq!(
+                memo.bundle_for_image("known").unwrap().unwrap()["name"],
+                "b"
+            );
             assert!(copy.bundle_for_image("unknown").is_none());
             let e = copy.bundle_for_image("broken").unwrap().unwrap_err();
             assert_eq!(e.to_string(), "cannot read");

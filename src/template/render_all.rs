@@ -403,7 +403,7 @@ pub fn compare(root: &Path, outputs: &[Output]) -> Vec<Mismatch> {
 }
 
 /// `N lines differ, the first at line L (-old +new)`.
-fn diff_summary(old: &str, new: &str) -> String {
+pub fn diff_summary(old: &str, new: &str) -> String {
     let diff = similar::TextDiff::from_lines(old, new);
     let (mut removed, mut added) = (0usize, 0usize);
     let mut first: Option<(usize, String, String)> = None;

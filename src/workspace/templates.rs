@@ -14,9 +14,11 @@ use crate::catalog::commit::{CommitOptions, PlannedFile, commit};
 use crate::catalog::write::{Pending, SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic};
 use crate::edit::Edit;
+use crate::template::Template;
 use crate::template::edit::{TemplateDoc, TemplateEdit, TemplateEditError};
 use crate::template::memo::Memo;
 use crate::template::render_all::{self, Output, RenderAllError};
+use crate::template::source::BundleSource;
 use crate::validate::Report;
 
 use super::template::TemplateWorkspace;
@@ -363,9 +365,9 @@ impl TemplateSet {
         }
         let mut out = Vec::new();
         for (rel, migrate) in &m.outputs {
-            let text = m.ws.catalog_text(*migrate).map_err(|e| {
-                failed(&m.rel, format!("cannot re-render {rel} from it: {e}"))
-            })?;
+            let text =
+                m.ws.catalog_text(*migrate)
+                    .map_err(|e| failed(&m.rel, format!("cannot re-render {rel} from it: {e}")))?;
             out.push(Output {
                 rel: rel.clone(),
                 text,
@@ -373,6 +375,79 @@ impl TemplateSet {
             });
         }
         Ok(out)
+    }
+}
+
+/// The catalog files a template maps to in a repository layout (none elsewhere), re-rendered from
+/// it as it now stands: each file's absolute path and bytes. Refuses when the mapping cannot be
+/// read or the template does not render.
+pub fn rerendered(ws: &TemplateWorkspace) -> Result<Vec<(PathBuf, String)>, String> {
+    let name = ws.doc().name();
+    mapped_files(ws.doc().path())?
+        .into_iter()
+        .map(|(file, migrate)| {
+            let text = ws
+                .catalog_text(migrate)
+                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
+            Ok((file, text))
+        })
+        .collect()
+}
+
+/// [`rerendered`] for a template that is not open for editing (one about to be written at
+/// `path`, which may not exist yet), rendered with bundles from `source`.
+pub fn rerendered_from(
+    path: &Path,
+    template: &Template,
+    source: &dyn BundleSource,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let name = path.display().to_string();
+    let files = mapped_files(path)?;
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rendered = template
+        .render(source)
+        .map_err(|e| format!("{name}: cannot re-render the catalogs it maps to: {e}"))?;
+    files
+        .into_iter()
+        .map(|(file, migrate)| {
+            let text = render_all::catalog_text(&name, &mut rendered.clone(), migrate)
+                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
+            Ok((file, text))
+        })
+        .collect()
+}
+
+/// The catalog files the template at `path` maps to, absolute, each with whether it is migrated.
+fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+    let abs = absolute(path);
+    let (mut outputs, error) = mapped_outputs(std::iter::once(abs.as_path()));
+    match error {
+        Some(why) => Err(format!(
+            "{}: cannot tell which catalogs it renders into: {why}",
+            path.display()
+        )),
+        None => Ok(outputs.pop().unwrap_or_default()),
+    }
+}
+
+/// A path made absolute through its directory, so a file not written yet has one too.
+pub fn absolute(p: &Path) -> PathBuf {
+    if let Ok(abs) = p.canonicalize() {
+        return abs;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            dir.canonicalize()
+                .map_or_else(|_| p.to_path_buf(), |d| d.join(name))
+        }
+        _ => p.to_path_buf(),
     }
 }
 
@@ -431,7 +506,7 @@ fn mapped_outputs<'a>(
                     return Vec::new();
                 }
             };
-            let same = |p: &Path| p.canonicalize().is_ok_and(|p| p == t);
+            let same = |p: &Path| absolute(p) == t;
             plan.jobs
                 .iter()
                 .filter(|j| same(&j.template))

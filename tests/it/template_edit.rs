@@ -81,6 +81,8 @@ fn templates(root: &Path, op: &str) -> Vec<(String, Vec<u8>)> {
 fn release_gives_back_the_templates_the_pipeline_wrote() {
     let (_tmp, root) = repo();
     let upstream = templates(&root, RABBIT);
+    let v420 = root.join("catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml");
+    let upstream_catalog = std::fs::read(&v420).unwrap();
     for (name, _) in &upstream {
         let file = root.join(RABBIT).join("catalog-templates").join(name);
         strip(
@@ -109,6 +111,26 @@ fn release_gives_back_the_templates_the_pipeline_wrote() {
         .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
         .collect();
     assert_eq!(added.len(), 5 * 5, "{stdout}");
+    // The catalogs the templates map to are rendered as the pipeline renders them: v4.20 (from
+    // OCP 4.17 on, migrated) is the committed catalog byte for byte; the others are new.
+    assert!(
+        stdout.contains(
+            "catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml: unchanged"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(&v420).unwrap(), upstream_catalog);
+    for v in ["v4.17", "v4.18", "v4.19", "v4.21", "v4.22"] {
+        let file = root.join(format!(
+            "catalogs/{v}/rabbitmq-messaging-topology-operator/catalog.yaml"
+        ));
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains("name: rabbitmq-messaging-topology-operator.v1.19.3\n")
+                && text.contains("type: olm.csv.metadata"),
+            "{v}"
+        );
+    }
 
     // Released again: nothing to add.
     let again = fbc_edit()
@@ -131,19 +153,37 @@ fn release_into_a_semver_template_gives_back_the_pipelines_bytes() {
         &root.join("operators/konflux/catalog-templates/semver.yaml"),
         &format!("  - Image: {image}\n"),
     );
-    let out = fbc_edit()
-        .current_dir(&root)
-        .args([
-            "edit",
-            "operators/konflux",
-            "release",
-            "--from",
-            "operators/konflux/0.2.2-rc.10",
-            "--image",
-            image,
-        ])
-        .output()
-        .unwrap();
+    let release = |extra: &[&str]| {
+        fbc_edit()
+            .current_dir(&root)
+            .args([
+                "edit",
+                "operators/konflux",
+                "release",
+                "--from",
+                "operators/konflux/0.2.2-rc.10",
+                "--image",
+                image,
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    // The copy holds no konflux catalog to take the other bundles from, so the catalog ci.yaml
+    // maps the template to cannot be rendered offline: nothing is written, and the way on is named.
+    let before = templates(&root, "operators/konflux");
+    let out = release(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("nothing written")
+            && stderr.contains("cannot re-render the catalogs it maps to")
+            && stderr.contains("--no-render writes the templates alone"),
+        "{stderr}"
+    );
+    assert_eq!(templates(&root, "operators/konflux"), before);
+    assert!(!root.join("catalogs/v4.20/konflux").exists());
+    let out = release(&["--no-render"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -667,4 +707,65 @@ fn a_template_from_a_catalog_renders_back_to_it() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// In a repository layout, an edit of a template also writes the catalogs ci.yaml maps it to,
+/// re-rendered; `--no-render` writes the template alone.
+#[test]
+fn an_edit_rerenders_the_catalogs_the_template_maps_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = local("testdata/render-all/community-operators-prod.tar.gz");
+    tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(archive).unwrap(),
+    ))
+    .unpack(tmp.path())
+    .unwrap();
+    let root = tmp.path();
+    let catalog = root.join("catalogs/v4.20/hive-operator/catalog.yaml");
+    let template = root.join("operators/hive-operator/catalog-templates/basic.yaml");
+    let (catalog_before, template_before) = (
+        std::fs::read_to_string(&catalog).unwrap(),
+        std::fs::read_to_string(&template).unwrap(),
+    );
+    let edit = |channel: &str, extra: &[&str]| {
+        fbc_edit()
+            .current_dir(root)
+            .args(["edit", "operators/hive-operator"])
+            .args(extra)
+            .args(["set-default-channel", "-p", "hive-operator", "-c", channel])
+            .output()
+            .unwrap()
+    };
+    let out = edit("mce-2.0", &["--no-render"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&catalog).unwrap(), catalog_before);
+    assert_ne!(std::fs::read_to_string(&template).unwrap(), template_before);
+    // Back to alpha, re-rendered: the catalog is the committed one again, so it is not written;
+    // then mce-2.0 again, which changes the catalog's one line.
+    let out = edit("alpha", &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("catalog.yaml: unchanged"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&template).unwrap(), template_before);
+    let out = edit("mce-2.0", &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("catalogs/v4.20/hive-operator/catalog.yaml"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&catalog).unwrap(),
+        catalog_before.replacen("defaultChannel: alpha\n", "defaultChannel: mce-2.0\n", 1)
+    );
 }

@@ -115,9 +115,10 @@ fn an_edit_goes_into_the_template_and_the_save_rerenders_its_catalog() {
     );
     let mut m = opened(&op, std::slice::from_ref(&template), &[]);
     assert!(
-        m.status.as_deref().unwrap_or_default().contains(
-            "a save also re-renders the 1 catalog file the templates map to"
-        ),
+        m.status
+            .as_deref()
+            .unwrap_or_default()
+            .contains("a save also re-renders the 1 catalog file the templates map to"),
         "{:?}",
         m.template
     );
@@ -212,10 +213,9 @@ fn a_save_that_cannot_rerender_a_mapped_catalog_writes_nothing() {
 fn one_edit_goes_to_every_template_it_applies_to() {
     let tmp = repo();
     let root = tmp.path();
-    let text = std::fs::read_to_string(
-        root.join("operators/hive-operator/catalog-templates/basic.yaml"),
-    )
-    .unwrap();
+    let text =
+        std::fs::read_to_string(root.join("operators/hive-operator/catalog-templates/basic.yaml"))
+            .unwrap();
     let dir = tempfile::tempdir().unwrap();
     // The older template without channel ocm-2.3.
     let ocm = text
@@ -231,10 +231,7 @@ fn one_edit_goes_to_every_template_it_applies_to() {
     let catalogs = [root.join("catalogs/v4.20/hive-operator")];
     let mut m = opened(dir.path(), &files, &catalogs);
     let status = m.status.take().unwrap();
-    assert!(
-        status.starts_with("2 templates in "),
-        "{status}"
-    );
+    assert!(status.starts_with("2 templates in "), "{status}");
     let shown = screen(&mut m, 120, 12);
     assert!(
         shown.contains("v4.20.yaml rendered (2 of 2)") && shown.contains("T next template"),

@@ -31,8 +31,7 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
     let follow = matches!(
         &action,
         Action::Resize { .. } | Action::Loaded(_) | Action::TemplatesOpened(_)
-    )
-        || matches!(&action, Action::Validated(_) | Action::Saved(_));
+    ) || matches!(&action, Action::Validated(_) | Action::Saved(_));
     let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
     let effects = handle(m, action);
     let rows = m.page();
@@ -281,7 +280,11 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
             .map(|d| d.location.clone())
     } else if let Some(file) = l.ws.template_file() {
         // The rendering has no file of its own: the template on screen, from its top.
-        Some(crate::catalog::Location::new(&file.display().to_string(), 1, 1))
+        Some(crate::catalog::Location::new(
+            &file.display().to_string(),
+            1,
+            1,
+        ))
     } else {
         selected_location(l)
     };
