@@ -11,6 +11,8 @@ use serde_json::Value;
 use super::source::{BundleSource, ResolveError};
 
 type Answer = Option<Result<Value, String>>;
+/// A package's icon and where it was found.
+type Icon = Option<(Value, String)>;
 
 /// A source that asks the sources it wraps once per image and package, then answers from memory.
 /// Clones share the memory.
@@ -18,7 +20,7 @@ type Answer = Option<Result<Value, String>>;
 pub struct Memo {
     inner: Arc<dyn BundleSource + Send + Sync>,
     bundles: Arc<Mutex<HashMap<String, Answer>>>,
-    icons: Arc<Mutex<HashMap<String, Option<(Value, String)>>>>,
+    icons: Arc<Mutex<HashMap<String, Icon>>>,
 }
 
 impl Memo {

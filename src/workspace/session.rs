@@ -16,13 +16,13 @@ use super::{Outcome, SaveError, Workspace};
 
 /// A catalog or a set of templates, opened for editing.
 pub enum Session {
-    Catalog(Workspace),
+    Catalog(Box<Workspace>),
     Templates(Box<TemplateSet>),
 }
 
 impl From<Workspace> for Session {
     fn from(ws: Workspace) -> Self {
-        Session::Catalog(ws)
+        Session::Catalog(Box::new(ws))
     }
 }
 

@@ -281,7 +281,7 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
     } else if let Some(file) = l.ws.template_file() {
         // The rendering has no file of its own: the template on screen, from its top.
         Some(crate::catalog::Location::new(
-            &file.display().to_string(),
+            file.display().to_string(),
             1,
             1,
         ))

@@ -28,7 +28,7 @@ pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) -> Vec<Effe
         Ok(Saved { report, reopened }) => {
             if let Some(l) = m.loaded_mut() {
                 match reopened {
-                    Reopened::Catalog(ws) => l.ws = Session::Catalog(*ws),
+                    Reopened::Catalog(ws) => l.ws = Session::Catalog(ws),
                     Reopened::Templates(docs) => {
                         if let Some(set) = l.ws.templates_mut() {
                             set.saved(docs);
