@@ -342,7 +342,7 @@ pub struct Model {
     /// Work under way on a worker (a save, a validation, rendering a bundle): keys wait for it.
     pub busy: Option<String>,
     /// Unsaved edits to apply again once the catalog is read anew (after `$EDITOR`).
-    pub replay: Option<Vec<Edit>>,
+    pub replay: Option<Vec<crate::template::edit::TemplateEdit>>,
     /// What to do once a save has gone through (open the editor after "write first").
     pub after_save: Option<Effect>,
 }

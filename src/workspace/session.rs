@@ -8,7 +8,7 @@ use crate::catalog::commit::PlannedFile;
 use crate::catalog::write::Pending;
 use crate::catalog::{Catalog, Diagnostic};
 use crate::edit::Edit;
-use crate::template::edit::TemplateEditError;
+use crate::template::edit::{TemplateEdit, TemplateEditError};
 use crate::validate::{Report, Validation};
 
 use super::templates::TemplateSet;
@@ -85,6 +85,21 @@ impl Session {
         }
     }
 
+    /// Applies a template edit: a guided edit anywhere, an edit only a semver template has to
+    /// templates alone.
+    pub fn apply_template(&mut self, edit: TemplateEdit) -> Result<Outcome, TemplateEditError> {
+        match (self, edit) {
+            (Session::Catalog(ws), TemplateEdit::Catalog(e)) => Ok(ws.apply(e)?),
+            (Session::Catalog(_), TemplateEdit::Semver(e)) => {
+                Err(TemplateEditError::CannotExpress(format!(
+                    "a catalog has no {}: that is a semver template's, and no template is open",
+                    e.field()
+                )))
+            }
+            (Session::Templates(set), e) => set.apply_template(e),
+        }
+    }
+
     pub fn check(&mut self, edit: &Edit) -> Result<Vec<Diagnostic>, TemplateEditError> {
         match self {
             Session::Catalog(ws) => Ok(ws.check(edit)?),
@@ -135,9 +150,9 @@ impl Session {
     }
 
     /// The edits made and not undone, oldest first (to make again after reading anew).
-    pub fn edits(&self) -> Vec<Edit> {
+    pub fn edits(&self) -> Vec<TemplateEdit> {
         match self {
-            Session::Catalog(ws) => ws.edits(),
+            Session::Catalog(ws) => ws.edits().into_iter().map(TemplateEdit::Catalog).collect(),
             Session::Templates(set) => set.edits(),
         }
     }

@@ -36,9 +36,10 @@ struct Member {
     outputs: Vec<(String, bool)>,
 }
 
-/// An edit of the set: which templates it changed.
+/// An edit of the set: which templates it changed, and the package it is about.
 struct Step {
-    edit: Edit,
+    edit: TemplateEdit,
+    package: String,
     members: Vec<usize>,
 }
 
@@ -159,14 +160,33 @@ impl TemplateSet {
         self.members[self.shown].ws.report()
     }
 
-    /// Applies `edit` to every template it applies to. When it applies to none, the shown
+    /// Applies a guided edit to every template it applies to. When it applies to none, the shown
     /// template's reason is the error.
     pub fn apply(&mut self, edit: Edit) -> Result<Outcome, TemplateEditError> {
+        self.apply_template(TemplateEdit::Catalog(edit))
+    }
+
+    /// Applies a template edit (a guided edit, or one only a semver template has) to every
+    /// template it applies to. A semver edit also says what it changes in the shown template's
+    /// rendering: the channels and edges it generates.
+    pub fn apply_template(&mut self, edit: TemplateEdit) -> Result<Outcome, TemplateEditError> {
+        let before = self.members[self.shown]
+            .ws
+            .rendering()
+            .ok()
+            .map(|r| r.blobs.clone());
+        let package = self
+            .catalog()
+            .index()
+            .package_names()
+            .first()
+            .map(|p| p.to_string())
+            .unwrap_or_default();
         let mut outcome = Outcome::default();
         let mut changed = Vec::new();
         let mut refusals = Vec::new();
         for (i, m) in self.members.iter_mut().enumerate() {
-            match m.ws.apply(TemplateEdit::Catalog(edit.clone())) {
+            match m.ws.apply(edit.clone()) {
                 Ok(o) => {
                     outcome.introduced.extend(o.introduced);
                     outcome.fixed.extend(o.fixed);
@@ -192,8 +212,23 @@ impl TemplateSet {
                 .notes
                 .push(format!("{}: not applied: {e}", self.members[i].rel));
         }
+        if let (TemplateEdit::Semver(_), Some(before), Ok(after)) =
+            (&edit, before, self.members[self.shown].ws.rendering())
+        {
+            outcome
+                .notes
+                .extend(crate::template::preview::rendering_changes(
+                    &before,
+                    &after.blobs,
+                ));
+        }
+        let package = match &edit {
+            TemplateEdit::Catalog(e) => e.package().to_string(),
+            TemplateEdit::Semver(_) => package,
+        };
         self.done.push(Step {
             edit,
+            package,
             members: changed,
         });
         self.undone.clear();
@@ -247,11 +282,11 @@ impl TemplateSet {
     }
 
     pub fn undo_package(&self) -> Option<&str> {
-        self.done.last().map(|s| s.edit.package())
+        self.done.last().map(|s| s.package.as_str())
     }
 
     pub fn redo_package(&self) -> Option<&str> {
-        self.undone.last().map(|s| s.edit.package())
+        self.undone.last().map(|s| s.package.as_str())
     }
 
     pub fn can_undo(&self) -> bool {
@@ -263,7 +298,7 @@ impl TemplateSet {
     }
 
     /// The edits made and not undone, oldest first.
-    pub fn edits(&self) -> Vec<Edit> {
+    pub fn edits(&self) -> Vec<TemplateEdit> {
         self.done.iter().map(|s| s.edit.clone()).collect()
     }
 

@@ -316,3 +316,59 @@ fn templates_that_cannot_be_opened_say_why_and_the_editor_still_opens() {
         }]
     );
 }
+
+/// The palette's semver edits: `:generate major on` goes into the template with its key's case,
+/// says which channels the rendering gains, and is undone like any edit.
+#[test]
+fn a_semver_setting_is_edited_from_the_palette() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&trino(), dir.path());
+    let file = dir.path().join("semver.yaml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut m = opened(
+        &file,
+        std::slice::from_ref(&file),
+        &[dir.path().to_path_buf()],
+    );
+    key(&mut m, ':');
+    for c in "generate major on".chars() {
+        key(&mut m, c);
+    }
+    press(&mut m, KeyCode::Enter);
+    let status = m.status.clone().unwrap();
+    assert!(
+        status.starts_with("set GenerateMajorChannels to true") && status.contains("fast-v0"),
+        "{status}"
+    );
+    let l = m.loaded().unwrap();
+    let pending = l.ws.pending().unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(
+        changed_lines(&pending[0].old, &pending[0].new),
+        [(
+            "GenerateMajorChannels: false".to_string(),
+            "GenerateMajorChannels: true".to_string()
+        )]
+    );
+    // The rendering on screen follows: a major channel now.
+    assert!(
+        l.ws.catalog()
+            .index()
+            .channel("trino-operator", "fast-v0")
+            .is_some(),
+        "{:?}",
+        l.items
+    );
+    key(&mut m, ':');
+    for c in "generate both".chars() {
+        key(&mut m, c);
+    }
+    press(&mut m, KeyCode::Enter);
+    assert_eq!(
+        m.status.as_deref(),
+        Some("usage: generate major|minor on|off")
+    );
+    key(&mut m, 'u');
+    assert!(!m.loaded().unwrap().ws.is_dirty());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+}

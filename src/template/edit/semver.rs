@@ -78,7 +78,7 @@ impl SemverEdit {
     }
 
     /// The template field the edit is about, for refusals.
-    pub(super) fn field(&self) -> &'static str {
+    pub fn field(&self) -> &'static str {
         match self {
             SemverEdit::AddBundle { .. }
             | SemverEdit::MoveBundle { .. }

@@ -5,6 +5,7 @@ pub mod dialogs;
 pub mod edits;
 mod prompt;
 mod results;
+mod semver;
 
 use crate::catalog::Severity;
 use crate::catalog::commit::CommitOptions;

@@ -57,6 +57,27 @@ pub const PALETTE: &[(&str, &str, &str)] = &[
         " mermaid|dot FILE",
         "write the selected channel's graph (an image's catalog: export DIR)",
     ),
+    (
+        "add-image",
+        " REF candidate|fast|stable",
+        "semver template: list a bundle image under a maturity",
+    ),
+    (
+        "move-image",
+        " REF candidate|fast|stable",
+        "semver template: move a listed image to another maturity",
+    ),
+    ("remove-image", " REF", "semver template: take an image out"),
+    (
+        "generate",
+        " major|minor on|off",
+        "semver template: GenerateMajorChannels / GenerateMinorChannels",
+    ),
+    (
+        "channel-preference",
+        " major|minor|none",
+        "semver template: DefaultChannelTypePreference",
+    ),
     ("quit", "", "quit"),
 ];
 
@@ -242,6 +263,9 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                     file: PathBuf::from(file.trim()),
                 }];
             }
+        }
+        "add-image" | "move-image" | "remove-image" | "generate" | "channel-preference" => {
+            super::semver::palette(m, cmd, arg)
         }
         "" => {}
         other => match Command::from_name(other).filter(|c| c.in_palette()) {

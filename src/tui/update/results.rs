@@ -136,16 +136,15 @@ pub(crate) fn loaded(m: &mut Model, ws: Session) {
 
 /// Applies unsaved edits again to the catalog read anew; says how many still applied and which
 /// no longer do (the file they change was changed outside).
-fn replay(l: &mut Loaded, edits: Vec<crate::edit::Edit>) -> String {
+fn replay(l: &mut Loaded, edits: Vec<crate::template::edit::TemplateEdit>) -> String {
     let total = edits.len();
     let mut refused = Vec::new();
     for edit in edits {
-        let package = edit.package().to_string();
-        match l.ws.apply(edit.clone()) {
-            Ok(_) => l.refresh_package(&package),
-            Err(e) => refused.push(format!("{}: {e}", edit.describe())),
+        if let Err(e) = l.ws.apply_template(edit.clone()) {
+            refused.push(format!("{}: {e}", edit.describe()));
         }
     }
+    l.refresh();
     let kept = total - refused.len();
     let mut said = format!(
         "read again; {kept} of {total} unsaved edit{} applied again",
