@@ -9,6 +9,7 @@
 
 pub mod app;
 mod details;
+pub mod diffview;
 pub mod effects;
 pub mod input;
 pub mod keymap;
