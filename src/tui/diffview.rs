@@ -174,9 +174,7 @@ impl DiffView {
                 continue;
             }
             if !in_hunk && let Some(path) = line.strip_prefix("+++ ") {
-                let created = pending_old
-                    .take()
-                    .is_some_and(|o| &text[o] == "/dev/null");
+                let created = pending_old.take().is_some_and(|o| &text[o] == "/dev/null");
                 let start = r.start + 4 + if path.starts_with("b/") { 2 } else { 0 };
                 files.push(DiffFile {
                     path: text[start..r.end].to_string(),
@@ -448,7 +446,10 @@ pub fn page(size: Rect) -> usize {
 /// Where the whole-line popup is drawn: the viewer less a margin.
 pub fn whole_area(size: Rect) -> Rect {
     let a = area(size);
-    let (mx, my) = (if a.width > 40 { 4 } else { 0 }, if a.height > 12 { 2 } else { 0 });
+    let (mx, my) = (
+        if a.width > 40 { 4 } else { 0 },
+        if a.height > 12 { 2 } else { 0 },
+    );
     Rect::new(
         a.x + mx,
         a.y + my,

@@ -211,7 +211,9 @@ pub enum Dialog {
         invalid: bool,
     },
     /// The diff of what saving writes, in the diff viewer; `y` writes.
-    Write { view: Box<crate::tui::diffview::DiffView> },
+    Write {
+        view: Box<crate::tui::diffview::DiffView>,
+    },
     /// Quitting with unsaved edits; `y` quits anyway.
     QuitUnsaved,
     /// Opening a file in `$EDITOR` with unsaved edits, which reloading would drop: `y` writes

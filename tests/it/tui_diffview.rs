@@ -12,10 +12,10 @@ use fbc_edit::catalog::{Progress, load};
 use fbc_edit::edit::Edit;
 use fbc_edit::tui::app::{Action, Dialog, Effect, Model};
 use fbc_edit::tui::diffview::DiffView;
-use fbc_edit::tui::view::Theme;
-use ratatui::style::Modifier;
 use fbc_edit::tui::effects::settle;
 use fbc_edit::tui::keymap::Keymap;
+use fbc_edit::tui::view::Theme;
+use ratatui::style::Modifier;
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
@@ -218,7 +218,10 @@ fn scrolling_stops_at_the_last_line_and_keeps_the_cursor_on_screen() {
     let rows = view(&m).rows().len();
     let page = 24 - 3;
     screen(&mut m, 80, 24);
-    press(&mut m, "pagedown pagedown pagedown pagedown ctrl-d ctrl-d j j j j");
+    press(
+        &mut m,
+        "pagedown pagedown pagedown pagedown ctrl-d ctrl-d j j j j",
+    );
     let v = view(&m);
     assert_eq!((v.cursor, v.top), (rows - 1, rows - page));
     let text = screen(&mut m, 80, 24);
@@ -257,10 +260,10 @@ fn search_marks_its_matches_and_n_goes_round_them() {
     assert!(text.contains("\"defaultchan\": 4 lines"), "{text}");
     // The cursor is on the first match; its text is marked in the buffer.
     let buf = buffer(&mut m, 80, 24);
-    let y = (0..24u16)
-        .find(|&y| buf[(1, y)].symbol() == "▶")
-        .unwrap();
-    let row: String = (0..80u16).map(|x| buf[(x, y)].symbol().to_string()).collect();
+    let y = (0..24u16).find(|&y| buf[(1, y)].symbol() == "▶").unwrap();
+    let row: String = (0..80u16)
+        .map(|x| buf[(x, y)].symbol().to_string())
+        .collect();
     assert!(row.contains("-defaultChannel: stable"), "{row}");
     let x = row.chars().position(|c| c == 'd').unwrap() as u16;
     assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
@@ -284,7 +287,10 @@ fn the_whole_line_under_the_cursor_shows_wrapped_and_scrolls() {
     let mut m = previewing(tmp.path(), Keymap::default());
     press(&mut m, "/ base64data enter enter");
     let text = screen(&mut m, 80, 24);
-    assert!(text.contains("big/catalog.yaml line 4 · 20014 bytes"), "{text}");
+    assert!(
+        text.contains("big/catalog.yaml line 4 · 20014 bytes"),
+        "{text}"
+    );
     assert!(text.contains("base64data: PD94bWwgPD94"), "{text}");
     insta::assert_snapshot!("whole_line_80x24", text);
     let rows = view(&m).whole.as_ref().unwrap().starts.len();
@@ -335,12 +341,24 @@ fn the_viewer_keys_are_rebindable_and_shown_in_the_footer_and_help() {
     assert_eq!(view(&m).cursor, view(&m).rows().len() - 1);
     let text = screen(&mut m, 120, 30);
     let footer = text.lines().nth(29).unwrap();
-    assert!(footer.contains("y write") && footer.contains("x hunk"), "{footer}");
+    assert!(
+        footer.contains("y write") && footer.contains("x hunk"),
+        "{footer}"
+    );
     press(&mut m, "?");
     let text = screen(&mut m, 120, 40);
-    assert!(text.contains("write preview: the diff of every file saving writes"), "{text}");
-    assert!(text.contains("x/] / [: hunks") || text.contains("x / [: hunks"), "{text}");
-    assert!(text.contains("show the whole line under the cursor, wrapped"), "{text}");
+    assert!(
+        text.contains("write preview: the diff of every file saving writes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("x/] / [: hunks") || text.contains("x / [: hunks"),
+        "{text}"
+    );
+    assert!(
+        text.contains("show the whole line under the cursor, wrapped"),
+        "{text}"
+    );
     press(&mut m, "esc");
     assert!(m.overlay.is_none());
     assert!(m.dialog.is_some(), "Esc closes the help, then the viewer");

@@ -44,14 +44,12 @@ fn diff_command(view: &mut DiffView, command: Command, size: Rect) {
         Command::Top => view.to_end(false, page),
         Command::Bottom => view.to_end(true, page),
         Command::NextHunk | Command::PrevHunk => {
-            if !view.jump_hunk(command == Command::NextHunk, page) {
-                view.note = Some(no_more("hunk", command == Command::NextHunk));
-            }
+            let forward = command == Command::NextHunk;
+            view.note = (!view.jump_hunk(forward, page)).then(|| no_more("hunk", forward));
         }
         Command::NextFile | Command::PrevFile => {
-            if !view.jump_file(command == Command::NextFile, page) {
-                view.note = Some(no_more("file", command == Command::NextFile));
-            }
+            let forward = command == Command::NextFile;
+            view.note = (!view.jump_file(forward, page)).then(|| no_more("file", forward));
         }
         Command::Search => view.typing = Some(String::new()),
         Command::NextMatch | Command::PrevMatch => {

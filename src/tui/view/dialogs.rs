@@ -59,22 +59,23 @@ pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &T
             (a, 0) => format!(" ↑ {a} more{keys} "),
             (a, b) => format!(" ↑ {a} ↓ {b} more{keys} "),
         };
-        block = block.title_bottom(Line::from(Span::styled(more, theme.fg(Color::Yellow))).right_aligned());
+        block = block
+            .title_bottom(Line::from(Span::styled(more, theme.fg(Color::Yellow))).right_aligned());
     }
     let inner = block.inner(g.rect);
     f.render_widget(block, g.rect);
-    let [body, answer] = Split::vertical([
-        Constraint::Length(g.visible as u16),
-        Constraint::Fill(1),
-    ])
-    .areas(inner);
+    let [body, answer] =
+        Split::vertical([Constraint::Length(g.visible as u16), Constraint::Fill(1)]).areas(inner);
     f.render_widget(
         Paragraph::new(text.body)
             .wrap(Wrap { trim: false })
             .scroll((g.scroll as u16, 0)),
         body,
     );
-    f.render_widget(Paragraph::new(text.answer).wrap(Wrap { trim: false }), answer);
+    f.render_widget(
+        Paragraph::new(text.answer).wrap(Wrap { trim: false }),
+        answer,
+    );
 }
 
 /// How far a dialog of the dialog layer can scroll on the terminal as it is now (0: it fits).

@@ -33,7 +33,10 @@ pub(super) fn diff_view(m: &Model, v: &DiffView, f: &mut Frame, theme: &Theme) {
     f.render_widget(block, area);
     let query = v.query.as_deref().filter(|_| !v.matches.is_empty());
     let buf = f.buffer_mut();
-    for (y, i) in (v.top..v.rows().len()).take(inner.height as usize).enumerate() {
+    for (y, i) in (v.top..v.rows().len())
+        .take(inner.height as usize)
+        .enumerate()
+    {
         let line = row_line(v, i, inner.width as usize, query, theme);
         buf.set_line(inner.x, inner.y + y as u16, &line, inner.width);
     }
@@ -116,7 +119,11 @@ fn row_line(
     }
     let mut line = Line::from(spans);
     if cursor && theme.color {
-        line = line.style(Style::default().add_modifier(Modifier::BOLD).bg(Color::DarkGray));
+        line = line.style(
+            Style::default()
+                .add_modifier(Modifier::BOLD)
+                .bg(Color::DarkGray),
+        );
     }
     line
 }
@@ -131,11 +138,7 @@ fn body_spans(
     theme: &Theme,
 ) -> Vec<Span<'static>> {
     let num = |n: u32| {
-        if n == 0 {
-            String::new()
-        } else {
-            n.to_string()
-        }
+        if n == 0 { String::new() } else { n.to_string() }
     };
     let (sign, style) = match row.kind {
         RowKind::Added => ("+", theme.fg(Color::Green)),

@@ -127,6 +127,8 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
                 main,
             );
         }
+        // The diff viewer covers the panes: they are not drawn under it.
+        State::Ready(_) if matches!(m.dialog, Some(Dialog::Write { .. })) => {}
         State::Ready(l) => panes(m, l, f, &areas, theme),
     }
     footer_line(m, f, footer, theme);
