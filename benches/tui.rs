@@ -244,5 +244,110 @@ fn bench_edit_generated(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_draw, bench_edit, bench_edit_generated);
+/// A package whose icon is one line of 198,298 base64 characters beside its `defaultChannel`, as
+/// cloud-native-postgresql's in certified-operators v4.18, with 300 bundles after it.
+fn big_icon_catalog(dir: &std::path::Path) {
+    let mut y = format!(
+        "---\ndefaultChannel: stable\nicon:\n  base64data: {}\n  mediatype: image/svg+xml\nname: big\nschema: olm.package\n---\nentries:\n",
+        "PD94bWwg".repeat(198_298 / 8)
+    );
+    for i in 0..300 {
+        let _ = writeln!(y, "- name: big.v1.{i}.0");
+    }
+    y.push_str("name: stable\npackage: big\nschema: olm.channel\n---\nentries:\n- name: big.v1.299.0\nname: fast\npackage: big\nschema: olm.channel\n");
+    for i in 0..300 {
+        let _ = write!(
+            y,
+            "---\nimage: quay.io/demo/big:v1.{i}.0\nname: big.v1.{i}.0\npackage: big\nproperties:\n- type: olm.package\n  value:\n    packageName: big\n    version: 1.{i}.0\nschema: olm.bundle\n"
+        );
+    }
+    std::fs::create_dir_all(dir.join("big")).unwrap();
+    std::fs::write(dir.join("big/catalog.yaml"), y).unwrap();
+}
+
+/// The write preview after setting the default channel of a package whose icon is one 198 KB line
+/// (a generated one; with `FBC_BENCH_REAL`, also cloud-native-postgresql in the full certified
+/// v4.18 catalog): opening it (the diff, as the worker makes it, read into the viewer), one frame
+/// at 160×45, a key and a frame, and the whole line opened and drawn at its end.
+fn bench_preview(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    big_icon_catalog(tmp.path());
+    let mut cases = vec![(
+        "generated-198KB-icon".to_string(),
+        tmp.path().to_path_buf(),
+        "big",
+        "fast",
+    )];
+    for (name, dir) in common::full_real_catalogs() {
+        if name.starts_with("certified") {
+            cases.push((name, dir, "cloud-native-postgresql", "stable"));
+        }
+    }
+    let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    for (name, dir, package, channel) in cases {
+        let mut m = Model::new(
+            dir.clone(),
+            Keymap::default(),
+            Arc::new(Progress::default()),
+        );
+        update(&mut m, Action::Loaded(Ok(Box::new(load(&dir).unwrap()))));
+        update(
+            &mut m,
+            Action::Resize {
+                width: 160,
+                height: 45,
+            },
+        );
+        m.apply_edit(fbc_edit::edit::Edit::SetDefaultChannel {
+            package: package.into(),
+            channel: channel.into(),
+        })
+        .unwrap();
+        let theme = Theme { color: true };
+        let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
+        let mut group = c.benchmark_group(format!("write-preview/{name}"));
+        group.bench_function("open (diff + read into the viewer)", |b| {
+            b.iter(|| {
+                m.dialog = None;
+                fbc_edit::tui::effects::press(&mut m, key('w'));
+                assert!(m.dialog.is_some());
+            })
+        });
+        group.bench_function("frame", |b| {
+            b.iter(|| {
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
+            })
+        });
+        group.bench_function("key+frame (j, k)", |b| {
+            b.iter(|| {
+                press(&mut m, key('j'));
+                press(&mut m, key('k'));
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
+            })
+        });
+        // The icon line: the first match of its key.
+        for c in "/base64data".chars() {
+            press(&mut m, key(c));
+        }
+        press(&mut m, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+        group.bench_function("whole line: open, to its end, frame", |b| {
+            b.iter(|| {
+                press(&mut m, key('v'));
+                press(&mut m, key('G'));
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                press(&mut m, key('v'));
+            })
+        });
+        group.finish();
+        std::mem::forget(m);
+    }
+}
+
+criterion_group!(
+    benches,
+    bench_draw,
+    bench_edit,
+    bench_edit_generated,
+    bench_preview
+);
 criterion_main!(benches);

@@ -19,23 +19,29 @@ pub enum Input {
     Other,
 }
 
-/// The layer keys are looked up in.
+/// The layer a dialog's keys are looked up in.
+pub fn layer_of(d: &Dialog) -> Layer {
+    match d {
+        Dialog::Input { .. } => Layer::Prompt,
+        Dialog::Write { view } if view.typing.is_some() => Layer::Prompt,
+        Dialog::Write { .. } => Layer::Diff,
+        Dialog::PickBundle { .. }
+        | Dialog::PickChannel { .. }
+        | Dialog::PickChannelForNew { .. } => Layer::Picker,
+        _ => Layer::Dialog,
+    }
+}
+
+/// The layer keys are looked up in: the help on top of all, then a dialog, a prompt, the pane.
 pub fn layer(m: &Model) -> Layer {
-    match &m.dialog {
-        Some(Dialog::Input { .. }) => return Layer::Prompt,
-        Some(
-            Dialog::PickBundle { .. }
-            | Dialog::PickChannel { .. }
-            | Dialog::PickChannelForNew { .. },
-        ) => return Layer::Picker,
-        Some(_) => return Layer::Dialog,
-        None => {}
+    if m.overlay == Some(Overlay::Help) {
+        return Layer::Help;
+    }
+    if let Some(d) = &m.dialog {
+        return layer_of(d);
     }
     if m.prompt.is_some() {
         return Layer::Prompt;
-    }
-    if m.overlay == Some(Overlay::Help) {
-        return Layer::Help;
     }
     match m.focus {
         Pane::Tree => Layer::Tree,

@@ -10,6 +10,7 @@
 
 pub mod app;
 mod details;
+pub mod diffview;
 pub mod effects;
 pub mod input;
 pub mod keymap;

@@ -211,8 +211,10 @@ pub enum Dialog {
         lines: Vec<String>,
         invalid: bool,
     },
-    /// The diff of what saving writes; `y` writes.
-    Write { lines: Vec<String>, scroll: usize },
+    /// The diff of what saving writes, in the diff viewer; `y` writes.
+    Write {
+        view: Box<crate::tui::diffview::DiffView>,
+    },
     /// Quitting with unsaved edits; `y` quits anyway.
     QuitUnsaved,
     /// Opening a file in `$EDITOR` with unsaved edits, which reloading would drop: `y` writes
@@ -345,6 +347,8 @@ pub struct Model {
     pub replay: Option<Vec<crate::template::edit::TemplateEdit>>,
     /// What to do once a save has gone through (open the editor after "write first").
     pub after_save: Option<Effect>,
+    /// How far a dialog taller than the terminal is scrolled.
+    pub dialog_scroll: usize,
 }
 
 /// Everything that can happen.
@@ -451,6 +455,7 @@ impl Model {
             busy: None,
             replay: None,
             after_save: None,
+            dialog_scroll: 0,
         }
     }
 

@@ -60,6 +60,18 @@ pub enum Command {
     Discard,
     /// Dialogs: go on and keep what is unsaved.
     Keep,
+    /// The diff viewer: a whole page down or up.
+    PageDown,
+    PageUp,
+    /// The diff viewer: the next or previous hunk, the next or previous file.
+    NextHunk,
+    PrevHunk,
+    NextFile,
+    PrevFile,
+    /// The diff viewer: search its lines.
+    Search,
+    /// The diff viewer: the whole of the line under the cursor.
+    WholeLine,
 }
 
 /// Every command with its name in the config file and what it does.
@@ -155,6 +167,18 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "drop the unsaved edits and go on",
     ),
     (Command::Keep, "keep", "go on and keep the unsaved edits"),
+    (Command::PageDown, "page-down", "a page down"),
+    (Command::PageUp, "page-up", "a page up"),
+    (Command::NextHunk, "next-hunk", "next hunk"),
+    (Command::PrevHunk, "previous-hunk", "previous hunk"),
+    (Command::NextFile, "next-file", "next file"),
+    (Command::PrevFile, "previous-file", "previous file"),
+    (Command::Search, "search", "search the diff"),
+    (
+        Command::WholeLine,
+        "whole-line",
+        "show the whole line under the cursor, wrapped",
+    ),
 ];
 
 impl Command {
@@ -192,8 +216,15 @@ impl Command {
             Command::Back if layer == Layer::Help => "close",
             Command::Down if layer == Layer::Help => "scroll",
             Command::Down if layer == Layer::Picker => "choose",
+            Command::Confirm if layer == Layer::Diff => "write",
+            Command::Cancel if layer == Layer::Diff => "close",
             Command::Confirm => "yes",
             Command::Cancel => "cancel",
+            Command::NextHunk => "hunk",
+            Command::NextFile => "file",
+            Command::Search => "search",
+            Command::NextMatch if layer == Layer::Diff => "match",
+            Command::WholeLine => "whole line",
             Command::Accept => "accept",
             Command::Complete => "complete",
             Command::NextPane => "pane",
@@ -249,8 +280,10 @@ pub enum Layer {
     Graph,
     Details,
     Problems,
-    /// Questions answered with a key (confirm, the write preview, a save's questions).
+    /// Questions answered with a key (confirm, a save's questions).
     Dialog,
+    /// The write preview's diff viewer.
+    Diff,
     /// Lists to choose from, filtered by typing.
     Picker,
     /// Text typed at the bottom line or in an input dialog.
@@ -259,12 +292,13 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 8] = [
+    pub const ALL: [Layer; 9] = [
         Layer::Tree,
         Layer::Graph,
         Layer::Details,
         Layer::Problems,
         Layer::Dialog,
+        Layer::Diff,
         Layer::Picker,
         Layer::Prompt,
         Layer::Help,
@@ -277,6 +311,7 @@ impl Layer {
             Layer::Details => "details",
             Layer::Problems => "problems",
             Layer::Dialog => "dialog",
+            Layer::Diff => "diff",
             Layer::Picker => "picker",
             Layer::Prompt => "prompt",
             Layer::Help => "help",
@@ -367,6 +402,37 @@ const DIALOG: &[(&str, Command)] = &[
     ("pageup", Command::HalfPageUp),
 ];
 
+/// The diff viewer: writes, closes and moves; any other key does nothing.
+const DIFF: &[(&str, Command)] = &[
+    ("y", Command::Confirm),
+    ("esc", Command::Cancel),
+    ("q", Command::Cancel),
+    ("ctrl-c", Command::Cancel),
+    ("?", Command::Help),
+    ("j", Command::Down),
+    ("down", Command::Down),
+    ("k", Command::Up),
+    ("up", Command::Up),
+    ("]", Command::NextHunk),
+    ("[", Command::PrevHunk),
+    ("J", Command::NextFile),
+    ("K", Command::PrevFile),
+    ("/", Command::Search),
+    ("n", Command::NextMatch),
+    ("N", Command::PrevMatch),
+    ("enter", Command::WholeLine),
+    ("v", Command::WholeLine),
+    ("pagedown", Command::PageDown),
+    ("space", Command::PageDown),
+    ("pageup", Command::PageUp),
+    ("ctrl-d", Command::HalfPageDown),
+    ("ctrl-u", Command::HalfPageUp),
+    ("g", Command::Top),
+    ("home", Command::Top),
+    ("G", Command::Bottom),
+    ("end", Command::Bottom),
+];
+
 const PICKER: &[(&str, Command)] = &[
     ("down", Command::Down),
     ("ctrl-n", Command::Down),
@@ -416,7 +482,7 @@ fn bindings(table: &[(&str, Command)]) -> Vec<Binding> {
 /// The effective bindings, per layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keymap {
-    layers: [Vec<Binding>; 8],
+    layers: [Vec<Binding>; 9],
 }
 
 impl Default for Keymap {
@@ -431,6 +497,7 @@ impl Default for Keymap {
                 bindings(&mine)
             }
             Layer::Dialog => bindings(DIALOG),
+            Layer::Diff => bindings(DIFF),
             Layer::Picker => bindings(PICKER),
             Layer::Prompt => bindings(PROMPT),
             Layer::Help => bindings(HELP),

@@ -11,8 +11,19 @@ use crate::tui::update::*;
 use std::path::PathBuf;
 
 /// A key while a dialog is open: the dialog answers it, and stays open or gives way to the next.
+/// A dialog taller than the terminal scrolls with the motion keys of the dialog layer.
 pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<Effect> {
     let yes = input == Input::Command(Command::Confirm);
+    if crate::tui::input::layer_of(&dialog) == crate::tui::keymap::Layer::Dialog
+        && let Input::Command(c) = input
+        && let Some(step) = scroll_step(c, m.size.height)
+    {
+        m.dialog = Some(dialog);
+        let max = crate::tui::view::dialog_scroll_max(m);
+        m.dialog_scroll = m.dialog_scroll.saturating_add_signed(step).min(max);
+        return Vec::new();
+    }
+    m.dialog_scroll = 0;
     match dialog {
         Dialog::Reload { .. } if yes => {
             m.status = Some("reloading; the unsaved edits are dropped".into());
@@ -32,7 +43,7 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
         Dialog::OpenUnsaved { file, line, .. } => return open_unsaved(m, file, line, input),
         Dialog::QuitUnsaved if yes => m.quit = true,
         Dialog::QuitUnsaved => m.status = Some("not quitting; w writes the changes".into()),
-        Dialog::Write { lines, scroll } => return write_preview_input(m, lines, scroll, input),
+        Dialog::Write { view } => return super::diff::diff_input(m, view, input),
         Dialog::Confirm {
             edit,
             lines,
@@ -109,33 +120,16 @@ fn apply_confirmed(m: &mut Model, edit: Edit) -> String {
     text
 }
 
-/// The write preview: `y` writes, the motion keys scroll, anything else writes nothing.
-fn write_preview_input(
-    m: &mut Model,
-    lines: Vec<String>,
-    scroll: usize,
-    input: Input,
-) -> Vec<Effect> {
-    let half = (m.size.height as usize / 4).max(1);
-    let scroll = match input {
-        Input::Command(Command::Confirm) => {
-            let options = m.save_options.clone();
-            return save(m, options);
-        }
-        Input::Command(Command::Down) => scroll + 1,
-        Input::Command(Command::Up) => scroll.saturating_sub(1),
-        Input::Command(Command::HalfPageDown) => scroll + half,
-        Input::Command(Command::HalfPageUp) => scroll.saturating_sub(half),
-        _ => {
-            m.status = Some("nothing written".into());
-            return Vec::new();
-        }
-    };
-    m.dialog = Some(Dialog::Write {
-        scroll: scroll.min(lines.len().saturating_sub(1)),
-        lines,
-    });
-    Vec::new()
+/// How far a motion key scrolls a dialog taller than the terminal.
+fn scroll_step(command: Command, height: u16) -> Option<isize> {
+    let half = (height as isize / 4).max(1);
+    Some(match command {
+        Command::Down => 1,
+        Command::Up => -1,
+        Command::HalfPageDown => half,
+        Command::HalfPageUp => -half,
+        _ => return None,
+    })
 }
 
 /// A key in one of the pickers; a choice goes on to the promote questions.

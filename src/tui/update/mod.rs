@@ -2,6 +2,7 @@
 //! changes and what touches the outside world goes out as effects.
 
 pub mod dialogs;
+mod diff;
 pub mod edits;
 mod prompt;
 mod results;
@@ -21,6 +22,7 @@ use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
+use diff::*;
 use prompt::*;
 pub use prompt::{complete, complete_path, palette_hint};
 use results::*;
@@ -50,7 +52,10 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Mouse(ev) => mouse(m, ev),
         Action::Tick => {}
         Action::Resize { width, height } => {
-            m.size = ratatui::layout::Rect::new(0, 0, width, height)
+            m.size = ratatui::layout::Rect::new(0, 0, width, height);
+            if let Some(Dialog::Write { view }) = &mut m.dialog {
+                diff_resized(view, m.size);
+            }
         }
         Action::Loaded(Ok(catalog)) => {
             loaded(m, crate::workspace::Workspace::open(*catalog).into())
@@ -87,6 +92,14 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
 /// The mouse: the wheel scrolls the pane under the pointer; a click focuses the pane under it and
 /// selects what it is on in the tree and the problems.
 pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
+    if let Some(Dialog::Write { view }) = &mut m.dialog {
+        match ev.kind {
+            MouseEventKind::ScrollDown => diff_wheel(view, 3, m.size),
+            MouseEventKind::ScrollUp => diff_wheel(view, -3, m.size),
+            _ => {}
+        }
+        return;
+    }
     let areas = m.areas();
     let at = Position::new(ev.column, ev.row);
     let Some(pane) = areas.pane_at(at) else {
@@ -158,6 +171,13 @@ pub(crate) fn input(m: &mut Model, input: Input) -> Vec<Effect> {
         return Vec::new();
     }
     m.pending.clear();
+    // The help is on top of everything, the diff viewer's too.
+    if m.overlay.is_some() {
+        if let Input::Command(command) = input {
+            help_command(m, command);
+        }
+        return Vec::new();
+    }
     if let Some(dialog) = m.dialog.take() {
         return dialog_input(m, dialog, input);
     }
@@ -167,10 +187,6 @@ pub(crate) fn input(m: &mut Model, input: Input) -> Vec<Effect> {
     let Input::Command(command) = input else {
         return Vec::new();
     };
-    if m.overlay.is_some() {
-        help_command(m, command);
-        return Vec::new();
-    }
     command_in_pane(m, command)
 }
 

@@ -7,10 +7,10 @@ pub(crate) fn previewed(m: &mut Model, result: Result<String, SaveError>) {
     m.status = None;
     match result {
         Ok(d) if d.is_empty() => m.status = Some("nothing to write".into()),
+        // Read into files, hunks and rows once, here; frames draw only the rows on screen.
         Ok(d) => {
             m.dialog = Some(Dialog::Write {
-                lines: d.lines().map(String::from).collect(),
-                scroll: 0,
+                view: Box::new(crate::tui::diffview::DiffView::parse(d)),
             })
         }
         Err(e @ SaveError::ChangedOnDisk(_)) => {

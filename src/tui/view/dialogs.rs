@@ -1,9 +1,11 @@
-//! Drawing dialogs: pickers, inputs, confirmations, the write preview and a save's questions.
+//! Drawing dialogs: pickers, inputs, confirmations and a save's questions, each sized to its text
+//! with its answer line kept at the bottom (the write preview is `diffview.rs`'s).
 
 use super::*;
 use crate::tui::keymap::Keymap;
 
-pub(super) fn picker_lines(picker: &Picker, keys: &Keymap) -> Vec<Line<'static>> {
+/// A picker: the filter, its options with the choice kept in view, and the keys.
+fn picker_text(title: String, picker: &Picker, keys: &Keymap) -> DialogText {
     let k = |c| keys.hint(Layer::Picker, c);
     let mut lines = vec![
         Line::from(format!("filter: {}▏", picker.filter)),
@@ -18,34 +20,136 @@ pub(super) fn picker_lines(picker: &Picker, keys: &Keymap) -> Vec<Line<'static>>
         lines.push(Line::from(Span::styled(o.clone(), style)));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from(format!(
+    let answer = Line::from(format!(
         "{}/{} choose · type to filter · {} continues · {} cancels",
         k(Command::Up),
         k(Command::Down),
         k(Command::Accept),
         k(Command::Cancel)
-    )));
-    lines
+    ));
+    DialogText {
+        title,
+        body: lines,
+        answer: vec![answer],
+        // The filter and a blank line come before the options.
+        scroll: Scroll::Show(picker.selected + 2),
+    }
 }
 
-pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme: &Theme) {
-    let (title, lines, scroll) = dialog_text(d, keys, theme);
-    // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
-    let width = area.width.saturating_sub(8).min(110);
-    let popup = Paragraph::new(lines)
-        .block(block(&title, true, theme))
-        .wrap(Wrap { trim: false });
-    let h = (popup.line_count(width.saturating_sub(2)) as u16).min(area.height.saturating_sub(2));
-    let rect = centered(area, width, h);
-    f.render_widget(Clear, rect);
-    f.render_widget(popup.scroll((scroll as u16, 0)), rect);
+pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
+    if let Dialog::Write { view } = d {
+        super::diffview::diff_view(m, view, f, theme);
+        return;
+    }
+    let (text, g) = geometry(d, m, area);
+    f.render_widget(Clear, g.rect);
+    let mut block = block(&text.title, true, theme);
+    let below = g.body_rows.saturating_sub(g.scroll + g.visible);
+    if g.scroll > 0 || below > 0 {
+        let keys = match text.scroll {
+            Scroll::Model => format!(
+                " · {}/{} scroll",
+                m.keymap.first_key(Layer::Dialog, Command::Down),
+                m.keymap.first_key(Layer::Dialog, Command::Up)
+            ),
+            _ => String::new(),
+        };
+        let more = match (g.scroll, below) {
+            (0, b) => format!(" ↓ {b} more{keys} "),
+            (a, 0) => format!(" ↑ {a} more{keys} "),
+            (a, b) => format!(" ↑ {a} ↓ {b} more{keys} "),
+        };
+        block = block
+            .title_bottom(Line::from(Span::styled(more, theme.fg(Color::Yellow))).right_aligned());
+    }
+    let inner = block.inner(g.rect);
+    f.render_widget(block, g.rect);
+    let [body, answer] =
+        Split::vertical([Constraint::Length(g.visible as u16), Constraint::Fill(1)]).areas(inner);
+    f.render_widget(
+        Paragraph::new(text.body)
+            .wrap(Wrap { trim: false })
+            .scroll((g.scroll as u16, 0)),
+        body,
+    );
+    f.render_widget(
+        Paragraph::new(text.answer).wrap(Wrap { trim: false }),
+        answer,
+    );
 }
 
-/// A dialog's title, its lines and how far they are scrolled.
-type DialogText = (String, Vec<Line<'static>>, usize);
+/// How far a dialog of the dialog layer can scroll on the terminal as it is now (0: it fits).
+pub(crate) fn dialog_scroll_max(m: &Model) -> usize {
+    let Some(d) = &m.dialog else { return 0 };
+    let (_, g) = geometry(d, m, m.size);
+    g.body_rows.saturating_sub(g.visible)
+}
+
+/// Where a popup goes and how its text fits: its body's wrapped rows, the rows of it shown, and
+/// how far it is scrolled.
+struct Geometry {
+    rect: Rect,
+    body_rows: usize,
+    visible: usize,
+    scroll: usize,
+}
+
+/// Sized to the text as wrapped at the popup's width, so the answer line (kept at the bottom)
+/// always shows; when the terminal is too short, the body scrolls above it.
+fn geometry(d: &Dialog, m: &Model, area: Rect) -> (DialogText, Geometry) {
+    let text = dialog_text(d, &m.keymap);
+    let width = if area.width > 30 {
+        area.width.saturating_sub(8).min(110)
+    } else {
+        area.width
+    };
+    let inner = width.saturating_sub(2).max(1);
+    let rows = |lines: &[Line<'static>]| {
+        Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: false })
+            .line_count(inner)
+    };
+    let (body_rows, answer_rows) = (rows(&text.body), rows(&text.answer));
+    let room = area.height.saturating_sub(2).max(3) as usize;
+    let h = (body_rows + answer_rows + 2).min(room);
+    let visible = h.saturating_sub(answer_rows + 2);
+    let max = body_rows.saturating_sub(visible);
+    let scroll = match text.scroll {
+        Scroll::Model => m.dialog_scroll,
+        Scroll::Show(row) => (row + 1).saturating_sub(visible),
+        Scroll::End => max,
+    }
+    .min(max);
+    let rect = centered(area, width, h as u16);
+    (
+        text,
+        Geometry {
+            rect,
+            body_rows,
+            visible,
+            scroll,
+        },
+    )
+}
+
+/// How a dialog's body is scrolled: by the model (the dialog layer's motion keys), to keep a row
+/// in view (a picker's choice), or to its end (the text being typed).
+enum Scroll {
+    Model,
+    Show(usize),
+    End,
+}
+
+/// A dialog's title, its body, the answer line kept at the bottom, and how the body scrolls.
+struct DialogText {
+    title: String,
+    body: Vec<Line<'static>>,
+    answer: Vec<Line<'static>>,
+    scroll: Scroll,
+}
 
 /// What a dialog shows: one arm per kind of dialog.
-fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
+fn dialog_text(d: &Dialog, keys: &Keymap) -> DialogText {
     let yes = keys.hint(Layer::Dialog, Command::Confirm);
     match d {
         Dialog::Reload { why } => message(
@@ -65,19 +169,19 @@ fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
             [why.clone()],
             format!("{yes} writes it anyway · any other key writes nothing"),
         ),
-        Dialog::PickChannelForNew { bundle, picker } => (
+        Dialog::PickChannelForNew { bundle, picker } => picker_text(
             format!(
                 "add {} to which channel of {}?",
                 bundle["name"].as_str().unwrap_or(""),
                 bundle["package"].as_str().unwrap_or("")
             ),
-            picker_lines(picker, keys),
-            0,
+            picker,
+            keys,
         ),
-        Dialog::PickChannel { bundle, picker, .. } => (
+        Dialog::PickChannel { bundle, picker, .. } => picker_text(
             format!("promote {bundle} into which channel?"),
-            picker_lines(picker, keys),
-            0,
+            picker,
+            keys,
         ),
         Dialog::OpenUnsaved { file, files, .. } => message(
             "unsaved edits",
@@ -102,15 +206,8 @@ fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
                 keys.first_key(Layer::Tree, Command::Write)
             ),
         ),
-        Dialog::Write { lines, scroll } => (
-            format!(
-                "write these changes? {yes} writes · {}/{} scroll · other keys cancel",
-                keys.first_key(Layer::Dialog, Command::Down),
-                keys.first_key(Layer::Dialog, Command::Up)
-            ),
-            preview_lines(lines, theme),
-            *scroll,
-        ),
+        // Drawn by the diff viewer.
+        Dialog::Write { .. } => message("", [], String::new()),
         Dialog::Confirm { lines, invalid, .. } => message(
             "confirm",
             lines.iter().cloned(),
@@ -120,44 +217,33 @@ fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
                 keys.hint(Layer::Dialog, Command::Cancel)
             ),
         ),
-        Dialog::Input { title, text, then } => {
-            message(title, [format!("{text}▏")], input_keys(then, keys))
-        }
+        Dialog::Input { title, text, then } => DialogText {
+            scroll: Scroll::End,
+            ..message(title, [format!("{text}▏")], input_keys(then, keys))
+        },
         Dialog::PickBundle {
             channel, picker, ..
-        } => (
+        } => picker_text(
             format!("promote which bundle into {channel}?"),
-            picker_lines(picker, keys),
-            picker.selected.saturating_sub(8),
+            picker,
+            keys,
         ),
     }
 }
 
-/// A message dialog, not scrolled: its lines of text, a blank line, then the keys to answer with.
+/// A message dialog: its lines of text and a blank line, then the keys to answer with.
 fn message(title: &str, text: impl IntoIterator<Item = String>, answer: String) -> DialogText {
-    let lines = text
+    let body = text
         .into_iter()
         .map(Line::from)
-        .chain([Line::from(""), Line::from(answer)])
+        .chain([Line::from("")])
         .collect();
-    (title.to_string(), lines, 0)
-}
-
-/// The write preview: a unified diff with added lines green and removed lines red.
-fn preview_lines(lines: &[String], theme: &Theme) -> Vec<Line<'static>> {
-    lines
-        .iter()
-        .map(|l| {
-            let style = if l.starts_with('+') && !l.starts_with("+++") {
-                theme.fg(Color::Green)
-            } else if l.starts_with('-') && !l.starts_with("---") {
-                theme.fg(Color::Red)
-            } else {
-                Style::default()
-            };
-            Line::from(Span::styled(l.clone(), style))
-        })
-        .collect()
+    DialogText {
+        title: title.to_string(),
+        body,
+        answer: vec![Line::from(answer)],
+        scroll: Scroll::Model,
+    }
 }
 
 /// The keys of a text input; a bundle directory's path can also be completed.

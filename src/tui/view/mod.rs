@@ -22,8 +22,11 @@ use ratatui::widgets::StatefulWidget;
 use tui_tree_widget::TreeState;
 
 mod dialogs;
+mod diffview;
 mod graph;
 mod panes;
+
+pub(crate) use dialogs::dialog_scroll_max;
 
 use dialogs::*;
 use graph::*;
@@ -124,14 +127,17 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
                 main,
             );
         }
+        // The diff viewer covers the panes: they are not drawn under it.
+        State::Ready(_) if matches!(m.dialog, Some(Dialog::Write { .. })) => {}
         State::Ready(l) => panes(m, l, f, &areas, theme),
     }
     footer_line(m, f, footer, theme);
+    if let Some(d) = &m.dialog {
+        dialog(m, d, f, area, theme);
+    }
+    // The help is on top of everything, as it takes the keys first.
     if m.overlay == Some(Overlay::Help) {
         help(m, f, area, theme);
-    }
-    if let Some(d) = &m.dialog {
-        dialog(d, &m.keymap, f, area, theme);
     }
 }
 
@@ -288,7 +294,9 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
 
 fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let w = area.width.min(76);
+    let diff = matches!(m.dialog, Some(Dialog::Write { .. }));
     let layer = match m.focus {
+        _ if diff => Layer::Diff,
         Pane::Tree => Layer::Tree,
         Pane::Graph => Layer::Graph,
         Pane::Details => Layer::Details,
@@ -302,7 +310,12 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
         w,
         h,
     );
-    let (pane, about) = pane_help(m.focus, |c| m.keymap.keys(layer, c));
+    let k = |c| m.keymap.keys(layer, c);
+    let (pane, about) = if diff {
+        diff_help(k)
+    } else {
+        pane_help(m.focus, k)
+    };
     let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
     lines.extend(about.into_iter().map(Line::from));
     lines.push(Line::from(""));
@@ -327,6 +340,35 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             .scroll((scroll as u16, 0)),
         rect,
     );
+}
+
+/// What the diff viewer shows and how to move in it, above the list of its keys.
+fn diff_help(k: impl Fn(Command) -> String) -> (&'static str, Vec<String>) {
+    (
+        "write preview: the diff of every file saving writes",
+        vec![
+            "files → hunks → lines; long lines are cut with …, never wrapped".into(),
+            format!(
+                "{} / {}: hunks; {} / {}: files; {}: the whole line under the cursor",
+                k(Command::NextHunk),
+                k(Command::PrevHunk),
+                k(Command::NextFile),
+                k(Command::PrevFile),
+                k(Command::WholeLine)
+            ),
+            format!(
+                "{} then Enter: search (ignores case without capitals); {} / {}: matches",
+                k(Command::Search),
+                k(Command::NextMatch),
+                k(Command::PrevMatch)
+            ),
+            format!(
+                "{} writes every file shown; {} closes and writes nothing",
+                k(Command::Confirm),
+                k(Command::Cancel)
+            ),
+        ],
+    )
 }
 
 /// What the focused pane shows and how to move in it, above the list of its commands; `k` gives
