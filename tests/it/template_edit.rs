@@ -169,8 +169,14 @@ fn release_into_a_semver_template_gives_back_the_pipelines_bytes() {
             .output()
             .unwrap()
     };
-    // The copy holds no konflux catalog to take the other bundles from, so the catalog ci.yaml
-    // maps the template to cannot be rendered offline: nothing is written, and the way on is named.
+    // Without the konflux catalog to take the other bundles from, the catalog ci.yaml maps the
+    // template to cannot be rendered offline: nothing is written, and the way on is named.
+    let catalog = root.join("catalogs/v4.20/konflux/catalog.yaml");
+    let upstream_catalog = std::fs::read(
+        common::real("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20")
+            .join("konflux/catalog.yaml"),
+    )
+    .unwrap();
     let before = templates(&root, "operators/konflux");
     let out = release(&[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -182,15 +188,34 @@ fn release_into_a_semver_template_gives_back_the_pipelines_bytes() {
         "{stderr}"
     );
     assert_eq!(templates(&root, "operators/konflux"), before);
-    assert!(!root.join("catalogs/v4.20/konflux").exists());
-    let out = release(&["--no-render"]);
+    assert!(!catalog.exists());
+    // With it, the release gives back the upstream template, and the catalog rendered from it is
+    // the committed one, byte for byte.
+    std::fs::create_dir_all(catalog.parent().unwrap()).unwrap();
+    std::fs::write(&catalog, &upstream_catalog).unwrap();
+    let out = release(&[]);
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("catalogs/v4.20/konflux/catalog.yaml: unchanged")
+    );
     assert_eq!(templates(&root, "operators/konflux"), upstream);
+    assert_eq!(std::fs::read(&catalog).unwrap(), upstream_catalog);
+    // `--no-render` writes the template alone.
+    strip(
+        &root.join("operators/konflux/catalog-templates/semver.yaml"),
+        &format!("  - Image: {image}\n"),
+    );
+    std::fs::write(&catalog, "stale\n").unwrap();
+    let out = release(&["--no-render"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(templates(&root, "operators/konflux"), upstream);
+    assert_eq!(std::fs::read_to_string(&catalog).unwrap(), "stale\n");
 }
 
 fn release_with(root: &Path, config: &str) -> (i32, String) {
