@@ -343,11 +343,42 @@ fn bench_preview(c: &mut Criterion) {
     }
 }
 
+/// An edit of five templates at once (the rabbitmq operator's v4.17 to v4.21, 12 bundles each):
+/// each template re-rendered and re-checked, then undone.
+fn bench_template_edit(c: &mut Criterion) {
+    use fbc_edit::edit::Edit;
+    use fbc_edit::template::Sources;
+    use fbc_edit::template::memo::Memo;
+    use fbc_edit::workspace::templates::TemplateSet;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/release");
+    let dir = root.join("operators/rabbitmq-messaging-topology-operator/catalog-templates");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (sources, _) = Sources::for_template(&files[0], &[], Vec::new(), None).unwrap();
+    let mut set = TemplateSet::open(&files, Memo::new(sources)).unwrap();
+    let edit = Edit::SetSkipRange {
+        package: "rabbitmq-messaging-topology-operator".into(),
+        channel: "stable".into(),
+        entry: "rabbitmq-messaging-topology-operator.v1.19.3".into(),
+        range: Some(">=1.18.0 <1.19.3".into()),
+    };
+    c.bench_function("template-edit/5-templates apply+undo", |b| {
+        b.iter(|| {
+            set.apply(edit.clone()).unwrap();
+            set.undo().unwrap();
+        })
+    });
+}
+
 criterion_group!(
     benches,
     bench_draw,
     bench_edit,
     bench_edit_generated,
-    bench_preview
+    bench_preview,
+    bench_template_edit
 );
 criterion_main!(benches);
