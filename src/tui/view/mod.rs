@@ -161,24 +161,21 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
         (None, Some(i)) => format!("read-only · {}", i.reference),
         (None, None) => "catalog".to_string(),
     };
-    let mut title = match &l.filter {
-        Some(t) => format!("{what} · filter {t:?} ({})", l.matches.len()),
-        None => format!(
-            "{what} · {}",
-            crate::text::plural(
-                l.ws.catalog().index().package_names().len(),
-                "package",
-                "packages"
-            )
+    let count = match &l.filter {
+        Some(t) => format!("filter {t:?} ({})", l.matches.len()),
+        None => crate::text::plural(
+            l.ws.catalog().index().package_names().len(),
+            "package",
+            "packages",
         ),
     };
-    if !l.dirty.is_empty() {
-        title.push_str(&format!(
-            " · ● {} unsaved file{}",
-            l.dirty.len(),
-            if l.dirty.len() == 1 { "" } else { "s" }
-        ));
-    }
+    let unsaved = (!l.dirty.is_empty()).then(|| {
+        format!(
+            "● {}",
+            crate::text::plural(l.dirty.len(), "unsaved file", "unsaved files")
+        )
+    });
+    let title = fit_title(&what, &count, unsaved.as_deref(), tree_area.width);
     if l.items.is_empty() {
         let why = if l.filter.is_some() {
             "Nothing matches the filter. Esc clears it.".to_string()
@@ -436,5 +433,56 @@ fn template_title(t: &crate::tui::app::TemplateView, l: &Loaded) -> String {
         ),
         Some(set) => format!("{} rendered", file(set.names()[set.shown()])),
         None => format!("{} rendered", t.name()),
+    }
+}
+
+/// The tree's title in the room there is: what is shown, the count (or filter) and the unsaved
+/// files. When it does not fit, words go first, then the count, so what is shown and the unsaved
+/// mark stay.
+fn fit_title(what: &str, count: &str, unsaved: Option<&str>, width: u16) -> String {
+    let room = usize::from(width.saturating_sub(4));
+    let join = |parts: &[&str]| parts.join(" · ");
+    let mut candidates = vec![match unsaved {
+        Some(u) => join(&[what, count, u]),
+        None => join(&[what, count]),
+    }];
+    if let Some(u) = unsaved {
+        let short = u.trim_end_matches(" files").trim_end_matches(" file");
+        let shortest = short.trim_end_matches(" unsaved");
+        candidates.push(join(&[what, count, short]));
+        candidates.push(join(&[what, short]));
+        candidates.push(join(&[what, shortest]));
+        candidates.push(short.to_string());
+    }
+    candidates
+        .iter()
+        .find(|c| c.chars().count() <= room)
+        .cloned()
+        .unwrap_or_else(|| candidates[0].clone())
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::fit_title;
+
+    #[test]
+    fn the_unsaved_mark_stays_when_the_title_is_too_long() {
+        assert_eq!(
+            fit_title("catalog", "3 packages", Some("● 2 unsaved files"), 60),
+            "catalog · 3 packages · ● 2 unsaved files"
+        );
+        assert_eq!(
+            fit_title(
+                "v4.17.yaml rendered (1 of 5)",
+                "1 package",
+                Some("● 5 unsaved files"),
+                40
+            ),
+            "v4.17.yaml rendered (1 of 5) · ● 5"
+        );
+        assert_eq!(
+            fit_title("catalog", "1 package", Some("● 1 unsaved file"), 15),
+            "● 1 unsaved"
+        );
     }
 }

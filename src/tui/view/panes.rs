@@ -38,11 +38,16 @@ pub(super) fn problems_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool
     }
     let errors = l.ws.report().count(Severity::Error);
     let warnings = l.ws.report().count(Severity::Warning);
-    let title = format!(
+    let info = l.ws.report().count(Severity::Info);
+    let mut title = format!(
         "problems · {}, {}",
         plural(errors, "error", "errors"),
         plural(warnings, "warning", "warnings")
     );
+    // Info rows are listed too, so the count says so.
+    if info > 0 {
+        title.push_str(&format!(", {info} info"));
+    }
     if l.ws.report().diagnostics.is_empty() {
         f.render_widget(
             Paragraph::new("No problems: the catalog is valid.")
