@@ -25,6 +25,7 @@ pub fn layer(m: &Model) -> Layer {
         Some(Dialog::Input { .. }) => return Layer::Prompt,
         Some(
             Dialog::PickBundle { .. }
+            | Dialog::Pick { .. }
             | Dialog::PickChannel { .. }
             | Dialog::PickChannelForNew { .. },
         ) => return Layer::Picker,

@@ -31,6 +31,7 @@ mod template_render_all;
 mod template_roundtrip;
 mod template_tui;
 mod tui;
+mod tui_edits2;
 mod tui_input;
 mod tui_olm;
 mod validate;

@@ -35,10 +35,15 @@ pub enum Command {
     Promote,
     DefaultChannel,
     Skips,
+    RemoveSkips,
     SkipRange,
+    SetReplaces,
     Deprecate,
+    Undeprecate,
     RemoveEntry,
+    RemoveBundle,
     CreateChannel,
+    DeleteChannel,
     AddBundle,
     Undo,
     Redo,
@@ -50,6 +55,8 @@ pub enum Command {
     Cancel,
     /// Pickers and prompts: take what is chosen or typed.
     Accept,
+    /// Pickers that take several: mark or unmark the highlighted option.
+    Toggle,
     /// Pickers and prompts: delete the character before the cursor.
     DeleteBack,
     /// Prompts: complete the text.
@@ -97,9 +104,19 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     ),
     (Command::Skips, "skips", "add skips to the selected entry"),
     (
+        Command::RemoveSkips,
+        "remove-skips",
+        "remove skips from the selected entry",
+    ),
+    (
         Command::SkipRange,
         "skip-range",
         "set or clear the selected entry's skipRange",
+    ),
+    (
+        Command::SetReplaces,
+        "set-replaces",
+        "set or clear what the selected entry replaces",
     ),
     (
         Command::Deprecate,
@@ -107,14 +124,29 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "deprecate the selected package, channel or bundle",
     ),
     (
+        Command::Undeprecate,
+        "undeprecate",
+        "undeprecate the selected package, channel or bundle",
+    ),
+    (
         Command::RemoveEntry,
         "remove-entry",
         "remove the selected entry, re-linking its neighbours",
     ),
     (
+        Command::RemoveBundle,
+        "remove-bundle",
+        "remove the selected bundle from its package",
+    ),
+    (
         Command::CreateChannel,
         "create-channel",
         "create a channel with the selected bundle",
+    ),
+    (
+        Command::DeleteChannel,
+        "delete-channel",
+        "delete the selected channel",
     ),
     (
         Command::AddBundle,
@@ -136,6 +168,7 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     (Command::Confirm, "confirm", "yes: do what the dialog says"),
     (Command::Cancel, "cancel", "no: close without doing it"),
     (Command::Accept, "accept", "take the choice or the text"),
+    (Command::Toggle, "toggle", "mark or unmark the option"),
     (
         Command::DeleteBack,
         "delete-back",
@@ -197,6 +230,21 @@ impl Command {
             Command::Help => "help",
             Command::Quit => "quit",
             Command::Write => "write",
+            Command::Toggle => "mark",
+            Command::Promote => "promote",
+            Command::DefaultChannel => "default",
+            Command::Skips => "skips",
+            Command::RemoveSkips => "unskip",
+            Command::SkipRange => "skipRange",
+            Command::SetReplaces => "replaces",
+            Command::Deprecate => "deprecate",
+            Command::Undeprecate => "undeprecate",
+            Command::RemoveEntry => "remove",
+            Command::RemoveBundle => "remove bundle",
+            Command::CreateChannel => "new channel",
+            Command::DeleteChannel => "delete",
+            Command::AddBundle => "add bundle",
+            Command::Undo => "undo",
             _ => return None,
         })
     }
@@ -208,10 +256,15 @@ impl Command {
             Command::Promote
                 | Command::DefaultChannel
                 | Command::Skips
+                | Command::RemoveSkips
                 | Command::SkipRange
+                | Command::SetReplaces
                 | Command::Deprecate
+                | Command::Undeprecate
                 | Command::RemoveEntry
+                | Command::RemoveBundle
                 | Command::CreateChannel
+                | Command::DeleteChannel
                 | Command::AddBundle
                 | Command::Undo
                 | Command::Redo
@@ -326,10 +379,15 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("p", Command::Promote, None),
     ("d", Command::DefaultChannel, None),
     ("s", Command::Skips, None),
+    ("S", Command::RemoveSkips, None),
     ("r", Command::SkipRange, None),
+    ("R", Command::SetReplaces, None),
     ("x", Command::Deprecate, None),
+    ("X", Command::Undeprecate, None),
     ("D", Command::RemoveEntry, None),
+    ("B", Command::RemoveBundle, None),
     ("c", Command::CreateChannel, None),
+    ("C", Command::DeleteChannel, None),
     ("a", Command::AddBundle, None),
     ("u", Command::Undo, None),
     ("ctrl-r", Command::Redo, None),
@@ -360,6 +418,7 @@ const PICKER: &[(&str, Command)] = &[
     ("up", Command::Up),
     ("ctrl-p", Command::Up),
     ("enter", Command::Accept),
+    ("space", Command::Toggle),
     ("esc", Command::Cancel),
     ("ctrl-c", Command::Cancel),
     ("backspace", Command::DeleteBack),

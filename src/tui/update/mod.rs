@@ -3,6 +3,7 @@
 
 pub mod dialogs;
 pub mod edits;
+mod pickers;
 mod prompt;
 mod results;
 

@@ -1,35 +1,88 @@
 //! Drawing dialogs: pickers, inputs, confirmations, the write preview and a save's questions.
 
 use super::*;
+use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
 
-pub(super) fn picker_lines(picker: &Picker, keys: &Keymap) -> Vec<Line<'static>> {
+pub(super) fn picker_lines(picker: &Picker, keys: &Keymap, theme: &Theme) -> Vec<Line<'static>> {
     let k = |c| keys.hint(Layer::Picker, c);
     let mut lines = vec![
         Line::from(format!("filter: {}▏", picker.filter)),
         Line::from(""),
     ];
     for (i, o) in picker.shown().into_iter().enumerate() {
-        let style = if i == picker.selected {
-            Style::default().add_modifier(Modifier::REVERSED)
-        } else {
-            Style::default()
+        let why = picker.why_greyed(o);
+        let mut style = match why {
+            Some(_) => theme.fg(Color::DarkGray),
+            None => Style::default(),
         };
-        lines.push(Line::from(Span::styled(o.clone(), style)));
+        if i == picker.selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let mark = match (picker.multi, picker.marked.contains(o)) {
+            (false, _) => "",
+            (true, true) => "[x] ",
+            (true, false) => "[ ] ",
+        };
+        let mut spans = vec![Span::styled(format!("{mark}{o}"), style)];
+        if let Some(why) = why {
+            spans.push(Span::styled(
+                format!("  ✗ {why}"),
+                theme.fg(Color::DarkGray),
+            ));
+        }
+        lines.push(Line::from(spans));
     }
     lines.push(Line::from(""));
+    if let Some(note) = &picker.note {
+        lines.push(Line::from(Span::styled(
+            format!("cannot choose {note}"),
+            theme.fg(Color::Yellow),
+        )));
+    }
+    let take = if picker.multi {
+        format!(
+            "{} marks · {} takes the marked{}",
+            k(Command::Toggle),
+            k(Command::Accept),
+            if picker.none_ok {
+                " (none is fine)"
+            } else {
+                " (or the highlighted)"
+            }
+        )
+    } else {
+        format!("{} continues", k(Command::Accept))
+    };
     lines.push(Line::from(format!(
-        "{}/{} choose · type to filter · {} continues · {} cancels",
+        "{}/{} choose · type to filter · {take} · {} cancels",
         k(Command::Up),
         k(Command::Down),
-        k(Command::Accept),
         k(Command::Cancel)
     )));
     lines
 }
 
-pub(super) fn dialog(d: &Dialog, keys: &Keymap, f: &mut Frame, area: Rect, theme: &Theme) {
-    let (title, lines, scroll) = dialog_text(d, keys, theme);
+pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
+    let keys = &m.keymap;
+    let (title, mut lines, scroll) = dialog_text(d, keys, theme);
+    if let (Dialog::Input { text, then, .. }, Some(l)) = (d, m.loaded()) {
+        // The skipRange being typed: what it matches, under the text.
+        let preview = match then {
+            InputFor::SkipRange {
+                package,
+                channel,
+                entry,
+            } => Some(range_preview(l, package, channel, Some(entry), text)),
+            InputFor::PromoteRange {
+                package, channel, ..
+            } => Some(range_preview(l, package, channel, None, text)),
+            _ => None,
+        };
+        for (i, p) in preview.into_iter().flatten().enumerate() {
+            lines.insert(1 + i, Line::from(Span::styled(p, theme.fg(Color::Cyan))));
+        }
+    }
     // Sized to the text as wrapped, so the last line (the keys to answer with) always shows.
     let width = area.width.saturating_sub(8).min(110);
     let popup = Paragraph::new(lines)
@@ -71,12 +124,12 @@ fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
                 bundle["name"].as_str().unwrap_or(""),
                 bundle["package"].as_str().unwrap_or("")
             ),
-            picker_lines(picker, keys),
+            picker_lines(picker, keys, theme),
             0,
         ),
         Dialog::PickChannel { bundle, picker, .. } => (
             format!("promote {bundle} into which channel?"),
-            picker_lines(picker, keys),
+            picker_lines(picker, keys, theme),
             0,
         ),
         Dialog::OpenUnsaved { file, files, .. } => message(
@@ -127,7 +180,12 @@ fn dialog_text(d: &Dialog, keys: &Keymap, theme: &Theme) -> DialogText {
             channel, picker, ..
         } => (
             format!("promote which bundle into {channel}?"),
-            picker_lines(picker, keys),
+            picker_lines(picker, keys, theme),
+            picker.selected.saturating_sub(8),
+        ),
+        Dialog::Pick { title, picker, .. } => (
+            title.clone(),
+            picker_lines(picker, keys, theme),
             picker.selected.saturating_sub(8),
         ),
     }
