@@ -180,6 +180,9 @@ mod tests {
     fn greyed_options_cannot_be_chosen_and_say_why() {
         let mut p = Picker::new(vec!["a".into(), "b".into()])
             .greying(|o| (o == "a").then(|| "too old".to_string()));
+        // The first that can be chosen is highlighted; the greyed one above it is not taken.
+        assert_eq!(p.selected, 1);
+        p.input(cmd(Command::Up));
         assert!(matches!(p.input(cmd(Command::Accept)), Picked::Open));
         assert_eq!(p.note.as_deref(), Some("a: too old"));
         p.input(cmd(Command::Down));

@@ -270,10 +270,20 @@ fn promote_range_taken(
     bundle: Promotee,
     range: Option<String>,
 ) {
-    if let Some(r) = &range
-        && let Err(why) = crate::catalog::semver_range::Range::parse(r)
+    // What the bundle and channel allow was checked when they were picked: a refusal now is the
+    // range's.
+    let probe = promotion(
+        package.clone(),
+        channel.clone(),
+        bundle.clone(),
+        range.clone(),
+        Vec::new(),
+        None,
+    );
+    if let (Some(l), Some(r)) = (m.loaded(), &range)
+        && let Err(why) = probe.check(l.ws.catalog())
     {
-        m.status = Some(format!("skipRange {r:?} is not a valid range: {why}"));
+        m.status = Some(format!("cannot {}: {why}", probe.describe()));
         m.dialog = Some(promote_range_input(m, package, channel, bundle));
         if let Some(Dialog::Input { text, .. }) = &mut m.dialog {
             *text = r.clone();
