@@ -8,17 +8,16 @@ use crate::catalog::semver_range::Version;
 use crate::catalog::{BlobId, BlobState, Catalog, schema};
 
 use super::EditError;
-use super::channel::{add_channel, check_skip_range, promote};
-use super::support::{Links, Recorder, channel_id, entry_node, json_str, package};
+use super::channel::{Incoming, add_channel, check_skip_range, promote};
+use super::support::{Change, Links, Recorder, channel_id, entry_node, json_str, package};
 
 /// Adds the rendered `bundle` and places it in `channel`. On an error nothing has changed.
-pub(super) fn add_bundle_edit(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    bundle: &serde_json::Value,
-    channel: &str,
-    links: Links,
-) -> Result<(), EditError> {
+pub(super) fn add_bundle_edit<'e>(
+    catalog: &Catalog,
+    bundle: &'e serde_json::Value,
+    channel: &'e str,
+    links: Links<'e>,
+) -> Result<Change<'e>, EditError> {
     let pkg = json_str(bundle, "package");
     let name = json_str(bundle, "name");
     if pkg.is_empty() {
@@ -40,32 +39,59 @@ pub(super) fn add_bundle_edit(
     let new_channel = new_package || channel_id(catalog, pkg, channel).is_err();
     if new_channel {
         check_skip_range(links.skip_range)?;
+    } else {
+        // What promoting it will check, with the version it is about to bring.
+        let version = Version::parse(&version_in(bundle)).ok();
+        promote(
+            catalog,
+            pkg,
+            name,
+            channel,
+            links,
+            Incoming::Rendered(version.as_ref()),
+        )
+        .map(drop)?;
     }
-    let start = rec.blobs.len();
-    let result = add_bundle(
-        catalog,
-        rec,
-        pkg,
-        name,
-        bundle,
-        new_package.then_some(channel),
-    )
-    .and_then(|()| {
-        if new_channel {
-            add_channel(catalog, rec, pkg, channel, entry_node(name, links))
-        } else {
-            promote(catalog, rec, pkg, name, channel, links)
+    Ok(Box::new(move |catalog, rec| {
+        let start = rec.blobs.len();
+        let result = add_bundle(
+            catalog,
+            rec,
+            pkg,
+            name,
+            bundle,
+            new_package.then_some(channel),
+        )
+        .and_then(|()| {
+            if new_channel {
+                add_channel(catalog, rec, pkg, channel, entry_node(name, links))
+            } else {
+                promote(catalog, pkg, name, channel, links, Incoming::InCatalog)
+                    .and_then(|change| change(catalog, rec))
+            }
+        });
+        if let Err(e) = result {
+            // Take back what was added (a refused promote leaves no bundle behind).
+            let undo = super::Undo {
+                blobs: rec.blobs.split_off(start),
+            };
+            undo.apply(catalog);
+            return Err(e);
         }
-    });
-    if let Err(e) = result {
-        // Take back what was added (a refused promote leaves no bundle behind).
-        let undo = super::Undo {
-            blobs: rec.blobs.split_off(start),
-        };
-        undo.apply(catalog);
-        return Err(e);
-    }
-    Ok(())
+        Ok(())
+    }))
+}
+
+/// The version a rendered bundle's `olm.package` property gives (empty when none).
+fn version_in(value: &serde_json::Value) -> String {
+    value
+        .get("properties")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| json_str(p, "type") == crate::catalog::model::property_type::PACKAGE)
+        .map(|p| json_str(&p["value"], "version").to_string())
+        .unwrap_or_default()
 }
 
 /// The format most of the catalog's files use (YAML for an empty catalog).
@@ -128,14 +154,7 @@ fn add_bundle(
         rec.added(catalog, id);
         return Ok(());
     }
-    let version = value
-        .get("properties")
-        .and_then(serde_json::Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|p| json_str(p, "type") == crate::catalog::model::property_type::PACKAGE)
-        .map(|p| json_str(&p["value"], "version").to_string())
-        .unwrap_or_default();
+    let version = version_in(value);
     if let Some((rel, format)) = own_file_for(catalog, pkg, name, &version) {
         let file = new_file(catalog, &rel, format)?;
         let node = node_for(value, format);

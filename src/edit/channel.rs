@@ -3,32 +3,45 @@
 
 use crate::catalog::model::Package;
 use crate::catalog::node::Node;
-use crate::catalog::semver_range::Range;
+use crate::catalog::semver_range::{Range, Version};
 use crate::catalog::{Catalog, schema};
 use crate::graph;
 
 use super::EditError;
 use super::support::{
-    Links, Recorder, channel_id, entries_mut, entry_node, not_an_entry, package, read_channel,
-    version_of,
+    Change, Links, Recorder, channel_id, entries_mut, entry_node, not_an_entry, package,
+    read_channel, version_of,
 };
 
+/// Where the version of a bundle being promoted comes from.
+#[derive(Clone, Copy)]
+pub(super) enum Incoming<'v> {
+    /// The bundle is in the catalog (it must be).
+    InCatalog,
+    /// The bundle is about to be added, with this version (if it has one).
+    Rendered(Option<&'v Version>),
+}
+
 /// Adds `bundle` to `channel`: by default the new head, replacing the current head.
-pub(super) fn promote(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    bundle: &str,
-    channel: &str,
-    links: Links,
-) -> Result<(), EditError> {
+pub(super) fn promote<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    bundle: &'e str,
+    channel: &'e str,
+    links: Links<'e>,
+    incoming: Incoming,
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, pkg, channel)?;
-    if catalog.index().bundle(pkg, bundle).is_none() {
-        return Err(EditError::NoBundle {
-            package: pkg.to_string(),
-            bundle: bundle.to_string(),
-        });
-    }
+    let version = match incoming {
+        Incoming::InCatalog if catalog.index().bundle(pkg, bundle).is_none() => {
+            return Err(EditError::NoBundle {
+                package: pkg.to_string(),
+                bundle: bundle.to_string(),
+            });
+        }
+        Incoming::InCatalog => version_of(catalog, pkg, bundle),
+        Incoming::Rendered(v) => v.cloned(),
+    };
     let ch = read_channel(catalog, id)?;
     if ch.entry(bundle).is_some() {
         return Err(EditError::AlreadyInChannel {
@@ -37,7 +50,7 @@ pub(super) fn promote(
         });
     }
     let head = graph::heads(&ch.entries).first().map(|h| h.to_string());
-    if let (Some(h), Some(new)) = (&head, version_of(catalog, pkg, bundle))
+    if let (Some(h), Some(new)) = (&head, version)
         && let Some(old) = version_of(catalog, pkg, h)
         && new <= old
     {
@@ -56,22 +69,24 @@ pub(super) fn promote(
     }
     check_skip_range(links.skip_range)?;
     let replaces = links.replaces.map(str::to_string).or(head);
-    let entry = entry_node(
-        bundle,
-        Links {
-            replaces: replaces.as_deref(),
-            ..links
-        },
-    );
-    rec.touch(catalog, id);
-    catalog.edit(id, |c| {
-        if let Some(list) = entries_mut(c) {
-            list.push(entry);
-        } else {
-            c.set_field("entries", Node::seq(vec![entry]));
-        }
-    });
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        let entry = entry_node(
+            bundle,
+            Links {
+                replaces: replaces.as_deref(),
+                ..links
+            },
+        );
+        rec.touch(catalog, id);
+        catalog.edit(id, |c| {
+            if let Some(list) = entries_mut(c) {
+                list.push(entry);
+            } else {
+                c.set_field("entries", Node::seq(vec![entry]));
+            }
+        });
+        Ok(())
+    }))
 }
 
 /// A skipRange given for a new entry must parse.
@@ -94,12 +109,11 @@ pub(super) fn default_channel(catalog: &Catalog, pkg: &str) -> Result<(usize, St
     Ok((pid, current))
 }
 
-pub(super) fn set_default_channel(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    channel: &str,
-) -> Result<(), EditError> {
+pub(super) fn set_default_channel<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    channel: &'e str,
+) -> Result<Change<'e>, EditError> {
     channel_id(catalog, pkg, channel)?;
     let (pid, current) = default_channel(catalog, pkg)?;
     if current == channel {
@@ -108,21 +122,22 @@ pub(super) fn set_default_channel(
             channel: channel.to_string(),
         });
     }
-    rec.touch(catalog, pid);
-    catalog.edit(pid, |p| {
-        p.set_field("defaultChannel", Node::string(channel))
-    });
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, pid);
+        catalog.edit(pid, |p| {
+            p.set_field("defaultChannel", Node::string(channel))
+        });
+        Ok(())
+    }))
 }
 
 /// A new channel whose only entry is `bundle`.
-pub(super) fn create_channel(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    channel: &str,
-    bundle: &str,
-) -> Result<(), EditError> {
+pub(super) fn create_channel<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    channel: &'e str,
+    bundle: &'e str,
+) -> Result<Change<'e>, EditError> {
     let p = package(catalog, pkg)?;
     if channel.trim().is_empty() {
         return Err(EditError::ChannelNeedsName);
@@ -139,8 +154,10 @@ pub(super) fn create_channel(
             bundle: bundle.to_string(),
         });
     }
-    let entry = Node::map(vec![("name", Node::string(bundle))]);
-    add_channel(catalog, rec, pkg, channel, entry)
+    Ok(Box::new(move |catalog, rec| {
+        let entry = Node::map(vec![("name", Node::string(bundle))]);
+        add_channel(catalog, rec, pkg, channel, entry)
+    }))
 }
 
 /// Adds an `olm.channel` blob with one entry.
@@ -163,12 +180,11 @@ pub(super) fn add_channel(
 }
 
 /// Deletes a channel that is not the default one.
-pub(super) fn delete_channel(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    channel: &str,
-) -> Result<(), EditError> {
+pub(super) fn delete_channel<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    channel: &'e str,
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, pkg, channel)?;
     let (_, default) = default_channel(catalog, pkg)?;
     if default == channel {
@@ -177,7 +193,9 @@ pub(super) fn delete_channel(
             channel: channel.to_string(),
         });
     }
-    rec.touch(catalog, id);
-    catalog.remove_blob(id);
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, id);
+        catalog.remove_blob(id);
+        Ok(())
+    }))
 }

@@ -5,30 +5,33 @@ use crate::catalog::model::Deprecations;
 use crate::catalog::node::Node;
 use crate::catalog::{BlobId, Catalog, schema};
 
-use super::support::{Recorder, channel_id, package};
+use super::support::{Change, channel_id, package};
 use super::{EditError, Target};
 
-pub(super) fn deprecate(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    target: &Target,
-    message: &str,
-) -> Result<(), EditError> {
+pub(super) fn deprecate<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    target: &'e Target,
+    message: &'e str,
+) -> Result<Change<'e>, EditError> {
     check_target(catalog, pkg, target)?;
     if message.trim().is_empty() {
         return Err(EditError::EmptyMessage);
     }
-    let entry = deprecation_entry(target, message);
     let Some(did) = package(catalog, pkg)?.deprecations.first().copied() else {
-        let blob = Node::map(vec![
-            ("schema", Node::string(schema::DEPRECATIONS)),
-            ("package", Node::string(pkg)),
-            ("entries", Node::seq(vec![entry])),
-        ]);
-        let id = add_deprecations(catalog, pkg, blob)?;
-        rec.added(catalog, id);
-        return Ok(());
+        return Ok(Box::new(move |catalog, rec| {
+            let blob = Node::map(vec![
+                ("schema", Node::string(schema::DEPRECATIONS)),
+                ("package", Node::string(pkg)),
+                (
+                    "entries",
+                    Node::seq(vec![deprecation_entry(target, message)]),
+                ),
+            ]);
+            let id = add_deprecations(catalog, pkg, blob)?;
+            rec.added(catalog, id);
+            Ok(())
+        }));
     };
     let dep = read_deprecations(catalog, did)?;
     if dep
@@ -40,22 +43,24 @@ pub(super) fn deprecate(
             what: what(pkg, target),
         });
     }
-    rec.touch(catalog, did);
-    catalog.edit(did, |d| {
-        match d.get_field_mut("entries").and_then(Node::as_seq_mut) {
-            Some(list) => list.push(entry),
-            None => d.set_field("entries", Node::seq(vec![entry])),
-        }
-    });
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        let entry = deprecation_entry(target, message);
+        rec.touch(catalog, did);
+        catalog.edit(did, |d| {
+            match d.get_field_mut("entries").and_then(Node::as_seq_mut) {
+                Some(list) => list.push(entry),
+                None => d.set_field("entries", Node::seq(vec![entry])),
+            }
+        });
+        Ok(())
+    }))
 }
 
-pub(super) fn undeprecate(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    target: &Target,
-) -> Result<(), EditError> {
+pub(super) fn undeprecate<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    target: &'e Target,
+) -> Result<Change<'e>, EditError> {
     let not_deprecated = || EditError::NotDeprecated {
         what: what(pkg, target),
     };
@@ -71,17 +76,19 @@ pub(super) fn undeprecate(
         .position(|e| matches_target(e.schema, e.name, target))
         .ok_or_else(not_deprecated)?;
     let last = dep.entries.len() == 1;
-    rec.touch(catalog, did);
-    if last {
-        catalog.remove_blob(did);
-    } else {
-        catalog.edit(did, |d| {
-            if let Some(list) = d.get_field_mut("entries").and_then(Node::as_seq_mut) {
-                list.remove(i);
-            }
-        });
-    }
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, did);
+        if last {
+            catalog.remove_blob(did);
+        } else {
+            catalog.edit(did, |d| {
+                if let Some(list) = d.get_field_mut("entries").and_then(Node::as_seq_mut) {
+                    list.remove(i);
+                }
+            });
+        }
+        Ok(())
+    }))
 }
 
 pub(super) fn read_deprecations(

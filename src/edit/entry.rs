@@ -7,28 +7,31 @@ use crate::catalog::semver_range::Range;
 
 use super::EditError;
 use super::support::{
-    Recorder, channel_id, entries_mut, entry_mut, not_an_entry, read_channel, set_entry_field,
+    Change, channel_id, entries_mut, entry_mut, not_an_entry, read_channel, set_entry_field,
     strings,
 };
 
 /// The entry of a channel, located for an edit.
+#[derive(Clone, Copy)]
 pub(super) struct At<'a> {
     pub(super) pkg: &'a str,
     pub(super) channel: &'a str,
     pub(super) entry: &'a str,
 }
 
-pub(super) fn add_skips(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    at: At,
-    skips: &[String],
-) -> Result<(), EditError> {
+pub(super) fn add_skips<'e>(
+    catalog: &Catalog,
+    at: At<'e>,
+    skips: &'e [String],
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
     let e = ch
         .entry(at.entry)
         .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if skips.is_empty() {
+        return Err(EditError::NoSkipsGiven);
+    }
     let new: Vec<String> = skips
         .iter()
         .filter(|s| !e.skips.contains(&s.as_str()))
@@ -45,29 +48,33 @@ pub(super) fn add_skips(
             entry: at.entry.to_string(),
         });
     }
-    rec.touch(catalog, id);
-    catalog.edit(id, |c| {
-        if let Some(e) = entry_mut(c, at.entry) {
-            match e.get_field_mut("skips").and_then(Node::as_seq_mut) {
-                Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
-                None => e.set_field("skips", strings(&new)),
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, id);
+        catalog.edit(id, |c| {
+            if let Some(e) = entry_mut(c, at.entry) {
+                match e.get_field_mut("skips").and_then(Node::as_seq_mut) {
+                    Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
+                    None => e.set_field("skips", strings(&new)),
+                }
             }
-        }
-    });
-    Ok(())
+        });
+        Ok(())
+    }))
 }
 
-pub(super) fn remove_skips(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    at: At,
-    skips: &[String],
-) -> Result<(), EditError> {
+pub(super) fn remove_skips<'e>(
+    catalog: &Catalog,
+    at: At<'e>,
+    skips: &'e [String],
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
     let e = ch
         .entry(at.entry)
         .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if skips.is_empty() {
+        return Err(EditError::NoSkipsGiven);
+    }
     let missing: Vec<String> = skips
         .iter()
         .filter(|s| !e.skips.contains(&s.as_str()))
@@ -80,27 +87,28 @@ pub(super) fn remove_skips(
         });
     }
     let keep_any = e.skips.iter().any(|s| !skips.iter().any(|x| x == s));
-    rec.touch(catalog, id);
-    catalog.edit(id, |c| {
-        let Some(e) = entry_mut(c, at.entry) else {
-            return;
-        };
-        if !keep_any {
-            e.remove_field("skips");
-        } else if let Some(list) = e.get_field_mut("skips").and_then(Node::as_seq_mut) {
-            list.retain(|n| !n.as_str().is_some_and(|s| skips.iter().any(|x| x == s)));
-        }
-    });
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, id);
+        catalog.edit(id, |c| {
+            let Some(e) = entry_mut(c, at.entry) else {
+                return;
+            };
+            if !keep_any {
+                e.remove_field("skips");
+            } else if let Some(list) = e.get_field_mut("skips").and_then(Node::as_seq_mut) {
+                list.retain(|n| !n.as_str().is_some_and(|s| skips.iter().any(|x| x == s)));
+            }
+        });
+        Ok(())
+    }))
 }
 
 /// Sets (or with `None` clears) an entry's skipRange.
-pub(super) fn set_skip_range(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    at: At,
-    range: Option<&str>,
-) -> Result<(), EditError> {
+pub(super) fn set_skip_range<'e>(
+    catalog: &Catalog,
+    at: At<'e>,
+    range: Option<&'e str>,
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
     let e = ch
@@ -117,17 +125,18 @@ pub(super) fn set_skip_range(
     if e.skip_range == range {
         return Err(EditError::SkipRangeUnchanged);
     }
-    set_entry_field(catalog, rec, id, at.entry, "skipRange", range);
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        set_entry_field(catalog, rec, id, at.entry, "skipRange", range);
+        Ok(())
+    }))
 }
 
 /// Sets (or with `None` clears) an entry's replaces.
-pub(super) fn set_replaces(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    at: At,
-    replaces: Option<&str>,
-) -> Result<(), EditError> {
+pub(super) fn set_replaces<'e>(
+    catalog: &Catalog,
+    at: At<'e>,
+    replaces: Option<&'e str>,
+) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
     let e = ch
@@ -141,16 +150,14 @@ pub(super) fn set_replaces(
     if e.replaces == replaces {
         return Err(EditError::ReplacesUnchanged);
     }
-    set_entry_field(catalog, rec, id, at.entry, "replaces", replaces);
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        set_entry_field(catalog, rec, id, at.entry, "replaces", replaces);
+        Ok(())
+    }))
 }
 
 /// Removes an entry; the entries that replaced it take over its `replaces`, and skips naming it go.
-pub(super) fn remove_entry(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    at: At,
-) -> Result<(), EditError> {
+pub(super) fn remove_entry<'e>(catalog: &Catalog, at: At<'e>) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
     let e = ch
@@ -163,9 +170,11 @@ pub(super) fn remove_entry(
         });
     }
     let inherited = e.replaces.map(str::to_string);
-    rec.touch(catalog, id);
-    catalog.edit(id, |c| cut_entry(c, at.entry, inherited.as_deref(), true));
-    Ok(())
+    Ok(Box::new(move |catalog, rec| {
+        rec.touch(catalog, id);
+        catalog.edit(id, |c| cut_entry(c, at.entry, inherited.as_deref(), true));
+        Ok(())
+    }))
 }
 
 /// Takes `entry` out of a channel node: the entries that replaced it replace `inherited` instead

@@ -56,6 +56,8 @@ pub enum EditError {
     SkipsItself { entry: String },
     #[error("{entry} does not skip {}", .skips.join(", "))]
     DoesNotSkip { entry: String, skips: Vec<String> },
+    #[error("no entries were named to skip or unskip")]
+    NoSkipsGiven,
     #[error("the skipRange is already that")]
     SkipRangeUnchanged,
     #[error("{entry} cannot replace itself")]

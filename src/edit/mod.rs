@@ -13,7 +13,7 @@ use crate::catalog::node::Node;
 use crate::catalog::{BlobId, BlobState, Catalog};
 
 pub use error::EditError;
-use support::{Links, Recorder, json_str};
+use support::{Change, Links, Recorder, json_str};
 
 /// What a deprecation is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -229,13 +229,21 @@ impl Edit {
 
     /// Checks the preconditions and applies the edit. On an error nothing has changed.
     pub fn apply(&self, catalog: &mut Catalog) -> Result<Undo, EditError> {
+        let change = self.plan(catalog)?;
         let mut rec = Recorder::new();
-        self.run(catalog, &mut rec)?;
+        change(catalog, &mut rec)?;
         Ok(Undo { blobs: rec.blobs })
     }
 
-    /// The edit's own function, by kind (a flat table).
-    fn run(&self, catalog: &mut Catalog, r: &mut Recorder) -> Result<(), EditError> {
+    /// Checks the preconditions alone, changing nothing: what a face asks before it asks the user
+    /// for more (a picker greys out what `apply` would refuse). `apply` checks them again, and can
+    /// still refuse what only writing finds out (a file in the way).
+    pub fn check(&self, catalog: &Catalog) -> Result<(), EditError> {
+        self.plan(catalog).map(|_| ())
+    }
+
+    /// Checks the preconditions and returns the change that makes the edit (a flat table by kind).
+    fn plan<'e>(&'e self, catalog: &Catalog) -> Result<Change<'e>, EditError> {
         match self {
             Edit::Promote {
                 package,
@@ -246,55 +254,56 @@ impl Edit {
                 skip_range,
             } => {
                 let links = links(replaces, skips, skip_range);
-                channel::promote(catalog, r, package, bundle, channel, links)
+                let how = channel::Incoming::InCatalog;
+                channel::promote(catalog, package, bundle, channel, links, how)
             }
             Edit::SetDefaultChannel { package, channel } => {
-                channel::set_default_channel(catalog, r, package, channel)
+                channel::set_default_channel(catalog, package, channel)
             }
             Edit::CreateChannel {
                 package,
                 channel,
                 bundle,
-            } => channel::create_channel(catalog, r, package, channel, bundle),
+            } => channel::create_channel(catalog, package, channel, bundle),
             Edit::DeleteChannel { package, channel } => {
-                channel::delete_channel(catalog, r, package, channel)
+                channel::delete_channel(catalog, package, channel)
             }
             Edit::AddSkips {
                 package,
                 channel,
                 entry,
                 skips,
-            } => entry::add_skips(catalog, r, at(package, channel, entry), skips),
+            } => entry::add_skips(catalog, at(package, channel, entry), skips),
             Edit::RemoveSkips {
                 package,
                 channel,
                 entry,
                 skips,
-            } => entry::remove_skips(catalog, r, at(package, channel, entry), skips),
+            } => entry::remove_skips(catalog, at(package, channel, entry), skips),
             Edit::SetSkipRange {
                 package,
                 channel,
                 entry,
                 range,
-            } => entry::set_skip_range(catalog, r, at(package, channel, entry), range.as_deref()),
+            } => entry::set_skip_range(catalog, at(package, channel, entry), range.as_deref()),
             Edit::SetReplaces {
                 package,
                 channel,
                 entry,
                 replaces,
-            } => entry::set_replaces(catalog, r, at(package, channel, entry), replaces.as_deref()),
+            } => entry::set_replaces(catalog, at(package, channel, entry), replaces.as_deref()),
             Edit::RemoveEntry {
                 package,
                 channel,
                 entry,
-            } => entry::remove_entry(catalog, r, at(package, channel, entry)),
+            } => entry::remove_entry(catalog, at(package, channel, entry)),
             Edit::Deprecate {
                 package,
                 target,
                 message,
-            } => deprecation::deprecate(catalog, r, package, target, message),
+            } => deprecation::deprecate(catalog, package, target, message),
             Edit::Undeprecate { package, target } => {
-                deprecation::undeprecate(catalog, r, package, target)
+                deprecation::undeprecate(catalog, package, target)
             }
             Edit::AddBundle {
                 bundle,
@@ -304,13 +313,13 @@ impl Edit {
                 skip_range,
             } => {
                 let links = links(replaces, skips, skip_range);
-                bundle::add_bundle_edit(catalog, r, bundle, channel, links)
+                bundle::add_bundle_edit(catalog, bundle, channel, links)
             }
             Edit::RemoveBundle {
                 package,
                 bundle,
                 relink,
-            } => remove_bundle::remove_bundle(catalog, r, package, bundle, *relink),
+            } => remove_bundle::remove_bundle(catalog, package, bundle, *relink),
         }
     }
 }

@@ -10,16 +10,15 @@ use super::EditError;
 use super::channel::default_channel;
 use super::deprecation::read_deprecations;
 use super::entry::cut_entry;
-use super::support::{Recorder, package, read_channel};
+use super::support::{Change, package, read_channel};
 
 /// Removes `bundle` of `pkg`. On an error nothing has changed.
-pub(super) fn remove_bundle(
-    catalog: &mut Catalog,
-    rec: &mut Recorder,
-    pkg: &str,
-    bundle: &str,
+pub(super) fn remove_bundle<'e>(
+    catalog: &Catalog,
+    pkg: &'e str,
+    bundle: &'e str,
     relink: bool,
-) -> Result<(), EditError> {
+) -> Result<Change<'e>, EditError> {
     let p = package(catalog, pkg)?;
     let blobs: Vec<BlobId> = p
         .bundles
@@ -36,29 +35,31 @@ pub(super) fn remove_bundle(
     let channels = p.channels_listing(bundle).to_vec();
     let inherited = check_channels(catalog, pkg, bundle, &channels, relink)?;
     let deprecations = deprecation_entries(catalog, pkg, bundle)?;
-    for (&id, inherited) in channels.iter().zip(&inherited) {
-        rec.touch(catalog, id);
-        catalog.edit(id, |c| cut_entry(c, bundle, inherited.as_deref(), relink));
-    }
-    for id in blobs {
-        rec.touch(catalog, id);
-        catalog.remove_blob(id);
-    }
-    for (id, indices, all) in deprecations {
-        rec.touch(catalog, id);
-        if all {
-            catalog.remove_blob(id);
-        } else {
-            catalog.edit(id, |d| {
-                if let Some(list) = d.get_field_mut("entries").and_then(Node::as_seq_mut) {
-                    for &i in indices.iter().rev() {
-                        list.remove(i);
-                    }
-                }
-            });
+    Ok(Box::new(move |catalog, rec| {
+        for (&id, inherited) in channels.iter().zip(&inherited) {
+            rec.touch(catalog, id);
+            catalog.edit(id, |c| cut_entry(c, bundle, inherited.as_deref(), relink));
         }
-    }
-    Ok(())
+        for id in blobs {
+            rec.touch(catalog, id);
+            catalog.remove_blob(id);
+        }
+        for (id, indices, all) in deprecations {
+            rec.touch(catalog, id);
+            if all {
+                catalog.remove_blob(id);
+            } else {
+                catalog.edit(id, |d| {
+                    if let Some(list) = d.get_field_mut("entries").and_then(Node::as_seq_mut) {
+                        for &i in indices.iter().rev() {
+                            list.remove(i);
+                        }
+                    }
+                });
+            }
+        }
+        Ok(())
+    }))
 }
 
 /// What removing `bundle` does, in a sentence.

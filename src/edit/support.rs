@@ -8,6 +8,11 @@ use crate::catalog::{BlobId, BlobState, Catalog, PackageIndex};
 
 use super::EditError;
 
+/// The change an edit makes once its preconditions hold: planning an edit reads the catalog and
+/// checks, and only the change it returns writes.
+pub(super) type Change<'e> =
+    Box<dyn FnOnce(&mut Catalog, &mut Recorder) -> Result<(), EditError> + 'e>;
+
 /// Records blobs before they change.
 pub(super) struct Recorder {
     pub(super) blobs: Vec<(BlobId, Node, BlobState)>,

@@ -1,7 +1,11 @@
 //! The details pane: what the selected package, channel or entry is, in lines of text.
 
-use crate::catalog::model::{Bundle, Deprecations, Package, PropertyValue};
+use petgraph::Direction;
+use petgraph::visit::EdgeRef;
+
+use crate::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
 use crate::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
+use crate::graph::channel::EdgeKind;
 use crate::tui::tree::*;
 
 /// Text of the details pane for the selection.
@@ -75,12 +79,70 @@ fn entry_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) 
             "removed from channel {c} by the change under review (nothing to edit here)"
         ));
     }
-    match idx
+    let mut bundle = match idx
         .bundle(e)
         .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))
     {
-        None => out.push("no olm.bundle with this name in the package".into()),
-        Some((id, b)) => out.extend(bundle_lines(cat, idx, e, id, &b)),
+        None => vec!["no olm.bundle with this name in the package".into()],
+        Some((id, b)) => bundle_lines(cat, idx, e, id, &b),
+    };
+    // The links go after the version and image.
+    let at = bundle.len().min(2);
+    let rest = bundle.split_off(at);
+    out.extend(bundle);
+    out.extend(link_lines(l, cat, idx, c, e));
+    out.extend(rest);
+    out
+}
+
+/// A channel entry's own links (its `replaces`, `skips` and `skipRange`), then the entries whose
+/// links lead to it, and by which.
+fn link_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let channel = idx
+        .channel(c)
+        .and_then(|id| Channel::read(&cat.blob(id).value).ok());
+    if let Some(entry) = channel.as_ref().and_then(|ch| ch.entry(e)) {
+        let or_none = |s: Option<&str>| s.unwrap_or("(none)").to_string();
+        out.push(format!("replaces: {}", or_none(entry.replaces)));
+        out.push(format!(
+            "skips: {}",
+            if entry.skips.is_empty() {
+                "(none)".to_string()
+            } else {
+                entry.skips.join(", ")
+            }
+        ));
+        out.push(format!("skipRange: {}", or_none(entry.skip_range)));
+    }
+    let Some((g, _)) = l.graph.as_ref().filter(|(g, _)| g.channel == c) else {
+        return out;
+    };
+    let Some(n) = g.node(e) else {
+        return out;
+    };
+    // Edges point from the older entry to the one whose link names it.
+    let mut by: Vec<(String, Vec<EdgeKind>)> = Vec::new();
+    for edge in g.graph.edges_directed(n, Direction::Outgoing) {
+        let name = g.graph[edge.target()].name.clone();
+        match by.iter_mut().find(|(b, _)| *b == name) {
+            Some((_, kinds)) => kinds.push(*edge.weight()),
+            None => by.push((name, vec![*edge.weight()])),
+        }
+    }
+    for (_, kinds) in &mut by {
+        kinds.sort();
+        kinds.dedup();
+    }
+    if by.is_empty() {
+        out.push("reached by: no entry (no replaces, skips or skipRange leads here)".into());
+    } else {
+        by.sort();
+        out.push("reached by (their links lead here):".into());
+        out.extend(by.into_iter().map(|(name, kinds)| {
+            let kinds: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
+            format!("  {name} ({})", kinds.join(", "))
+        }));
     }
     out
 }

@@ -26,6 +26,7 @@ pub fn layer_of(d: &Dialog) -> Layer {
         Dialog::Write { view } if view.typing.is_some() => Layer::Prompt,
         Dialog::Write { .. } => Layer::Diff,
         Dialog::PickBundle { .. }
+        | Dialog::Pick { .. }
         | Dialog::PickChannel { .. }
         | Dialog::PickChannelForNew { .. } => Layer::Picker,
         _ => Layer::Dialog,

@@ -5,8 +5,7 @@ use crate::catalog::commit::CommitOptions;
 use crate::catalog::{Catalog, Progress};
 use crate::edit::{Edit, Target};
 use crate::graph::channel::PackageFacts;
-use crate::tui::input::Input;
-use crate::tui::keymap::{Command, Key, Keymap};
+use crate::tui::keymap::{Key, Keymap};
 use crate::tui::review::*;
 use crate::tui::tree::*;
 use crate::workspace::SaveError;
@@ -49,21 +48,6 @@ pub enum InputFor {
         channel: String,
         bundle: Promotee,
     },
-    /// Then the entries it skips (comma-separated, empty: none).
-    PromoteSkips {
-        package: String,
-        channel: String,
-        bundle: Promotee,
-        range: Option<String>,
-    },
-    /// Then what it replaces (prefilled with the current head).
-    PromoteReplaces {
-        package: String,
-        channel: String,
-        bundle: Promotee,
-        range: Option<String>,
-        skips: Vec<String>,
-    },
     /// The directory of a bundle to add (Tab completes the path).
     AddBundleDir,
     /// Then its image reference (empty: none).
@@ -71,11 +55,6 @@ pub enum InputFor {
         dir: std::path::PathBuf,
     },
     SkipRange {
-        package: String,
-        channel: String,
-        entry: String,
-    },
-    Skips {
         package: String,
         channel: String,
         entry: String,
@@ -132,64 +111,48 @@ impl Promotee {
     }
 }
 
-/// A list to choose from; typing filters it, arrows move, Enter chooses, Esc cancels.
+pub use crate::tui::picker::{Picked, Picker};
+
+/// What the options picked in a [`Dialog::Pick`] become.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Picker {
-    pub options: Vec<String>,
-    pub filter: String,
-    pub selected: usize,
+pub enum PickFor {
+    /// The entries a bundle being promoted skips (any number).
+    PromoteSkips {
+        package: String,
+        channel: String,
+        bundle: Promotee,
+        range: Option<String>,
+    },
+    /// Then what it replaces (the current head highlighted).
+    PromoteReplaces {
+        package: String,
+        channel: String,
+        bundle: Promotee,
+        range: Option<String>,
+        skips: Vec<String>,
+    },
+    /// Entries an entry also skips.
+    AddSkips {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    /// Skips an entry no longer has.
+    RemoveSkips {
+        package: String,
+        channel: String,
+        entry: String,
+    },
+    /// What an entry replaces.
+    SetReplaces {
+        package: String,
+        channel: String,
+        entry: String,
+    },
 }
 
-/// What a key did to a picker.
-pub enum Picked {
-    Chosen(String),
-    Cancelled,
-    Open,
-}
-
-impl Picker {
-    pub fn new(options: Vec<String>) -> Picker {
-        Picker {
-            options,
-            filter: String::new(),
-            selected: 0,
-        }
-    }
-
-    /// The options the filter lets through.
-    pub fn shown(&self) -> Vec<&String> {
-        self.options
-            .iter()
-            .filter(|o| o.contains(self.filter.as_str()))
-            .collect()
-    }
-
-    /// A key in the picker: moves, typing filters, Enter chooses, Esc cancels.
-    pub fn input(&mut self, input: Input) -> Picked {
-        match input {
-            Input::Command(Command::Cancel) => return Picked::Cancelled,
-            Input::Command(Command::Accept) => {
-                if let Some(o) = self.shown().get(self.selected) {
-                    return Picked::Chosen((*o).clone());
-                }
-            }
-            Input::Command(Command::Down) => {
-                self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1))
-            }
-            Input::Command(Command::Up) => self.selected = self.selected.saturating_sub(1),
-            Input::Command(Command::DeleteBack) => {
-                self.filter.pop();
-                self.selected = 0;
-            }
-            Input::Text(c) => {
-                self.filter.push(c);
-                self.selected = 0;
-            }
-            _ => {}
-        }
-        Picked::Open
-    }
-}
+/// The option of the replaces picker that clears an entry's replaces.
+pub const REPLACES_NOTHING: &str = "(nothing)";
 
 /// A dialog: it says what will happen before it happens.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -237,6 +200,12 @@ pub enum Dialog {
     ForceWrite { why: String },
     /// A save failed part way: every file and what became of it; any key closes.
     SaveFailed { title: String, lines: Vec<String> },
+    /// Pick one option, or several, for `then`.
+    Pick {
+        title: String,
+        picker: Picker,
+        then: PickFor,
+    },
     /// Pick the channel a rendered bundle goes into (existing channels of its package, and the
     /// channels its annotations name, marked new).
     PickChannelForNew {

@@ -538,3 +538,57 @@ fn remove_entry_drops_a_skips_list_it_empties() {
     assert!(!text.contains("skips:"), "{text}");
     assert!(text.contains("skipRange: '>=2.0.0 <2.2.0'"), "{text}");
 }
+
+#[test]
+fn check_refuses_what_apply_refuses_and_changes_nothing() {
+    let tmp = copy_of("assets/demo-catalog");
+    let mut c = load(tmp.path()).unwrap();
+    let promote = |bundle: &str| Edit::Promote {
+        package: s("cache-operator"),
+        bundle: s(bundle),
+        channel: s("fast"),
+        replaces: None,
+        skips: Vec::new(),
+        skip_range: None,
+    };
+    let edits = [
+        promote("cache-operator.v1.2.1"),
+        promote("cache-operator.v1.5.0-rc.1"),
+        Edit::Deprecate {
+            package: s("cache-operator"),
+            target: Target::Channel(s("stable-1.0")),
+            message: s("use stable"),
+        },
+        Edit::DeleteChannel {
+            package: s("cache-operator"),
+            channel: s("stable"),
+        },
+        Edit::RemoveSkips {
+            package: s("cache-operator"),
+            channel: s("stable"),
+            entry: s("cache-operator.v1.3.0"),
+            skips: Vec::new(),
+        },
+        Edit::RemoveBundle {
+            package: s("cache-operator"),
+            bundle: s("cache-operator.v1.1.0"),
+            relink: false,
+        },
+        Edit::RemoveBundle {
+            package: s("cache-operator"),
+            bundle: s("cache-operator.v1.1.0"),
+            relink: true,
+        },
+    ];
+    for edit in edits {
+        let checked = edit.check(&c);
+        assert!(c.dirty_files().is_empty(), "{edit:?} changed the catalog");
+        match edit.apply(&mut c) {
+            Ok(undo) => {
+                assert_eq!(checked, Ok(()), "{edit:?}");
+                undo.apply(&mut c);
+            }
+            Err(e) => assert_eq!(checked, Err(e), "{edit:?}"),
+        }
+    }
+}

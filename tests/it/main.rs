@@ -32,6 +32,7 @@ mod template_roundtrip;
 mod template_tui;
 mod tui;
 mod tui_diffview;
+mod tui_edits2;
 mod tui_input;
 mod tui_olm;
 mod validate;

@@ -95,7 +95,7 @@ fn a_template_opens_for_editing_with_its_rendering_on_screen() {
     key(&mut m, 'l');
     key(&mut m, 'j');
     let text = screen(&mut m, 100, 20);
-    assert!(text.contains("w write"), "{text}");
+    assert!(text.contains("o editor"), "{text}");
     insta::assert_snapshot!("template_rendering", text);
 }
 

@@ -315,14 +315,19 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
         "{:?}",
         m.dialog
     );
-    // Then the skips (none) and what it replaces (the current head, offered).
+    // Then the skips (none marked: none) and what it replaces (the current head, highlighted),
+    // both picked from the channel's entries.
     press(&mut m, "enter");
     assert!(
-        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text.is_empty())
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Pick { picker, .. }) if picker.multi && picker.options.len() == 5),
+        "{:?}",
+        m.dialog
     );
     press(&mut m, "enter");
     assert!(
-        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == "cache-operator.v1.3.0")
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Pick { picker, .. }) if picker.shown()[picker.selected] == "cache-operator.v1.3.0"),
+        "{:?}",
+        m.dialog
     );
     press(&mut m, "enter");
     let text = screen(&mut m, 80, 24);

@@ -407,8 +407,8 @@ fn a_long_picker_keeps_its_choice_and_its_keys_in_view() {
     let tmp = tempfile::tempdir().unwrap();
     catalog(tmp.path(), 8, 40);
     let mut m = model(tmp.path());
-    // big / fast, which has one of the 40 bundles: promote offers the other 39.
-    press(&mut m, "l j j p");
+    // The head of big / stable: what it replaces is picked from the other 39 entries.
+    press(&mut m, "l j l j R");
     let keys = "↑/↓ choose · type to filter · Enter continues · Esc cancels";
     let text = screen(&mut m, 80, 24);
     assert!(text.contains(keys), "{text}");
@@ -417,7 +417,7 @@ fn a_long_picker_keeps_its_choice_and_its_keys_in_view() {
     }
     let text = screen(&mut m, 80, 24);
     assert!(text.contains(keys), "{text}");
-    let Some(Dialog::PickBundle { picker, .. }) = &m.dialog else {
+    let Some(Dialog::Pick { picker, .. }) = &m.dialog else {
         panic!("no picker")
     };
     let chosen = picker.shown()[picker.selected].clone();

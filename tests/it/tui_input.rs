@@ -183,11 +183,11 @@ fn the_palette_runs_a_keys_command_by_name() {
     chars(&mut m, ":undo");
     press_key(&mut m, ev(KeyCode::Enter));
     assert!(!m.loaded().unwrap().ws.is_dirty(), "{:?}", m.status);
-    chars(&mut m, ":und");
+    chars(&mut m, ":red");
     press_key(&mut m, ev(KeyCode::Tab));
     assert_eq!(
         m.prompt,
-        Some(fbc_edit::tui::app::Prompt::Palette("undo".into()))
+        Some(fbc_edit::tui::app::Prompt::Palette("redo".into()))
     );
 }
 

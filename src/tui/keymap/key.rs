@@ -108,6 +108,7 @@ impl Key {
             KeyCode::Tab => "Tab".into(),
             KeyCode::BackTab => "Shift-Tab".into(),
             KeyCode::Backspace => "Backspace".into(),
+            KeyCode::Char(' ') => "Space".into(),
             _ => self.name(),
         }
     }

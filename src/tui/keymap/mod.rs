@@ -35,10 +35,15 @@ pub enum Command {
     Promote,
     DefaultChannel,
     Skips,
+    RemoveSkips,
     SkipRange,
+    SetReplaces,
     Deprecate,
+    Undeprecate,
     RemoveEntry,
+    RemoveBundle,
     CreateChannel,
+    DeleteChannel,
     AddBundle,
     Undo,
     Redo,
@@ -52,6 +57,8 @@ pub enum Command {
     Cancel,
     /// Pickers and prompts: take what is chosen or typed.
     Accept,
+    /// Pickers that take several: mark or unmark the highlighted option.
+    Toggle,
     /// Pickers and prompts: delete the character before the cursor.
     DeleteBack,
     /// Prompts: complete the text.
@@ -111,9 +118,19 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     ),
     (Command::Skips, "skips", "add skips to the selected entry"),
     (
+        Command::RemoveSkips,
+        "remove-skips",
+        "remove skips from the selected entry",
+    ),
+    (
         Command::SkipRange,
         "skip-range",
         "set or clear the selected entry's skipRange",
+    ),
+    (
+        Command::SetReplaces,
+        "set-replaces",
+        "set or clear what the selected entry replaces",
     ),
     (
         Command::Deprecate,
@@ -121,14 +138,29 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "deprecate the selected package, channel or bundle",
     ),
     (
+        Command::Undeprecate,
+        "undeprecate",
+        "undeprecate the selected package, channel or bundle",
+    ),
+    (
         Command::RemoveEntry,
         "remove-entry",
         "remove the selected entry, re-linking its neighbours",
     ),
     (
+        Command::RemoveBundle,
+        "remove-bundle",
+        "remove the selected bundle from its package",
+    ),
+    (
         Command::CreateChannel,
         "create-channel",
         "create a channel with the selected bundle",
+    ),
+    (
+        Command::DeleteChannel,
+        "delete-channel",
+        "delete the selected channel",
     ),
     (
         Command::AddBundle,
@@ -155,6 +187,7 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     (Command::Confirm, "confirm", "yes: do what the dialog says"),
     (Command::Cancel, "cancel", "no: close without doing it"),
     (Command::Accept, "accept", "take the choice or the text"),
+    (Command::Toggle, "toggle", "mark or unmark the option"),
     (
         Command::DeleteBack,
         "delete-back",
@@ -235,6 +268,21 @@ impl Command {
             Command::Help => "help",
             Command::Quit => "quit",
             Command::Write => "write",
+            Command::Toggle => "mark",
+            Command::Promote => "promote",
+            Command::DefaultChannel => "default",
+            Command::Skips => "skips",
+            Command::RemoveSkips => "unskip",
+            Command::SkipRange => "skipRange",
+            Command::SetReplaces => "replaces",
+            Command::Deprecate => "deprecate",
+            Command::Undeprecate => "undeprecate",
+            Command::RemoveEntry => "remove",
+            Command::RemoveBundle => "remove bundle",
+            Command::CreateChannel => "new channel",
+            Command::DeleteChannel => "delete",
+            Command::AddBundle => "add bundle",
+            Command::Undo => "undo",
             Command::NextTemplate => "next template",
             _ => return None,
         })
@@ -247,10 +295,15 @@ impl Command {
             Command::Promote
                 | Command::DefaultChannel
                 | Command::Skips
+                | Command::RemoveSkips
                 | Command::SkipRange
+                | Command::SetReplaces
                 | Command::Deprecate
+                | Command::Undeprecate
                 | Command::RemoveEntry
+                | Command::RemoveBundle
                 | Command::CreateChannel
+                | Command::DeleteChannel
                 | Command::AddBundle
                 | Command::Undo
                 | Command::Redo
@@ -373,10 +426,15 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("p", Command::Promote, None),
     ("d", Command::DefaultChannel, None),
     ("s", Command::Skips, None),
+    ("S", Command::RemoveSkips, None),
     ("r", Command::SkipRange, None),
+    ("R", Command::SetReplaces, None),
     ("x", Command::Deprecate, None),
+    ("X", Command::Undeprecate, None),
     ("D", Command::RemoveEntry, None),
+    ("B", Command::RemoveBundle, None),
     ("c", Command::CreateChannel, None),
+    ("C", Command::DeleteChannel, None),
     ("a", Command::AddBundle, None),
     ("u", Command::Undo, None),
     ("ctrl-r", Command::Redo, None),
@@ -439,6 +497,7 @@ const PICKER: &[(&str, Command)] = &[
     ("up", Command::Up),
     ("ctrl-p", Command::Up),
     ("enter", Command::Accept),
+    ("space", Command::Toggle),
     ("esc", Command::Cancel),
     ("ctrl-c", Command::Cancel),
     ("backspace", Command::DeleteBack),

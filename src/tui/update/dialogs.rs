@@ -7,6 +7,7 @@ use crate::tui::input::Input;
 use crate::tui::keymap::Command;
 use crate::tui::model::*;
 use crate::tui::update::edits::*;
+use crate::tui::update::pickers::*;
 use crate::tui::update::*;
 use std::path::PathBuf;
 
@@ -60,6 +61,22 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
             }
         },
         Dialog::Input { title, text, then } => return text_input(m, title, text, then, input),
+        Dialog::Pick {
+            title,
+            mut picker,
+            then,
+        } => match picker.input(input) {
+            Picked::Open => {
+                m.dialog = Some(Dialog::Pick {
+                    title,
+                    picker,
+                    then,
+                })
+            }
+            Picked::Cancelled => m.status = Some("cancelled".into()),
+            Picked::Chosen(one) => picked(m, then, vec![one]),
+            Picked::ChosenMany(many) => picked(m, then, many),
+        },
         picker @ (Dialog::PickBundle { .. }
         | Dialog::PickChannel { .. }
         | Dialog::PickChannelForNew { .. }) => picker_input(m, picker, input),
@@ -150,6 +167,7 @@ fn picker_input(m: &mut Model, mut dialog: Dialog, input: Input) {
             return;
         }
         Picked::Chosen(choice) => choice,
+        Picked::ChosenMany(_) => return,
     };
     let (package, channel, promotee) = match dialog {
         Dialog::PickBundle {
@@ -198,46 +216,18 @@ fn text_input(
     Vec::new()
 }
 
-/// Comma-separated names, trimmed, empty ones dropped.
-fn list(t: &str) -> Vec<String> {
-    t.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
-}
-
 /// The text typed for a question: the next question, the work it starts, or the edit to confirm.
 fn accept_text(m: &mut Model, then: InputFor, t: String) -> Vec<Effect> {
     let some = |t: &str| (!t.is_empty()).then(|| t.to_string());
     let edit = match then {
-        InputFor::PromoteRange { .. } | InputFor::PromoteSkips { .. } => {
-            m.dialog = Some(next_promote_question(m, then, &t));
-            return Vec::new();
-        }
-        InputFor::PromoteReplaces {
+        InputFor::PromoteRange {
             package,
             channel,
             bundle,
-            range,
-            skips,
-        } => match bundle {
-            Promotee::Existing(bundle) => Edit::Promote {
-                package,
-                bundle,
-                channel,
-                replaces: some(&t),
-                skips,
-                skip_range: range,
-            },
-            Promotee::Rendered(bundle) => Edit::AddBundle {
-                bundle: *bundle,
-                channel,
-                replaces: some(&t),
-                skips,
-                skip_range: range,
-            },
-        },
+        } => {
+            promote_range_taken(m, package, channel, bundle, some(&t));
+            return Vec::new();
+        }
         InputFor::AddBundleDir => {
             m.status = Some(format!("reading {t}…"));
             return vec![Effect::CheckBundleDir {
@@ -262,16 +252,6 @@ fn accept_text(m: &mut Model, then: InputFor, t: String) -> Vec<Effect> {
             entry,
             range: some(&t),
         },
-        InputFor::Skips {
-            package,
-            channel,
-            entry,
-        } => Edit::AddSkips {
-            package,
-            channel,
-            entry,
-            skips: list(&t),
-        },
         InputFor::Deprecate { package, target } => Edit::Deprecate {
             package,
             target,
@@ -283,71 +263,147 @@ fn accept_text(m: &mut Model, then: InputFor, t: String) -> Vec<Effect> {
             bundle,
         },
     };
+    to_confirm(m, edit);
+    Vec::new()
+}
+
+/// The skipRange of a promotion typed: refused at once when the library refuses it (the input stays
+/// open); else the skips, then what it replaces, are picked from the channel's entries. A channel
+/// with no entries yet (a new one) has neither to ask.
+fn promote_range_taken(
+    m: &mut Model,
+    package: String,
+    channel: String,
+    bundle: Promotee,
+    range: Option<String>,
+) {
+    // What the bundle and channel allow was checked when they were picked: a refusal now is the
+    // range's.
+    let probe = promotion(
+        package.clone(),
+        channel.clone(),
+        bundle.clone(),
+        range.clone(),
+        Vec::new(),
+        None,
+    );
+    if let (Some(l), Some(r)) = (m.loaded(), &range)
+        && let Err(why) = probe.check(l.ws.catalog())
+    {
+        m.status = Some(format!("cannot {}: {why}", probe.describe()));
+        m.dialog = Some(promote_range_input(m, package, channel, bundle));
+        if let Some(Dialog::Input { text, .. }) = &mut m.dialog {
+            *text = r.clone();
+        }
+        return;
+    }
+    let Some(l) = m.loaded() else { return };
+    if channel_entries(l, &package, &channel).is_empty() {
+        let edit = promotion(package, channel, bundle, range, Vec::new(), None);
+        to_confirm(m, edit);
+        return;
+    }
+    m.dialog = Some(pick_promote_skips(l, package, channel, bundle, range));
+}
+
+/// The edit a promotion's answers make.
+fn promotion(
+    package: String,
+    channel: String,
+    bundle: Promotee,
+    range: Option<String>,
+    skips: Vec<String>,
+    replaces: Option<String>,
+) -> Edit {
+    match bundle {
+        Promotee::Existing(bundle) => Edit::Promote {
+            package,
+            bundle,
+            channel,
+            replaces,
+            skips,
+            skip_range: range,
+        },
+        Promotee::Rendered(bundle) => Edit::AddBundle {
+            bundle: *bundle,
+            channel,
+            replaces,
+            skips,
+            skip_range: range,
+        },
+    }
+}
+
+/// The confirmation of an edit, or why it cannot be made.
+fn to_confirm(m: &mut Model, edit: Edit) {
     if let Some(l) = m.loaded_mut() {
         match confirm(l, edit) {
             Ok(d) => m.dialog = Some(d),
             Err(e) => m.status = Some(e),
         }
     }
-    Vec::new()
 }
 
-/// Promoting asks three questions in turn: the skipRange, the skips, then what it replaces (the
-/// channel's head by default).
-fn next_promote_question(m: &Model, then: InputFor, t: &str) -> Dialog {
-    match then {
-        InputFor::PromoteRange {
-            package,
-            channel,
-            bundle,
-        } => Dialog::Input {
-            title: format!(
-                "entries {} skips (comma-separated; empty for none)",
-                bundle.name()
-            ),
-            text: String::new(),
-            then: InputFor::PromoteSkips {
-                package,
-                channel,
-                bundle,
-                range: (!t.is_empty()).then(|| t.to_string()),
-            },
-        },
-        InputFor::PromoteSkips {
+/// What was picked: the next question of a promotion, or the edit to confirm.
+fn picked(m: &mut Model, then: PickFor, chosen: Vec<String>) {
+    let edit = match then {
+        PickFor::PromoteSkips {
             package,
             channel,
             bundle,
             range,
         } => {
-            let head = m.loaded().and_then(|l| {
-                let idx = l.ws.catalog().index().package(&package)?;
-                let ch = crate::catalog::model::Channel::read(
-                    &l.ws.catalog().blob(idx.channel(&channel)?).value,
-                )
-                .ok()?;
-                crate::graph::heads(&ch.entries)
-                    .first()
-                    .map(|h| h.to_string())
-            });
-            Dialog::Input {
-                title: format!(
-                    "{} replaces (the current head by default; empty for nothing)",
-                    bundle.name()
-                ),
-                text: head.unwrap_or_default(),
-                then: InputFor::PromoteReplaces {
-                    package,
-                    channel,
-                    bundle,
-                    range,
-                    skips: list(t),
-                },
+            if let Some(l) = m.loaded() {
+                m.dialog = Some(pick_promote_replaces(
+                    l, package, channel, bundle, range, chosen,
+                ));
             }
+            return;
         }
-        other => Dialog::Input {
-            title: String::new(),
-            text: t.to_string(),
-            then: other,
+        PickFor::PromoteReplaces {
+            package,
+            channel,
+            bundle,
+            range,
+            skips,
+        } => promotion(
+            package,
+            channel,
+            bundle,
+            range,
+            skips,
+            chosen.into_iter().next(),
+        ),
+        PickFor::AddSkips {
+            package,
+            channel,
+            entry,
+        } => Edit::AddSkips {
+            package,
+            channel,
+            entry,
+            skips: chosen,
         },
-    }
+        PickFor::RemoveSkips {
+            package,
+            channel,
+            entry,
+        } => Edit::RemoveSkips {
+            package,
+            channel,
+            entry,
+            skips: chosen,
+        },
+        PickFor::SetReplaces {
+            package,
+            channel,
+            entry,
+        } => Edit::SetReplaces {
+            package,
+            channel,
+            entry,
+            replaces: chosen.into_iter().next().filter(|o| o != REPLACES_NOTHING),
+        },
+    };
+    to_confirm(m, edit);
 }

@@ -2,17 +2,32 @@
 //! confirmation that says what it will do and which problems it introduces.
 
 use crate::edit::{Edit, Target};
-use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::tui::keymap::Command;
 use crate::tui::model::*;
 use crate::tui::tree::*;
+use crate::tui::update::pickers::*;
+
+pub(crate) use crate::tui::update::pickers::{channels_for_new, grey_new_channels};
 
 /// The dialog that states an edit and the problems it would introduce.
 pub(crate) fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {
+    confirm_with(l, edit, Vec::new())
+}
+
+/// [`confirm`] with lines of its own under the question (why relinking is asked, say).
+pub(crate) fn confirm_with(
+    l: &mut Loaded,
+    edit: Edit,
+    notes: Vec<String>,
+) -> Result<Dialog, String> {
     let introduced =
         l.ws.check(&edit)
             .map_err(|e| format!("cannot {}: {e}", edit.describe()))?;
     let mut lines = vec![format!("{}?", capitalise(&edit.describe())), String::new()];
+    if !notes.is_empty() {
+        lines.extend(notes);
+        lines.push(String::new());
+    }
     if let Edit::SetSkipRange {
         range: Some(r),
         entry,
@@ -143,7 +158,23 @@ fn redo(m: &mut Model) -> String {
     said
 }
 
+/// Refuses, before anything is asked, an edit the library already says cannot be made.
+fn refuse(l: &Loaded, edit: &Edit) -> Result<(), String> {
+    edit.check(l.ws.catalog())
+        .map_err(|e| format!("cannot {}: {e}", edit.describe()))
+}
+
+/// What a deprecation key is about: the selected package, channel or bundle.
+fn target(rest: &[String]) -> Target {
+    match rest {
+        [c] => Target::Channel(c.clone()),
+        [_, e] => Target::Bundle(e.clone()),
+        _ => Target::Package,
+    }
+}
+
 /// The dialog an edit key opens on the selected path (package, channel, entry), or why it cannot.
+/// Each checks the edit's preconditions first, so nothing is asked for an edit that will be refused.
 fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialog, String> {
     let need = |what: &str| Err(format!("select {what} first"));
     let input = |title: String, then: InputFor| {
@@ -153,47 +184,66 @@ fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialo
             then,
         })
     };
-    match (command, sel) {
-        (Command::Promote, [p, _, e]) => pick_channel_to_promote_into(l, p, e),
-        (Command::Promote, [p, c]) => pick_bundle_to_promote(l, p, c),
-        (Command::DefaultChannel, [p, c, ..]) => confirm(
+    let (p, c, e) = (
+        sel.first().cloned().unwrap_or_default(),
+        sel.get(1).cloned().unwrap_or_default(),
+        sel.get(2).cloned().unwrap_or_default(),
+    );
+    match (command, sel.len()) {
+        (Command::Promote, 3) => pick_channel_to_promote_into(l, &p, &e),
+        (Command::Promote, 2) => pick_bundle_to_promote(l, &p, &c),
+        (Command::DefaultChannel, 2 | 3) => confirm(
             l,
             Edit::SetDefaultChannel {
-                package: p.clone(),
-                channel: c.clone(),
+                package: p,
+                channel: c,
             },
         ),
-        (Command::RemoveEntry, [p, c, e]) => confirm(
+        (Command::DeleteChannel, 2) => confirm(
+            l,
+            Edit::DeleteChannel {
+                package: p,
+                channel: c,
+            },
+        ),
+        (Command::RemoveEntry, 3) => confirm(
             l,
             Edit::RemoveEntry {
-                package: p.clone(),
-                channel: c.clone(),
-                entry: e.clone(),
+                package: p,
+                channel: c,
+                entry: e,
             },
         ),
-        (Command::SkipRange, [p, c, e]) => Ok(skip_range_input(l, p, c, e)),
-        (Command::Skips, [p, c, e]) => input(
-            format!("entries {e} also skips (comma-separated)"),
-            InputFor::Skips {
-                package: p.clone(),
-                channel: c.clone(),
-                entry: e.clone(),
-            },
-        ),
-        (Command::Deprecate, [p, rest @ ..]) => input(
-            "deprecation message (why, and what to use instead)".into(),
-            InputFor::Deprecate {
-                package: p.clone(),
-                target: match rest {
-                    [c] => Target::Channel(c.clone()),
-                    [_, e] => Target::Bundle(e.clone()),
-                    _ => Target::Package,
+        (Command::RemoveBundle, 3) => remove_bundle(l, p, e),
+        (Command::SkipRange, 3) => Ok(skip_range_input(l, &p, &c, &e)),
+        (Command::Skips, 3) => pick_skips(l, p, c, e),
+        (Command::RemoveSkips, 3) => pick_unskips(l, p, c, e),
+        (Command::SetReplaces, 3) => pick_replaces(l, p, c, e),
+        (Command::Deprecate, 1..) => {
+            let target = target(&sel[1..]);
+            refuse(
+                l,
+                &Edit::Deprecate {
+                    package: p.clone(),
+                    target: target.clone(),
+                    message: "why".into(),
                 },
+            )?;
+            input(
+                "deprecation message (why, and what to use instead)".into(),
+                InputFor::Deprecate { package: p, target },
+            )
+        }
+        (Command::Undeprecate, 1..) => confirm(
+            l,
+            Edit::Undeprecate {
+                package: p,
+                target: target(&sel[1..]),
             },
         ),
-        (Command::CreateChannel, [p, rest @ ..]) => {
-            let bundle = match rest {
-                [_, e] => Some(e.clone()),
+        (Command::CreateChannel, 2 | 3) => {
+            let bundle = match sel.len() {
+                3 => Some(e),
                 _ => l
                     .graph
                     .as_ref()
@@ -205,7 +255,7 @@ fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialo
             input(
                 format!("name of the new channel of {p} (first entry: {b})"),
                 InputFor::CreateChannel {
-                    package: p.clone(),
+                    package: p,
                     bundle: b,
                 },
             )
@@ -214,173 +264,38 @@ fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialo
             "bundle directory to add (manifests/ and metadata/; Tab completes)".into(),
             InputFor::AddBundleDir,
         ),
-        (Command::Promote | Command::DefaultChannel, _) => need("a channel"),
-        (Command::RemoveEntry | Command::SkipRange | Command::Skips, _) => need("an entry"),
-        _ => need("something"),
-    }
-}
-
-/// Promote the selected entry: the channels of its package it is not in yet.
-fn pick_channel_to_promote_into(l: &Loaded, p: &str, e: &str) -> Result<Dialog, String> {
-    let catalog = l.ws.catalog();
-    let mut options: Vec<String> = catalog
-        .index()
-        .package(p)
-        .map(|idx| {
-            let listing: Vec<&str> = idx
-                .channels_listing(e)
-                .iter()
-                .map(|&id| catalog.blob(id).name())
-                .collect();
-            idx.channels
-                .iter()
-                .map(|&id| catalog.blob(id).name())
-                .filter(|c| !listing.contains(c))
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
-    options.sort();
-    options.dedup();
-    if options.is_empty() {
-        return Err(format!("{e} is already in every channel of {p}"));
-    }
-    Ok(Dialog::PickChannel {
-        package: p.to_string(),
-        bundle: e.to_string(),
-        picker: Picker::new(options),
-    })
-}
-
-/// Promote into the selected channel: the bundles of its package not in it yet, newest first.
-fn pick_bundle_to_promote(l: &Loaded, p: &str, c: &str) -> Result<Dialog, String> {
-    let in_channel: Vec<String> = l
-        .graph
-        .as_ref()
-        .map(|(g, _)| g.graph.node_weights().map(|n| n.name.clone()).collect())
-        .unwrap_or_default();
-    let catalog = l.ws.catalog();
-    let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> = catalog
-        .index()
-        .package(p)
-        .map(|idx| {
-            let facts = PackageFacts::read(catalog, idx);
-            idx.bundles
-                .iter()
-                .map(|&id| catalog.blob(id).name().to_string())
-                .filter(|n| !in_channel.contains(n))
-                .map(|n| (facts.versions.get(&n).cloned(), n))
-                .collect()
-        })
-        .unwrap_or_default();
-    options.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    options.dedup_by(|a, b| a.1 == b.1);
-    if options.is_empty() {
-        return Err(format!("every bundle of {p} is already in {c}"));
-    }
-    Ok(Dialog::PickBundle {
-        package: p.to_string(),
-        channel: c.to_string(),
-        picker: Picker::new(options.into_iter().map(|(_, n)| n).collect()),
-    })
-}
-
-/// The skipRange input, filled with the entry's own range, or one from the channel's oldest
-/// version up to the entry's.
-fn skip_range_input(l: &Loaded, p: &str, c: &str, e: &str) -> Dialog {
-    let graph = l.graph.as_ref().map(|(g, _)| g);
-    let current = graph.and_then(|g| g.node(e).and_then(|n| g.skip_ranges.get(&n).cloned()));
-    let suggested = current.or_else(|| {
-        let g = graph?;
-        let own = g.graph[g.node(e)?].version.clone()?;
-        let oldest = g
-            .graph
-            .node_weights()
-            .filter_map(|n| n.version.clone())
-            .min()?;
-        (oldest < own).then(|| format!(">={oldest} <{own}"))
-    });
-    Dialog::Input {
-        title: format!("skipRange of {e} (empty clears it)"),
-        text: suggested.unwrap_or_default(),
-        then: InputFor::SkipRange {
-            package: p.to_string(),
-            channel: c.to_string(),
-            entry: e.to_string(),
-        },
-    }
-}
-
-/// After choosing what to promote where: offer a skipRange from the channel's oldest version up to
-/// the bundle's.
-pub(crate) fn promote_range_input(
-    m: &Model,
-    package: String,
-    channel: String,
-    bundle: Promotee,
-) -> Dialog {
-    let suggested = m.loaded().and_then(|l| {
-        let cat = l.ws.catalog();
-        let idx = cat.index().package(&package)?;
-        let facts = PackageFacts::read(cat, idx);
-        let g = ChannelGraph::build(cat, &facts, idx.channel(&channel)?)?;
-        let oldest = g
-            .graph
-            .node_weights()
-            .filter_map(|n| n.version.clone())
-            .min()?;
-        let own = bundle.version(l, &package)?;
-        (oldest < own).then(|| format!(">={oldest} <{own}"))
-    });
-    let exists = m
-        .loaded()
-        .and_then(|l| l.ws.catalog().index().channel(&package, &channel))
-        .is_some();
-    let how = if exists {
-        "it replaces the current head"
-    } else {
-        "a new channel"
-    };
-    Dialog::Input {
-        title: format!(
-            "skipRange for {} in {channel} ({how}; clear the text for none)",
-            bundle.name()
-        ),
-        text: suggested.unwrap_or_default(),
-        then: InputFor::PromoteRange {
-            package,
-            channel,
-            bundle,
-        },
-    }
-}
-
-/// The channels offered for a rendered bundle: its package's channels, then the channels its
-/// annotations name that do not exist yet, marked `(new)`.
-pub(crate) fn channels_for_new(
-    l: &Loaded,
-    bundle: &serde_json::Value,
-    annotated: &[String],
-) -> Vec<String> {
-    let package = bundle["package"].as_str().unwrap_or("");
-    let mut existing: Vec<String> =
-        l.ws.catalog()
-            .index()
-            .package(package)
-            .map(|idx| {
-                idx.channels
-                    .iter()
-                    .map(|&id| l.ws.catalog().blob(id).name().to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
-    existing.sort();
-    existing.dedup();
-    let mut options = existing.clone();
-    for c in annotated {
-        if !existing.contains(c) {
-            options.push(format!("{c} (new)"));
+        (Command::Promote | Command::DefaultChannel | Command::DeleteChannel, _) => {
+            need("a channel")
         }
+        (Command::CreateChannel, _) => need("a channel or an entry"),
+        (Command::Deprecate | Command::Undeprecate, _) => need("a package, channel or bundle"),
+        _ => need("an entry"),
     }
-    options
+}
+
+/// Removing a bundle: confirmed as it is when nothing depends on it; when entries replace it, the
+/// confirmation asks to relink them; refused plainly when even relinking cannot help.
+fn remove_bundle(l: &mut Loaded, package: String, bundle: String) -> Result<Dialog, String> {
+    let plain = Edit::RemoveBundle {
+        package: package.clone(),
+        bundle: bundle.clone(),
+        relink: false,
+    };
+    let Err(why) = plain.check(l.ws.catalog()) else {
+        return confirm(l, plain);
+    };
+    let relinked = Edit::RemoveBundle {
+        package,
+        bundle,
+        relink: true,
+    };
+    refuse(l, &relinked)?;
+    confirm_with(
+        l,
+        relinked,
+        vec![
+            format!("It cannot simply go: {why}."),
+            "Relinking hands its replaces to the entries that replaced it and drops the skips naming it.".into(),
+        ],
+    )
 }

@@ -4,6 +4,7 @@
 pub mod dialogs;
 mod diff;
 pub mod edits;
+mod pickers;
 mod prompt;
 mod results;
 mod semver;

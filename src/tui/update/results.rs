@@ -87,6 +87,7 @@ pub(crate) fn bundle_rendered(
                 return;
             };
             let options = channels_for_new(l, &bundle, &annotated);
+            let picker = grey_new_channels(l, &bundle, options.clone());
             if options.is_empty() {
                 m.status = Some(format!(
                     "the bundle in {} names no channel; add it with fbc-edit edit add-bundle --channel",
@@ -95,7 +96,7 @@ pub(crate) fn bundle_rendered(
             } else {
                 m.dialog = Some(Dialog::PickChannelForNew {
                     bundle: Box::new(bundle),
-                    picker: Picker::new(options),
+                    picker,
                 });
             }
         }

@@ -2,29 +2,65 @@
 //! with its answer line kept at the bottom (the write preview is `diffview.rs`'s).
 
 use super::*;
+use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
 
-/// A picker: the filter, its options with the choice kept in view, and the keys.
-fn picker_text(title: String, picker: &Picker, keys: &Keymap) -> DialogText {
+/// A picker: the filter, its options with the choice kept in view (greyed-out ones with their
+/// reason, marked ones ticked), and the keys.
+fn picker_text(title: String, picker: &Picker, keys: &Keymap, theme: &Theme) -> DialogText {
     let k = |c| keys.hint(Layer::Picker, c);
     let mut lines = vec![
         Line::from(format!("filter: {}▏", picker.filter)),
         Line::from(""),
     ];
     for (i, o) in picker.shown().into_iter().enumerate() {
-        let style = if i == picker.selected {
-            Style::default().add_modifier(Modifier::REVERSED)
-        } else {
-            Style::default()
+        let why = picker.why_greyed(o);
+        let mut style = match why {
+            Some(_) => theme.fg(Color::DarkGray),
+            None => Style::default(),
         };
-        lines.push(Line::from(Span::styled(o.clone(), style)));
+        if i == picker.selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let mark = match (picker.multi, picker.marked.contains(o)) {
+            (false, _) => "",
+            (true, true) => "[x] ",
+            (true, false) => "[ ] ",
+        };
+        let mut spans = vec![Span::styled(format!("{mark}{o}"), style)];
+        if let Some(why) = why {
+            spans.push(Span::styled(
+                format!("  ✗ {why}"),
+                theme.fg(Color::DarkGray),
+            ));
+        }
+        lines.push(Line::from(spans));
     }
     lines.push(Line::from(""));
+    if let Some(note) = &picker.note {
+        lines.push(Line::from(Span::styled(
+            format!("cannot choose {note}"),
+            theme.fg(Color::Yellow),
+        )));
+    }
+    let take = if picker.multi {
+        format!(
+            "{} marks · {} takes the marked{}",
+            k(Command::Toggle),
+            k(Command::Accept),
+            if picker.none_ok {
+                " (none is fine)"
+            } else {
+                " (or the highlighted)"
+            }
+        )
+    } else {
+        format!("{} continues", k(Command::Accept))
+    };
     let answer = Line::from(format!(
-        "{}/{} choose · type to filter · {} continues · {} cancels",
+        "{}/{} choose · type to filter · {take} · {} cancels",
         k(Command::Up),
         k(Command::Down),
-        k(Command::Accept),
         k(Command::Cancel)
     ));
     DialogText {
@@ -41,7 +77,7 @@ pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &T
         super::diffview::diff_view(m, view, f, theme);
         return;
     }
-    let (text, g) = geometry(d, m, area);
+    let (text, g) = geometry(d, m, area, theme);
     f.render_widget(Clear, g.rect);
     let mut block = block(&text.title, true, theme);
     let below = g.body_rows.saturating_sub(g.scroll + g.visible);
@@ -81,7 +117,8 @@ pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &T
 /// How far a dialog of the dialog layer can scroll on the terminal as it is now (0: it fits).
 pub(crate) fn dialog_scroll_max(m: &Model) -> usize {
     let Some(d) = &m.dialog else { return 0 };
-    let (_, g) = geometry(d, m, m.size);
+    // Styles do not change sizes.
+    let (_, g) = geometry(d, m, m.size, &Theme { color: false });
     g.body_rows.saturating_sub(g.visible)
 }
 
@@ -96,8 +133,8 @@ struct Geometry {
 
 /// Sized to the text as wrapped at the popup's width, so the answer line (kept at the bottom)
 /// always shows; when the terminal is too short, the body scrolls above it.
-fn geometry(d: &Dialog, m: &Model, area: Rect) -> (DialogText, Geometry) {
-    let text = dialog_text(d, &m.keymap);
+fn geometry(d: &Dialog, m: &Model, area: Rect, theme: &Theme) -> (DialogText, Geometry) {
+    let text = dialog_text(d, m, theme);
     let width = if area.width > 30 {
         area.width.saturating_sub(8).min(110)
     } else {
@@ -149,7 +186,8 @@ struct DialogText {
 }
 
 /// What a dialog shows: one arm per kind of dialog.
-fn dialog_text(d: &Dialog, keys: &Keymap) -> DialogText {
+fn dialog_text(d: &Dialog, m: &Model, theme: &Theme) -> DialogText {
+    let keys = &m.keymap;
     let yes = keys.hint(Layer::Dialog, Command::Confirm);
     match d {
         Dialog::Reload { why } => message(
@@ -177,11 +215,13 @@ fn dialog_text(d: &Dialog, keys: &Keymap) -> DialogText {
             ),
             picker,
             keys,
+            theme,
         ),
         Dialog::PickChannel { bundle, picker, .. } => picker_text(
             format!("promote {bundle} into which channel?"),
             picker,
             keys,
+            theme,
         ),
         Dialog::OpenUnsaved { file, files, .. } => message(
             "unsaved edits",
@@ -217,17 +257,31 @@ fn dialog_text(d: &Dialog, keys: &Keymap) -> DialogText {
                 keys.hint(Layer::Dialog, Command::Cancel)
             ),
         ),
-        Dialog::Input { title, text, then } => DialogText {
-            scroll: Scroll::End,
-            ..message(title, [format!("{text}▏")], input_keys(then, keys))
-        },
+        Dialog::Input { title, text, then } => {
+            let mut t = DialogText {
+                scroll: Scroll::End,
+                ..message(title, [format!("{text}▏")], input_keys(then, keys))
+            };
+            // The skipRange being typed: what it matches, under the text, which stays in view.
+            let preview = input_preview(m, text, then);
+            if !preview.is_empty() {
+                t.scroll = Scroll::Show(0);
+            }
+            for (i, p) in preview.into_iter().enumerate() {
+                t.body
+                    .insert(1 + i, Line::from(Span::styled(p, theme.fg(Color::Cyan))));
+            }
+            t
+        }
         Dialog::PickBundle {
             channel, picker, ..
         } => picker_text(
             format!("promote which bundle into {channel}?"),
             picker,
             keys,
+            theme,
         ),
+        Dialog::Pick { title, picker, .. } => picker_text(title.clone(), picker, keys, theme),
     }
 }
 
@@ -262,5 +316,23 @@ fn input_keys(then: &crate::tui::app::InputFor, keys: &Keymap) -> String {
             prompt(Command::Accept),
             prompt(Command::Cancel)
         )
+    }
+}
+
+/// What a skipRange being typed matches, for the lines under it (nothing for other inputs).
+fn input_preview(m: &Model, text: &str, then: &InputFor) -> Vec<String> {
+    let Some(l) = m.loaded() else {
+        return Vec::new();
+    };
+    match then {
+        InputFor::SkipRange {
+            package,
+            channel,
+            entry,
+        } => range_preview(l, package, channel, Some(entry), text),
+        InputFor::PromoteRange {
+            package, channel, ..
+        } => range_preview(l, package, channel, None, text),
+        _ => Vec::new(),
     }
 }

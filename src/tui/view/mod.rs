@@ -10,7 +10,7 @@ use tui_tree_widget::Tree;
 
 use super::app::{
     Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
-    review_mark,
+    edit_hints, review_mark,
 };
 use super::input;
 use super::keymap::{Command, Layer};
@@ -258,35 +258,58 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
         )),
         None => match &m.status {
             Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
-            None => {
-                let mut spans = Vec::new();
-                // An image is read-only: no write hint.
-                let read_only = m.image.is_some();
-                let several_templates = m
-                    .loaded()
-                    .and_then(|l| l.ws.templates())
-                    .is_some_and(|set| set.names().len() > 1);
-                let shown = |c: Command| {
-                    !(read_only && c == Command::Write
-                        || m.image.is_some() && c == Command::Open
-                        || !several_templates && c == Command::NextTemplate)
-                };
-                let layer = input::layer(m);
-                for (command, _, _) in m.keymap.commands(layer) {
-                    let Some(word) = command.footer(layer).filter(|_| shown(command)) else {
-                        continue;
-                    };
-                    spans.push(Span::styled(
-                        m.keymap.first_key(layer, command),
-                        theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
-                    ));
-                    spans.push(Span::raw(format!(" {word}  ")));
-                }
-                Line::from(spans)
-            }
+            None => Line::from(footer_hints(m, theme)),
         },
     };
     f.render_widget(Paragraph::new(line), area);
+}
+
+/// The keys the footer hints at: in a pane, help first, then the edit keys that apply to the
+/// selection, then moving about; elsewhere the keys of the dialog, picker or prompt on top.
+fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
+    let layer = input::layer(m);
+    let pane = matches!(
+        layer,
+        Layer::Tree | Layer::Graph | Layer::Details | Layer::Problems
+    );
+    let multi = matches!(&m.dialog, Some(Dialog::Pick { picker, .. }) if picker.multi);
+    let several_templates = m
+        .loaded()
+        .and_then(|l| l.ws.templates())
+        .is_some_and(|set| set.names().len() > 1);
+    let shown = |c: Command| match c {
+        Command::Open => m.image.is_none(),
+        Command::Toggle => multi,
+        Command::NextTemplate => several_templates,
+        // In a pane, the edit keys (write among them) come from the selection.
+        c if pane => !c.is_edit(),
+        _ => true,
+    };
+    let mut commands: Vec<Command> = Vec::new();
+    if pane {
+        commands.push(Command::Help);
+        commands.extend(edit_hints(m));
+    }
+    for (command, _, _) in m.keymap.commands(layer) {
+        if shown(command) && !commands.contains(&command) {
+            commands.push(command);
+        }
+    }
+    let mut spans = Vec::new();
+    for command in commands {
+        let (key, Some(word)) = (m.keymap.first_key(layer, command), command.footer(layer)) else {
+            continue;
+        };
+        if key.is_empty() {
+            continue;
+        }
+        spans.push(Span::styled(
+            key,
+            theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!(" {word}  ")));
+    }
+    spans
 }
 
 fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
