@@ -4,13 +4,13 @@
 //! with no allocation. Longer ones are shared: the same description, image or name written many
 //! times in one file is held once ([`Sharing`]), and copying a node copies a pointer.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use compact_str::CompactString;
-use xxhash_rust::xxh3::Xxh3DefaultBuilder;
 
 /// Strings up to this many bytes are held inline.
 const INLINE: usize = std::mem::size_of::<String>();
@@ -133,7 +133,8 @@ impl From<std::borrow::Cow<'_, str>> for Text {
 /// Makes equal long strings read from one file share one allocation.
 #[derive(Default)]
 pub struct Sharing {
-    seen: HashSet<Arc<str>, Xxh3DefaultBuilder>,
+    /// The long strings made so far, by their hash (the first one of a hash).
+    seen: HashMap<u64, Arc<str>, BuildHasherDefault<Hashed>>,
 }
 
 impl Sharing {
@@ -142,12 +143,50 @@ impl Sharing {
         if s.len() <= INLINE {
             return Text(Repr::Short(CompactString::new(s)));
         }
-        if let Some(first) = self.seen.get(s) {
-            return Text(Repr::Long(first.clone()));
+        let hash = xxhash_rust::xxh3::xxh3_64_with_secret(s.as_bytes(), secret());
+        match self.seen.get(&hash) {
+            Some(first) if **first == *s => Text(Repr::Long(first.clone())),
+            // Two strings with one hash: the second is simply not shared.
+            Some(_) => Text(Repr::Long(Arc::from(s))),
+            None => {
+                let long: Arc<str> = Arc::from(s);
+                self.seen.insert(hash, long.clone());
+                Text(Repr::Long(long))
+            }
         }
-        let long: Arc<str> = Arc::from(s);
-        self.seen.insert(long.clone());
-        Text(Repr::Long(long))
+    }
+}
+
+/// The process's own key for hashing strings, so that no file can be written to make many of its
+/// strings hash alike and slow the reading down.
+fn secret() -> &'static [u8] {
+    static SECRET: OnceLock<Vec<u8>> = OnceLock::new();
+    SECRET.get_or_init(|| {
+        use std::hash::BuildHasher;
+        let random = std::collections::hash_map::RandomState::new();
+        (0u64..24)
+            .flat_map(|i| random.hash_one(i).to_le_bytes())
+            .collect()
+    })
+}
+
+/// The hasher of keys that are hashes already.
+#[derive(Default)]
+struct Hashed(u64);
+
+impl Hasher for Hashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
     }
 }
 
@@ -177,6 +216,8 @@ mod tests {
         let (a, b) = (sharing.text(long), sharing.text(long));
         assert_eq!((&*a, &*b), (long, long));
         assert_eq!(&*sharing.text("short"), "short");
+        let other = "another description longer than an inline string";
+        assert_eq!(&*sharing.text(other), other);
         let (Repr::Long(a), Repr::Long(b)) = (&a.0, &b.0) else {
             panic!("long strings are not inline")
         };
