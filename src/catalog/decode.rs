@@ -3,7 +3,7 @@
 use super::codes::catalog as codes;
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::json::JsonReader;
-use super::node::{Entry, Kind, Node};
+use super::node::{Entry, Kind, Node, Sharing};
 use super::yaml::{self, Chunk};
 
 /// How a document is written in its file.
@@ -157,12 +157,15 @@ fn decode_yaml(
         use rayon::prelude::*;
         chunks
             .par_iter()
-            .map(|&c| (c, yaml::parse_chunk(text, c, file)))
+            .map_init(Sharing::default, |sharing, &c| {
+                (c, yaml::parse_chunk_shared(text, c, file, sharing))
+            })
             .collect()
     } else {
+        let mut sharing = Sharing::default();
         chunks
             .iter()
-            .map(|&c| (c, yaml::parse_chunk(text, c, file)))
+            .map(|&c| (c, yaml::parse_chunk_shared(text, c, file, &mut sharing)))
             .collect()
     };
     for (chunk, result) in parsed {

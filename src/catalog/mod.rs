@@ -13,6 +13,7 @@ pub mod kept;
 pub mod load;
 pub mod model;
 pub mod node;
+pub mod node_text;
 pub mod semver_range;
 pub mod write;
 pub mod yaml;

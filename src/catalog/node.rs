@@ -7,6 +7,8 @@
 
 use std::borrow::Cow;
 
+pub use super::node_text::{Sharing, Text};
+
 /// Strings at least this long whose text on disk is exactly their value are kept on disk.
 pub const DEFER_THRESHOLD: usize = 4096;
 
@@ -53,7 +55,7 @@ pub enum Style {
 /// A string value: held in memory, or left on disk when long.
 #[derive(Clone, Debug)]
 pub enum Str {
-    Inline(Box<str>),
+    Inline(Text),
     /// Bytes `start..start+len` of catalog file number `file` (an index into the catalog's files).
     Deferred {
         file: u32,
@@ -63,7 +65,7 @@ pub enum Str {
 }
 
 impl Str {
-    pub fn new(s: impl Into<Box<str>>) -> Self {
+    pub fn new(s: impl Into<Text>) -> Self {
         Str::Inline(s.into())
     }
 
@@ -127,7 +129,7 @@ pub enum Kind {
     Null,
     Bool(bool),
     /// A number as JSON text (YAML numbers are converted the way opm converts them).
-    Number(Box<str>),
+    Number(Text),
     String(Str),
     Seq(Vec<Node>),
     Map(Vec<Entry>),
@@ -169,7 +171,7 @@ impl Node {
         }
     }
 
-    pub fn string(s: impl Into<Box<str>>) -> Self {
+    pub fn string(s: impl Into<Text>) -> Self {
         Node::new(Kind::String(Str::new(s)))
     }
 
@@ -340,10 +342,9 @@ pub fn json_in_text(node: &Node, text: &str) -> serde_json::Value {
 /// A copy of `node` whose long strings left in `text` (the file it was read from) are held in memory.
 pub fn inlined(node: &Node, text: &str) -> Node {
     let kind = match &node.kind {
-        Kind::String(Str::Deferred { start, len, .. }) => Kind::String(Str::Inline(
+        Kind::String(Str::Deferred { start, len, .. }) => Kind::String(Str::new(
             text.get(*start as usize..(*start as usize + *len as usize))
-                .unwrap_or_default()
-                .into(),
+                .unwrap_or_default(),
         )),
         Kind::Seq(items) => Kind::Seq(items.iter().map(|i| inlined(i, text)).collect()),
         Kind::Map(entries) => Kind::Map(

@@ -1,7 +1,7 @@
 //! A JSON reader that keeps the position of every value (a stream of concatenated values, as
 //! opm reads a JSON file) and leaves long strings on disk.
 
-use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
+use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style};
 
 /// A JSON syntax error at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +21,12 @@ pub struct JsonReader<'a> {
     line_start: usize,
     file: u32,
     depth: u32,
+    /// The entries and items of the collections being read, innermost last: a collection takes
+    /// its own off the top when it ends, in one allocation of exactly its size.
+    entries: Vec<Entry>,
+    items: Vec<Node>,
+    /// Equal long strings of the file are held once.
+    sharing: Sharing,
 }
 
 const MAX_DEPTH: u32 = 256;
@@ -35,6 +41,9 @@ impl<'a> JsonReader<'a> {
             line_start: 0,
             file,
             depth: 0,
+            entries: Vec::new(),
+            items: Vec::new(),
+            sharing: Sharing::default(),
         }
     }
 
@@ -103,6 +112,9 @@ impl<'a> JsonReader<'a> {
         if !self.skip_ws() {
             return None;
         }
+        // What a value that failed left behind.
+        self.entries.clear();
+        self.items.clear();
         Some(self.value())
     }
 
@@ -156,13 +168,13 @@ impl<'a> JsonReader<'a> {
     fn object(&mut self) -> Result<Kind, JsonError> {
         self.enter()?;
         self.i += 1;
-        let mut entries = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.i) == Some(&b'}') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Kind::Map(entries));
+            return Ok(Kind::Map(Vec::new()));
         }
+        let mark = self.entries.len();
         loop {
             self.skip_ws();
             if self.bytes.get(self.i) != Some(&b'"') {
@@ -188,7 +200,7 @@ impl<'a> JsonReader<'a> {
             }
             self.i += 1;
             let value = self.value()?;
-            entries.push(Entry { key, value });
+            self.entries.push(Entry { key, value });
             self.skip_ws();
             match self.bytes.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -205,21 +217,22 @@ impl<'a> JsonReader<'a> {
             }
         }
         self.depth -= 1;
-        Ok(Kind::Map(entries))
+        Ok(Kind::Map(self.entries.drain(mark..).collect()))
     }
 
     fn array(&mut self) -> Result<Kind, JsonError> {
         self.enter()?;
         self.i += 1;
-        let mut items = Vec::new();
         self.skip_ws();
         if self.bytes.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Kind::Seq(items));
+            return Ok(Kind::Seq(Vec::new()));
         }
+        let mark = self.items.len();
         loop {
-            items.push(self.value()?);
+            let item = self.value()?;
+            self.items.push(item);
             self.skip_ws();
             match self.bytes.get(self.i) {
                 Some(b',') => self.i += 1,
@@ -236,7 +249,7 @@ impl<'a> JsonReader<'a> {
             }
         }
         self.depth -= 1;
-        Ok(Kind::Seq(items))
+        Ok(Kind::Seq(self.items.drain(mark..).collect()))
     }
 
     fn string(&mut self) -> Result<Str, JsonError> {
@@ -259,7 +272,7 @@ impl<'a> JsonReader<'a> {
                             len: s.len() as u32,
                         });
                     }
-                    return Ok(Str::Inline(s.into()));
+                    return Ok(Str::Inline(self.sharing.text(s)));
                 }
                 Some(b'\\') => return self.escaped_string(start, j),
                 Some(&b) if b < 0x20 => {
@@ -286,7 +299,7 @@ impl<'a> JsonReader<'a> {
                 }
                 Some(b'"') => {
                     self.i = j + 1;
-                    return Ok(Str::Inline(out.into()));
+                    return Ok(Str::Inline(self.sharing.text(&out)));
                 }
                 Some(b'\\') => j = self.escape(j, &mut out)?,
                 Some(&b) if b < 0x20 => {

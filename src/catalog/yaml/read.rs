@@ -9,7 +9,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use super::alias::AliasBudget;
 use super::split::{Chunk, dash_before};
 use super::yaml11::{self, Plain};
-use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Str, Style};
+use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style, Text};
 
 /// A YAML problem at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,6 +116,7 @@ struct Reader<'t> {
     text: &'t str,
     chunk: Chunk,
     file: u32,
+    sharing: Sharing,
     positions: Positions<'t>,
     stack: Vec<Frame>,
     /// Anchored nodes with their size in nodes (aliases inside counted as expanded) and the bytes
@@ -130,7 +131,17 @@ struct Reader<'t> {
 
 /// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
 pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
-    if let Some(node) = super::fast::read(text, chunk, file) {
+    parse_chunk_shared(text, chunk, file, &mut Sharing::default())
+}
+
+/// [`parse_chunk`], holding each long string equal to one `sharing` made before only once.
+pub fn parse_chunk_shared(
+    text: &str,
+    chunk: Chunk,
+    file: u32,
+    sharing: &mut Sharing,
+) -> Result<ParsedDoc, YamlError> {
+    if let Some(node) = super::fast::read(text, chunk, file, sharing) {
         return Ok(ParsedDoc {
             node,
             ignored_tail: None,
@@ -147,6 +158,7 @@ pub fn parse_chunk_full(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc
         text,
         chunk,
         file,
+        sharing: Sharing::default(),
         positions: Positions::new(src, chunk.start, chunk.line),
         stack: Vec::new(),
         anchors: HashMap::new(),
@@ -306,10 +318,22 @@ impl Reader<'_> {
                         ),
                     ));
                 }
-                Plain::Str => Kind::String(make_str(value, self.text, node_pos, self.file)),
+                Plain::Str => Kind::String(make_str(
+                    value,
+                    self.text,
+                    node_pos,
+                    self.file,
+                    &mut self.sharing,
+                )),
             }
         } else {
-            Kind::String(make_str(value, self.text, node_pos, self.file))
+            Kind::String(make_str(
+                value,
+                self.text,
+                node_pos,
+                self.file,
+                &mut self.sharing,
+            ))
         };
         let style = match style {
             ScalarStyle::Plain => Style::Plain,
@@ -486,7 +510,7 @@ fn text_bytes(node: &Node) -> u64 {
 }
 
 /// A string node's value: kept on disk when long and identical to its text there.
-pub(super) fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
+pub(super) fn make_str(value: &str, text: &str, pos: Pos, file: u32, sharing: &mut Sharing) -> Str {
     if value.len() >= DEFER_THRESHOLD {
         let raw = &text[pos.start as usize..pos.end as usize];
         if raw == value {
@@ -497,12 +521,12 @@ pub(super) fn make_str(value: &str, text: &str, pos: Pos, file: u32) -> Str {
             };
         }
     }
-    Str::Inline(value.into())
+    Str::Inline(sharing.text(value))
 }
 
 /// Mapping keys become strings, as in opm's YAML-to-JSON conversion.
 pub(super) fn key_node(mut node: Node) -> Result<Node, YamlError> {
-    let text: Box<str> = match &node.kind {
+    let text: Text = match &node.kind {
         Kind::String(_) => return Ok(node),
         Kind::Null => "null".into(),
         Kind::Bool(b) => if *b { "true" } else { "false" }.into(),

@@ -10,7 +10,7 @@ mod scalar;
 use super::read::{key_node, make_str};
 use super::split::Chunk;
 use super::yaml11::{self, Plain};
-use crate::catalog::node::{Entry, Kind, Node, Pos, Style};
+use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style};
 
 /// The document is not one this reader handles.
 #[derive(Debug)]
@@ -23,13 +23,14 @@ const MAX_DEPTH: usize = 64;
 /// Longer implicit keys go to the full reader (YAML limits them to 1024 characters).
 const MAX_KEY: usize = 1000;
 
-/// Reads the document `chunk` of `text` (bytes of file number `file`), or declines.
-pub(super) fn read(text: &str, chunk: Chunk, file: u32) -> Option<Node> {
-    read_or_line(text, chunk, file).ok()
+/// Reads the document `chunk` of `text` (bytes of file number `file`), or declines. Long strings
+/// equal to one `sharing` made before are held once.
+pub(super) fn read(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> Option<Node> {
+    read_or_line(text, chunk, file, sharing).ok()
 }
 
 /// [`read`], or the line where the reader gave up.
-fn read_or_line(text: &str, chunk: Chunk, file: u32) -> Result<Node, u32> {
+fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> Result<Node, u32> {
     let src = &text.as_bytes()[chunk.start..chunk.end];
     if has_unusual_bytes(src) {
         return Err(0);
@@ -44,16 +45,13 @@ fn read_or_line(text: &str, chunk: Chunk, file: u32) -> Result<Node, u32> {
         line_start: chunk.start,
         next: None,
         depth: 0,
+        entries: Vec::new(),
+        items: Vec::new(),
+        sharing: std::mem::take(sharing),
     };
-    let Ok(Some(indent)) = s.next_content_line() else {
-        return Err(s.line);
-    };
-    let node = s.block_node(indent).map_err(|_| s.line)?;
-    // Everything must have been read; a line left over is an error for the full reader to report.
-    if s.next.is_some() {
-        return Err(s.line);
-    }
-    Ok(node)
+    let read = s.document();
+    *sharing = s.sharing;
+    read
 }
 
 /// Control characters (tabs and carriage returns included) and byte order marks, which the full
@@ -83,9 +81,28 @@ struct Scanner<'t> {
     /// content), or `None` at the end of the document.
     next: Option<usize>,
     depth: usize,
+    /// The entries and items of the collections being read, innermost last: a collection takes
+    /// its own off the top when it ends, in one allocation of exactly its size.
+    entries: Vec<Entry>,
+    items: Vec<Node>,
+    sharing: Sharing,
 }
 
 impl Scanner<'_> {
+    /// The whole document, or the line where the reader gave up.
+    fn document(&mut self) -> Result<Node, u32> {
+        let Ok(Some(indent)) = self.next_content_line() else {
+            return Err(self.line);
+        };
+        let node = self.block_node(indent).map_err(|_| self.line)?;
+        // Everything must have been read; a line left over is an error for the full reader to
+        // report.
+        if self.next.is_some() {
+            return Err(self.line);
+        }
+        Ok(node)
+    }
+
     fn at(&self, i: usize) -> u8 {
         if i < self.end { self.b[i] } else { b'\n' }
     }
@@ -192,10 +209,11 @@ impl Scanner<'_> {
     /// A block sequence whose dashes sit at column `indent`.
     fn sequence(&mut self, indent: usize) -> R<Node> {
         let first = self.pos(self.i, self.i);
-        let mut items = Vec::new();
+        let mark = self.items.len();
         loop {
             self.i += 1;
-            items.push(self.item(indent)?);
+            let item = self.item(indent)?;
+            self.items.push(item);
             match self.next {
                 Some(n) if n == indent && self.is_dash() => {}
                 Some(n) if n <= indent => break,
@@ -203,9 +221,9 @@ impl Scanner<'_> {
                 Some(_) => return Err(Decline),
             }
         }
-        let end = items.last().map_or(first.start, |n| n.pos.end);
         // Catalogs hold hundreds of thousands of small collections: no spare capacity.
-        items.shrink_to_fit();
+        let items: Vec<Node> = self.items.drain(mark..).collect();
+        let end = items.last().map_or(first.start, |n| n.pos.end);
         Ok(Node {
             kind: Kind::Seq(items),
             pos: Pos { end, ..first },
@@ -252,11 +270,11 @@ impl Scanner<'_> {
     /// A block mapping whose keys sit at column `indent`; the position is at its first key.
     fn mapping(&mut self, indent: usize) -> R<Node> {
         let first = self.pos(self.i, self.i);
-        let mut entries = Vec::new();
+        let mark = self.entries.len();
         loop {
             let (key, colon) = self.key()?;
             let value = self.value_after_key(indent, colon)?;
-            entries.push(Entry { key, value });
+            self.entries.push(Entry { key, value });
             match self.next {
                 Some(n) if n == indent && !self.is_dash() => {}
                 Some(n) if n < indent => break,
@@ -264,10 +282,10 @@ impl Scanner<'_> {
                 Some(_) => return Err(Decline),
             }
         }
+        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
         let end = entries
             .last()
             .map_or(first.start, |e| e.value.pos.end.max(e.key.pos.end));
-        entries.shrink_to_fit();
         Ok(Node {
             kind: Kind::Map(entries),
             pos: Pos { end, ..first },
@@ -413,18 +431,24 @@ impl Scanner<'_> {
     }
 
     /// The node of the plain scalar at bytes `start..end` of the current line.
-    fn plain_node(&self, start: usize, end: usize) -> R<Node> {
+    fn plain_node(&mut self, start: usize, end: usize) -> R<Node> {
         self.plain_node_at(&self.text[start..end], self.pos(start, end))
     }
 
     /// The node of a plain scalar whose value is `value`, at `pos`.
-    fn plain_node_at(&self, value: &str, pos: Pos) -> R<Node> {
+    fn plain_node_at(&mut self, value: &str, pos: Pos) -> R<Node> {
         let kind = match yaml11::resolve_plain(value) {
             Plain::Null => Kind::Null,
             Plain::Bool(b) => Kind::Bool(b),
             Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
             Plain::NonFinite => return Err(Decline),
-            Plain::Str => Kind::String(make_str(value, self.text, pos, self.file)),
+            Plain::Str => Kind::String(make_str(
+                value,
+                self.text,
+                pos,
+                self.file,
+                &mut self.sharing,
+            )),
         };
         Ok(Node {
             kind,

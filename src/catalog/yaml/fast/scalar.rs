@@ -104,7 +104,13 @@ impl Scanner<'_> {
         }
         pos.end = span_end as u32;
         Ok(Node {
-            kind: Kind::String(make_str(&value, self.text, pos, self.file)),
+            kind: Kind::String(make_str(
+                &value,
+                self.text,
+                pos,
+                self.file,
+                &mut self.sharing,
+            )),
             pos,
             style,
         })
@@ -255,7 +261,13 @@ impl Scanner<'_> {
             col: bi as u32 + 1,
         };
         Ok(Node {
-            kind: Kind::String(make_str(&value, self.text, pos, self.file)),
+            kind: Kind::String(make_str(
+                &value,
+                self.text,
+                pos,
+                self.file,
+                &mut self.sharing,
+            )),
             pos,
             style: Style::Literal,
         })

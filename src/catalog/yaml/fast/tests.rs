@@ -53,7 +53,7 @@ fn check_text(text: &str, name: &str) -> (usize, usize) {
     let (chunks, _) = split_documents(text, 0, 1);
     let mut taken = 0;
     for c in &chunks {
-        let quick = match read_or_line(text, *c, 7) {
+        let quick = match read_or_line(text, *c, 7, &mut Default::default()) {
             Ok(n) => n,
             Err(line) => {
                 if std::env::var_os("FBC_YAML_DIFF_WHY").is_some() {
@@ -159,7 +159,15 @@ props:
 - - decline
 ";
     // The last item and the flow sequence decline; without them every part is taken.
-    assert!(fast_read(text, split_documents(text, 0, 1).0[0], 0).is_none());
+    assert!(
+        fast_read(
+            text,
+            split_documents(text, 0, 1).0[0],
+            0,
+            &mut Default::default()
+        )
+        .is_none()
+    );
     let ok = text.replace("  b: [ ] # flow: left to the full reader\n", "").replace("- - decline\n", "- plain\n-\n- 'it''s'\nlast: |\n  line one\n\n    two\n  three\nkept: |+\n  x\ntail: |-\n  y\n");
     assert_eq!(check_text(&ok, "shapes"), (1, 1));
     let indentless = "a:\n- 1\n- b: 2\n  c:\n  - x\nd: é: no\n";
@@ -189,7 +197,7 @@ fn long_plain_scalars_are_left_on_disk() {
     let text =
         format!("schema: olm.package\nicon:\n  base64data: {blob}\n  mediatype: image/png\n");
     let (chunks, _) = split_documents(&text, 0, 1);
-    let node = fast_read(&text, chunks[0], 3).expect("taken");
+    let node = fast_read(&text, chunks[0], 3, &mut Default::default()).expect("taken");
     let data = node
         .get("icon")
         .and_then(|i| i.get("base64data"))
