@@ -31,6 +31,7 @@ mod template_render_all;
 mod template_roundtrip;
 mod template_tui;
 mod tui;
+mod tui_dialogs;
 mod tui_diffview;
 mod tui_edits2;
 mod tui_input;

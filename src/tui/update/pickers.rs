@@ -171,7 +171,7 @@ pub(crate) fn pick_skips(l: &Loaded, p: String, c: String, e: String) -> Result<
     });
     something_to_choose(&picker, format!("{e} cannot skip any more entries of {c}"))?;
     Ok(Dialog::Pick {
-        title: format!("entries {e} also skips"),
+        title: format!("which entries does {e} also skip?"),
         picker,
         then: PickFor::AddSkips {
             package: p,
@@ -188,7 +188,7 @@ pub(crate) fn pick_unskips(l: &Loaded, p: String, c: String, e: String) -> Resul
         return Err(format!("{e} skips nothing"));
     }
     Ok(Dialog::Pick {
-        title: format!("skips {e} no longer has"),
+        title: format!("which skips does {e} drop?"),
         picker: Picker::multi(skips, false),
         then: PickFor::RemoveSkips {
             package: p,
@@ -231,7 +231,7 @@ pub(crate) fn pick_promote_skips(
 ) -> Dialog {
     let options = channel_entries(l, &package, &channel);
     Dialog::Pick {
-        title: format!("entries {} skips (none is fine)", bundle.name()),
+        title: format!("which entries does {} skip? (none is fine)", bundle.name()),
         picker: Picker::multi(options, true),
         then: PickFor::PromoteSkips {
             package,

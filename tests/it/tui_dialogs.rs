@@ -1,0 +1,215 @@
+//! Every dialog of the TUI as it is drawn on a small terminal (80×24) and a large one (200×50), each
+//! reached on the demo catalog by the keys a user presses: the pickers, the text inputs (with the
+//! skipRange preview), confirmations, the questions about unsaved edits, the write preview, and the
+//! messages a save can end in.
+
+use crate::common;
+use common::{copy_dir, screen};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use fbc_edit::catalog::{Progress, load};
+use fbc_edit::tui::app::{Action, Dialog, Model};
+use fbc_edit::tui::effects::settle;
+use fbc_edit::tui::keymap::Keymap;
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
+}
+
+fn model(dir: &Path) -> Model {
+    let mut m = Model::new(
+        dir.to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    settle(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    m
+}
+
+/// Presses keys written like `j l enter`: words are keys (`enter`, `esc`, `space`), anything else
+/// is typed character by character.
+fn press(m: &mut Model, keys: &str) {
+    for word in keys.split(' ').filter(|w| !w.is_empty()) {
+        let events: Vec<KeyEvent> = match word {
+            "enter" => vec![KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)],
+            "esc" => vec![KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)],
+            "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
+            _ => word
+                .chars()
+                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+                .collect(),
+        };
+        for ev in events {
+            fbc_edit::tui::effects::press(m, ev);
+        }
+    }
+}
+
+/// Opens the demo, presses `keys`, checks the dialog that opened and snapshots it at both sizes.
+fn dialog_after(keys: &str, name: &str, is: fn(&Dialog) -> bool, shows: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    let mut m = model(tmp.path());
+    press(&mut m, keys);
+    let d = m
+        .dialog
+        .as_ref()
+        .unwrap_or_else(|| panic!("{name}: no dialog after {keys:?}: {:?}", m.status));
+    assert!(is(d), "{name}: {d:?}");
+    snapshot_both(&mut m, name, shows);
+}
+
+fn snapshot_both(m: &mut Model, name: &str, shows: &str) {
+    for (w, h) in [(80, 24), (200, 50)] {
+        let text = screen(m, w, h);
+        // The dialog's answer line is on screen whatever the size.
+        assert!(
+            text.contains(shows),
+            "{name} at {w}×{h} lacks {shows:?}:\n{text}"
+        );
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), text);
+    }
+}
+
+#[test]
+fn the_promote_picker() {
+    dialog_after(
+        "j l j p",
+        "promote_picker",
+        |d| matches!(d, Dialog::PickBundle { .. }),
+        "Esc cancels",
+    );
+}
+
+#[test]
+fn the_skips_picker_marks_several() {
+    dialog_after(
+        "j l j l j s space",
+        "skips_picker",
+        |d| matches!(d, Dialog::Pick { picker, .. } if picker.multi),
+        "Esc cancels",
+    );
+}
+
+#[test]
+fn the_replaces_picker() {
+    dialog_after(
+        "j l j l j R",
+        "replaces_picker",
+        |d| matches!(d, Dialog::Pick { picker, .. } if !picker.multi),
+        "Esc cancels",
+    );
+}
+
+#[test]
+fn the_skip_range_input_with_its_preview() {
+    dialog_after(
+        "j l j l j r",
+        "skip_range_input",
+        |d| matches!(d, Dialog::Input { .. }),
+        "Enter continues",
+    );
+}
+
+#[test]
+fn the_add_bundle_input() {
+    dialog_after(
+        "a",
+        "add_bundle_input",
+        |d| matches!(d, Dialog::Input { .. }),
+        "Tab completes",
+    );
+}
+
+#[test]
+fn a_confirmation() {
+    dialog_after(
+        "j l j j d",
+        "confirm",
+        |d| matches!(d, Dialog::Confirm { .. }),
+        "n cancel",
+    );
+}
+
+#[test]
+fn the_deprecation_message_input() {
+    dialog_after(
+        "j l j j x",
+        "deprecate_input",
+        |d| matches!(d, Dialog::Input { .. }),
+        "Enter continues",
+    );
+}
+
+#[test]
+fn quitting_with_unsaved_edits() {
+    dialog_after(
+        "j l j j d y q",
+        "quit_unsaved",
+        |d| matches!(d, Dialog::QuitUnsaved),
+        "quit without writing",
+    );
+}
+
+#[test]
+fn opening_the_editor_with_unsaved_edits() {
+    dialog_after(
+        "j l j j d y o",
+        "open_unsaved",
+        |d| matches!(d, Dialog::OpenUnsaved { .. }),
+        "drop them",
+    );
+}
+
+#[test]
+fn the_write_preview() {
+    dialog_after(
+        "j l j j d y w",
+        "write_preview",
+        |d| matches!(d, Dialog::Write { .. }),
+        "cache-operator",
+    );
+}
+
+/// The messages a save ends in come from the disk (a file changed, read-only, a failure part way);
+/// their flows are tested with the save. Here: how they are drawn.
+#[test]
+fn the_messages_a_save_ends_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    let mut m = model(tmp.path());
+    for (name, dialog, shows) in [
+        (
+            "reload",
+            Dialog::Reload {
+                why: "cache-operator/catalog.yaml: changed on disk since it was loaded; reload before saving".into(),
+            },
+            "reloads the catalog",
+        ),
+        (
+            "force_write",
+            Dialog::ForceWrite {
+                why: "cache-operator/catalog.yaml: read-only; nothing was written".into(),
+            },
+            "writes it anyway",
+        ),
+        (
+            "save_failed",
+            Dialog::SaveFailed {
+                title: "the save failed".into(),
+                lines: vec![
+                    "cache-operator/catalog.yaml: written".into(),
+                    "backup-operator/catalog.yaml: not written: No space left on device".into(),
+                    "the written file was put back as it was".into(),
+                ],
+            },
+            "any key closes",
+        ),
+    ] {
+        m.dialog = Some(dialog);
+        snapshot_both(&mut m, name, shows);
+    }
+}
