@@ -213,3 +213,22 @@ fn the_messages_a_save_ends_in() {
         snapshot_both(&mut m, name, shows);
     }
 }
+
+/// An edit applied anyway says how many problems it brought, in words that agree with the number.
+#[test]
+fn an_edit_applied_anyway_counts_its_new_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    let mut m = model(tmp.path());
+    press(&mut m, "j l j j C");
+    assert!(matches!(
+        m.dialog,
+        Some(Dialog::Confirm { invalid: true, .. })
+    ));
+    press(&mut m, "y");
+    let status = m.status.clone().unwrap_or_default();
+    assert!(
+        status.starts_with("delete channel candidate of cache-operator: 1 new problem (u undoes)"),
+        "{status}"
+    );
+}

@@ -117,9 +117,9 @@ fn apply_confirmed(m: &mut Model, edit: Edit) -> String {
         Ok(o) if o.introduced.is_empty() => Ok(o.notes),
         Ok(o) => Err((
             format!(
-                "{}: {} new problem(s) (u undoes)",
+                "{}: {} (u undoes)",
                 edit.describe(),
-                o.introduced.len()
+                crate::text::plural(o.introduced.len(), "new problem", "new problems")
             ),
             o.notes,
         )),
