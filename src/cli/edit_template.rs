@@ -196,41 +196,13 @@ fn run_edit(
     let mut invalid = false;
     for t in templates {
         println!("== {}", t.display());
-        let srcs = match sources(args, t, &extra) {
-            Ok(s) => s,
-            Err(e) => {
-                println!("not applied: {e}");
-                refused += 1;
-                continue;
-            }
-        };
-        let mut ws = match TemplateWorkspace::open(t, Box::new(srcs)) {
-            Ok(ws) => ws,
-            Err(e) => {
-                println!("not applied: {e}");
-                refused += 1;
-                continue;
-            }
-        };
-        let before = ws.rendering().ok().map(|r| r.blobs.clone());
-        match ws.apply(edit.clone()) {
-            Ok(outcome) => {
-                match ws.preview() {
-                    Ok(d) => print!("{d}"),
-                    Err(e) => println!("cannot show the change: {e}"),
-                }
-                print_generated_changes(&ws, before.as_deref());
-                if !outcome.introduced.is_empty() {
-                    invalid = true;
-                    println!("leaves the rendering invalid:");
-                    for d in &outcome.introduced {
-                        println!("  {}[{}]: {}", d.location, d.code, d.message);
-                    }
-                }
+        match apply_one(args, t, edit, &extra) {
+            Ok((ws, leaves_invalid)) => {
+                invalid |= leaves_invalid;
                 changed.push(ws);
             }
-            Err(e) => {
-                println!("not applied: {e}");
+            Err(why) => {
+                println!("not applied: {why}");
                 refused += 1;
             }
         }
@@ -249,23 +221,9 @@ fn run_edit(
         );
         return exit::INVALID;
     }
-    let rendered = if args.no_render {
-        Ok(Vec::new())
-    } else {
-        changed
-            .iter()
-            .map(crate::workspace::templates::rerendered)
-            .collect::<Result<Vec<_>, _>>()
-            .map(|v| v.concat())
+    let Some(rendered) = rerender_changed(args, &changed) else {
+        return exit::INVALID;
     };
-    let rendered = match rendered {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("fbc-edit: nothing written: {e} (--no-render writes the templates alone)");
-            return exit::INVALID;
-        }
-    };
-    print_rendered(&rendered);
     if args.dry_run {
         eprintln!("{} (dry run: nothing written)", edit.describe());
         return exit::OK;
@@ -300,6 +258,58 @@ fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::
             for l in lines {
                 println!("  {l}");
             }
+        }
+    }
+}
+
+/// Opens one template and applies the edit, printing its diff and the problems it brings; the
+/// workspace and whether its rendering is left invalid, or why the edit does not apply.
+fn apply_one(
+    args: &EditArgs,
+    t: &Path,
+    edit: &TemplateEdit,
+    extra: &Option<ImageDir>,
+) -> Result<(TemplateWorkspace, bool), String> {
+    let srcs = sources(args, t, extra)?;
+    let mut ws = TemplateWorkspace::open(t, Box::new(srcs)).map_err(|e| e.to_string())?;
+    let before = ws.rendering().ok().map(|r| r.blobs.clone());
+    let outcome = ws.apply(edit.clone()).map_err(|e| e.to_string())?;
+    match ws.preview() {
+        Ok(d) => print!("{d}"),
+        Err(e) => println!("cannot show the change: {e}"),
+    }
+    print_generated_changes(&ws, before.as_deref());
+    if !outcome.introduced.is_empty() {
+        println!("leaves the rendering invalid:");
+        for d in &outcome.introduced {
+            println!("  {}[{}]: {}", d.location, d.code, d.message);
+        }
+    }
+    Ok((ws, !outcome.introduced.is_empty()))
+}
+
+/// The catalogs the changed templates map to, re-rendered and listed with how each changes (none
+/// with `--no-render`); `None`, said why, when one cannot be.
+fn rerender_changed(
+    args: &EditArgs,
+    changed: &[TemplateWorkspace],
+) -> Option<Vec<(PathBuf, String)>> {
+    if args.no_render {
+        return Some(Vec::new());
+    }
+    let rendered = changed
+        .iter()
+        .map(crate::workspace::templates::rerendered)
+        .collect::<Result<Vec<_>, _>>();
+    match rendered {
+        Ok(r) => {
+            let r = r.concat();
+            print_rendered(&r);
+            Some(r)
+        }
+        Err(e) => {
+            eprintln!("fbc-edit: nothing written: {e} (--no-render writes the templates alone)");
+            None
         }
     }
 }

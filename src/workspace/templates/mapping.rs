@@ -1,0 +1,149 @@
+//! Which catalogs a template renders into, in a repository laid out as `operators/<op>/` beside
+//! `catalogs/` (`ci.yaml`'s `fbc.catalog_mapping`, or `vX.Y.yaml` → `vX.Y`), and those catalogs
+//! re-rendered from the template as it now stands; plus the path arithmetic a save of templates
+//! needs (one root for every file written).
+
+use std::path::{Path, PathBuf};
+
+use crate::template::Template;
+use crate::template::render_all::{self, RenderAllError};
+use crate::template::source::BundleSource;
+use crate::workspace::template::TemplateWorkspace;
+
+/// The catalog files a template maps to in a repository layout (none elsewhere), re-rendered from
+/// it as it now stands: each file's absolute path and bytes. Refuses when the mapping cannot be
+/// read or the template does not render.
+pub fn rerendered(ws: &TemplateWorkspace) -> Result<Vec<(PathBuf, String)>, String> {
+    let name = ws.doc().name();
+    mapped_files(ws.doc().path())?
+        .into_iter()
+        .map(|(file, migrate)| {
+            let text = ws
+                .catalog_text(migrate)
+                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
+            Ok((file, text))
+        })
+        .collect()
+}
+
+/// [`rerendered`] for a template that is not open for editing (one about to be written at
+/// `path`, which may not exist yet), rendered with bundles from `source`.
+pub fn rerendered_from(
+    path: &Path,
+    template: &Template,
+    source: &dyn BundleSource,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let name = path.display().to_string();
+    let files = mapped_files(path)?;
+    if files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rendered = template
+        .render(source)
+        .map_err(|e| format!("{name}: cannot re-render the catalogs it maps to: {e}"))?;
+    files
+        .into_iter()
+        .map(|(file, migrate)| {
+            let text = render_all::catalog_text(&name, &mut rendered.clone(), migrate)
+                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
+            Ok((file, text))
+        })
+        .collect()
+}
+
+/// The catalog files the template at `path` maps to, absolute, each with whether it is migrated.
+fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+    let abs = absolute(path);
+    let (mut outputs, error) = mapped_outputs(std::iter::once(abs.as_path()));
+    match error {
+        Some(why) => Err(format!(
+            "{}: cannot tell which catalogs it renders into: {why}",
+            path.display()
+        )),
+        None => Ok(outputs.pop().unwrap_or_default()),
+    }
+}
+
+/// A path made absolute through its directory, so a file not written yet has one too.
+pub fn absolute(p: &Path) -> PathBuf {
+    if let Ok(abs) = p.canonicalize() {
+        return abs;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(dir), Some(name)) => {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            dir.canonicalize()
+                .map_or_else(|_| p.to_path_buf(), |d| d.join(name))
+        }
+        _ => p.to_path_buf(),
+    }
+}
+
+/// The catalog files each template maps to (absolute, with whether it is migrated), and why the
+/// mapping of a repository cannot be read. A template outside a repository layout maps to none.
+pub(super) fn mapped_outputs<'a>(
+    templates: impl Iterator<Item = &'a Path>,
+) -> (Vec<Vec<(PathBuf, bool)>>, Option<String>) {
+    let mut error = None;
+    let out = templates
+        .map(|t| {
+            let Some(dir) = t.parent() else {
+                return Vec::new();
+            };
+            let plan = match render_all::plan(dir) {
+                Ok(plan) => plan,
+                Err(RenderAllError::Layout(_)) => return Vec::new(),
+                Err(e) => {
+                    error.get_or_insert(e.to_string());
+                    return Vec::new();
+                }
+            };
+            let same = |p: &Path| absolute(p) == t;
+            plan.jobs
+                .iter()
+                .filter(|j| same(&j.template))
+                .flat_map(|j| {
+                    j.catalogs.iter().map(|c| {
+                        let rel = format!("catalogs/{c}/{}/catalog.yaml", plan.operator);
+                        (plan.root.join(rel), j.migrate)
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    (out, error)
+}
+
+/// `path` from `root`, with forward slashes.
+pub(super) fn rel_to(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The deepest directory holding every path.
+pub fn common_root(paths: &[PathBuf]) -> PathBuf {
+    let mut root = paths
+        .first()
+        .and_then(|p| p.parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for p in paths {
+        while !p.starts_with(&root) {
+            match root.parent() {
+                Some(up) => root = up.to_path_buf(),
+                None => break,
+            }
+        }
+    }
+    if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    }
+}
