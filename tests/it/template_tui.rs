@@ -57,18 +57,6 @@ fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
     fbc_edit::tui::effects::press(m, KeyEvent::new(code, modifiers))
 }
 
-/// The repository of testdata/render-all unpacked into a temporary directory.
-fn repo() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    let archive = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/render-all/community-operators-prod.tar.gz");
-    let file = std::fs::File::open(archive).unwrap();
-    tar::Archive::new(flate2::read::GzDecoder::new(file))
-        .unpack(tmp.path())
-        .unwrap();
-    tmp
-}
-
 /// Lines that differ between two texts, as (old, new) pairs of the changed lines.
 fn changed_lines(old: &str, new: &str) -> Vec<(String, String)> {
     let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
@@ -104,7 +92,7 @@ fn a_template_opens_for_editing_with_its_rendering_on_screen() {
 /// writes that and the catalog re-rendered, which differs from the committed one in that line.
 #[test]
 fn an_edit_goes_into_the_template_and_the_save_rerenders_its_catalog() {
-    let tmp = repo();
+    let tmp = common::render_all_repo();
     let root = tmp.path();
     let op = root.join("operators/hive-operator");
     let template = op.join("catalog-templates/basic.yaml");
@@ -185,7 +173,7 @@ fn an_edit_goes_into_the_template_and_the_save_rerenders_its_catalog() {
 /// A save that cannot re-render a catalog the template maps to writes nothing at all.
 #[test]
 fn a_save_that_cannot_rerender_a_mapped_catalog_writes_nothing() {
-    let tmp = repo();
+    let tmp = common::render_all_repo();
     let op = tmp.path().join("operators/hive-operator");
     let template = op.join("catalog-templates/basic.yaml");
     let before = std::fs::read_to_string(&template).unwrap();
@@ -211,7 +199,7 @@ fn a_save_that_cannot_rerender_a_mapped_catalog_writes_nothing() {
 /// goes into the newer one only, and says so; undo takes it back; `T` shows the other template.
 #[test]
 fn one_edit_goes_to_every_template_it_applies_to() {
-    let tmp = repo();
+    let tmp = common::render_all_repo();
     let root = tmp.path();
     let text =
         std::fs::read_to_string(root.join("operators/hive-operator/catalog-templates/basic.yaml"))

@@ -3,9 +3,10 @@
 
 use crate::common;
 use common::copy_dir;
+use common::{demo, press, tui_model as model};
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -19,50 +20,10 @@ use fbc_edit::tui::view::{Theme, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
-}
-
 fn demo_copy() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&demo(), tmp.path());
     tmp
-}
-
-fn model(dir: &Path) -> Model {
-    let mut m = Model::new(
-        dir.to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    let catalog = load(dir).unwrap();
-    update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
-    m
-}
-
-/// Presses keys written like `j j l / cache enter`: words are keys (`enter`, `esc`, `tab`,
-/// `ctrl-d`), anything else is typed character by character.
-fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for word in keys.split(' ').filter(|w| !w.is_empty()) {
-        let events: Vec<KeyEvent> = match word {
-            "enter" => vec![KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)],
-            "esc" => vec![KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)],
-            "tab" => vec![KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)],
-            "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
-            "ctrl-d" => vec![KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)],
-            "ctrl-u" => vec![KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)],
-            "ctrl-r" => vec![KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)],
-            w => w
-                .chars()
-                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-                .collect(),
-        };
-        for ev in events {
-            effects.extend(fbc_edit::tui::effects::press(m, ev));
-        }
-    }
-    effects
 }
 
 use common::screen;

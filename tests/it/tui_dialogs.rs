@@ -5,48 +5,9 @@
 
 use crate::common;
 use common::{copy_dir, screen};
+use common::{demo, press, tui_model as model};
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
-use fbc_edit::tui::app::{Action, Dialog, Model};
-use fbc_edit::tui::effects::settle;
-use fbc_edit::tui::keymap::Keymap;
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
-}
-
-fn model(dir: &Path) -> Model {
-    let mut m = Model::new(
-        dir.to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    settle(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
-    m
-}
-
-/// Presses keys written like `j l enter`: words are keys (`enter`, `esc`, `space`), anything else
-/// is typed character by character.
-fn press(m: &mut Model, keys: &str) {
-    for word in keys.split(' ').filter(|w| !w.is_empty()) {
-        let events: Vec<KeyEvent> = match word {
-            "enter" => vec![KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)],
-            "esc" => vec![KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)],
-            "space" => vec![KeyEvent::new(KeyCode::Char(' '), KeyModifiers::NONE)],
-            _ => word
-                .chars()
-                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-                .collect(),
-        };
-        for ev in events {
-            fbc_edit::tui::effects::press(m, ev);
-        }
-    }
-}
+use fbc_edit::tui::app::{Dialog, Model};
 
 /// Opens the demo, presses `keys`, checks the dialog that opened and snapshots it at both sizes.
 fn dialog_after(keys: &str, name: &str, is: fn(&Dialog) -> bool, shows: &str) {

@@ -3,66 +3,19 @@
 
 use crate::common;
 use common::screen;
+use common::{demo, press, tui_model as model};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use fbc_edit::catalog::{Progress, load};
 use fbc_edit::edit::Edit;
-use fbc_edit::tui::app::{Action, Dialog, Effect, Model};
+use fbc_edit::tui::app::{Action, Dialog, Model};
 use fbc_edit::tui::diffview::DiffView;
 use fbc_edit::tui::effects::settle;
 use fbc_edit::tui::keymap::Keymap;
 use fbc_edit::tui::view::Theme;
 use ratatui::style::Modifier;
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
-}
-
-fn model(dir: &Path) -> Model {
-    let mut m = Model::new(
-        dir.to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    let catalog = load(dir).unwrap();
-    settle(&mut m, Action::Loaded(Ok(Box::new(catalog))));
-    m
-}
-
-/// Presses keys written like `j j l / cache enter`: words are keys (`enter`, `esc`, `pagedown`,
-/// `ctrl-d`, `backspace`), anything else is typed character by character.
-fn press(m: &mut Model, keys: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
-    for word in keys.split(' ').filter(|w| !w.is_empty()) {
-        let code = |c| vec![KeyEvent::new(c, KeyModifiers::NONE)];
-        let events: Vec<KeyEvent> = match word {
-            "enter" => code(KeyCode::Enter),
-            "esc" => code(KeyCode::Esc),
-            "space" => code(KeyCode::Char(' ')),
-            "backspace" => code(KeyCode::Backspace),
-            "pagedown" => code(KeyCode::PageDown),
-            "pageup" => code(KeyCode::PageUp),
-            "home" => code(KeyCode::Home),
-            "end" => code(KeyCode::End),
-            "down" => code(KeyCode::Down),
-            "up" => code(KeyCode::Up),
-            "tab" => code(KeyCode::Tab),
-            "ctrl-d" => vec![KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)],
-            "ctrl-u" => vec![KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)],
-            w => w
-                .chars()
-                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-                .collect(),
-        };
-        for ev in events {
-            effects.extend(fbc_edit::tui::effects::press(m, ev));
-        }
-    }
-    effects
-}
 
 /// A package `big` whose icon is one line of `icon` base64 characters beside its defaultChannel (as
 /// in real catalogs, where it reaches 198 KB), with `bundles` bundles in channel stable, all but one

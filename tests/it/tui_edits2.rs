@@ -5,61 +5,15 @@
 
 use crate::common;
 use common::{copy_dir, screen};
+use common::{demo, press, tui_model as model};
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
 use fbc_edit::edit::Edit;
-use fbc_edit::tui::app::{Action, Dialog, Model};
-use fbc_edit::tui::effects::settle;
-use fbc_edit::tui::keymap::Keymap;
-
-fn demo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
-}
+use fbc_edit::tui::app::{Dialog, Model};
 
 fn demo_copy() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&demo(), tmp.path());
     tmp
-}
-
-fn model(dir: &Path) -> Model {
-    let mut m = Model::new(
-        dir.to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    settle(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
-    m
-}
-
-/// Presses keys written like `j l / 1.0 space enter`: words are keys (`enter`, `esc`, `space`,
-/// `down`, `up`, `backspace`), anything else is typed character by character.
-fn press(m: &mut Model, keys: &str) {
-    for word in keys.split(' ').filter(|w| !w.is_empty()) {
-        let code = match word {
-            "enter" => Some(KeyCode::Enter),
-            "esc" => Some(KeyCode::Esc),
-            "space" => Some(KeyCode::Char(' ')),
-            "down" => Some(KeyCode::Down),
-            "up" => Some(KeyCode::Up),
-            "backspace" => Some(KeyCode::Backspace),
-            _ => None,
-        };
-        let events: Vec<KeyEvent> = match code {
-            Some(c) => vec![KeyEvent::new(c, KeyModifiers::NONE)],
-            None => word
-                .chars()
-                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
-                .collect(),
-        };
-        for ev in events {
-            fbc_edit::tui::effects::press(m, ev);
-        }
-    }
 }
 
 fn selected(m: &Model) -> Vec<String> {

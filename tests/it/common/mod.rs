@@ -91,3 +91,76 @@ pub fn code_at(d: &fbc_edit::catalog::Diagnostic) -> String {
         format!("{} {}:{}", d.code, d.location.file, d.location.line)
     }
 }
+
+/// The demo catalog shipped with the program.
+#[allow(dead_code)]
+pub fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
+}
+
+/// The TUI's model with the catalog in `dir` loaded, as the runtime has it once loading is done.
+#[allow(dead_code)]
+pub fn tui_model(dir: &Path) -> fbc_edit::tui::app::Model {
+    let mut m = fbc_edit::tui::app::Model::new(
+        dir.to_path_buf(),
+        fbc_edit::tui::keymap::Keymap::default(),
+        std::sync::Arc::new(fbc_edit::catalog::Progress::default()),
+    );
+    let catalog = fbc_edit::catalog::load(dir).unwrap();
+    fbc_edit::tui::effects::settle(
+        &mut m,
+        fbc_edit::tui::app::Action::Loaded(Ok(Box::new(catalog))),
+    );
+    m
+}
+
+/// Presses keys written like `j j l / cache enter`, as the runtime feeds them: words are keys
+/// (`enter`, `esc`, `tab`, `space`, `backspace`, arrows, `pagedown`, `pageup`, `home`, `end`,
+/// `ctrl-d`, `ctrl-u`, `ctrl-r`), anything else is typed character by character. Returns the work
+/// left for the terminal.
+#[allow(dead_code)]
+pub fn press(m: &mut fbc_edit::tui::app::Model, keys: &str) -> Vec<fbc_edit::tui::app::Effect> {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut effects = Vec::new();
+    for word in keys.split(' ').filter(|w| !w.is_empty()) {
+        let key = |c| vec![KeyEvent::new(c, KeyModifiers::NONE)];
+        let ctrl = |c| vec![KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)];
+        let events: Vec<KeyEvent> = match word {
+            "enter" => key(KeyCode::Enter),
+            "esc" => key(KeyCode::Esc),
+            "tab" => key(KeyCode::Tab),
+            "space" => key(KeyCode::Char(' ')),
+            "backspace" => key(KeyCode::Backspace),
+            "down" => key(KeyCode::Down),
+            "up" => key(KeyCode::Up),
+            "pagedown" => key(KeyCode::PageDown),
+            "pageup" => key(KeyCode::PageUp),
+            "home" => key(KeyCode::Home),
+            "end" => key(KeyCode::End),
+            "ctrl-d" => ctrl('d'),
+            "ctrl-u" => ctrl('u'),
+            "ctrl-r" => ctrl('r'),
+            w => w
+                .chars()
+                .map(|c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+                .collect(),
+        };
+        for ev in events {
+            effects.extend(fbc_edit::tui::effects::press(m, ev));
+        }
+    }
+    effects
+}
+
+/// The community-operators-prod layout of testdata/render-all unpacked into a temporary directory.
+#[allow(dead_code)]
+pub fn render_all_repo() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/render-all/community-operators-prod.tar.gz");
+    let file = std::fs::File::open(archive).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(file))
+        .unpack(tmp.path())
+        .unwrap();
+    tmp
+}
