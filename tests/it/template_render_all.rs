@@ -17,13 +17,7 @@ fn fbc() -> Command {
 
 /// The repository of testdata/render-all unpacked into a temporary directory.
 fn repo() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let archive = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/render-all/community-operators-prod.tar.gz");
-    let file = std::fs::File::open(archive).unwrap();
-    tar::Archive::new(flate2::read::GzDecoder::new(file))
-        .unpack(tmp.path())
-        .unwrap();
+    let tmp = crate::common::render_all_repo();
     let root = tmp.path().to_path_buf();
     (tmp, root)
 }
