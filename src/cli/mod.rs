@@ -174,6 +174,11 @@ fn info() -> i32 {
     if let Some(w) = warning {
         println!("warning: {w}");
     }
+    let (theme, warning) = crate::tui::view::theme::load();
+    if let Some(w) = warning {
+        println!("warning: {w}");
+    }
+    print!("{}", theme.describe());
     println!("keys, by layer (the first binding of a key wins):");
     print!("{}", keymap::describe(&map));
     exit::OK

@@ -141,6 +141,11 @@ fn run_origin(
     compare: Option<&Path>,
 ) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
+    let (theme, theme_warning) = view::theme::load();
+    let warning = match (warning, theme_warning) {
+        (Some(a), Some(b)) => Some(format!("{a} · {b}")),
+        (a, b) => a.or(b),
+    };
     let progress = Arc::new(Progress::default());
     let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
     model.status = warning;
@@ -181,7 +186,7 @@ fn run_origin(
         tx,
         rx,
         terminal,
-        theme: view::Theme::from_env(),
+        theme,
         deferred: Vec::new(),
     };
     let result = runtime.run();

@@ -6,7 +6,7 @@
 mod config;
 mod key;
 
-pub use config::{config_path, load, with_overrides};
+pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;
 
