@@ -4,8 +4,8 @@
 use std::fmt;
 
 use ratatui::style::{Color, Modifier, Style};
-use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::catalog::Severity;
 
