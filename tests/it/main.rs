@@ -35,6 +35,7 @@ mod tui_diffview;
 mod tui_edits2;
 mod tui_input;
 mod tui_olm;
+mod tui_review;
 mod tui_theme;
 mod validate;
 mod validate_ci;

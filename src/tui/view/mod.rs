@@ -44,7 +44,7 @@ fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
 
 pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
     let area = f.area();
-    let areas = crate::tui::layout::Areas::of(area, m.focus);
+    let areas = crate::tui::layout::Areas::of(area, m.focus, m.enlarged);
     let (main, footer) = (areas.main, areas.footer);
     match &m.state {
         State::Loading(p) => {
@@ -403,6 +403,10 @@ fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<St
                     k(Command::Select)
                 ),
                 format!("{}: open the problem's file at its line", k(Command::Open)),
+                format!(
+                    "{}: enlarge the pane for long lists (review mode's changes), and back",
+                    k(Command::Enlarge)
+                ),
             ],
         ),
     }
