@@ -85,7 +85,7 @@ fn bench_draw(c: &mut Criterion) {
             .node_count(),
         500
     );
-    let theme = Theme { color: true };
+    let theme = Theme::dark();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     update(
         &mut m,
@@ -151,7 +151,7 @@ fn bench_edit(c: &mut Criterion) {
     ] {
         press(&mut m, KeyEvent::new(code, KeyModifiers::NONE));
     }
-    let theme = Theme { color: true };
+    let theme = Theme::dark();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     update(
         &mut m,
@@ -216,7 +216,7 @@ fn bench_edit_generated(c: &mut Criterion) {
             entry: selected[2].clone(),
             range: Some(">=0.1.0 <4.0.0".into()),
         };
-        let theme = Theme { color: true };
+        let theme = Theme::dark();
         let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
         update(
             &mut m,
@@ -303,7 +303,7 @@ fn bench_preview(c: &mut Criterion) {
             channel: channel.into(),
         })
         .unwrap();
-        let theme = Theme { color: true };
+        let theme = Theme::dark();
         let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
         let mut group = c.benchmark_group(format!("write-preview/{name}"));
         group.bench_function("open (diff + read into the viewer)", |b| {

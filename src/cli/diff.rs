@@ -1,7 +1,6 @@
 //! `fbc-edit diff OLD NEW` / `fbc-edit diff DIR --git REV`: what changed, by meaning.
 
-use std::path::{Path, PathBuf};
-use std::process::Command as Process;
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
@@ -38,36 +37,6 @@ pub struct DiffArgs {
     pub images: super::image::ImageArgs,
 }
 
-/// Writes the files of `dir` as they were at `rev` into `into`, reading them with `git`.
-fn checkout(dir: &Path, rev: &str, into: &Path) -> Result<(), String> {
-    let git = |args: &[&str]| -> Result<Vec<u8>, String> {
-        let out = Process::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .output()
-            .map_err(|e| format!("cannot run git: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "git {}: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
-        Ok(out.stdout)
-    };
-    let list = git(&["ls-tree", "-r", "--name-only", rev, "--", "."])?;
-    for rel in String::from_utf8_lossy(&list).lines() {
-        let bytes = git(&["show", &format!("{rev}:./{rel}")])?;
-        let target = into.join(rel);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        std::fs::write(&target, bytes).map_err(|e| e.to_string())?;
-    }
-    Ok(())
-}
-
 pub fn run(args: &DiffArgs) -> i32 {
     let result = (|| -> Result<diff::CatalogDiff, String> {
         match (&args.new, &args.git) {
@@ -82,7 +51,7 @@ pub fn run(args: &DiffArgs) -> i32 {
             }
             (None, Some(rev)) => {
                 let tmp = tempfile::tempdir().map_err(|e| e.to_string())?;
-                checkout(&args.old, rev, tmp.path())?;
+                diff::git::checkout(&args.old, rev, tmp.path()).map_err(|e| e.to_string())?;
                 let old = read(open::Located::dir(tmp.path()))?;
                 let new = read(open::Located::dir(&args.old))?;
                 Ok(diff::diff(&old, &new))

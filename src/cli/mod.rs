@@ -42,9 +42,13 @@ pub struct Cli {
     /// For a template: where its bundle images are resolved from.
     #[command(flatten)]
     pub sources: template::SourceArgs,
-    /// Review mode: show what changed from this older catalog (a directory or an image) to DIR.
+    /// Review mode: show what changed from this older catalog (a directory, an image, or
+    /// git:REV for DIR at a git revision) to DIR.
     #[arg(long, value_name = "OLD")]
     pub compare: Option<PathBuf>,
+    /// Review mode: compare DIR with itself at this git revision (as --compare git:REV).
+    #[arg(long, value_name = "REV", conflicts_with = "compare")]
+    pub git: Option<String>,
     #[command(flatten)]
     pub images: image::ImageArgs,
 }
@@ -104,12 +108,20 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
-            let compare = match &cli.compare {
-                Some(old) => match open::locate(old, &cli.images) {
-                    Ok(l) => Some(l.dir),
+            let git = cli.git.clone().or_else(|| {
+                let old = cli.compare.as_ref()?.to_str()?;
+                old.strip_prefix("git:").map(str::to_string)
+            });
+            let compare = match (&cli.compare, git) {
+                (_, Some(rev)) => Some(crate::tui::Compare::Git {
+                    dir: dir.clone(),
+                    rev,
+                }),
+                (Some(old), None) => match open::locate(old, &cli.images) {
+                    Ok(l) => Some(crate::tui::Compare::Dir(l.dir)),
                     Err(e) => return e.report(),
                 },
-                None => None,
+                (None, None) => None,
             };
             if crate::image::is_image(&dir) {
                 let opened = match open::image(&dir, &cli.images, crate::image::Want::Catalog) {
@@ -119,7 +131,7 @@ pub fn run(cli: Cli) -> i32 {
                         return exit::USAGE;
                     }
                 };
-                return match crate::tui::run_image(&opened, compare.as_deref()) {
+                return match crate::tui::run_image(&opened, compare.as_ref()) {
                     Ok(()) => exit::OK,
                     Err(e) => {
                         eprintln!("fbc-edit: {e}");
@@ -128,7 +140,7 @@ pub fn run(cli: Cli) -> i32 {
                 };
             }
             if dir.is_file() || dir.is_dir() && edit_template::holds_templates(&dir) {
-                return template::run_tui(&dir, &cli.sources, &cli.images, cli.compare.is_some());
+                return template::run_tui(&dir, &cli.sources, &cli.images, compare.is_some());
             }
             if !dir.is_dir() {
                 eprintln!("fbc-edit: {}: not a directory", dir.display());
@@ -144,7 +156,7 @@ pub fn run(cli: Cli) -> i32 {
                 );
                 return exit::USAGE;
             }
-            match crate::tui::run(&dir, compare.as_deref()) {
+            match crate::tui::run(&dir, compare.as_ref()) {
                 Ok(()) => exit::OK,
                 Err(e) => {
                     eprintln!("fbc-edit: {e}");
@@ -174,6 +186,11 @@ fn info() -> i32 {
     if let Some(w) = warning {
         println!("warning: {w}");
     }
+    let (theme, warning) = crate::tui::view::theme::load();
+    if let Some(w) = warning {
+        println!("warning: {w}");
+    }
+    print!("{}", theme.describe());
     println!("keys, by layer (the first binding of a key wins):");
     print!("{}", keymap::describe(&map));
     exit::OK

@@ -4,6 +4,7 @@
 //! way to the head), not which lines moved. Every field of every object is compared.
 
 pub mod fields;
+pub mod git;
 pub mod mermaid;
 mod objects;
 mod render;

@@ -134,6 +134,12 @@ pub fn start(m: &Model, effect: Effect) -> Started {
             file,
             format,
         }),
+        // The diff is at hand; rendering it is quick, writing it is the worker's.
+        Effect::ExportChanges { file } => Started::Job(Job::WriteExport {
+            text: crate::diff::markdown(&l.review),
+            file,
+            format: "Markdown".into(),
+        }),
         // Reads the whole catalog, which the model owns: done here, after the runtime has drawn
         // the "validating…" line.
         Effect::ValidateAll => Started::Done(Action::Validated(Box::new(l.ws.validate_all()))),

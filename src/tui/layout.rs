@@ -19,11 +19,17 @@ pub struct Areas {
 }
 
 impl Areas {
-    pub fn of(size: Rect, focus: Pane) -> Areas {
+    /// `enlarged`: the problems pane takes most of the height (for reading long change lists).
+    pub fn of(size: Rect, focus: Pane, enlarged: bool) -> Areas {
         let [main, footer] =
             Split::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(size);
         let narrow = main.width < 100;
-        let problems_height = if main.height < 30 { 5 } else { 9 };
+        let problems_height = match (enlarged, main.height < 30) {
+            // The tree keeps a few rows: the selection stays in sight.
+            (true, _) => main.height.saturating_sub(8).max(5),
+            (false, true) => 5,
+            (false, false) => 9,
+        };
         let [top, problems] =
             Split::vertical([Constraint::Min(6), Constraint::Length(problems_height)]).areas(main);
         let [tree, right] = Split::horizontal([

@@ -89,14 +89,44 @@ fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::
     });
 }
 
+/// Review mode's older catalog.
+#[derive(Clone, Debug)]
+pub enum Compare {
+    /// A catalog directory (an image's, extracted).
+    Dir(PathBuf),
+    /// The catalog directory as it was at a git revision.
+    Git { dir: PathBuf, rev: String },
+}
+
+impl Compare {
+    /// Loads the older catalog; a git revision's files are written into `scratch` first, which
+    /// must outlive the catalog's use.
+    pub fn load(&self, scratch: &Path) -> Result<crate::catalog::Catalog, String> {
+        match self {
+            Compare::Dir(dir) => crate::catalog::load(dir).map_err(|e| e.to_string()),
+            Compare::Git { dir, rev } => crate::diff::git::checkout(dir, rev, scratch)
+                .map_err(|e| format!("--compare git:{rev}: {e}"))
+                .and_then(|()| crate::catalog::load(scratch).map_err(|e| e.to_string())),
+        }
+    }
+}
+
+/// Loads review mode's older catalog on a worker; `scratch` is kept by the caller for the session.
+fn spawn_compare(old: Compare, scratch: PathBuf, tx: mpsc::Sender<Action>) {
+    std::thread::spawn(move || {
+        let result = old.load(&scratch).map(Box::new);
+        let _ = tx.send(Action::CompareLoaded(result));
+    });
+}
+
 /// Runs the TUI on `dir` until the user quits. The terminal is restored on every exit, panics
 /// included.
-pub fn run(dir: &Path, compare: Option<&Path>) -> std::io::Result<()> {
+pub fn run(dir: &Path, compare: Option<&Compare>) -> std::io::Result<()> {
     run_origin(dir, Origin::Catalog, None, None, compare)
 }
 
 /// Runs the TUI on an image's catalog (already extracted), read-only.
-pub fn run_image(image: &crate::image::Opened, compare: Option<&Path>) -> std::io::Result<()> {
+pub fn run_image(image: &crate::image::Opened, compare: Option<&Compare>) -> std::io::Result<()> {
     let view = ImageView {
         reference: image.reference.clone(),
         digest: image.digest.clone(),
@@ -138,9 +168,14 @@ fn run_origin(
     origin: Origin,
     template: Option<TemplateView>,
     image: Option<ImageView>,
-    compare: Option<&Path>,
+    compare: Option<&Compare>,
 ) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
+    let (theme, theme_warning) = view::theme::load();
+    let warning = match (warning, theme_warning) {
+        (Some(a), Some(b)) => Some(format!("{a} · {b}")),
+        (a, b) => a.or(b),
+    };
     let progress = Arc::new(Progress::default());
     let mut model = Model::new(dir.to_path_buf(), keymap, progress.clone());
     model.status = warning;
@@ -148,15 +183,10 @@ fn run_origin(
     model.image = image;
     let (tx, rx) = mpsc::channel();
     spawn_load(&origin, dir.to_path_buf(), progress, tx.clone());
+    // Holds a git revision's files while the session lasts.
+    let scratch = tempfile::tempdir()?;
     if let Some(old) = compare {
-        let old = old.to_path_buf();
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            let result = crate::catalog::load(&old)
-                .map(Box::new)
-                .map_err(|e| e.to_string());
-            let _ = tx.send(Action::CompareLoaded(result));
-        });
+        spawn_compare(old.clone(), scratch.path().to_path_buf(), tx.clone());
     }
     let terminal = ratatui::init();
     if let Ok(size) = terminal.size() {
@@ -181,7 +211,7 @@ fn run_origin(
         tx,
         rx,
         terminal,
-        theme: view::Theme::from_env(),
+        theme,
         deferred: Vec::new(),
     };
     let result = runtime.run();
@@ -313,6 +343,7 @@ impl Runtime {
             | Effect::RenderBundle { .. }
             | Effect::CompletePath { .. }
             | Effect::Export { .. }
+            | Effect::ExportChanges { .. }
             | Effect::ValidateAll => {}
         }
     }

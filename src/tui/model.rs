@@ -307,6 +307,8 @@ pub struct Model {
     pub size: ratatui::layout::Rect,
     /// How far the help is scrolled.
     pub help_scroll: usize,
+    /// The problems pane takes most of the height (`z`).
+    pub enlarged: bool,
     pub quit: bool,
     /// How saves proceed (tests inject failures here).
     pub save_options: CommitOptions,
@@ -385,6 +387,8 @@ pub enum Effect {
     Load,
     /// Write an export to a file.
     Export { format: String, file: PathBuf },
+    /// Review mode: write the changes as Markdown to a file.
+    ExportChanges { file: PathBuf },
     /// Copy the (image's) catalog directory into a new directory.
     ExportCatalog { dir: PathBuf },
     /// Work out what a save would write (comes back as [`Action::Previewed`]).
@@ -419,6 +423,7 @@ impl Model {
             compare: None,
             size: ratatui::layout::Rect::new(0, 0, 80, 24),
             help_scroll: 0,
+            enlarged: false,
             quit: false,
             save_options: Default::default(),
             busy: None,
@@ -475,7 +480,7 @@ impl Model {
 
     /// Where the panes are on the terminal as it is now.
     pub fn areas(&self) -> crate::tui::layout::Areas {
-        crate::tui::layout::Areas::of(self.size, self.focus)
+        crate::tui::layout::Areas::of(self.size, self.focus, self.enlarged)
     }
 
     /// Rows of the tree pane, for page moves.

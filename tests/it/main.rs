@@ -36,6 +36,8 @@ mod tui_diffview;
 mod tui_edits2;
 mod tui_input;
 mod tui_olm;
+mod tui_review;
+mod tui_theme;
 mod validate;
 mod validate_ci;
 mod write_edge_cases;

@@ -774,7 +774,7 @@ fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
                 height: 48,
             },
         );
-        t.draw(|f| view(m, f, &Theme { color: true })).unwrap();
+        t.draw(|f| view(m, f, &Theme::dark())).unwrap();
         let buf = t.backend().buffer();
         for y in 0..48 {
             let line: Vec<String> = (0..56).map(|x| buf[(x, y)].symbol().to_string()).collect();

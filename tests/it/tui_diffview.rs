@@ -196,7 +196,7 @@ fn scrolling_stops_at_the_last_line_and_keeps_the_cursor_on_screen() {
 fn buffer(m: &mut Model, w: u16, h: u16) -> ratatui::buffer::Buffer {
     screen(m, w, h);
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &Theme { color: false }))
+    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &Theme::plain()))
         .unwrap();
     t.backend().buffer().clone()
 }

@@ -45,6 +45,10 @@ struct ConfigFile {
     /// Layer → bindings to put ahead of or after the layer's own.
     #[serde(default)]
     keymap: BTreeMap<String, ConfigLayer>,
+    /// The colours: read by the view's theme.
+    #[serde(default)]
+    #[allow(dead_code)]
+    theme: Option<serde::de::IgnoredAny>,
 }
 
 /// Where the config file lives: `$FBC_EDIT_CONFIG_DIR/config.yaml`, else the platform's config
@@ -172,16 +176,25 @@ pub fn with_overrides(text: &str, path: &str) -> (Keymap, Option<String>) {
 }
 
 /// Loads the keymap from the config file, if there is one.
-pub fn load() -> (Keymap, Option<String>) {
+/// The config file's text and path: `None` when there is none, the error when it cannot be read.
+pub fn config_text() -> Result<Option<(String, String)>, String> {
     let Some(path) = config_path() else {
-        return (Keymap::default(), None);
+        return Ok(None);
     };
     match std::fs::read_to_string(&path) {
-        Ok(text) => with_overrides(&text, &path.display().to_string()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Keymap::default(), None),
+        Ok(text) => Ok(Some((text, path.display().to_string()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+pub fn load() -> (Keymap, Option<String>) {
+    match config_text() {
+        Ok(Some((text, path))) => with_overrides(&text, &path),
+        Ok(None) => (Keymap::default(), None),
         Err(e) => (
             Keymap::default(),
-            Some(format!("{}: {e}; using the default keys", path.display())),
+            Some(format!("{e}; using the default keys")),
         ),
     }
 }

@@ -6,7 +6,7 @@
 mod config;
 mod key;
 
-pub use config::{config_path, load, with_overrides};
+pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;
 
@@ -51,6 +51,8 @@ pub enum Command {
     OlmRules,
     /// Templates: show the next template's rendering.
     NextTemplate,
+    /// The problems pane (review mode's changes): take most of the height, or give it back.
+    Enlarge,
     /// Dialogs: yes.
     Confirm,
     /// Dialogs, pickers and prompts: no, close.
@@ -184,6 +186,11 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "next-template",
         "templates: show the next template's rendering (edits go to every template)",
     ),
+    (
+        Command::Enlarge,
+        "enlarge",
+        "enlarge the problems (review: changes) pane, or shrink it back",
+    ),
     (Command::Confirm, "confirm", "yes: do what the dialog says"),
     (Command::Cancel, "cancel", "no: close without doing it"),
     (Command::Accept, "accept", "take the choice or the text"),
@@ -284,6 +291,7 @@ impl Command {
             Command::AddBundle => "add bundle",
             Command::Undo => "undo",
             Command::NextTemplate => "next template",
+            Command::Enlarge => "enlarge",
             _ => return None,
         })
     }
@@ -319,6 +327,7 @@ impl Command {
                 self,
                 Command::OlmRules
                     | Command::NextTemplate
+                    | Command::Enlarge
                     | Command::Help
                     | Command::Open
                     | Command::Filter
@@ -441,6 +450,7 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("w", Command::Write, None),
     ("v", Command::OlmRules, None),
     ("T", Command::NextTemplate, None),
+    ("z", Command::Enlarge, Some(Layer::Problems)),
 ];
 
 const DIALOG: &[(&str, Command)] = &[

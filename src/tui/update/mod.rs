@@ -220,6 +220,21 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
         }
         c if c.is_edit() => return edit_command(m, c),
         Command::Help => m.overlay = Some(Overlay::Help),
+        Command::Enlarge => {
+            m.enlarged = !m.enlarged;
+            if m.enlarged {
+                m.focus = Pane::Problems;
+            }
+            m.status = Some(if m.enlarged {
+                format!(
+                    "problems pane enlarged; {} shrinks it back",
+                    m.keymap
+                        .first_key(crate::tui::keymap::Layer::Problems, Command::Enlarge)
+                )
+            } else {
+                "problems pane back to its size".into()
+            });
+        }
         Command::OlmRules => {
             if let Some(l) = m.loaded_mut() {
                 l.olm_v1 = !l.olm_v1;

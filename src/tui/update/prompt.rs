@@ -58,6 +58,11 @@ pub const PALETTE: &[(&str, &str, &str)] = &[
         "write the selected channel's graph (an image's catalog: export DIR)",
     ),
     (
+        "export-changes",
+        " FILE.md",
+        "review mode: write the changes as Markdown for a pull request",
+    ),
+    (
         "add-image",
         " REF candidate|fast|stable",
         "semver template: list a bundle image under a maturity",
@@ -263,6 +268,20 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                     file: PathBuf::from(file.trim()),
                 }];
             }
+        }
+        "export-changes" if m.compare.is_none() => {
+            m.status = Some(
+                "export-changes: no changes to write outside review mode (fbc-edit DIR --compare OLD)"
+                    .into(),
+            );
+        }
+        "export-changes" if arg.is_empty() => {
+            m.status = Some("usage: export-changes FILE.md".into());
+        }
+        "export-changes" => {
+            return vec![Effect::ExportChanges {
+                file: PathBuf::from(arg),
+            }];
         }
         "add-image" | "move-image" | "remove-image" | "generate" | "channel-preference" => {
             super::semver::palette(m, cmd, arg)

@@ -118,7 +118,7 @@ pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &T
 pub(crate) fn dialog_scroll_max(m: &Model) -> usize {
     let Some(d) = &m.dialog else { return 0 };
     // Styles do not change sizes.
-    let (_, g) = geometry(d, m, m.size, &Theme { color: false });
+    let (_, g) = geometry(d, m, m.size, &Theme::plain());
     g.body_rows.saturating_sub(g.visible)
 }
 

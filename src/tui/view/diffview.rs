@@ -26,7 +26,7 @@ pub(super) fn diff_view(m: &Model, v: &DiffView, f: &mut Frame, theme: &Theme) {
     );
     let block = block(&title, true, theme).title_bottom(Line::from(Span::styled(
         format!(" {} ", where_line(v)),
-        theme.fg(Color::Yellow),
+        theme.role(Role::Notice),
     )));
     let inner = block.inner(area);
     f.render_widget(Clear, area);
@@ -80,7 +80,7 @@ fn row_line(
     let cursor = i == v.cursor;
     let mark = Span::styled(
         if cursor { "▶" } else { " " },
-        theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        theme.role(Role::Key).add_modifier(Modifier::BOLD),
     );
     let mut spans = vec![mark];
     let text = v.text(row);
@@ -91,7 +91,7 @@ fn row_line(
             let (shown, _) = cut(&head, width.saturating_sub(1));
             spans.push(Span::styled(
                 shown.to_string(),
-                theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+                theme.role(Role::Key).add_modifier(Modifier::BOLD),
             ));
             let counts = format!(
                 "{}+{} −{} ",
@@ -99,19 +99,19 @@ fn row_line(
                 f.added,
                 f.removed
             );
-            spans.push(Span::styled(counts, theme.fg(Color::Yellow)));
+            spans.push(Span::styled(counts, theme.role(Role::Notice)));
             let used: usize = spans.iter().map(|s| s.width()).sum();
             spans.push(Span::styled(
                 "─".repeat(width.saturating_sub(used)),
-                theme.fg(Color::Cyan),
+                theme.role(Role::Key),
             ));
         }
         RowKind::Hunk | RowKind::Note => {
             let (shown, more) = cut(text, width.saturating_sub(1));
             let style = if row.kind == RowKind::Hunk {
-                theme.fg(Color::Magenta)
+                theme.role(Role::Deprecated)
             } else {
-                theme.fg(Color::DarkGray)
+                theme.role(Role::Muted)
             };
             spans.push(Span::styled(ellipsis(shown, more), style));
         }
@@ -122,7 +122,7 @@ fn row_line(
         line = line.style(
             Style::default()
                 .add_modifier(Modifier::BOLD)
-                .bg(Color::DarkGray),
+                .bg(theme.color(Role::Cursor)),
         );
     }
     line
@@ -141,14 +141,14 @@ fn body_spans(
         if n == 0 { String::new() } else { n.to_string() }
     };
     let (sign, style) = match row.kind {
-        RowKind::Added => ("+", theme.fg(Color::Green)),
-        RowKind::Removed => ("-", theme.fg(Color::Red)),
+        RowKind::Added => ("+", theme.role(Role::Added)),
+        RowKind::Removed => ("-", theme.role(Role::Removed)),
         _ => (" ", Style::default()),
     };
     let mut spans = vec![
         Span::styled(
             format!("{:>5} {:>5} ", num(row.old), num(row.new)),
-            theme.fg(Color::DarkGray),
+            theme.role(Role::Muted),
         ),
         Span::styled(sign, style),
     ];
@@ -219,7 +219,7 @@ fn whole_line(m: &Model, v: &DiffView, f: &mut Frame, theme: &Theme) {
             w.scroll + 1,
             (w.scroll + diffview::whole_size(f.area()).1).min(rows)
         ),
-        theme.fg(Color::Yellow),
+        theme.role(Role::Notice),
     )));
     let inner = block.inner(area);
     f.render_widget(Clear, area);

@@ -26,12 +26,12 @@ pub(super) fn colour_review_rows(
         }
         previous = Some(path);
         let colour = match review_mark(&l.changes, path) {
-            Some(ObjectChange::Added) => Color::Green,
-            Some(ObjectChange::Removed) => Color::Red,
+            Some(ObjectChange::Added) => Role::Added,
+            Some(ObjectChange::Removed) => Role::Removed,
             _ => continue,
         };
         f.buffer_mut()
-            .set_style(Rect::new(inner.x, y, inner.width, 1), theme.fg(colour));
+            .set_style(Rect::new(inner.x, y, inner.width, 1), theme.role(colour));
     }
 }
 
@@ -96,14 +96,14 @@ fn legend_lines(
         } else {
             "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips"
         },
-        theme.fg(Color::DarkGray),
+        theme.role(Role::Muted),
     ))];
     if l.olm_v1
         && let Some(n) = selected
     {
         lines.push(Line::from(Span::styled(
             olm_v1_line(g, n),
-            theme.fg(Color::Cyan),
+            theme.role(Role::Lane),
         )));
     }
     lines
@@ -140,16 +140,16 @@ fn row_line(
     let mut style = Style::default();
     let added = row.entry.is_some_and(|n| is_added(l, g, n));
     if added {
-        style = theme.fg(Color::Green).add_modifier(Modifier::BOLD);
+        style = theme.role(Role::Added).add_modifier(Modifier::BOLD);
     }
     if row.entry.is_some() && row.entry == selected {
         style = style.add_modifier(Modifier::REVERSED);
     } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
-        style = theme.fg(Color::Green).add_modifier(Modifier::UNDERLINED);
+        style = theme.role(Role::Added).add_modifier(Modifier::UNDERLINED);
     }
     if added {
         // The mark stays visible however long the label runs.
-        spans.push(Span::styled("+ ", theme.fg(Color::Green)));
+        spans.push(Span::styled("+ ", theme.role(Role::Added)));
     }
     spans.push(Span::styled(row.label.clone(), style));
     Line::from(spans)
@@ -158,11 +158,11 @@ fn row_line(
 /// The colour of one cell of the lanes: the node by the entry's marks, a lane by its edge kind.
 fn cell_style(c: &Cell, row: &Row, theme: &Theme) -> Style {
     match c.kind {
-        CellKind::Node if row.marks.deprecated => theme.fg(Color::Magenta),
-        CellKind::Node if row.marks.head => theme.fg(Color::Green).add_modifier(Modifier::BOLD),
-        CellKind::Node if row.marks.dropped => theme.fg(Color::DarkGray),
-        CellKind::Lane(EdgeKind::Skips) => theme.fg(Color::Yellow),
-        CellKind::Lane(_) => theme.fg(Color::Cyan),
+        CellKind::Node if row.marks.deprecated => theme.role(Role::Deprecated),
+        CellKind::Node if row.marks.head => theme.role(Role::Added).add_modifier(Modifier::BOLD),
+        CellKind::Node if row.marks.dropped => theme.role(Role::Muted),
+        CellKind::Lane(EdgeKind::Skips) => theme.role(Role::Skips),
+        CellKind::Lane(_) => theme.role(Role::Lane),
         _ => Style::default(),
     }
 }
@@ -226,7 +226,7 @@ pub(super) fn review_lines(
         return Vec::new();
     };
     let selected = l.selected().get(2);
-    let (red, green) = (theme.fg(Color::Red), theme.fg(Color::Green));
+    let (red, green) = (theme.role(Role::Removed), theme.role(Role::Added));
     let mut items: Vec<Line> = Vec::new();
     for e in &d.entries_removed {
         let style = if selected == Some(e) {
@@ -256,7 +256,7 @@ pub(super) fn review_lines(
                 crate::diff::range_text(&r.old),
                 crate::diff::range_text(&r.new)
             ),
-            theme.fg(Color::Yellow),
+            theme.role(Role::Skips),
         )));
     }
     if items.is_empty() || room < 2 {
@@ -268,12 +268,12 @@ pub(super) fn review_lines(
         items.truncate(room - 2);
         items.push(Line::from(Span::styled(
             format!("… {more} more in the changes pane"),
-            theme.fg(Color::DarkGray),
+            theme.role(Role::Muted),
         )));
     }
     let mut out = vec![Line::from(Span::styled(
         "changes in this channel:",
-        theme.fg(Color::DarkGray),
+        theme.role(Role::Muted),
     ))];
     out.extend(items);
     out

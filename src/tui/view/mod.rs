@@ -25,51 +25,15 @@ mod dialogs;
 mod diffview;
 mod graph;
 mod panes;
+pub mod theme;
+
+pub use theme::{Role, Theme};
 
 pub(crate) use dialogs::dialog_scroll_max;
 
 use dialogs::*;
 use graph::*;
 use panes::*;
-
-/// Colours, or none when `NO_COLOR` is set. Colours are the 16 ANSI ones, which terminals map for
-/// dark and light themes alike.
-#[derive(Clone, Copy, Debug)]
-pub struct Theme {
-    pub color: bool,
-}
-
-impl Theme {
-    pub fn from_env() -> Theme {
-        Theme {
-            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-        }
-    }
-
-    fn fg(&self, c: Color) -> Style {
-        if self.color {
-            Style::default().fg(c)
-        } else {
-            Style::default()
-        }
-    }
-
-    fn focus(&self, focused: bool) -> Style {
-        if focused {
-            self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
-        } else {
-            Style::default()
-        }
-    }
-
-    fn severity(&self, s: Severity) -> Style {
-        match s {
-            Severity::Error => self.fg(Color::Red).add_modifier(Modifier::BOLD),
-            Severity::Warning => self.fg(Color::Yellow),
-            Severity::Info => self.fg(Color::Blue),
-        }
-    }
-}
 
 fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
     Block::default()
@@ -80,7 +44,7 @@ fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
 
 pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
     let area = f.area();
-    let areas = crate::tui::layout::Areas::of(area, m.focus);
+    let areas = crate::tui::layout::Areas::of(area, m.focus, m.enlarged);
     let (main, footer) = (areas.main, areas.footer);
     match &m.state {
         State::Loading(p) => {
@@ -99,7 +63,7 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
             };
             let gauge = Gauge::default()
                 .block(block(&what, true, theme))
-                .gauge_style(theme.fg(Color::Cyan))
+                .gauge_style(theme.role(Role::Focus))
                 .ratio(ratio.clamp(0.0, 1.0))
                 .label(format!(
                     "{fd}/{ft} files, {} of {} MB",
@@ -257,7 +221,7 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             crate::tui::app::palette_hint()
         )),
         None => match &m.status {
-            Some(s) => Line::from(Span::styled(s.clone(), theme.fg(Color::Yellow))),
+            Some(s) => Line::from(Span::styled(s.clone(), theme.role(Role::Notice))),
             None => Line::from(footer_hints(m, theme)),
         },
     };
@@ -305,7 +269,7 @@ fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
         }
         spans.push(Span::styled(
             key,
-            theme.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            theme.role(Role::Key).add_modifier(Modifier::BOLD),
         ));
         spans.push(Span::raw(format!(" {word}  ")));
     }
@@ -341,7 +305,7 @@ fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     lines.push(Line::from(""));
     for (_, keys, desc) in commands {
         lines.push(Line::from(vec![
-            Span::styled(format!("{keys:<18}"), theme.fg(Color::Cyan)),
+            Span::styled(format!("{keys:<18}"), theme.role(Role::Key)),
             Span::raw(desc.to_string()),
         ]));
     }
@@ -439,6 +403,10 @@ fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<St
                     k(Command::Select)
                 ),
                 format!("{}: open the problem's file at its line", k(Command::Open)),
+                format!(
+                    "{}: enlarge the pane for long lists (review mode's changes), and back",
+                    k(Command::Enlarge)
+                ),
             ],
         ),
     }

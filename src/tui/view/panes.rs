@@ -14,8 +14,8 @@ pub(super) fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool,
         .iter()
         .map(|c| {
             let style = match c.tone {
-                Tone::Gained => theme.fg(Color::Green),
-                Tone::Lost => theme.fg(Color::Red),
+                Tone::Gained => theme.role(Role::Added),
+                Tone::Lost => theme.role(Role::Removed),
                 Tone::Neutral => Style::default(),
             };
             ListItem::new(Line::from(Span::styled(c.text.clone(), style)))

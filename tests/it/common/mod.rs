@@ -71,7 +71,7 @@ pub fn screen(m: &mut fbc_edit::tui::app::Model, w: u16, h: u16) -> String {
         },
     );
     let mut t = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
-    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &fbc_edit::tui::view::Theme { color: false }))
+    t.draw(|f| fbc_edit::tui::view::view(&*m, f, &fbc_edit::tui::view::Theme::plain()))
         .unwrap();
     let buf = t.backend().buffer();
     let mut out = String::new();
