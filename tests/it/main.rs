@@ -33,6 +33,7 @@ mod template_tui;
 mod tui;
 mod tui_diffview;
 mod tui_edits2;
+mod tui_graph_cursor;
 mod tui_input;
 mod tui_olm;
 mod validate;
