@@ -107,6 +107,15 @@ fn the_cursor_moves_over_the_entries_and_shows_their_edges() {
     assert_eq!(cursor(&m), "cache-operator.v1.0.0");
     press(&mut m, "gg");
     assert_eq!(cursor(&m), "cache-operator.v1.3.0");
+    // The wheel over the focused graph moves the cursor (three entries a notch).
+    let wheel = crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::ScrollDown,
+        column: 60,
+        row: 5,
+        modifiers: KeyModifiers::NONE,
+    };
+    fbc_edit::tui::app::update(&mut m, Action::Mouse(wheel));
+    assert_eq!(cursor(&m), "cache-operator.v1.1.0");
 }
 
 #[test]

@@ -108,6 +108,7 @@ pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
     };
     let tree_rows = crate::tui::layout::inner(areas.tree).height as usize;
     let problem_rows = crate::tui::layout::inner(areas.problems).height as usize;
+    let (graph_rows, focus) = (m.graph_rows(), m.focus);
     let Some(l) = m.loaded_mut() else { return };
     let step: isize = match ev.kind {
         MouseEventKind::ScrollDown => 3,
@@ -118,6 +119,8 @@ pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
     if step != 0 {
         match pane {
             Pane::Tree => l.scroll_tree(step, tree_rows),
+            // The focused graph keeps its cursor in view: the wheel moves the cursor.
+            Pane::Graph if focus == Pane::Graph => l.move_cursor(step, graph_rows),
             Pane::Graph => {
                 let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
                 l.graph_scroll = l
