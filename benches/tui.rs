@@ -114,6 +114,57 @@ fn bench_draw(c: &mut Criterion) {
     });
 }
 
+/// The filter applying while it is typed on the 2,000-package catalog: `/`, three characters (each
+/// narrows the tree), then Esc (the tree as it was), with a frame after every key.
+fn bench_filter(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let mut m = Model::new(
+        tmp.path().to_path_buf(),
+        Keymap::default(),
+        Arc::new(Progress::default()),
+    );
+    update(
+        &mut m,
+        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
+    );
+    update(
+        &mut m,
+        Action::Resize {
+            width: 160,
+            height: 48,
+        },
+    );
+    let theme = Theme { color: true };
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+    let mut group = c.benchmark_group("filter-while-typing/2000-packages");
+    group.bench_function("/, 3 characters (a frame after each), Esc", |b| {
+        b.iter(|| {
+            press(&mut m, key('/'));
+            for ch in ['1', '9', '9'] {
+                press(&mut m, key(ch));
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
+            }
+            assert!(m.loaded().unwrap().matches.len() < 100);
+            press(&mut m, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            assert!(m.loaded().unwrap().filter.is_none());
+        })
+    });
+    group.bench_function(
+        "/, 1 character (the whole catalog matches), frame, Esc",
+        |b| {
+            b.iter(|| {
+                press(&mut m, key('/'));
+                press(&mut m, key('1'));
+                terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                press(&mut m, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            })
+        },
+    );
+    group.finish();
+}
+
 /// An edit from the TUI on a 300-bundle package: apply, re-check the package, redraw; then undo,
 /// re-check, redraw (so every iteration leaves the catalog as it was).
 fn bench_edit(c: &mut Criterion) {
@@ -376,6 +427,7 @@ fn bench_template_edit(c: &mut Criterion) {
 criterion_group!(
     benches,
     bench_draw,
+    bench_filter,
     bench_edit,
     bench_edit_generated,
     bench_preview,

@@ -72,6 +72,9 @@ impl Areas {
     }
 }
 
+/// Lines under the graph's lanes for the edges of the graph cursor's entry, at most.
+pub const CURSOR_LINES: usize = 2;
+
 /// A bordered pane's rows of content.
 pub fn inner(r: Rect) -> Rect {
     Rect::new(

@@ -488,6 +488,21 @@ impl Model {
         crate::tui::layout::inner(self.areas().tree).height as usize
     }
 
+    /// Rows of the graph pane that show lanes (the legend takes a row, two under OLM v1 rules,
+    /// and the cursor's edges up to two).
+    pub fn graph_rows(&self) -> usize {
+        let legend = if self.loaded().is_some_and(|l| l.olm_v1) {
+            2
+        } else {
+            1
+        };
+        let extra = legend + crate::tui::layout::CURSOR_LINES;
+        self.areas()
+            .graph
+            .map_or(0, |g| crate::tui::layout::inner(g).height as usize)
+            .saturating_sub(extra)
+    }
+
     pub fn loaded(&self) -> Option<&Loaded> {
         match &self.state {
             State::Ready(l) => Some(l),

@@ -95,7 +95,11 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     (Command::HalfPageUp, "half-page-up", "half a page up"),
     (Command::NextPane, "next-pane", "next pane"),
     (Command::PrevPane, "previous-pane", "previous pane"),
-    (Command::Select, "select", "select / jump to the problem"),
+    (
+        Command::Select,
+        "select",
+        "select / jump to the problem or entry",
+    ),
     (
         Command::Filter,
         "filter",
@@ -412,6 +416,7 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("left", Command::Left, Some(Layer::Tree)),
     ("l", Command::Right, Some(Layer::Tree)),
     ("right", Command::Right, Some(Layer::Tree)),
+    ("l", Command::Select, Some(Layer::Graph)),
     ("g g", Command::Top, None),
     ("home", Command::Top, None),
     ("G", Command::Bottom, None),
@@ -715,7 +720,12 @@ mod tests {
             map.lookup(Layer::Tree, &[], key("l")),
             Lookup::Command(Command::Right)
         );
-        assert_eq!(map.lookup(Layer::Graph, &[], key("l")), Lookup::None);
+        // The graph pane's `l` selects the cursor's entry in the tree; the details have none.
+        assert_eq!(
+            map.lookup(Layer::Graph, &[], key("l")),
+            Lookup::Command(Command::Select)
+        );
+        assert_eq!(map.lookup(Layer::Details, &[], key("l")), Lookup::None);
     }
 
     #[test]

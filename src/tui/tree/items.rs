@@ -26,11 +26,34 @@ pub fn build_tree(
     filter: Option<&str>,
     changes: &[Change],
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
+    build_from(catalog, report, filter, changes, catalog.index().packages())
+}
+
+/// The tree for `filter` built from the packages named in `among` only (in their order): when a
+/// filter's text grows, only the packages that matched before can match.
+pub(crate) fn build_tree_among(
+    catalog: &Catalog,
+    report: &Report,
+    filter: Option<&str>,
+    changes: &[Change],
+    among: &[String],
+) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
+    let packages = among.iter().filter_map(|n| catalog.index().package(n));
+    build_from(catalog, report, filter, changes, packages)
+}
+
+fn build_from<'c>(
+    catalog: &'c Catalog,
+    report: &Report,
+    filter: Option<&str>,
+    changes: &[Change],
+    packages: impl Iterator<Item = &'c crate::catalog::index::PackageIndex>,
+) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
     let mut items = Vec::new();
     let mut matches = Vec::new();
-    for idx in catalog.index().packages() {
+    for idx in packages {
         if let Some(item) = package_item(
             catalog,
             idx,

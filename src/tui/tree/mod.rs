@@ -12,9 +12,20 @@ use crate::validate::Report;
 use crate::workspace::session::Session;
 use tui_tree_widget::{TreeItem, TreeState};
 
+mod cursor;
 mod items;
+pub use cursor::{edge_summary, linked};
 pub use items::build_tree;
+pub(crate) use items::build_tree_among;
 pub(crate) use items::{package_item, tree_item};
+
+/// The tree as it was when the filter prompt opened: Esc there brings it back.
+pub struct FilterBefore {
+    pub filter: Option<String>,
+    pub selected: Vec<String>,
+    pub opened: Vec<Vec<String>>,
+    pub offset: usize,
+}
 
 /// A loaded catalog and what the screens show of it.
 pub struct Loaded {
@@ -33,6 +44,10 @@ pub struct Loaded {
     /// The selected channel's graph and layout, with the scroll offset of the graph pane.
     pub graph: Option<(ChannelGraph, Layout)>,
     pub graph_scroll: usize,
+    /// The graph pane's cursor: [package, channel, entry] of the entry under it (empty: none).
+    pub graph_cursor: Vec<String>,
+    /// While the filter is typed: the tree as it was before, for Esc.
+    pub filter_before: Option<FilterBefore>,
     pub details_scroll: usize,
     /// Review mode: what changed from the older catalog, as lines with the object each is about.
     pub changes: Vec<Change>,
@@ -61,6 +76,8 @@ impl Loaded {
             problem: 0,
             graph: None,
             graph_scroll: 0,
+            graph_cursor: Vec::new(),
+            filter_before: None,
             olm_v1: false,
             details_scroll: 0,
             changes: Vec::new(),
@@ -239,6 +256,7 @@ impl Loaded {
             && g.package == pkg
             && g.channel == ch
         {
+            self.cursor_follow();
             return;
         }
         self.graph_scroll = 0;
@@ -249,6 +267,31 @@ impl Loaded {
             let l = layout(&g);
             Some((g, l))
         });
+        self.cursor_follow();
+    }
+
+    /// While the filter is typed: the tree for the new filter text. When the text grew from
+    /// `previous`, only the packages still in the tree are looked at again.
+    pub(crate) fn refilter_from(&mut self, previous: Option<&str>) {
+        let narrowing = match (previous, self.filter.as_deref()) {
+            (Some(old), Some(new)) => new.to_lowercase().starts_with(&old.to_lowercase()),
+            _ => false,
+        };
+        if !narrowing {
+            self.refilter();
+            return;
+        }
+        let among: Vec<String> = self.items.iter().map(|i| i.identifier().clone()).collect();
+        let (items, matches) = build_tree_among(
+            self.ws.catalog(),
+            self.ws.report(),
+            self.filter.as_deref(),
+            &self.changes,
+            &among,
+        );
+        self.items = items;
+        self.matches = matches;
+        self.select_first_match();
     }
 
     pub(crate) fn refilter(&mut self) {
@@ -264,6 +307,11 @@ impl Loaded {
         } else {
             Vec::new()
         };
+        self.select_first_match();
+    }
+
+    /// The first match selected, else the first row.
+    fn select_first_match(&mut self) {
         if let Some(first) = self.matches.first().cloned() {
             self.select_path(&first);
         } else if let Some(first) = self.items.first() {

@@ -108,6 +108,7 @@ pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
     };
     let tree_rows = crate::tui::layout::inner(areas.tree).height as usize;
     let problem_rows = crate::tui::layout::inner(areas.problems).height as usize;
+    let (graph_rows, focus) = (m.graph_rows(), m.focus);
     let Some(l) = m.loaded_mut() else { return };
     let step: isize = match ev.kind {
         MouseEventKind::ScrollDown => 3,
@@ -118,6 +119,8 @@ pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
     if step != 0 {
         match pane {
             Pane::Tree => l.scroll_tree(step, tree_rows),
+            // The focused graph keeps its cursor in view: the wheel moves the cursor.
+            Pane::Graph if focus == Pane::Graph => l.move_cursor(step, graph_rows),
             Pane::Graph => {
                 let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
                 l.graph_scroll = l
@@ -218,7 +221,16 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
                 m.quit = true;
             }
         }
-        c if c.is_edit() => return edit_command(m, c),
+        c if c.is_edit() => {
+            // In the graph pane an edit acts on the cursor's entry: the tree selects it first.
+            if m.focus == Pane::Graph
+                && !matches!(c, Command::Undo | Command::Redo | Command::Write)
+                && let Some(l) = m.loaded_mut()
+            {
+                l.select_cursor();
+            }
+            return edit_command(m, c);
+        }
         Command::Help => m.overlay = Some(Overlay::Help),
         Command::Enlarge => {
             m.enlarged = !m.enlarged;
@@ -246,7 +258,7 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
             }
         }
         Command::NextTemplate => next_template(m),
-        Command::Filter => m.prompt = Some(Prompt::Filter(String::new())),
+        Command::Filter => open_filter(m),
         Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
         Command::NextPane | Command::PrevPane => {
             let i = PANES.iter().position(|p| *p == m.focus).unwrap_or(0);
@@ -353,13 +365,11 @@ pub(crate) fn editor_path(m: &Model, file: &str) -> PathBuf {
 pub(crate) fn motion(m: &mut Model, command: Command) {
     let focus = m.focus;
     let page = m.page().max(2);
+    let graph_rows = m.graph_rows();
     let Some(l) = m.loaded_mut() else { return };
     let status = match focus {
         Pane::Tree => tree_motion(l, command, page),
-        Pane::Graph => {
-            graph_motion(l, command, page);
-            None
-        }
+        Pane::Graph => graph_motion(l, command, graph_rows),
         Pane::Details => {
             details_motion(l, command, page);
             None
@@ -403,18 +413,28 @@ fn tree_motion(l: &mut Loaded, command: Command, page: usize) -> Option<String> 
     status
 }
 
-fn graph_motion(l: &mut Loaded, command: Command, page: usize) {
-    let rows = l.graph.as_ref().map_or(0, |(_, lay)| lay.rows.len());
+/// Moves the graph cursor over the entry rows (the pane scrolls with it, `rows` of lanes on
+/// screen); Enter selects its entry in the tree.
+fn graph_motion(l: &mut Loaded, command: Command, rows: usize) -> Option<String> {
+    let half = (rows / 2).max(1) as isize;
     match command {
-        Command::Down => l.graph_scroll += 1,
-        Command::Up => l.graph_scroll = l.graph_scroll.saturating_sub(1),
-        Command::Top => l.graph_scroll = 0,
-        Command::Bottom => l.graph_scroll = rows.saturating_sub(1),
-        Command::HalfPageDown => l.graph_scroll += page / 2,
-        Command::HalfPageUp => l.graph_scroll = l.graph_scroll.saturating_sub(page / 2),
+        Command::Down => l.move_cursor(1, rows),
+        Command::Up => l.move_cursor(-1, rows),
+        Command::Top => l.move_cursor(isize::MIN, rows),
+        Command::Bottom => l.move_cursor(isize::MAX, rows),
+        Command::HalfPageDown => l.move_cursor(half, rows),
+        Command::HalfPageUp => l.move_cursor(-half, rows),
+        Command::Select => {
+            let entry = l.graph_cursor.get(2)?.clone();
+            return Some(if l.select_cursor() {
+                format!("{entry} selected in the tree")
+            } else {
+                format!("{entry} is not in the tree")
+            });
+        }
         _ => {}
     }
-    l.graph_scroll = l.graph_scroll.min(rows.saturating_sub(1));
+    None
 }
 
 fn details_motion(l: &mut Loaded, command: Command, page: usize) {

@@ -156,9 +156,13 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
         Prompt::Filter(t) => (t, true),
         Prompt::Palette(t) => (t, false),
     };
+    let typed = text.clone();
     match input {
         Input::Command(Command::Cancel) => {
             m.prompt = None;
+            if is_filter {
+                restore_filter(m);
+            }
             return Vec::new();
         }
         Input::Command(Command::DeleteBack) => {
@@ -175,6 +179,9 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
         Input::Command(Command::Accept) => {
             m.prompt = None;
             return if is_filter {
+                if let Some(l) = m.loaded_mut() {
+                    l.filter_before = None;
+                }
                 apply_filter(m, text);
                 Vec::new()
             } else {
@@ -184,6 +191,9 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
         Input::Text(c) => text.push(c),
         _ => {}
     }
+    if is_filter && text != typed {
+        live_filter(m, &text, &typed);
+    }
     m.prompt = Some(if is_filter {
         Prompt::Filter(text)
     } else {
@@ -192,10 +202,56 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
     Vec::new()
 }
 
+/// `/`: the filter prompt opens; the filter and selection of now come back on Esc.
+pub(crate) fn open_filter(m: &mut Model) {
+    if let Some(l) = m.loaded_mut() {
+        l.filter_before = Some(FilterBefore {
+            filter: l.filter.clone(),
+            selected: l.selected().to_vec(),
+            opened: l.tree.opened().iter().cloned().collect(),
+            offset: l.tree_offset,
+        });
+    }
+    m.prompt = Some(Prompt::Filter(String::new()));
+}
+
+/// Each key typed in the filter prompt: the tree narrows (or widens) to the text as it is,
+/// `before` being the text before the key.
+fn live_filter(m: &mut Model, text: &str, before: &str) {
+    let Some(l) = m.loaded_mut() else { return };
+    let previous = l.filter.clone().filter(|f| f == before);
+    l.filter = (!text.is_empty()).then(|| text.to_string());
+    l.refilter_from(previous.as_deref());
+    m.focus = Pane::Tree;
+}
+
+/// Esc in the filter prompt: the filter from before `/`, with what was open, selected and on
+/// screen in the tree.
+fn restore_filter(m: &mut Model) {
+    let Some(l) = m.loaded_mut() else { return };
+    let Some(before) = l.filter_before.take() else {
+        return;
+    };
+    if l.filter != before.filter {
+        l.filter = before.filter;
+        l.refilter();
+    }
+    l.tree.close_all();
+    for path in before.opened {
+        l.tree.open(path);
+    }
+    l.select_deepest(&before.selected);
+    l.tree_offset = before.offset;
+}
+
+/// Enter in the filter prompt (the tree already shows it, unless the text came another way).
 pub(crate) fn apply_filter(m: &mut Model, text: String) {
     let Some(l) = m.loaded_mut() else { return };
-    l.filter = (!text.is_empty()).then_some(text.clone());
-    l.refilter();
+    let filter = (!text.is_empty()).then_some(text.clone());
+    if l.filter != filter {
+        l.filter = filter;
+        l.refilter();
+    }
     let n = l.matches.len();
     m.focus = Pane::Tree;
     m.status = Some(if text.is_empty() {

@@ -4,6 +4,9 @@
 use super::*;
 use crate::graph::channel::{ChannelGraph, EdgeKind};
 use crate::graph::layout::{Cell, Layout, Row};
+use crate::tui::layout::CURSOR_LINES;
+use crate::tui::tree::{edge_summary, linked};
+use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::graph::NodeIndex;
 
 /// Review mode: rows of what the change added in green, ghost rows of what it removed in red
@@ -44,8 +47,17 @@ pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme:
         );
         return;
     };
-    let selected = l.selected().get(2).and_then(|e| g.node(e));
+    // Focused, the pane shows its cursor; else the tree's selected entry.
+    let selected = if focused {
+        l.cursor_node()
+    } else {
+        l.selected().get(2).and_then(|e| g.node(e))
+    };
     let mut lines = legend_lines(l, g, selected, theme);
+    let edges = match selected {
+        Some(n) if focused => cursor_lines(g, n, area.width.saturating_sub(2) as usize, theme),
+        _ => Vec::new(),
+    };
     // Review mode: what the change removed or relinked here, listed under the lanes in the room
     // they leave, and in at least half the pane.
     let room = area.height.saturating_sub(3) as usize;
@@ -55,15 +67,21 @@ pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme:
         theme,
         (room / 2).max(room.saturating_sub(lay.rows.len())),
     );
-    let visible = room.saturating_sub(review.len());
+    let visible = room
+        .saturating_sub(review.len())
+        .saturating_sub(edges.len());
     let start = first_row(l, lay, selected, visible);
-    // The selected entry's neighbours (either direction) are highlighted.
-    let neighbours: Vec<NodeIndex> = selected
-        .map(|n| g.graph.neighbors_undirected(n).collect())
-        .unwrap_or_default();
+    // The selected entry's neighbours are highlighted; with the cursor, what it replaces or skips
+    // is marked `→` and what replaces or skips it `←`.
+    let links = Links {
+        older: selected.map(|n| linked(g, n, Incoming)).unwrap_or_default(),
+        newer: selected.map(|n| linked(g, n, Outgoing)).unwrap_or_default(),
+        arrows: !edges.is_empty(),
+    };
     for row in lay.rows.iter().skip(start).take(visible) {
-        lines.push(row_line(l, g, lay.width, row, selected, &neighbours, theme));
+        lines.push(row_line(l, g, lay.width, row, selected, &links, theme));
     }
+    lines.extend(edges);
     lines.extend(review);
     f.render_widget(
         Paragraph::new(lines).block(block(&graph_title(l, g), focused, theme)),
@@ -118,15 +136,57 @@ fn first_row(l: &Loaded, lay: &Layout, selected: Option<NodeIndex>, visible: usi
     }
 }
 
-/// One row of lanes and its label: the selected entry reversed, its neighbours underlined, and in
-/// review mode a new entry's label green and marked `+`.
+/// The entries linked to the selected one: those it replaces or skips (`older`), those that
+/// replace or skip it (`newer`), and whether their labels carry arrows (the graph's cursor).
+struct Links {
+    older: Vec<NodeIndex>,
+    newer: Vec<NodeIndex>,
+    arrows: bool,
+}
+
+/// The lines under the lanes for the cursor's entry: its edges in both directions, packed into
+/// at most [`CURSOR_LINES`] lines of `width`.
+fn cursor_lines(g: &ChannelGraph, n: NodeIndex, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut words = edge_summary(g, n, 3);
+    if words.is_empty() {
+        words.push("no edges".into());
+    }
+    let name = format!("{}: ", g.graph[n].name);
+    let mut used = name.chars().count();
+    let mut lines = vec![vec![Span::styled(
+        name,
+        Style::default().add_modifier(Modifier::BOLD),
+    )]];
+    let mut first = true;
+    for w in words {
+        let len = w.chars().count();
+        if !first && used + 3 + len > width && lines.len() < CURSOR_LINES {
+            lines.push(Vec::new());
+            used = 0;
+            first = true;
+        }
+        let Some(line) = lines.last_mut() else { break };
+        if !first {
+            line.push(Span::raw(" · "));
+            used += 3;
+        }
+        line.push(Span::styled(w, theme.role(Role::Key)));
+        used += len;
+        first = false;
+    }
+    lines.into_iter().map(Line::from).collect()
+}
+
+/// One row of lanes and its label: the selected entry reversed, its neighbours underlined (with
+/// the cursor, `→` before what it replaces or skips, `←` before what replaces or skips it), and
+/// in review mode a new entry's label green and marked `+`.
 fn row_line(
     l: &Loaded,
     g: &ChannelGraph,
     width: usize,
     row: &Row,
     selected: Option<NodeIndex>,
-    neighbours: &[NodeIndex],
+    links: &Links,
     theme: &Theme,
 ) -> Line<'static> {
     let mut spans: Vec<Span> = row
@@ -142,9 +202,17 @@ fn row_line(
     if added {
         style = theme.role(Role::Added).add_modifier(Modifier::BOLD);
     }
+    let older = row.entry.is_some_and(|n| links.older.contains(&n));
+    let newer = row.entry.is_some_and(|n| links.newer.contains(&n));
     if row.entry.is_some() && row.entry == selected {
         style = style.add_modifier(Modifier::REVERSED);
-    } else if row.entry.is_some_and(|n| neighbours.contains(&n)) {
+    } else if links.arrows && older {
+        style = theme.role(Role::Key).add_modifier(Modifier::UNDERLINED);
+        spans.push(Span::styled("→ ", theme.role(Role::Key)));
+    } else if links.arrows && newer {
+        style = theme.role(Role::Notice).add_modifier(Modifier::UNDERLINED);
+        spans.push(Span::styled("← ", theme.role(Role::Notice)));
+    } else if older || newer {
         style = theme.role(Role::Added).add_modifier(Modifier::UNDERLINED);
     }
     if added {

@@ -379,9 +379,13 @@ fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<St
             "graph: the selected channel, newest first",
             vec![
                 format!(
-                    "{} / {}: scroll; the selected entry stays in view",
+                    "{} / {}: move the cursor over the entries (→ what it replaces or skips, ← what replaces or skips it; its edges under the lanes)",
                     k(Command::Down),
                     k(Command::Up)
+                ),
+                format!(
+                    "{}: select the cursor's entry in the tree; edit keys act on it",
+                    k(Command::Select)
                 ),
                 "◉ head ● entry ○ dropped by OLM v0 ✗ deprecated │ replaces ┆ skips".into(),
                 format!(
