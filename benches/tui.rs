@@ -135,7 +135,7 @@ fn bench_filter(c: &mut Criterion) {
             height: 48,
         },
     );
-    let theme = Theme { color: true };
+    let theme = Theme::dark();
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let key = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
     let mut group = c.benchmark_group("filter-while-typing/2000-packages");
