@@ -7,8 +7,8 @@ mod command;
 mod config;
 mod key;
 
-pub use config::{config_path, config_text, load, with_overrides};
 pub use command::Command;
+pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;
 
