@@ -53,18 +53,21 @@ fn catalog(dir: &std::path::Path) {
     std::fs::write(dir.join("catalog.yaml"), y).unwrap();
 }
 
-fn bench_draw(c: &mut Criterion) {
-    let tmp = tempfile::tempdir().unwrap();
-    catalog(tmp.path());
+/// The model with the catalog in `dir` loaded.
+fn loaded(dir: &std::path::Path) -> Model {
     let mut m = Model::new(
-        tmp.path().to_path_buf(),
+        dir.to_path_buf(),
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(
-        &mut m,
-        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
-    );
+    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    m
+}
+
+fn bench_draw(c: &mut Criterion) {
+    let tmp = tempfile::tempdir().unwrap();
+    catalog(tmp.path());
+    let mut m = loaded(tmp.path());
     // Open the big package and its channel so the graph pane shows 500 entries.
     for code in [
         KeyCode::Char('l'),
@@ -119,15 +122,7 @@ fn bench_draw(c: &mut Criterion) {
 fn bench_filter(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
     catalog(tmp.path());
-    let mut m = Model::new(
-        tmp.path().to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    update(
-        &mut m,
-        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
-    );
+    let mut m = loaded(tmp.path());
     update(
         &mut m,
         Action::Resize {
@@ -185,15 +180,7 @@ fn bench_edit(c: &mut Criterion) {
         );
     }
     std::fs::write(tmp.path().join("catalog.yaml"), y).unwrap();
-    let mut m = Model::new(
-        tmp.path().to_path_buf(),
-        Keymap::default(),
-        Arc::new(Progress::default()),
-    );
-    update(
-        &mut m,
-        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
-    );
+    let mut m = loaded(tmp.path());
     for code in [
         KeyCode::Char('l'),
         KeyCode::Char('j'),

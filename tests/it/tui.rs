@@ -3,7 +3,7 @@
 
 use crate::common;
 use common::copy_dir;
-use common::{demo, press, tui_model as model};
+use common::{demo, demo_copy, press, tui_model as model};
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -19,12 +19,6 @@ use fbc_edit::tui::keymap::Keymap;
 use fbc_edit::tui::view::{Theme, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-
-fn demo_copy() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&demo(), tmp.path());
-    tmp
-}
 
 use common::screen;
 

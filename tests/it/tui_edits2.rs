@@ -4,17 +4,11 @@
 //! bundle) confirmed, applied and undone.
 
 use crate::common;
-use common::{copy_dir, screen};
-use common::{demo, press, tui_model as model};
+use common::screen;
+use common::{demo, demo_copy, press, tui_model as model};
 
 use fbc_edit::edit::Edit;
 use fbc_edit::tui::app::{Dialog, Model};
-
-fn demo_copy() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&demo(), tmp.path());
-    tmp
-}
 
 fn selected(m: &Model) -> Vec<String> {
     m.loaded().unwrap().selected().to_vec()

@@ -18,11 +18,9 @@ fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
 }
 
-/// A copy of the demo catalog with cache-operator.v1.1.0 taken out of stable.
-fn edited_demo() -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    copy_dir(&demo(), tmp.path());
-    let mut c = load(tmp.path()).unwrap();
+/// Takes cache-operator.v1.1.0 out of stable in the catalog in `dir`, and saves it.
+fn remove_v110(dir: &std::path::Path) {
+    let mut c = load(dir).unwrap();
     fbc_edit::edit::Edit::RemoveEntry {
         package: "cache-operator".into(),
         channel: "stable".into(),
@@ -31,6 +29,13 @@ fn edited_demo() -> tempfile::TempDir {
     .apply(&mut c)
     .unwrap();
     c.save().unwrap();
+}
+
+/// A copy of the demo catalog with cache-operator.v1.1.0 taken out of stable.
+fn edited_demo() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    remove_v110(tmp.path());
     tmp
 }
 
@@ -116,15 +121,7 @@ fn compare_with_a_git_revision_loads_the_older_commit() {
     git(repo.path(), &["init", "-q"]);
     git(repo.path(), &["add", "-A"]);
     git(repo.path(), &["commit", "-qm", "first"]);
-    let mut c = load(repo.path()).unwrap();
-    fbc_edit::edit::Edit::RemoveEntry {
-        package: "cache-operator".into(),
-        channel: "stable".into(),
-        entry: "cache-operator.v1.1.0".into(),
-    }
-    .apply(&mut c)
-    .unwrap();
-    c.save().unwrap();
+    remove_v110(repo.path());
     git(repo.path(), &["commit", "-qam", "second"]);
 
     let scratch = tempfile::tempdir().unwrap();

@@ -98,6 +98,14 @@ pub fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
 }
 
+/// A copy of the demo catalog, to edit.
+#[allow(dead_code)]
+pub fn demo_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&demo(), tmp.path());
+    tmp
+}
+
 /// The TUI's model with the catalog in `dir` loaded, as the runtime has it once loading is done.
 #[allow(dead_code)]
 pub fn tui_model(dir: &Path) -> fbc_edit::tui::app::Model {
