@@ -13,7 +13,7 @@ use crate::template::edit::release::{self, OperatorDir, Release};
 use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use crate::template::{ImageSource, Sources, schemas};
 use crate::workspace::template::TemplateWorkspace;
-use crate::workspace::templates::{absolute, common_root};
+use crate::workspace::templates::{absolute, common_root, rel_to};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -347,12 +347,7 @@ fn write_docs(
     abs.extend(new_files.iter().map(|(p, _)| absolute(p)));
     abs.extend(rendered.iter().map(|(p, _)| p.clone()));
     let root = common_root(&abs);
-    let rel = |p: &Path| -> String {
-        p.strip_prefix(&root)
-            .unwrap_or(p)
-            .to_string_lossy()
-            .replace('\\', "/")
-    };
+    let rel = |p: &Path| rel_to(&root, p);
     let mut planned = Vec::new();
     for (d, path) in docs.iter().zip(&abs) {
         for mut f in d.catalog.plan_changes()? {

@@ -163,21 +163,6 @@ impl TemplateWorkspace {
         self.rerender();
     }
 
-    /// The last edit made and not undone.
-    pub fn last_edit(&self) -> Option<&TemplateEdit> {
-        self.done.last().map(|(e, _)| e)
-    }
-
-    /// The next edit redo would make.
-    pub fn next_redo(&self) -> Option<&TemplateEdit> {
-        self.undone.last()
-    }
-
-    /// The edits made and not undone, oldest first.
-    pub fn edits(&self) -> Vec<TemplateEdit> {
-        self.done.iter().map(|(e, _)| e.clone()).collect()
-    }
-
     /// The bytes of a catalog file this template renders to as it now stands (migrated for OCP
     /// 4.17 on when `migrate`), as the repositories' tooling writes them.
     pub fn catalog_text(&self, migrate: bool) -> Result<String, TemplateError> {

@@ -360,3 +360,58 @@ fn a_semver_setting_is_edited_from_the_palette() {
     assert!(!m.loaded().unwrap().ws.is_dirty());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
 }
+
+/// A template changed on disk since it was opened, or read-only, is not written, and neither is
+/// the catalog it maps to: the save asks to reload, or whether to write anyway.
+#[test]
+fn a_template_changed_on_disk_or_read_only_writes_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = common::render_all_repo();
+    let root = tmp.path();
+    let op = root.join("operators/hive-operator");
+    let template = op.join("catalog-templates/basic.yaml");
+    let catalog = root.join("catalogs/v4.20/hive-operator/catalog.yaml");
+    let catalog_before = std::fs::read(&catalog).unwrap();
+    let edited = |m: &mut Model| {
+        key(m, 'l');
+        key(m, 'j');
+        key(m, 'j');
+        key(m, 'd');
+        key(m, 'y');
+        assert!(m.loaded().unwrap().ws.is_dirty());
+    };
+
+    let mut m = opened(&op, std::slice::from_ref(&template), &[]);
+    edited(&mut m);
+    let outside = format!(
+        "{}# changed outside\n",
+        std::fs::read_to_string(&template).unwrap()
+    );
+    std::fs::write(&template, &outside).unwrap();
+    key(&mut m, 'w');
+    assert!(
+        matches!(m.dialog, Some(fbc_edit::tui::app::Dialog::Reload { .. })),
+        "{:?} {:?}",
+        m.dialog,
+        m.status
+    );
+    assert_eq!(std::fs::read_to_string(&template).unwrap(), outside);
+    assert_eq!(std::fs::read(&catalog).unwrap(), catalog_before);
+
+    let mut m = opened(&op, std::slice::from_ref(&template), &[]);
+    edited(&mut m);
+    std::fs::set_permissions(&template, std::fs::Permissions::from_mode(0o444)).unwrap();
+    key(&mut m, 'w');
+    key(&mut m, 'y');
+    assert!(
+        matches!(
+            m.dialog,
+            Some(fbc_edit::tui::app::Dialog::ForceWrite { .. })
+        ),
+        "{:?} {:?}",
+        m.dialog,
+        m.status
+    );
+    assert_eq!(std::fs::read_to_string(&template).unwrap(), outside);
+    assert_eq!(std::fs::read(&catalog).unwrap(), catalog_before);
+}

@@ -119,7 +119,7 @@ pub(super) fn mapped_outputs<'a>(
 }
 
 /// `path` from `root`, with forward slashes.
-pub(super) fn rel_to(root: &Path, path: &Path) -> String {
+pub fn rel_to(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)
         .to_string_lossy()

@@ -23,8 +23,8 @@ use crate::workspace::template::TemplateWorkspace;
 
 mod mapping;
 use crate::workspace::{Outcome, SaveError};
-pub use mapping::{absolute, common_root, rerendered, rerendered_from};
-use mapping::{mapped_outputs, rel_to};
+use mapping::mapped_outputs;
+pub use mapping::{absolute, common_root, rel_to, rerendered, rerendered_from};
 
 /// A template of the set, with the catalog files it renders into.
 struct Member {
@@ -172,18 +172,24 @@ impl TemplateSet {
     /// template it applies to. A semver edit also says what it changes in the shown template's
     /// rendering: the channels and edges it generates.
     pub fn apply_template(&mut self, edit: TemplateEdit) -> Result<Outcome, TemplateEditError> {
-        let before = self.members[self.shown]
-            .ws
-            .rendering()
-            .ok()
-            .map(|r| r.blobs.clone());
-        let package = self
-            .catalog()
-            .index()
-            .package_names()
-            .first()
-            .map(|p| p.to_string())
-            .unwrap_or_default();
+        // A semver edit names no package and is told by what it changes in the rendering: both are
+        // read from the rendering before the edit. A guided edit names its package.
+        let (package, before) = match &edit {
+            TemplateEdit::Catalog(e) => (e.package().to_string(), None),
+            TemplateEdit::Semver(_) => (
+                self.catalog()
+                    .index()
+                    .package_names()
+                    .first()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default(),
+                self.members[self.shown]
+                    .ws
+                    .rendering()
+                    .ok()
+                    .map(|r| r.blobs.clone()),
+            ),
+        };
         let mut outcome = Outcome::default();
         let mut changed = Vec::new();
         let mut refusals = Vec::new();
@@ -214,9 +220,7 @@ impl TemplateSet {
                 .notes
                 .push(format!("{}: not applied: {e}", self.members[i].rel));
         }
-        if let (TemplateEdit::Semver(_), Some(before), Ok(after)) =
-            (&edit, before, self.members[self.shown].ws.rendering())
-        {
+        if let (Some(before), Ok(after)) = (before, self.members[self.shown].ws.rendering()) {
             outcome
                 .notes
                 .extend(crate::template::preview::rendering_changes(
@@ -224,10 +228,6 @@ impl TemplateSet {
                     &after.blobs,
                 ));
         }
-        let package = match &edit {
-            TemplateEdit::Catalog(e) => e.package().to_string(),
-            TemplateEdit::Semver(_) => package,
-        };
         self.done.push(Step {
             edit,
             package,
