@@ -3,6 +3,7 @@
 //! re-rendered from the template as it now stands; plus the path arithmetic a save of templates
 //! needs (one root for every file written).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::template::Template;
@@ -89,23 +90,30 @@ pub(super) fn mapped_outputs<'a>(
     templates: impl Iterator<Item = &'a Path>,
 ) -> (Vec<Vec<(PathBuf, bool)>>, Option<String>) {
     let mut error = None;
+    // Templates of one directory share its plan (one read of its ci.yaml).
+    let mut plans: HashMap<PathBuf, Option<render_all::Plan>> = HashMap::new();
     let out = templates
         .map(|t| {
             let Some(dir) = t.parent() else {
                 return Vec::new();
             };
-            let plan = match render_all::plan(dir) {
-                Ok(plan) => plan,
-                Err(RenderAllError::Layout(_)) => return Vec::new(),
-                Err(e) => {
-                    error.get_or_insert(e.to_string());
-                    return Vec::new();
-                }
+            let plan =
+                plans
+                    .entry(dir.to_path_buf())
+                    .or_insert_with(|| match render_all::plan(dir) {
+                        Ok(plan) => Some(plan),
+                        Err(RenderAllError::Layout(_)) => None,
+                        Err(e) => {
+                            error.get_or_insert(e.to_string());
+                            None
+                        }
+                    });
+            let Some(plan) = plan else {
+                return Vec::new();
             };
-            let same = |p: &Path| absolute(p) == t;
             plan.jobs
                 .iter()
-                .filter(|j| same(&j.template))
+                .filter(|j| absolute(&j.template) == t)
                 .flat_map(|j| {
                     j.catalogs.iter().map(|c| {
                         let rel = format!("catalogs/{c}/{}/catalog.yaml", plan.operator);
