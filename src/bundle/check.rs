@@ -520,7 +520,7 @@ fn plain_manifest(path: &Path, rel: &str, out: &mut Vec<Diagnostic>) -> usize {
     };
     let mut objects = 0;
     for n in nodes.iter().flatten() {
-        let loc = Location::new(rel, n.pos.line, n.pos.col.max(1));
+        let loc = Location::new(rel, n.pos().line, n.pos().col.max(1));
         let v = node_json(n, &text);
         if !v.is_object() {
             out.push(diag(

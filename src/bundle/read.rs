@@ -154,7 +154,7 @@ fn typed_list(
 ) -> Vec<TypedValue> {
     let mut out = Vec::new();
     for item in node.as_seq().unwrap_or(&[]) {
-        let loc = Location::new(rel, item.pos.line, item.pos.col);
+        let loc = Location::new(rel, item.pos().line, item.pos().col);
         let type_ = item
             .get("type")
             .and_then(|t| scalar_text(t, text))
@@ -294,7 +294,7 @@ impl RegistryBundle {
             }
         };
         if nodes.len() > 1 {
-            let second = nodes[1].as_ref().map_or(0, |n| n.pos.line);
+            let second = nodes[1].as_ref().map_or(0, |n| n.pos().line);
             self.diagnostics.push(diag(
                 codes::EXTRA_DOCUMENT,
                 Severity::Warning,
@@ -304,7 +304,7 @@ impl RegistryBundle {
         }
         let object = Object {
             file: rel.to_string(),
-            line: first.pos.line,
+            line: first.pos().line,
             value: node_json(first, &text),
         };
         let problem = if !object.value.is_object() {
@@ -410,7 +410,7 @@ impl RegistryBundle {
             .map(|e| Annotation {
                 key: e.key_str().to_string(),
                 value: scalar_text(&e.value, text).unwrap_or_default(),
-                location: Location::new(rel, e.key.pos.line, e.key.pos.col),
+                location: Location::new(rel, e.key.pos().line, e.key.pos().col),
             })
             .collect();
         let known = [PACKAGE_KEY, CHANNELS_KEY, DEFAULT_CHANNEL_KEY];
@@ -440,7 +440,7 @@ impl RegistryBundle {
             self.diagnostics.push(diag(
                 codes::METADATA_FILE,
                 Severity::Warning,
-                Location::new(rel, list.pos.line, 1),
+                Location::new(rel, list.pos().line, 1),
                 format!("{rel} holds `dependencies:`, not `properties:`; opm reads it as the bundle's dependencies"),
             ).with_hint("rename the key to `properties:` if these are properties, or the file to dependencies.yaml"));
         }
@@ -462,7 +462,7 @@ impl RegistryBundle {
             self.diagnostics.push(diag(
                 codes::METADATA_FILE,
                 Severity::Warning,
-                Location::new(rel, list.pos.line, 1),
+                Location::new(rel, list.pos().line, 1),
                 format!("{rel} holds `properties:`, not `dependencies:`; opm reads it as the bundle's properties"),
             ));
         }

@@ -81,10 +81,10 @@ fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -
         match reader.next_value() {
             None => return docs,
             Some(Ok(node)) => {
-                last_end = node.pos.end as usize;
+                last_end = node.pos().end as usize;
                 docs.push(Document {
-                    start: node.pos.start as usize,
-                    end: node.pos.end as usize,
+                    start: node.pos().start as usize,
+                    end: node.pos().end as usize,
                     node,
                     format: Format::Json,
                     has_anchors: false,
@@ -230,7 +230,7 @@ pub struct Meta {
 
 /// Reads the meta keys of a document, or explains why it is not a catalog object.
 pub fn meta(node: &Node, path: &str) -> Result<Meta, Box<Diagnostic>> {
-    let at = |n: &Node| Location::new(path, n.pos.line, n.pos.col);
+    let at = |n: &Node| Location::new(path, n.pos().line, n.pos().col);
     let Kind::Map(entries) = &node.kind else {
         return Err(Box::new(Diagnostic::new(
             codes::NOT_A_BLOB,
@@ -315,7 +315,7 @@ fn keys_differing_in_case(entries: &[Entry]) -> Option<(&Node, String)> {
                 folded[i..j]
                     .iter()
                     .map(|f| f.2)
-                    .max_by_key(|n| n.pos.start)
+                    .max_by_key(|n| n.pos().start)
                     .unwrap_or(folded[i].2),
                 format!(
                     "duplicate keys for key {:?}: [{}]",

@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::catalog::node::{Entry, Kind, Node, Str};
+use crate::catalog::node::{Entry, Kind, Node, Str, ThinVec};
 use crate::catalog::schema;
 use crate::catalog::yaml::goyaml;
 use crate::catalog::yaml::yaml11::go_json_float;
@@ -222,7 +222,7 @@ pub fn to_node(v: &Value, sort_keys: bool) -> Node {
         Value::String(s) => Kind::String(Str::new(s.as_str())),
         Value::Array(a) => Kind::Seq(a.iter().map(|i| to_node(i, sort_keys)).collect()),
         Value::Object(m) => {
-            let mut entries: Vec<Entry> = m
+            let mut entries: ThinVec<Entry> = m
                 .iter()
                 .map(|(k, v)| Entry {
                     key: Node::string(k.as_str()),

@@ -93,7 +93,7 @@ pub struct Blob {
 impl Blob {
     /// Line of the blob's first key (1-based).
     pub fn line(&self) -> u32 {
-        self.original.as_ref().unwrap_or(&self.value).pos.line
+        self.original.as_ref().unwrap_or(&self.value).pos().line
     }
 
     pub fn schema(&self) -> &str {
@@ -171,16 +171,16 @@ impl Catalog {
     pub fn location(&self, id: BlobId) -> Location {
         let b = &self.blobs[id];
         let n = b.original.as_ref().unwrap_or(&b.value);
-        Location::new(&self.files[b.file].path, n.pos.line, n.pos.col)
+        Location::new(&self.files[b.file].path, n.pos().line, n.pos().col)
     }
 
     /// Where a node of a blob sits (falls back to the blob when the node was made by an edit).
     pub fn node_location(&self, id: BlobId, node: &Node) -> Location {
-        if node.pos.is_real() {
+        if node.pos().is_real() {
             Location::new(
                 &self.files[self.blobs[id].file].path,
-                node.pos.line,
-                node.pos.col,
+                node.pos().line,
+                node.pos().col,
             )
         } else {
             self.location(id)

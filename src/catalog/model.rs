@@ -32,8 +32,8 @@ fn wrong(field: impl Into<String>, expected: &'static str, node: &Node) -> ViewE
         field: field.into(),
         expected,
         found: node.type_name(),
-        line: node.pos.line,
-        col: node.pos.col,
+        line: node.pos().line,
+        col: node.pos().col,
     }
 }
 
@@ -357,11 +357,8 @@ impl<'a> Property<'a> {
         for (i, p) in opt_seq(node, "properties", "")?.iter().enumerate() {
             let path = format!("properties[{i}]");
             check_object(p, &path)?;
-            static NULL: Node = Node {
-                kind: Kind::Null,
-                pos: super::node::Pos::NONE,
-                style: super::node::Style::Any,
-            };
+            static NULL: Node =
+                Node::with(Kind::Null, super::node::Pos::NONE, super::node::Style::Any);
             out.push(Property {
                 type_: req_str(p, "type", &path)?,
                 value: p.get_field("value").unwrap_or(&NULL),

@@ -7,13 +7,16 @@
 
 use std::borrow::Cow;
 
+pub use thin_vec::{ThinVec, thin_vec};
+
 pub use super::node_text::{Sharing, Text};
 
 /// Strings at least this long whose text on disk is exactly their value are kept on disk.
 pub const DEFER_THRESHOLD: usize = 4096;
 
 /// Where a node sits in its file. Offsets are bytes from the start of the file; `line` and `col` are
-/// 1-based. A node built by an edit has `line == 0`.
+/// 1-based. A node built by an edit has `line == 0`. A node holds columns up to [`MAX_COL`]; one
+/// further right (only on a line over 512 MiB long) reads as `MAX_COL`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pos {
     pub start: u32,
@@ -35,8 +38,15 @@ impl Pos {
     }
 }
 
+/// The furthest column a node records.
+pub const MAX_COL: u32 = (1 << COL_BITS) - 1;
+
+/// Bits of a node's packed word that hold its column; the rest hold its [`Style`].
+const COL_BITS: u32 = 29;
+
 /// How a node was written, so a rewrite can keep the file's style.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Style {
     /// JSON text, or a node created by an edit.
     #[default]
@@ -50,6 +60,19 @@ pub enum Style {
     Block,
     /// YAML flow collection (`{}` / `[]`).
     Flow,
+}
+
+impl Style {
+    const ALL: [Style; 8] = [
+        Style::Any,
+        Style::Plain,
+        Style::SingleQuoted,
+        Style::DoubleQuoted,
+        Style::Literal,
+        Style::Folded,
+        Style::Block,
+        Style::Flow,
+    ];
 }
 
 /// A string value: held in memory, or left on disk when long.
@@ -128,18 +151,39 @@ impl Entry {
 pub enum Kind {
     Null,
     Bool(bool),
-    /// A number as JSON text (YAML numbers are converted the way opm converts them).
-    Number(Text),
+    /// A number as JSON text (YAML numbers are converted the way opm converts them). Numbers are
+    /// rare in catalogs; a box keeps the kind as small as a string.
+    Number(Box<str>),
     String(Str),
-    Seq(Vec<Node>),
-    Map(Vec<Entry>),
+    Seq(ThinVec<Node>),
+    Map(ThinVec<Entry>),
 }
 
-#[derive(Clone, Debug)]
+/// A value with where it sits in its file ([`Node::pos`]) and how it was written ([`Node::style`]).
+///
+/// A catalog is mostly nodes (half a million in a 20 MB catalog), so a node is kept to 40 bytes: the
+/// kind, the position's offsets and line, and one word holding the column and the style.
+#[derive(Clone)]
 pub struct Node {
     pub kind: Kind,
-    pub pos: Pos,
-    pub style: Style,
+    start: u32,
+    end: u32,
+    line: u32,
+    /// The column in the low [`COL_BITS`] bits, the style above them.
+    col_style: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 40);
+const _: () = assert!(Style::ALL.len() == 1 << (32 - COL_BITS));
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("kind", &self.kind)
+            .field("pos", &self.pos())
+            .field("style", &self.style())
+            .finish()
+    }
 }
 
 impl PartialEq for Node {
@@ -163,12 +207,49 @@ impl PartialEq for Node {
 }
 
 impl Node {
+    /// A null with no position, as a constant.
+    pub const NULL: Node = Node::with(Kind::Null, Pos::NONE, Style::Any);
+
     pub fn new(kind: Kind) -> Self {
+        Node::with(kind, Pos::NONE, Style::Any)
+    }
+
+    /// A node read from a file: its kind, where it is, and how it was written.
+    pub const fn with(kind: Kind, pos: Pos, style: Style) -> Self {
         Node {
             kind,
-            pos: Pos::NONE,
-            style: Style::Any,
+            start: pos.start,
+            end: pos.end,
+            line: pos.line,
+            col_style: pack(pos.col, style),
         }
+    }
+
+    /// Where the node sits in its file ([`Pos::NONE`] when an edit built it).
+    pub fn pos(&self) -> Pos {
+        Pos {
+            start: self.start,
+            end: self.end,
+            line: self.line,
+            col: self.col_style & MAX_COL,
+        }
+    }
+
+    /// Moves the node to `pos`, keeping its style.
+    pub fn set_pos(&mut self, pos: Pos) {
+        self.start = pos.start;
+        self.end = pos.end;
+        self.line = pos.line;
+        self.col_style = pack(pos.col, self.style());
+    }
+
+    /// How the node was written.
+    pub fn style(&self) -> Style {
+        Style::ALL[(self.col_style >> COL_BITS) as usize]
+    }
+
+    pub fn set_style(&mut self, style: Style) {
+        self.col_style = pack(self.col_style & MAX_COL, style);
     }
 
     pub fn string(s: impl Into<Text>) -> Self {
@@ -187,8 +268,8 @@ impl Node {
         ))
     }
 
-    pub fn seq(items: Vec<Node>) -> Self {
-        Node::new(Kind::Seq(items))
+    pub fn seq(items: impl IntoIterator<Item = Node>) -> Self {
+        Node::new(Kind::Seq(items.into_iter().collect()))
     }
 
     /// The type name opm's JSON decoder would use in an error message.
@@ -229,7 +310,7 @@ impl Node {
         }
     }
 
-    pub fn as_seq_mut(&mut self) -> Option<&mut Vec<Node>> {
+    pub fn as_seq_mut(&mut self) -> Option<&mut ThinVec<Node>> {
         match &mut self.kind {
             Kind::Seq(v) => Some(v),
             _ => None,
@@ -243,7 +324,7 @@ impl Node {
         }
     }
 
-    pub fn as_map_mut(&mut self) -> Option<&mut Vec<Entry>> {
+    pub fn as_map_mut(&mut self) -> Option<&mut ThinVec<Entry>> {
         match &mut self.kind {
             Kind::Map(v) => Some(v),
             _ => None,
@@ -306,6 +387,12 @@ impl Node {
     }
 }
 
+/// A column and a style in one word; a column past [`MAX_COL`] is recorded as `MAX_COL`.
+const fn pack(col: u32, style: Style) -> u32 {
+    let col = if col > MAX_COL { MAX_COL } else { col };
+    col | (style as u32) << COL_BITS
+}
+
 /// Text of a string node, reading deferred strings with `resolve`.
 pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Option<Cow<'a, str>> {
     match s {
@@ -358,9 +445,45 @@ pub fn inlined(node: &Node, text: &str) -> Node {
         ),
         k => k.clone(),
     };
-    Node {
-        kind,
-        pos: node.pos,
-        style: node.style,
+    Node::with(kind, node.pos(), node.style())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_gives_back_its_position_and_style() {
+        for (i, style) in Style::ALL.into_iter().enumerate() {
+            let pos = Pos {
+                start: 7 + i as u32,
+                end: u32::MAX,
+                line: u32::MAX - 1,
+                col: MAX_COL - i as u32,
+            };
+            let mut n = Node::with(Kind::Null, pos, style);
+            assert_eq!((n.pos(), n.style()), (pos, style));
+            n.set_style(Style::Flow);
+            assert_eq!((n.pos(), n.style()), (pos, Style::Flow));
+            n.set_pos(Pos::NONE);
+            assert_eq!((n.pos(), n.style()), (Pos::NONE, Style::Flow));
+        }
+    }
+
+    #[test]
+    fn a_column_past_the_limit_is_recorded_as_the_limit() {
+        let pos = Pos {
+            start: 0,
+            end: 1,
+            line: 1,
+            col: u32::MAX,
+        };
+        let n = Node::with(Kind::Null, pos, Style::Literal);
+        assert_eq!(n.pos().col, MAX_COL);
+        assert_eq!(
+            n.style(),
+            Style::Literal,
+            "the column does not spill into the style"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! channel's entries while recording what undoes the change.
 
 use crate::catalog::model::{Bundle, Channel};
-use crate::catalog::node::Node;
+use crate::catalog::node::{Node, ThinVec};
 use crate::catalog::semver_range::Version;
 use crate::catalog::{BlobId, BlobState, Catalog, PackageIndex};
 
@@ -83,7 +83,7 @@ pub(super) fn version_of(catalog: &Catalog, pkg: &str, bundle: &str) -> Option<V
 }
 
 /// The entries list of a channel node, for changing.
-pub(super) fn entries_mut(channel: &mut Node) -> Option<&mut Vec<Node>> {
+pub(super) fn entries_mut(channel: &mut Node) -> Option<&mut ThinVec<Node>> {
     channel.get_field_mut("entries").and_then(Node::as_seq_mut)
 }
 
@@ -139,7 +139,7 @@ pub(super) fn entry_node(name: &str, links: Links) -> Node {
 }
 
 pub(super) fn strings(items: &[String]) -> Node {
-    Node::seq(items.iter().map(|s| Node::string(s.as_str())).collect())
+    Node::seq(items.iter().map(|s| Node::string(s.as_str())))
 }
 
 pub(super) fn json_str<'v>(v: &'v serde_json::Value, key: &str) -> &'v str {

@@ -152,11 +152,7 @@ mod tests {
     use super::*;
     use crate::catalog::node::{Kind, Node, Pos, Style};
 
-    static NULL: Node = Node {
-        kind: Kind::Null,
-        pos: Pos::NONE,
-        style: Style::Any,
-    };
+    static NULL: Node = Node::with(Kind::Null, Pos::NONE, Style::Any);
 
     fn e(
         name: &'static str,

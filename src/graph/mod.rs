@@ -133,11 +133,7 @@ mod tests {
     use super::*;
     use crate::catalog::node::{Kind, Node, Pos, Style};
 
-    static NULL: Node = Node {
-        kind: Kind::Null,
-        pos: Pos::NONE,
-        style: Style::Any,
-    };
+    static NULL: Node = Node::with(Kind::Null, Pos::NONE, Style::Any);
 
     /// `"v2<v1"` = v2 replaces v1; `"v3!v1,v2"` = v3 skips v1 and v2; both may combine: `"v3<v2!v2"`.
     fn channel(spec: &[&'static str]) -> Vec<ChannelEntry<'static>> {

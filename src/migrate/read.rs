@@ -20,7 +20,7 @@ pub(super) fn catalog_extension(name: &str) -> bool {
 }
 
 pub(super) fn at(rel: &str, node: &Node) -> Location {
-    Location::new(rel, node.pos.line, node.pos.col)
+    Location::new(rel, node.pos().line, node.pos().col)
 }
 
 /// A field's key position (falling back to the mapping's own), and its value.

@@ -35,7 +35,7 @@ impl Basic {
         if schema_field != Some(schemas::BASIC) {
             return Err(TemplateError::new(
                 file,
-                node.pos.line,
+                node.pos().line,
                 format!(
                     "template has unknown schema ({:?}), should be {:?}",
                     schema_field.unwrap_or_default(),
@@ -48,7 +48,7 @@ impl Basic {
             if !k.eq_ignore_ascii_case("schema") && !k.eq_ignore_ascii_case("entries") {
                 notes.push(format!(
                     "{file}:{}: field {k:?} is not part of a basic template; ignored (opm ignores it too)",
-                    e.key.pos.line
+                    e.key.pos().line
                 ));
             }
         }
@@ -60,7 +60,7 @@ impl Basic {
                 _ => {
                     return Err(TemplateError::new(
                         file,
-                        n.pos.line,
+                        n.pos().line,
                         format!(
                             "unmarshalling template: entries must be a list of catalog objects, found {}",
                             a_type(n)
@@ -75,7 +75,7 @@ impl Basic {
             match entry(item, notes, file) {
                 Ok(e) => entries.push(e),
                 Err((line, msg)) => problems.push(Problem::new(
-                    if line > 0 { line } else { item.pos.line },
+                    if line > 0 { line } else { item.pos().line },
                     format!("entries[{i}]: {msg}"),
                 )),
             }
@@ -168,7 +168,8 @@ fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, cano
             if !known.iter().any(|f| f.eq_ignore_ascii_case(k)) {
                 notes.push(format!(
                     "{file}:{}: field {k:?} is not an {} field; dropped (as opm drops it)",
-                    e.key.pos.line, meta.schema
+                    e.key.pos().line,
+                    meta.schema
                 ));
             }
         }
@@ -206,7 +207,7 @@ fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, cano
             }
             Ok(Entry::Bundle {
                 image: b.image.to_string(),
-                line: item.pos.line,
+                line: item.pos().line,
             })
         }
         _ => Ok(Entry::Object(canonical::other(item))),

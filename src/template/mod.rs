@@ -178,14 +178,14 @@ pub fn parse_node(
         schemas::SUBSTITUTES => {
             return Err(TemplateError::new(
                 file,
-                node.pos.line,
+                node.pos().line,
                 "olm.template.substitutes templates are not supported: only olm.template.basic and olm.semver are",
             ));
         }
         schemas::COMPOSITE | schemas::COMPOSITE_CATALOGS => {
             return Err(TemplateError::new(
                 file,
-                node.pos.line,
+                node.pos().line,
                 format!(
                     "unknown template schema: {schema} (composite templates were removed from opm in v1.44.0; render each component's template on its own)"
                 ),
@@ -194,7 +194,7 @@ pub fn parse_node(
         other => {
             return Err(TemplateError::new(
                 file,
-                node.pos.line,
+                node.pos().line,
                 format!("unknown template schema: {other}"),
             ));
         }
@@ -228,7 +228,7 @@ fn detect(file: &str, node: &Node) -> Result<String, TemplateError> {
     let Kind::Map(_) = node.kind else {
         return Err(TemplateError::new(
             file,
-            node.pos.line,
+            node.pos().line,
             format!(
                 "unmarshalling template schema: a template is a mapping with a schema field, found {}",
                 a_type(node)
@@ -238,24 +238,24 @@ fn detect(file: &str, node: &Node) -> Result<String, TemplateError> {
     match node.get_field("schema") {
         None => Err(TemplateError::new(
             file,
-            node.pos.line,
+            node.pos().line,
             "template input missing required 'schema' field",
         )),
         Some(v) => match &v.kind {
             Kind::Null => Err(TemplateError::new(
                 file,
-                v.pos.line,
+                v.pos().line,
                 "template input missing required 'schema' field",
             )),
             Kind::String(_) if v.as_str() == Some("") => Err(TemplateError::new(
                 file,
-                v.pos.line,
+                v.pos().line,
                 "template input missing required 'schema' field",
             )),
             Kind::String(_) => Ok(v.as_str().unwrap_or_default().to_string()),
             _ => Err(TemplateError::new(
                 file,
-                v.pos.line,
+                v.pos().line,
                 format!(
                     "unmarshalling template schema: schema must be a string, found {}",
                     a_type(v)
@@ -431,7 +431,7 @@ pub(crate) mod canonical {
                         let line = node
                             .get_field("icon")
                             .and_then(|i| i.get_field("base64data"))
-                            .map_or(0, |n| n.pos.line);
+                            .map_or(0, |n| n.pos().line);
                         (line, format!("parse package: icon.base64data: {e}"))
                     },
                 )?),

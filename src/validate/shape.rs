@@ -246,12 +246,12 @@ impl Cx<'_, '_> {
         };
         let shown = if path.is_empty() { "the value" } else { &path };
         let yaml_trap =
-            node.style == Style::Plain && matches!(node.kind, Kind::Number(_) | Kind::Bool(_));
+            node.style() == Style::Plain && matches!(node.kind, Kind::Number(_) | Kind::Bool(_));
         let go = self.go_context(&go_value, &ty.go_name());
         self.out.push(Mismatch {
             path: path.clone(),
-            line: node.pos.line,
-            col: node.pos.col,
+            line: node.pos().line,
+            col: node.pos().col,
             message: format!("{shown} must be {}, found {found}", ty.ours()),
             go,
             yaml_trap,
@@ -281,8 +281,8 @@ impl Cx<'_, '_> {
                 {
                     self.out.push(Mismatch {
                         path: path.to_string(),
-                        line: node.pos.line,
-                        col: node.pos.col,
+                        line: node.pos().line,
+                        col: node.pos().col,
                         message: format!(
                             "{path} is not valid base64 (standard alphabet, padded): bad data at byte {at}"
                         ),

@@ -251,7 +251,7 @@ fn placed(
     body: &Body,
     sources: &dyn BundleSource,
 ) -> Diagnostic {
-    let line = template_line(doc, body, &d, sources).unwrap_or(doc.node().pos.line);
+    let line = template_line(doc, body, &d, sources).unwrap_or(doc.node().pos().line);
     d.location = Location::new(doc.name(), line, 1);
     d.related.clear();
     d
@@ -290,15 +290,15 @@ fn template_line(
                     .as_seq()?
                     .iter()
                     .find(|x| x.get_field("name").and_then(Node::as_str) == Some(b))
-                    .map(|x| x.pos.line)
+                    .map(|x| x.pos().line)
             });
-            return Some(entry_line.unwrap_or(ch.pos.line));
+            return Some(entry_line.unwrap_or(ch.pos().line));
         }
         if let Some(b) = &o.bundle {
             return bundle_line(b);
         }
         if let Some(p) = &o.package {
-            return named(schema::PACKAGE, p).map(|e| e.pos.line);
+            return named(schema::PACKAGE, p).map(|e| e.pos().line);
         }
         return None;
     }

@@ -27,7 +27,7 @@ fn check_text(text: &str) {
     let docs = decode(text, 0, "f.yaml", &mut diags);
     for d in &docs {
         assert!(d.start <= d.end && d.end <= text.len());
-        assert!(d.node.pos.end as usize <= text.len());
+        assert!(d.node.pos().end as usize <= text.len());
         let _ = meta(&d.node, "f.yaml");
     }
     for d in &diags {

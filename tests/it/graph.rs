@@ -230,11 +230,7 @@ fn demo_channels_are_drawn_as_lanes() {
     insta::assert_snapshot!("demo_lanes", all);
 }
 
-static NULL: Node = Node {
-    kind: Kind::Null,
-    pos: Pos::NONE,
-    style: Style::Any,
-};
+static NULL: Node = Node::with(Kind::Null, Pos::NONE, Style::Any);
 
 /// A channel from a compact spec: `"v2<v1"` replaces, `"v3!v1,v2"` skips, `"v4~>=1.0.0 <1.4.0"` skipRange.
 fn synthetic(spec: &[String]) -> ChannelGraph {

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 use crate::common;
 
+use fbc_edit::catalog::node::ThinVec;
 use fbc_edit::catalog::{Catalog, Entry, Kind, Node, load};
 use serde_json::Value;
 
@@ -19,10 +20,10 @@ pub fn at<'a>(n: &'a mut Node, path: &str) -> &'a mut Node {
     }
     cur
 }
-pub fn map(n: &mut Node) -> &mut Vec<Entry> {
+pub fn map(n: &mut Node) -> &mut ThinVec<Entry> {
     n.as_map_mut().unwrap()
 }
-pub fn seq(n: &mut Node) -> &mut Vec<Node> {
+pub fn seq(n: &mut Node) -> &mut ThinVec<Node> {
     n.as_seq_mut().unwrap()
 }
 pub fn ent(k: &str, v: Node) -> Entry {
@@ -1175,7 +1176,7 @@ fn rval(r: &mut Rng, d: usize) -> Node {
         return rscalar(r);
     }
     match r.below(4) {
-        0 => Node::seq((0..r.below(3)).map(|_| rval(r, d - 1)).collect()),
+        0 => Node::seq((0..r.below(3)).map(|_| rval(r, d - 1))),
         1 => {
             let n = r.below(3);
             Node::new(Kind::Map(

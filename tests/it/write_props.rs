@@ -43,11 +43,7 @@ fn random_value(rng: &mut Rng, depth: usize) -> Node {
         return random_scalar(rng);
     }
     match rng.below(4) {
-        0 => Node::seq(
-            (0..rng.below(3))
-                .map(|_| random_value(rng, depth - 1))
-                .collect(),
-        ),
+        0 => Node::seq((0..rng.below(3)).map(|_| random_value(rng, depth - 1))),
         1 => {
             let n = rng.below(3);
             let keys: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();

@@ -31,7 +31,7 @@ impl JsonPatch<'_> {
         if self.style.indent.is_empty() {
             return 0;
         }
-        line_indent(self.text, node.pos.start as usize).len() / self.unit()
+        line_indent(self.text, node.pos().start as usize).len() / self.unit()
     }
 
     fn emit(&self, node: &Node, level: usize) -> String {
@@ -47,12 +47,12 @@ impl JsonPatch<'_> {
         }
         let replace_whole = |out: &mut Vec<Splice>| {
             out.push(Splice {
-                start: old.pos.start as usize,
-                end: old.pos.end as usize,
+                start: old.pos().start as usize,
+                end: old.pos().end as usize,
                 text: self.emit(new, self.level_of(old)),
             })
         };
-        if !old.pos.is_real() {
+        if !old.pos().is_real() {
             return replace_whole(out);
         }
         let ops = match (&old.kind, &new.kind) {
@@ -173,10 +173,10 @@ fn len(node: &Node) -> usize {
 fn elem_range(old: &Node, k: usize) -> (usize, usize) {
     match &old.kind {
         Kind::Map(entries) => (
-            entries[k].key.pos.start as usize,
-            entries[k].value.pos.end as usize,
+            entries[k].key.pos().start as usize,
+            entries[k].value.pos().end as usize,
         ),
-        Kind::Seq(items) => (items[k].pos.start as usize, items[k].pos.end as usize),
+        Kind::Seq(items) => (items[k].pos().start as usize, items[k].pos().end as usize),
         _ => (0, 0),
     }
 }

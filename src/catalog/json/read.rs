@@ -1,7 +1,7 @@
 //! A JSON reader that keeps the position of every value (a stream of concatenated values, as
 //! opm reads a JSON file) and leaves long strings on disk.
 
-use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style};
+use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style, ThinVec};
 
 /// A JSON syntax error at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,11 +138,7 @@ impl<'a> JsonReader<'a> {
             }
         };
         pos.end = self.i as u32;
-        Ok(Node {
-            kind,
-            pos,
-            style: Style::Any,
-        })
+        Ok(Node::with(kind, pos, Style::Any))
     }
 
     fn literal(&mut self, word: &str, kind: Kind) -> Result<Kind, JsonError> {
@@ -172,7 +168,7 @@ impl<'a> JsonReader<'a> {
         if self.bytes.get(self.i) == Some(&b'}') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Kind::Map(Vec::new()));
+            return Ok(Kind::Map(ThinVec::new()));
         }
         let mark = self.entries.len();
         loop {
@@ -186,11 +182,7 @@ impl<'a> JsonReader<'a> {
             let mut kpos = self.pos_here();
             let key = self.string()?;
             kpos.end = self.i as u32;
-            let key = Node {
-                kind: Kind::String(key),
-                pos: kpos,
-                style: Style::Any,
-            };
+            let key = Node::with(Kind::String(key), kpos, Style::Any);
             self.skip_ws();
             if self.bytes.get(self.i) != Some(&b':') {
                 return Err(self.err(format!(
@@ -227,7 +219,7 @@ impl<'a> JsonReader<'a> {
         if self.bytes.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Kind::Seq(Vec::new()));
+            return Ok(Kind::Seq(ThinVec::new()));
         }
         let mark = self.items.len();
         loop {
@@ -454,11 +446,11 @@ mod tests {
             "{\"schema\":\"a\"}{\"schema\":\"b\"}\n\n  {\n    \"x\": [1, -2.5e3, true, null]\n  }";
         let v = parse_all(text).unwrap();
         assert_eq!(v.len(), 3);
-        assert_eq!(v[1].pos.start, 14);
-        assert_eq!(v[2].pos.line, 3);
-        assert_eq!(v[2].pos.col, 3);
+        assert_eq!(v[1].pos().start, 14);
+        assert_eq!(v[2].pos().line, 3);
+        assert_eq!(v[2].pos().col, 3);
         let x = v[2].get("x").unwrap();
-        assert_eq!(x.pos.line, 4);
+        assert_eq!(x.pos().line, 4);
         assert_eq!(x.as_seq().unwrap().len(), 4);
         assert!(matches!(&x.as_seq().unwrap()[1].kind, Kind::Number(n) if &**n == "-2.5e3"));
     }

@@ -31,11 +31,11 @@ impl JsonStyle {
         let Some(first) = root.as_map().and_then(|m| m.first()) else {
             return JsonStyle::OPM;
         };
-        if !first.key.pos.is_real() || first.key.pos.line == root.pos.line {
+        if !first.key.pos().is_real() || first.key.pos().line == root.pos().line {
             return JsonStyle::COMPACT;
         }
-        let key_indent = line_indent(text, first.key.pos.start as usize);
-        let root_indent = line_indent(text, root.pos.start as usize);
+        let key_indent = line_indent(text, first.key.pos().start as usize);
+        let root_indent = line_indent(text, root.pos().start as usize);
         let tabs = key_indent.starts_with('\t');
         let width = key_indent.len().saturating_sub(root_indent.len()).max(1);
         JsonStyle::from_width(width, tabs)

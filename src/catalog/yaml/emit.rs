@@ -56,10 +56,10 @@ fn wraps_long_values(node: &Node) -> bool {
     match &node.kind {
         Kind::Map(entries) => entries.iter().any(|e| {
             let wrapped = matches!(e.value.kind, Kind::String(_))
-                && e.value.style == Style::Plain
-                && e.value.pos.is_real()
-                && e.key.pos.is_real()
-                && e.value.pos.line > e.key.pos.line;
+                && e.value.style() == Style::Plain
+                && e.value.pos().is_real()
+                && e.key.pos().is_real()
+                && e.value.pos().line > e.key.pos().line;
             wrapped || wraps_long_values(&e.value)
         }),
         Kind::Seq(items) => items.iter().any(wraps_long_values),
@@ -79,20 +79,20 @@ fn detect_walk(
     match &node.kind {
         Kind::Map(entries) => {
             for e in entries {
-                let nested = node.style == Style::Block
-                    && e.value.style == Style::Block
-                    && e.value.pos.is_real()
-                    && e.key.pos.is_real()
-                    && e.value.pos.line > e.key.pos.line;
+                let nested = node.style() == Style::Block
+                    && e.value.style() == Style::Block
+                    && e.value.pos().is_real()
+                    && e.key.pos().is_real()
+                    && e.value.pos().line > e.key.pos().line;
                 if nested {
                     match &e.value.kind {
-                        Kind::Map(_) if !*found_indent && e.value.pos.col > e.key.pos.col => {
-                            style.indent = (e.value.pos.col - e.key.pos.col) as usize;
+                        Kind::Map(_) if !*found_indent && e.value.pos().col > e.key.pos().col => {
+                            style.indent = (e.value.pos().col - e.key.pos().col) as usize;
                             *found_indent = true;
                         }
                         Kind::Seq(_) if seq_offset.is_none() => {
                             *seq_offset =
-                                Some(e.value.pos.col.saturating_sub(e.key.pos.col) as usize);
+                                Some(e.value.pos().col.saturating_sub(e.key.pos().col) as usize);
                         }
                         _ => {}
                     }

@@ -40,23 +40,23 @@ impl YamlPatch<'_> {
     /// Rewrites a whole YAML document in its own style. A document written as JSON (a JSON file read as
     /// YAML, as behind a byte order mark) is written as JSON again, in place, keeping what precedes it.
     pub fn rewrite_document(&self, old: &Node, new: &Node, out: &mut Vec<Splice>) {
-        let start = old.pos.start as usize;
+        let start = old.pos().start as usize;
         if self.text.get(start..).is_some_and(|t| t.starts_with('{')) {
             let mut text = String::new();
             write_json(&mut text, new, self.json, 0, self.resolve);
             out.push(Splice {
                 start,
-                end: old.pos.end as usize,
+                end: old.pos().end as usize,
                 text,
             });
             return;
         }
-        let col = old.pos.col.saturating_sub(1) as usize;
+        let col = old.pos().col.saturating_sub(1) as usize;
         let mut text = String::new();
         write_block(&mut text, new, col, self.style, self.resolve);
         out.push(Splice {
-            start: line_start(self.text, old.pos.start as usize),
-            end: end_with_comment(self.text, old.pos.end as usize),
+            start: line_start(self.text, old.pos().start as usize),
+            end: end_with_comment(self.text, old.pos().end as usize),
             text,
         });
     }
@@ -66,15 +66,15 @@ impl YamlPatch<'_> {
         if old == new {
             return true;
         }
-        if !old.pos.is_real() {
+        if !old.pos().is_real() {
             return false;
         }
         // Scalars (and flow collections) are replaced where they stand, keeping their quoting.
         let inline_ok = |n: &Node| is_scalar(n) || is_empty_collection(n);
         if (is_scalar(old)
-            && !matches!(old.style, Style::Literal | Style::Folded)
+            && !matches!(old.style(), Style::Literal | Style::Folded)
             && inline_ok(new))
-            || old.style == Style::Flow && inline_ok(new)
+            || old.style() == Style::Flow && inline_ok(new)
         {
             if let Kind::String(Str::Inline(s)) = &new.kind
                 && s.contains('\n')
@@ -82,19 +82,19 @@ impl YamlPatch<'_> {
                 return false;
             }
             let mut text = String::new();
-            if old.pos.start == old.pos.end {
+            if old.pos().start == old.pos().end {
                 // An empty value (`key:` or `-`) sits right after its indicator.
                 text.push(' ');
             }
-            write_inline(&mut text, new, old.style, self.resolve);
+            write_inline(&mut text, new, old.style(), self.resolve);
             out.push(Splice {
-                start: old.pos.start as usize,
-                end: old.pos.end as usize,
+                start: old.pos().start as usize,
+                end: old.pos().end as usize,
                 text,
             });
             return true;
         }
-        if old.style != Style::Block {
+        if old.style() != Style::Block {
             return false;
         }
         match (&old.kind, &new.kind) {
@@ -112,12 +112,12 @@ impl YamlPatch<'_> {
         let Some(ops) = align_map(o, n) else {
             return false;
         };
-        if o.iter().any(|e| !e.key.pos.is_real()) {
+        if o.iter().any(|e| !e.key.pos().is_real()) {
             return false;
         }
-        let col = o[0].key.pos.col.saturating_sub(1) as usize;
+        let col = o[0].key.pos().col.saturating_sub(1) as usize;
         let elems = BlockElems {
-            starts: o.iter().map(|e| e.key.pos.start as usize).collect(),
+            starts: o.iter().map(|e| e.key.pos().start as usize).collect(),
             ends: o.iter().map(entry_end).collect(),
             col,
             patch: &|i, j, out| self.patch(&o[i].value, &n[j].value, out),
@@ -130,14 +130,14 @@ impl YamlPatch<'_> {
         let mut dashes = Vec::with_capacity(o.len());
         for item in o {
             match dash_of(self.text, item) {
-                Some(d) if item.pos.is_real() => dashes.push(d),
+                Some(d) if item.pos().is_real() => dashes.push(d),
                 _ => return false,
             }
         }
         let col = dashes[0] - line_start(self.text, dashes[0]);
         let elems = BlockElems {
             starts: dashes,
-            ends: o.iter().map(|i| i.pos.end as usize).collect(),
+            ends: o.iter().map(|i| i.pos().end as usize).collect(),
             col,
             patch: &|i, j, out| self.patch(&o[i], &n[j], out),
             emit: &|j, text| write_seq_item(text, &n[j], col, self.style, self.resolve),
@@ -260,11 +260,11 @@ fn is_empty_collection(n: &Node) -> bool {
 }
 
 fn entry_end(e: &Entry) -> usize {
-    e.value.pos.end.max(e.key.pos.end) as usize
+    e.value.pos().end.max(e.key.pos().end) as usize
 }
 
 fn dash_of(text: &str, item: &Node) -> Option<usize> {
-    dash_before(text, item.pos.start as usize)
+    dash_before(text, item.pos().start as usize)
 }
 
 /// The elements of a block mapping or sequence, as the shared patching code sees them.

@@ -9,7 +9,9 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use super::alias::AliasBudget;
 use super::split::{Chunk, dash_before};
 use super::yaml11::{self, Plain};
-use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style, Text};
+use crate::catalog::node::{
+    DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style, Text, ThinVec,
+};
 
 /// A YAML problem at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,16 +177,16 @@ pub fn parse_chunk_full(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc
             r.add(node, anchor, size)?;
         }
     }
-    let node = r.root.unwrap_or(Node {
-        kind: Kind::Null,
-        pos: Pos {
+    let node = r.root.unwrap_or(Node::with(
+        Kind::Null,
+        Pos {
             start: chunk.start as u32,
             end: chunk.start as u32,
             line: chunk.line,
             col: 1,
         },
-        style: Style::Plain,
-    });
+        Style::Plain,
+    ));
     Ok(ParsedDoc {
         node,
         ignored_tail: r.ignored_tail,
@@ -282,8 +284,8 @@ impl Reader<'_> {
             return Err(error_at(pos, &message));
         }
         let mut n = strip_positions(n.clone());
-        n.pos = pos;
-        n.style = Style::Plain;
+        n.set_pos(pos);
+        n.set_style(Style::Plain);
         Ok((n, 0, 1 + size))
     }
 
@@ -342,11 +344,7 @@ impl Reader<'_> {
             ScalarStyle::Literal => Style::Literal,
             ScalarStyle::Folded => Style::Folded,
         };
-        let node = Node {
-            kind,
-            pos: node_pos,
-            style,
-        };
+        let node = Node::with(kind, node_pos, style);
         Ok((node, anchor, u64::from(!merge_key)))
     }
 
@@ -403,18 +401,14 @@ impl Reader<'_> {
         pos.end = if flow {
             end.end
         } else {
-            items.last().map_or(pos.start, |n| n.pos.end)
+            items.last().map_or(pos.start, |n| n.pos().end)
         };
         if !flow {
             self.start_at_dash(&mut pos, &items);
         }
         let style = if flow { Style::Flow } else { Style::Block };
         Some((
-            Node {
-                kind: Kind::Seq(items),
-                pos,
-                style,
-            },
+            Node::with(Kind::Seq(items.into_iter().collect()), pos, style),
             anchor,
             size,
         ))
@@ -423,13 +417,13 @@ impl Reader<'_> {
     /// saphyr starts an indentless sequence at its first item: start it at the dash.
     fn start_at_dash(&self, pos: &mut Pos, items: &[Node]) {
         let text = self.text;
-        if let Some(first) = items.first().filter(|n| n.pos.is_real())
-            && let Some(dash) = dash_before(text, first.pos.start as usize)
+        if let Some(first) = items.first().filter(|n| n.pos().is_real())
+            && let Some(dash) = dash_before(text, first.pos().start as usize)
         {
             let line_start = text[..dash].rfind('\n').map_or(0, |i| i + 1);
             pos.start = dash as u32;
-            pos.line = 1 + first.pos.line
-                - text[dash..first.pos.start as usize]
+            pos.line = 1 + first.pos().line
+                - text[dash..first.pos().start as usize]
                     .bytes()
                     .filter(|&b| b == b'\n')
                     .count() as u32
@@ -455,19 +449,11 @@ impl Reader<'_> {
         } else {
             entries
                 .last()
-                .map_or(pos.start, |e| e.value.pos.end.max(e.key.pos.end))
+                .map_or(pos.start, |e| e.value.pos().end.max(e.key.pos().end))
         };
         let style = if flow { Style::Flow } else { Style::Block };
         let entries = apply_merge_keys(entries);
-        Some((
-            Node {
-                kind: Kind::Map(entries),
-                pos,
-                style,
-            },
-            anchor,
-            size,
-        ))
+        Some((Node::with(Kind::Map(entries), pos, style), anchor, size))
     }
 
     /// Puts a completed node where it belongs: the anchors, its parent (item, key or value), or the
@@ -499,7 +485,8 @@ impl Reader<'_> {
 /// Bytes of text a copy of `node` holds in memory (strings kept on disk cost nothing to copy).
 fn text_bytes(node: &Node) -> u64 {
     match &node.kind {
-        Kind::String(Str::Inline(s)) | Kind::Number(s) => s.len() as u64,
+        Kind::String(Str::Inline(s)) => s.len() as u64,
+        Kind::Number(s) => s.len() as u64,
         Kind::Map(entries) => entries
             .iter()
             .map(|e| text_bytes(&e.key) + text_bytes(&e.value))
@@ -530,11 +517,11 @@ pub(super) fn key_node(mut node: Node) -> Result<Node, YamlError> {
         Kind::String(_) => return Ok(node),
         Kind::Null => "null".into(),
         Kind::Bool(b) => if *b { "true" } else { "false" }.into(),
-        Kind::Number(n) => n.clone(),
+        Kind::Number(n) => Text::new(n),
         Kind::Seq(_) | Kind::Map(_) => {
             return Err(YamlError {
-                line: node.pos.line,
-                col: node.pos.col,
+                line: node.pos().line,
+                col: node.pos().col,
                 message: "a mapping key must be a scalar, not a collection".into(),
             });
         }
@@ -544,21 +531,21 @@ pub(super) fn key_node(mut node: Node) -> Result<Node, YamlError> {
 }
 
 /// `<<: *anchor` merges the keys of the referenced mapping(s) that the mapping does not define itself.
-fn apply_merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
+fn apply_merge_keys(entries: Vec<Entry>) -> ThinVec<Entry> {
     if !entries
         .iter()
-        .any(|e| e.key.style == Style::Plain && e.key_str() == "<<")
+        .any(|e| e.key.style() == Style::Plain && e.key_str() == "<<")
     {
-        return entries;
+        return entries.into_iter().collect();
     }
     let (merges, mut own): (Vec<Entry>, Vec<Entry>) = entries
         .into_iter()
-        .partition(|e| e.key.style == Style::Plain && e.key_str() == "<<");
+        .partition(|e| e.key.style() == Style::Plain && e.key_str() == "<<");
     for m in merges {
-        let sources: Vec<Node> = match m.value.kind {
-            Kind::Map(_) => vec![m.value],
+        let sources: ThinVec<Node> = match m.value.kind {
+            Kind::Map(_) => thin_vec::thin_vec![m.value],
             Kind::Seq(items) => items,
-            _ => Vec::new(),
+            _ => ThinVec::new(),
         };
         for src in sources {
             if let Kind::Map(src_entries) = src.kind {
@@ -570,11 +557,11 @@ fn apply_merge_keys(entries: Vec<Entry>) -> Vec<Entry> {
             }
         }
     }
-    own
+    own.into_iter().collect()
 }
 
 fn strip_positions(mut n: Node) -> Node {
-    n.pos = Pos::NONE;
+    n.set_pos(Pos::NONE);
     match &mut n.kind {
         Kind::Seq(items) => {
             for i in items.iter_mut() {
@@ -583,7 +570,7 @@ fn strip_positions(mut n: Node) -> Node {
         }
         Kind::Map(entries) => {
             for e in entries.iter_mut() {
-                e.key.pos = Pos::NONE;
+                e.key.set_pos(Pos::NONE);
                 e.value = strip_positions(std::mem::replace(&mut e.value, Node::new(Kind::Null)));
             }
         }
@@ -679,7 +666,7 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            entries[1].value.get_field("a").map(|v| v.pos.is_real()),
+            entries[1].value.get_field("a").map(|v| v.pos().is_real()),
             Some(false)
         );
     }
@@ -697,12 +684,12 @@ mod tests {
         // A key that YAML 1.1 reads as a boolean becomes "true", as in opm's YAML-to-JSON conversion.
         assert!(n.get("true").is_some() && n.get("on").is_none());
         let list = n.get("list").unwrap();
-        assert_eq!(list.pos.line, 8);
-        assert_eq!(list.pos.col, 1);
+        assert_eq!(list.pos().line, 8);
+        assert_eq!(list.pos().col, 1);
         let b = &list.as_seq().unwrap()[1];
-        assert_eq!(b.style, Style::SingleQuoted);
-        assert_eq!(b.pos.line, 9);
-        assert_eq!((b.pos.start, b.pos.end), (70, 73));
+        assert_eq!(b.style(), Style::SingleQuoted);
+        assert_eq!(b.pos().line, 9);
+        assert_eq!((b.pos().start, b.pos().end), (70, 73));
     }
 
     #[test]
@@ -710,6 +697,6 @@ mod tests {
         let text = "d: \"héllo wörld\"\nk: x\n";
         let n = parse(text);
         let x = n.get("k").unwrap();
-        assert_eq!(&text[x.pos.start as usize..x.pos.end as usize], "x");
+        assert_eq!(&text[x.pos().start as usize..x.pos().end as usize], "x");
     }
 }

@@ -168,7 +168,7 @@ pub(super) fn with_entries(doc: &Node, entries: Vec<Node>) -> Node {
     let mut doc = doc.clone();
     let key = key_as_written(&doc, "entries").map(str::to_string);
     match key.and_then(|k| doc.get_field_mut(&k).map(|n| (n, k))) {
-        Some((n, _)) if matches!(n.kind, Kind::Seq(_)) => n.kind = Kind::Seq(entries),
+        Some((n, _)) if matches!(n.kind, Kind::Seq(_)) => n.kind = Kind::Seq(entries.into()),
         Some((n, _)) => *n = Node::seq(entries),
         None => doc.set_field("entries", Node::seq(entries)),
     }

@@ -180,7 +180,7 @@ fn channel_entry(r: &Release) -> Node {
     if let Some(s) = &r.item.skips {
         fields.push((
             "skips",
-            Node::seq(s.iter().map(|x| Node::string(x.as_str())).collect()),
+            Node::seq(s.iter().map(|x| Node::string(x.as_str()))),
         ));
     }
     if let Some(x) = &r.item.skip_range {

@@ -2,7 +2,7 @@
 //! written in the letter case the template already uses (`Stable:`/`Bundles:`/`Image:` in most real
 //! templates).
 
-use crate::catalog::node::{Kind, Node};
+use crate::catalog::node::{Kind, Node, ThinVec};
 use crate::edit::{Edit, EditError};
 use crate::template::semver::{Maturity, Semver};
 use crate::template::source::BundleSource;
@@ -331,7 +331,7 @@ fn list_mut<'a>(
     node: &'a mut Node,
     m: Maturity,
     case: &dyn Fn(&'static str) -> String,
-) -> Option<&'a mut Vec<Node>> {
+) -> Option<&'a mut ThinVec<Node>> {
     let key = key_as_written(node, m.as_str())
         .map(str::to_string)
         .unwrap_or_else(|| case(title(m)));

@@ -18,7 +18,7 @@ fn fields<'a>(
         Kind::Map(entries) => entries,
         _ => {
             problems.push(Problem::new(
-                node.pos.line,
+                node.pos().line,
                 format!("{what} must be a mapping, found {}", a_type(node)),
             ));
             return Vec::new();
@@ -28,7 +28,7 @@ fn fields<'a>(
     let mut seen: Vec<(&str, u32)> = Vec::new();
     for e in entries {
         let key = e.key_str();
-        let line = e.key.pos.line;
+        let line = e.key.pos().line;
         let Some(field) = known.iter().find(|f| f.eq_ignore_ascii_case(key)) else {
             problems.push(Problem::new(
                 line,
@@ -62,7 +62,7 @@ fn boolean(node: &Node, field: &str, problems: &mut Vec<Problem>) -> bool {
         Kind::Null => false,
         _ => {
             problems.push(Problem::new(
-                node.pos.line,
+                node.pos().line,
                 format!("{field} must be true or false, found {}", a_type(node)),
             ));
             false
@@ -76,7 +76,7 @@ fn string<'a>(node: &'a Node, field: &str, problems: &mut Vec<Problem>) -> &'a s
         Kind::Null => "",
         _ => {
             problems.push(Problem::new(
-                node.pos.line,
+                node.pos().line,
                 format!("{field} must be a string, found {}", a_type(node)),
             ));
             ""
@@ -125,7 +125,7 @@ impl Semver {
         if !problems.is_empty() {
             return Err(TemplateError::many(file, problems));
         }
-        let line = node.pos.line;
+        let line = node.pos().line;
         if schema_value != schemas::SEMVER {
             return Err(TemplateError::new(
                 file,
@@ -193,7 +193,7 @@ fn bundle_list(node: &Node, field: &str, problems: &mut Vec<Problem>) -> Vec<Bun
             Kind::Seq(items) => items,
             _ => {
                 problems.push(Problem::new(
-                    bundles.pos.line,
+                    bundles.pos().line,
                     format!(
                         "{field}.bundles must be a list of {{image: <bundle image>}}, found {}",
                         a_type(bundles)
@@ -213,12 +213,15 @@ fn bundle_list(node: &Node, field: &str, problems: &mut Vec<Problem>) -> Vec<Bun
                 continue;
             }
             if image.is_empty() {
-                problems.push(Problem::new(item.pos.line, format!("{what} has no image")));
+                problems.push(Problem::new(
+                    item.pos().line,
+                    format!("{what} has no image"),
+                ));
                 continue;
             }
             out.push(BundleRef {
                 image: image.to_string(),
-                line: item.pos.line,
+                line: item.pos().line,
             });
         }
     }

@@ -209,8 +209,8 @@ fn yaml_traps(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
     collect_traps(node, &Path::Root, &mut found);
     for (path, n) in found {
-        let len = (n.pos.end - n.pos.start) as usize;
-        let Some(text) = cx.read_range(blob.file, u64::from(n.pos.start), len) else {
+        let len = (n.pos().end - n.pos().start) as usize;
+        let Some(text) = cx.read_range(blob.file, u64::from(n.pos().start), len) else {
             continue;
         };
         let read_as = match &n.kind {
@@ -243,16 +243,16 @@ fn collect_traps<'n>(node: &'n Node, path: &Path, out: &mut Vec<(String, &'n Nod
                 collect_traps(item, &Path::Index(path, i), out);
             }
         }
-        Kind::Bool(b) if node.style == Style::Plain && node.pos.is_real() => {
+        Kind::Bool(b) if node.style() == Style::Plain && node.pos().is_real() => {
             // `true`/`false` in any case are meant; `yes`, `on`, `y`… are the trap.
-            let len = node.pos.end.saturating_sub(node.pos.start);
+            let len = node.pos().end.saturating_sub(node.pos().start);
             if len != if *b { 4 } else { 5 } {
                 out.push((path.to_string(), node));
             }
         }
-        Kind::Number(v) if node.style == Style::Plain && node.pos.is_real() => {
+        Kind::Number(v) if node.style() == Style::Plain && node.pos().is_real() => {
             // The number as opm writes it differs from the text: `1.10`, `010`, `0x1F`, `1_000`.
-            let len = node.pos.end.saturating_sub(node.pos.start) as usize;
+            let len = node.pos().end.saturating_sub(node.pos().start) as usize;
             if len != v.len() {
                 out.push((path.to_string(), node));
             }

@@ -10,7 +10,7 @@ mod scalar;
 use super::read::{key_node, make_str};
 use super::split::Chunk;
 use super::yaml11::{self, Plain};
-use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style};
+use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style, ThinVec};
 
 /// The document is not one this reader handles.
 #[derive(Debug)]
@@ -222,13 +222,13 @@ impl Scanner<'_> {
             }
         }
         // Catalogs hold hundreds of thousands of small collections: no spare capacity.
-        let items: Vec<Node> = self.items.drain(mark..).collect();
-        let end = items.last().map_or(first.start, |n| n.pos.end);
-        Ok(Node {
-            kind: Kind::Seq(items),
-            pos: Pos { end, ..first },
-            style: Style::Block,
-        })
+        let items: ThinVec<Node> = self.items.drain(mark..).collect();
+        let end = items.last().map_or(first.start, |n| n.pos().end);
+        Ok(Node::with(
+            Kind::Seq(items),
+            Pos { end, ..first },
+            Style::Block,
+        ))
     }
 
     /// The value of a sequence item whose dash is at byte `dash` (column `indent`).
@@ -238,11 +238,7 @@ impl Scanner<'_> {
             b'\n' | b'#' => {
                 // An empty item sits at the end of its line, after any comment.
                 let eol = self.eol();
-                let empty = Node {
-                    kind: Kind::Null,
-                    pos: self.pos(eol, eol),
-                    style: Style::Plain,
-                };
+                let empty = Node::with(Kind::Null, self.pos(eol, eol), Style::Plain);
                 self.finish_line()?;
                 match self.next {
                     Some(n) if n > indent => self.block_node(n),
@@ -282,15 +278,15 @@ impl Scanner<'_> {
                 Some(_) => return Err(Decline),
             }
         }
-        let entries: Vec<Entry> = self.entries.drain(mark..).collect();
+        let entries: ThinVec<Entry> = self.entries.drain(mark..).collect();
         let end = entries
             .last()
-            .map_or(first.start, |e| e.value.pos.end.max(e.key.pos.end));
-        Ok(Node {
-            kind: Kind::Map(entries),
-            pos: Pos { end, ..first },
-            style: Style::Block,
-        })
+            .map_or(first.start, |e| e.value.pos().end.max(e.key.pos().end));
+        Ok(Node::with(
+            Kind::Map(entries),
+            Pos { end, ..first },
+            Style::Block,
+        ))
     }
 
     /// Whether the current line, from the position, is `key:` followed by a space or the line end.
@@ -377,15 +373,11 @@ impl Scanner<'_> {
                 }
                 self.i = start + 2;
                 let kind = if close == b']' {
-                    Kind::Seq(Vec::new())
+                    Kind::Seq(ThinVec::new())
                 } else {
-                    Kind::Map(Vec::new())
+                    Kind::Map(ThinVec::new())
                 };
-                Node {
-                    kind,
-                    pos: self.pos(start, start + 2),
-                    style: Style::Flow,
-                }
+                Node::with(kind, self.pos(start, start + 2), Style::Flow)
             }
             _ => return self.plain_value(indent),
         };
@@ -450,25 +442,21 @@ impl Scanner<'_> {
                 &mut self.sharing,
             )),
         };
-        Ok(Node {
-            kind,
-            pos,
-            style: Style::Plain,
-        })
+        Ok(Node::with(kind, pos, Style::Plain))
     }
 }
 
 /// The value of an empty plain scalar after a key's `:` at `at`: just after it, on its column.
 fn empty_after(at: Pos) -> Node {
-    Node {
-        kind: Kind::Null,
-        pos: Pos {
+    Node::with(
+        Kind::Null,
+        Pos {
             start: at.start + 1,
             end: at.start + 1,
             ..at
         },
-        style: Style::Plain,
-    }
+        Style::Plain,
+    )
 }
 
 #[cfg(test)]

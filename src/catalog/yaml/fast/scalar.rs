@@ -103,8 +103,8 @@ impl Scanner<'_> {
             span_end = self.eol();
         }
         pos.end = span_end as u32;
-        Ok(Node {
-            kind: Kind::String(make_str(
+        Ok(Node::with(
+            Kind::String(make_str(
                 &value,
                 self.text,
                 pos,
@@ -113,7 +113,7 @@ impl Scanner<'_> {
             )),
             pos,
             style,
-        })
+        ))
     }
 
     /// A plain scalar value at the position, in a collection at column `indent`: the lines it runs
@@ -260,8 +260,8 @@ impl Scanner<'_> {
             line: first_line,
             col: bi as u32 + 1,
         };
-        Ok(Node {
-            kind: Kind::String(make_str(
+        Ok(Node::with(
+            Kind::String(make_str(
                 &value,
                 self.text,
                 pos,
@@ -269,8 +269,8 @@ impl Scanner<'_> {
                 &mut self.sharing,
             )),
             pos,
-            style: Style::Literal,
-        })
+            Style::Literal,
+        ))
     }
 
     /// The header of a block scalar after its `|`: the chomping (`Some(true)` keep, `Some(false)`

@@ -9,10 +9,13 @@ use crate::catalog::yaml::{parse_chunk_full, split_documents};
 
 /// Where two trees differ, as a path and both sides.
 fn exact(a: &Node, b: &Node, path: &str) -> Result<(), String> {
-    if a.pos != b.pos || a.style != b.style {
+    if a.pos() != b.pos() || a.style() != b.style() {
         return Err(format!(
             "{path}: {:?} {:?} vs {:?} {:?}",
-            a.pos, a.style, b.pos, b.style
+            a.pos(),
+            a.style(),
+            b.pos(),
+            b.style()
         ));
     }
     match (&a.kind, &b.kind) {
