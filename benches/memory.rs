@@ -74,7 +74,7 @@ fn measure(name: &str, dir: &Path) {
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let options = LoadOptions {
-        keep_payloads: true,
+        check_payloads: true,
         ..Default::default()
     };
     let catalog = load_with(dir, &options).expect("load");

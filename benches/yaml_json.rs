@@ -95,7 +95,7 @@ fn bench_commands(c: &mut Criterion) {
                 b.iter(|| {
                     // As the commands load: `validate` keeps the payloads it checks.
                     let options = fbc_edit::catalog::LoadOptions {
-                        keep_payloads: with_validate,
+                        check_payloads: with_validate,
                         ..Default::default()
                     };
                     let cat = fbc_edit::catalog::load_with(&dir, &options).expect("load");

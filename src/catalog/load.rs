@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use super::codes::catalog as codes;
 use super::decode::{self, Document, Format, Meta};
 use super::diagnostic::{Diagnostic, Location, Severity};
-use super::kept::Kept;
+use super::payload::Checked;
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
 
 /// Why a catalog could not be opened at all.
@@ -38,11 +38,11 @@ pub struct LoadOptions {
     pub threads: usize,
     /// Counters another thread can watch (files and bytes found and read so far).
     pub progress: Option<std::sync::Arc<Progress>>,
-    /// Keep the bytes of the strings left on disk ([`Kept`]) so a whole-catalog validation reads
-    /// no file twice. It costs memory up to the size of those strings (most of a catalog of
-    /// bundle-object payloads), so only a command that checks them all asks for it; without it
-    /// the checks read the few they need from disk.
-    pub keep_payloads: bool,
+    /// Decode the strings left on disk (bundle-object payloads, icons) while their file is read,
+    /// keeping only what they decode to ([`Checked`]), so a whole-catalog validation reads no file
+    /// twice. It costs the time of those checks, so only a command that makes them all asks for
+    /// it; without it the checks read the few strings they need from disk.
+    pub check_payloads: bool,
 }
 
 /// How far a load has come. The totals are known once the directory walk is done.
@@ -101,7 +101,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         count_totals(p, &files);
     }
     let parse = |(i, f): (usize, &Found)| {
-        let r = read_file(i as u32, f, options.keep_payloads);
+        let r = read_file(i as u32, f, options.check_payloads);
         if let Some(p) = &options.progress {
             use std::sync::atomic::Ordering::Relaxed;
             p.files_done.fetch_add(1, Relaxed);
@@ -409,7 +409,7 @@ struct FileResult {
     diagnostics: Vec<Diagnostic>,
 }
 
-fn read_file(id: u32, f: &Found, keep: bool) -> FileResult {
+fn read_file(id: u32, f: &Found, check_payloads: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     let mut file = SourceFile {
         path: f.rel.clone(),
@@ -421,7 +421,7 @@ fn read_file(id: u32, f: &Found, keep: bool) -> FileResult {
         clean: false,
         blobs: Vec::new(),
         created: false,
-        kept: None,
+        checked: None,
     };
     let fail = |diagnostics: Vec<Diagnostic>, file| FileResult {
         file,
@@ -481,8 +481,9 @@ fn read_file(id: u32, f: &Found, keep: bool) -> FileResult {
         }
     }
     file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if keep {
-        file.kept = Kept::from_load(bytes, with_meta.iter().map(|(d, _)| &d.node)).map(Arc::new);
+    if check_payloads {
+        file.checked =
+            Checked::from_load(&bytes, with_meta.iter().map(|(d, _)| &d.node)).map(Arc::new);
     }
     FileResult {
         file,

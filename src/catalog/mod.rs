@@ -9,11 +9,11 @@ pub mod emit;
 pub mod image_ref;
 pub mod index;
 pub mod json;
-pub mod kept;
 pub mod load;
 pub mod model;
 pub mod node;
 pub mod node_text;
+pub mod payload;
 pub mod semver_range;
 pub mod write;
 pub mod yaml;
@@ -60,8 +60,9 @@ pub struct SourceFile {
     pub blobs: Vec<BlobId>,
     /// Whether the file is new (created by an edit, not on disk yet).
     pub created: bool,
-    /// The bytes of the strings left on disk, kept from the load so they are not read again.
-    pub kept: Option<std::sync::Arc<kept::Kept>>,
+    /// What the strings left on disk decode to, found by the load (when asked) so they need not be
+    /// read again.
+    pub checked: Option<std::sync::Arc<payload::Checked>>,
 }
 
 /// Whether a blob is as loaded, new, or removed by an edit.
@@ -285,7 +286,7 @@ impl Catalog {
             clean: true,
             blobs: Vec::new(),
             created: true,
-            kept: None,
+            checked: None,
         });
         Ok(self.files.len() - 1)
     }

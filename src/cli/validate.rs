@@ -142,7 +142,7 @@ fn check(
     // Problems in an image's catalog are named after the image, not the cache directory.
     // Every payload is checked: keep the bytes read so no file is read twice.
     let options = crate::catalog::LoadOptions {
-        keep_payloads: true,
+        check_payloads: true,
         ..Default::default()
     };
     let catalog = super::open::locate(cat_dir, &args.images)

@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage, Severity};
 use crate::catalog::model::property_type;
 use crate::catalog::node::{Kind, Node, Str};
+use crate::catalog::payload::Payload;
 use crate::catalog::{BlobId, BlobState, Catalog, schema};
 use crate::text::escape::go_quote;
 
@@ -145,14 +146,28 @@ impl<'c> Cx<'c> {
         }
     }
 
-    /// A string's text; strings left on disk are read with one positioned read from a handle opened
-    /// once per file (and only if the file is unchanged since loading).
-    pub fn text(&self, s: &Str) -> Option<String> {
+    /// What a string left on disk decodes to: the load's verdict when it checked it, else the
+    /// string is read (one positioned read from a handle opened once per file, and only if the file
+    /// is unchanged since loading) and decoded. `None` when it cannot be read.
+    pub fn payload(&self, file: u32, start: u32, len: u32) -> Option<Payload> {
+        let checked = self.catalog.files.get(file as usize)?.checked.as_deref();
+        if let Some(verdict) = checked.and_then(|c| c.get(start, len)) {
+            return Some(verdict.clone());
+        }
+        thread_local! {
+            static RAW: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        RAW.with_borrow_mut(|raw| {
+            self.read_bytes(file as usize, u64::from(start), len as usize, raw)
+                .then(|| Payload::of(raw))
+        })
+    }
+
+    /// A string left on disk decoded as base64: `Err(at)` at the first bad byte.
+    pub fn base64(&self, s: &Str) -> Option<Result<(), usize>> {
         match s {
-            Str::Inline(t) => Some(t.to_string()),
-            Str::Deferred { file, start, len } => {
-                self.read_range(*file as usize, *start as u64, *len as usize)
-            }
+            Str::Inline(t) => Some(crate::text::go_base64::decode(t).map(drop)),
+            Str::Deferred { file, start, len } => Some(self.payload(*file, *start, *len)?.base64()),
         }
     }
 
@@ -164,20 +179,9 @@ impl<'c> Cx<'c> {
             .flatten()
     }
 
-    /// Bytes `start..start+len` of a catalog file as loaded, when the load kept them.
-    pub fn kept(&self, file: usize, start: u64, len: usize) -> Option<&'c [u8]> {
-        let kept = self.catalog.files.get(file)?.kept.as_deref()?;
-        kept.get(u32::try_from(start).ok()?, u32::try_from(len).ok()?)
-    }
-
     /// Reads bytes `start..start+len` of a catalog file into `buf`; false when the file cannot be read
     /// or changed since it was loaded.
     pub fn read_bytes(&self, file: usize, start: u64, len: usize, buf: &mut Vec<u8>) -> bool {
-        if let Some(kept) = self.kept(file, start, len) {
-            buf.clear();
-            buf.extend_from_slice(kept);
-            return true;
-        }
         let Some(slot) = self.handles.get(file) else {
             return false;
         };
@@ -278,9 +282,9 @@ fn blob_shape(cx: &Cx, id: BlobId) -> Vec<Diagnostic> {
         schema::DEPRECATIONS => (&shape::DEPRECATION, "deprecation"),
         _ => return Vec::new(),
     };
-    let resolve = |s: &Str| cx.text(s);
+    let base64 = |s: &Str| cx.base64(s);
     let mut mismatches = Vec::new();
-    shape::check(&blob.value, st, &resolve, &mut mismatches);
+    shape::check(&blob.value, st, &base64, &mut mismatches);
     let file = &cat.files[blob.file].path;
     let mut out: Vec<Diagnostic> = mismatches
         .into_iter()
@@ -379,9 +383,9 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
         let Some(st) = shape::property_struct(type_) else {
             continue;
         };
-        let resolve = |s: &Str| if object { None } else { cx.text(s) };
+        let base64 = |s: &Str| if object { None } else { cx.base64(s) };
         let mut mismatches = Vec::new();
-        shape::check(value, st, &resolve, &mut mismatches);
+        shape::check(value, st, &base64, &mut mismatches);
         let bad = !mismatches.is_empty();
         for mut m in mismatches {
             m.message = format!(
@@ -397,13 +401,8 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
 }
 
 /// An `olm.bundle.object`'s data must decode to a JSON or YAML manifest (opm converts it at load).
-/// Long data left on disk is read and decoded here, once, into buffers reused per thread.
+/// Long data left on disk was decoded by the load when it was asked to; else it is read here.
 fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnostic>) {
-    thread_local! {
-        static BUFFERS: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const {
-            std::cell::RefCell::new((Vec::new(), Vec::new()))
-        };
-    }
     let cat = cx.catalog;
     let blob = cat.blob(id);
     let Some(data_node) = value.get_field("data") else {
@@ -420,28 +419,20 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
             go_quote(blob.name())
         )
     };
-    let result = BUFFERS.with_borrow_mut(|(raw, decoded)| {
-        let text: &[u8] = match data {
-            Str::Inline(t) => t.as_bytes(),
-            Str::Deferred { file, start, len } => {
-                let (file, start, len) = (*file as usize, u64::from(*start), *len as usize);
-                match cx.kept(file, start, len) {
-                    Some(kept) => kept,
-                    None if cx.read_bytes(file, start, len, raw) => raw,
-                    None => return None,
-                }
-            }
-        };
-        match crate::text::go_base64::decode_into(text, decoded) {
+    let verdict = match data {
+        Str::Inline(t) => match Payload::of(t.as_bytes()) {
             // Short data was checked with the value's shape.
-            Err(_) if matches!(data, Str::Inline(_)) => None,
-            Err(at) => Some(Err(at)),
-            Ok(()) => Some(Ok(manifest_ok(decoded))),
-        }
-    });
-    let d = match result {
-        None | Some(Ok(Ok(()))) => return,
-        Some(Err(at)) => Diagnostic::error(
+            Payload::NotBase64(_) => return,
+            v => v,
+        },
+        Str::Deferred { file, start, len } => match cx.payload(*file, *start, *len) {
+            Some(v) => v,
+            None => return,
+        },
+    };
+    let d = match verdict {
+        Payload::Manifest => return,
+        Payload::NotBase64(at) => Diagnostic::error(
             codes::BUNDLE_OBJECT,
             here(),
             format!("properties[{i}] (olm.bundle.object): data is not valid base64 (standard alphabet, padded): bad data at byte {at}"),
@@ -452,7 +443,7 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
                 "parse property at index {i} as bundle object: illegal base64 data at input byte {at}"
             )),
         ),
-        Some(Ok(Err(err))) => Diagnostic::error(
+        Payload::NotManifest(err) => Diagnostic::error(
             codes::BUNDLE_OBJECT,
             here(),
             format!("properties[{i}] (olm.bundle.object): the decoded data is not a JSON or YAML manifest: {err}"),
@@ -465,21 +456,4 @@ fn manifest(cx: &Cx, id: BlobId, i: usize, value: &Node, out: &mut Vec<Diagnosti
         ),
     };
     out.push(d);
-}
-
-fn manifest_ok(bytes: &[u8]) -> Result<(), String> {
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
-        return Ok(());
-    }
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("invalid UTF-8: {e}"))?;
-    let mut diags = Vec::new();
-    crate::catalog::decode::decode(text, u32::MAX, "manifest", &mut diags);
-    match diags
-        .into_iter()
-        .find(|d| d.severity == Severity::Error && d.code == codes::SYNTAX)
-    {
-        Some(d) => Err(d.message),
-        None => Ok(()),
-    }
 }

@@ -177,13 +177,14 @@ pub struct Mismatch {
     pub yaml_trap: bool,
 }
 
-/// Reads a string left on disk; `None` when it cannot be read (the check is then skipped).
-pub type Resolve<'r> = dyn Fn(&Str) -> Option<String> + 'r;
+/// Decodes a string left on disk as base64: `Err(at)` at the first bad byte, `None` when it cannot
+/// be read (the check is then skipped).
+pub type Base64<'r> = dyn Fn(&Str) -> Option<Result<(), usize>> + 'r;
 
 /// Checks `node` against `ty` as a top-level value (no struct context yet).
-pub fn check(node: &Node, st: &'static StructTy, resolve: &Resolve, out: &mut Vec<Mismatch>) {
+pub fn check(node: &Node, st: &'static StructTy, base64: &Base64, out: &mut Vec<Mismatch>) {
     let mut cx = Cx {
-        resolve,
+        base64,
         out,
         struct_name: None,
         fields: Vec::new(),
@@ -211,7 +212,7 @@ impl std::fmt::Display for Path<'_> {
 }
 
 struct Cx<'a, 'r> {
-    resolve: &'a Resolve<'r>,
+    base64: &'a Base64<'r>,
     out: &'a mut Vec<Mismatch>,
     /// Innermost Go struct whose field is being decoded, and the JSON field names from the top.
     struct_name: Option<&'static str>,
@@ -272,13 +273,11 @@ impl Cx<'_, '_> {
                 }
             }
             (Ty::Bytes, Kind::String(s)) => {
-                let text = match s {
-                    Str::Inline(t) => Some(t.to_string()),
-                    Str::Deferred { .. } => (self.resolve)(s),
+                let verdict = match s {
+                    Str::Inline(t) => Some(crate::text::go_base64::decode(t).map(drop)),
+                    Str::Deferred { .. } => (self.base64)(s),
                 };
-                if let Some(text) = text
-                    && let Err(at) = crate::text::go_base64::decode(&text)
-                {
+                if let Some(Err(at)) = verdict {
                     self.out.push(Mismatch {
                         path: path.to_string(),
                         line: node.pos().line,

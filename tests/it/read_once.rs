@@ -1,6 +1,6 @@
-//! `validate` reads each catalog file once: loaded with `keep_payloads`, the checks of long strings
-//! (bundle objects) use the bytes the load read, so they give the same verdict even when the file
-//! changes or goes away afterwards. Without it nothing is kept and the checks read from disk.
+//! `validate` reads each catalog file once: loaded with `check_payloads`, long strings (bundle
+//! objects) are decoded while their file is read, so the checks give the same verdict even when the
+//! file changes or goes away afterwards, and no bytes are held. Without it the checks read from disk.
 
 use fbc_edit::catalog::{LoadOptions, load, load_with};
 use fbc_edit::validate::validate;
@@ -29,7 +29,7 @@ fn bundle_objects_are_checked_from_the_bytes_loaded() {
     for yaml in [true, false] {
         let (dir, file) = catalog(yaml);
         let keep = LoadOptions {
-            keep_payloads: true,
+            check_payloads: true,
             ..Default::default()
         };
         let cat = load_with(dir.path(), &keep).unwrap();
@@ -51,10 +51,50 @@ fn bundle_objects_are_checked_from_the_bytes_loaded() {
 }
 
 #[test]
-fn without_keep_payloads_nothing_is_kept_and_the_check_reads_the_file() {
+fn without_check_payloads_nothing_is_checked_at_load_and_the_check_reads_the_file() {
     let (dir, _file) = catalog(true);
     let cat = load(dir.path()).unwrap();
-    assert!(cat.files.iter().all(|f| f.kept.is_none()));
+    assert!(cat.files.iter().all(|f| f.checked.is_none()));
     let report = validate(&cat);
     assert!(report.diagnostics.iter().any(|d| d.code == "FBC011"));
+}
+
+/// A long icon that is not base64 and a long bundle object that is base64 of no manifest are
+/// reported from what the load found, with the file gone.
+#[test]
+fn icons_and_manifests_are_judged_from_the_load() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let icon = format!("{}!", "QUJD".repeat(1200));
+    let object = base64::engine::general_purpose::STANDARD
+        .encode(format!("kind: [unclosed {}\n", "x".repeat(4000)));
+    let text = format!(
+        "schema: olm.package\nname: foo\ndefaultChannel: stable\nicon:\n  base64data: {icon}\n  mediatype: image/png\n---\nschema: olm.channel\npackage: foo\nname: stable\nentries:\n- name: foo.v1.0.0\n---\nschema: olm.bundle\npackage: foo\nname: foo.v1.0.0\nimage: quay.io/foo/bundle:v1.0.0\nproperties:\n- type: olm.package\n  value:\n    packageName: foo\n    version: 1.0.0\n- type: olm.bundle.object\n  value:\n    data: {object}\n"
+    );
+    let file = dir.path().join("catalog.yaml");
+    std::fs::write(&file, text).unwrap();
+    let check = LoadOptions {
+        check_payloads: true,
+        ..Default::default()
+    };
+    let cat = load_with(dir.path(), &check).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let report = validate(&cat);
+    let messages: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.location.line, d.code, d.message))
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.starts_with("5:")
+            && m.contains("not valid base64")
+            && m.contains("byte 4800")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("FBC011") && m.contains("not a JSON or YAML manifest")),
+        "{messages:#?}"
+    );
 }

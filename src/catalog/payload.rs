@@ -1,0 +1,146 @@
+//! What the long strings a load left on disk decode to, found while their file's bytes were in
+//! memory (asked for with [`super::LoadOptions::check_payloads`]). A whole-catalog validation then
+//! neither reads a file twice nor holds its bytes: a few bytes of verdict per string stand in for
+//! the string.
+
+use std::cell::RefCell;
+
+use super::codes::catalog as codes;
+use super::diagnostic::Severity;
+use super::node::{Kind, Node, Str};
+
+/// What a string decodes to, as opm's loading of an `olm.bundle.object` sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// Base64 of a JSON or YAML manifest.
+    Manifest,
+    /// Base64 of something that is not a manifest: why not.
+    NotManifest(Box<str>),
+    /// Not base64 (standard alphabet, padded): the byte Go's decoder stops at.
+    NotBase64(usize),
+}
+
+impl Payload {
+    /// Decodes `text` as base64 and, when that works, reads the result as a manifest. The decoded
+    /// bytes go into a buffer reused per thread.
+    pub fn of(text: &[u8]) -> Payload {
+        thread_local! {
+            static DECODED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+        }
+        DECODED.with_borrow_mut(|decoded| {
+            match crate::text::go_base64::decode_into(text, decoded) {
+                Err(at) => Payload::NotBase64(at),
+                Ok(()) => match manifest(decoded) {
+                    Ok(()) => Payload::Manifest,
+                    Err(why) => Payload::NotManifest(why.into()),
+                },
+            }
+        })
+    }
+
+    /// The base64 verdict alone: `Err(at)` when `at` is the first bad byte.
+    pub fn base64(&self) -> Result<(), usize> {
+        match self {
+            Payload::NotBase64(at) => Err(*at),
+            Payload::Manifest | Payload::NotManifest(_) => Ok(()),
+        }
+    }
+}
+
+/// Whether `bytes` read as a JSON or YAML manifest the way opm converts a bundle object.
+fn manifest(bytes: &[u8]) -> Result<(), String> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        return Ok(());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("invalid UTF-8: {e}"))?;
+    let mut diags = Vec::new();
+    super::decode::decode(text, u32::MAX, "manifest", &mut diags);
+    match diags
+        .into_iter()
+        .find(|d| d.severity == Severity::Error && d.code == codes::SYNTAX)
+    {
+        Some(d) => Err(d.message),
+        None => Ok(()),
+    }
+}
+
+/// The verdicts on a file's strings left on disk ([`Str::Deferred`]), by their place in the file.
+#[derive(Debug, Default)]
+pub struct Checked {
+    /// `(start, len, verdict)`, by start.
+    found: Vec<(u32, u32, Payload)>,
+}
+
+impl Checked {
+    /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from); `None`
+    /// when there are none.
+    pub(super) fn from_load<'n>(
+        bytes: &[u8],
+        nodes: impl Iterator<Item = &'n Node>,
+    ) -> Option<Checked> {
+        let mut ranges = Vec::new();
+        for n in nodes {
+            deferred_ranges(n, &mut ranges);
+        }
+        if ranges.is_empty() {
+            return None;
+        }
+        ranges.sort_unstable();
+        ranges.dedup();
+        let found = ranges
+            .into_iter()
+            .filter_map(|(start, len)| {
+                let text = bytes.get(start as usize..start as usize + len as usize)?;
+                Some((start, len, Payload::of(text)))
+            })
+            .collect();
+        Some(Checked { found })
+    }
+
+    /// The verdict on bytes `start..start+len` of the file, when the load checked them.
+    pub fn get(&self, start: u32, len: u32) -> Option<&Payload> {
+        let i = self
+            .found
+            .binary_search_by(|&(s, l, _)| (s, l).cmp(&(start, len)))
+            .ok()?;
+        Some(&self.found[i].2)
+    }
+}
+
+/// `(start, len)` of every string of `node` left on disk.
+fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
+        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out)),
+        Kind::Map(entries) => entries.iter().for_each(|e| {
+            deferred_ranges(&e.key, out);
+            deferred_ranges(&e.value, out);
+        }),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_string_is_a_manifest_not_a_manifest_or_not_base64() {
+        use base64::Engine as _;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        assert_eq!(
+            Payload::of(b64("{\"kind\": \"Service\"}").as_bytes()),
+            Payload::Manifest
+        );
+        assert_eq!(
+            Payload::of(b64("kind: Service\n").as_bytes()),
+            Payload::Manifest
+        );
+        let not = Payload::of(b64("kind: [unclosed\n").as_bytes());
+        assert!(matches!(&not, Payload::NotManifest(_)), "{not:?}");
+        assert_eq!(not.base64(), Ok(()));
+        assert_eq!(Payload::of(b"QUJD*QUJD"), Payload::NotBase64(4));
+        assert_eq!(Payload::of(b"QUJD*QUJD").base64(), Err(4));
+    }
+}
