@@ -246,35 +246,32 @@ impl<'a> JsonReader<'a> {
 
     fn string(&mut self) -> Result<Str, JsonError> {
         let start = self.i + 1;
-        let mut j = start;
-        // Fast path: find the closing quote of a string without escapes.
-        loop {
-            match self.bytes.get(j) {
-                None => {
-                    self.i = j;
-                    return Err(self.err("unexpected end of JSON input in string literal"));
+        // Fast path: the closing quote of a string without escapes.
+        let j = special_byte(self.bytes, start);
+        match self.bytes.get(j) {
+            None => {
+                self.i = j;
+                Err(self.err("unexpected end of JSON input in string literal"))
+            }
+            Some(b'"') => {
+                let s = &self.text[start..j];
+                self.i = j + 1;
+                if s.len() >= DEFER_THRESHOLD {
+                    return Ok(Str::Deferred {
+                        file: self.file,
+                        start: start as u32,
+                        len: s.len() as u32,
+                    });
                 }
-                Some(b'"') => {
-                    let s = &self.text[start..j];
-                    self.i = j + 1;
-                    if s.len() >= DEFER_THRESHOLD {
-                        return Ok(Str::Deferred {
-                            file: self.file,
-                            start: start as u32,
-                            len: s.len() as u32,
-                        });
-                    }
-                    return Ok(Str::Inline(self.sharing.text(s)));
-                }
-                Some(b'\\') => return self.escaped_string(start, j),
-                Some(&b) if b < 0x20 => {
-                    self.i = j;
-                    return Err(self.err(format!(
-                        "invalid character {} in string literal",
-                        self.found()
-                    )));
-                }
-                Some(_) => j += 1,
+                Ok(Str::Inline(self.sharing.text(s)))
+            }
+            Some(b'\\') => self.escaped_string(start, j),
+            Some(_) => {
+                self.i = j;
+                Err(self.err(format!(
+                    "invalid character {} in string literal",
+                    self.found()
+                )))
             }
         }
     }
@@ -302,18 +299,8 @@ impl<'a> JsonReader<'a> {
                     )));
                 }
                 Some(_) => {
-                    let next = self.text[j..]
-                        .find(['"', '\\'])
-                        .map_or(self.bytes.len(), |k| j + k);
-                    let chunk = &self.text[j..next];
-                    if let Some(k) = chunk.bytes().position(|b| b < 0x20) {
-                        self.i = j + k;
-                        return Err(self.err(format!(
-                            "invalid character {} in string literal",
-                            self.found()
-                        )));
-                    }
-                    out.push_str(chunk);
+                    let next = special_byte(self.bytes, j);
+                    out.push_str(&self.text[j..next]);
                     j = next;
                 }
             }
@@ -427,8 +414,79 @@ impl<'a> JsonReader<'a> {
     }
 }
 
+/// The first byte at or after `from` that ends a run of plain string text: a quote, a backslash or
+/// a control character (`bytes.len()` when there is none). Eight bytes are tested at a time, so the
+/// long strings of a catalog (bundle-object payloads) are crossed at memory speed.
+fn special_byte(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        // A byte is flagged when it is zero (after the xor) or below 0x20. Borrows can only flag
+        // bytes above a flagged one, so the lowest flag is exact.
+        let flags = (quote.wrapping_sub(ONES) & !quote)
+            | (backslash.wrapping_sub(ONES) & !backslash)
+            | (w.wrapping_sub(ONES * 0x20) & !w);
+        let flags = flags & HIGH;
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_word_scan_stops_where_a_byte_by_byte_scan_does() {
+        let naive = |b: &[u8], from: usize| {
+            (from..b.len())
+                .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
+                .unwrap_or(b.len())
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..40usize {
+            for special in 0..=255u8 {
+                for at in [0, len / 3, len.saturating_sub(1)] {
+                    let mut bytes: Vec<u8> = (0..len)
+                        .map(|_| {
+                            seed ^= seed << 13;
+                            seed ^= seed >> 7;
+                            seed ^= seed << 17;
+                            // Plain text, with high bytes as in UTF-8 and now and then a special.
+                            match seed % 16 {
+                                0 => b'"',
+                                1 => 0x1f,
+                                2 => 0xe2,
+                                _ => b'a' + (seed % 26) as u8,
+                            }
+                        })
+                        .collect();
+                    if at < len {
+                        bytes[at] = special;
+                    }
+                    for from in [0, 1, 5].into_iter().filter(|&f| f <= len) {
+                        assert_eq!(
+                            special_byte(&bytes, from),
+                            naive(&bytes, from),
+                            "{bytes:?} from {from}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     use super::*;
 
     fn parse_all(text: &str) -> Result<Vec<Node>, JsonError> {

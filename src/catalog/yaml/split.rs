@@ -66,10 +66,7 @@ pub fn split_documents(
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| from + p)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |p| from + p)
 }
 
 /// The `-` of the block sequence item starting at `pos`: the last character before it that is not
