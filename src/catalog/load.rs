@@ -409,6 +409,54 @@ struct FileResult {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// A file's bytes, in a buffer the thread reuses for its next file: a load then holds one buffer
+/// per thread instead of leaving the allocator a freed one per file.
+struct ReadBuf(Vec<u8>);
+
+thread_local! {
+    static READ_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl ReadBuf {
+    /// Buffers larger than this are freed after use rather than kept for the thread's next file.
+    const KEEP: usize = 64 << 20;
+
+    fn read(path: &Path) -> std::io::Result<(ReadBuf, fs::Metadata)> {
+        use std::io::Read as _;
+        let mut file = fs::File::open(path)?;
+        let metadata = file.metadata()?;
+        // A file read while another is being decoded on this thread gets a buffer of its own.
+        let mut buf = ReadBuf(READ_BUF.take());
+        buf.0.clear();
+        buf.0.reserve(usize::try_from(metadata.len()).unwrap_or(0));
+        file.read_to_end(&mut buf.0)?;
+        Ok((buf, metadata))
+    }
+}
+
+impl std::ops::Deref for ReadBuf {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Drop for ReadBuf {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.0);
+        if buf.capacity() <= Self::KEEP {
+            READ_BUF.with(|slot| {
+                let kept = slot.take();
+                slot.set(if kept.capacity() >= buf.capacity() {
+                    kept
+                } else {
+                    buf
+                });
+            });
+        }
+    }
+}
+
 fn read_file(id: u32, f: &Found, check_payloads: bool) -> FileResult {
     let mut diagnostics = Vec::new();
     let mut file = SourceFile {
@@ -428,7 +476,7 @@ fn read_file(id: u32, f: &Found, check_payloads: bool) -> FileResult {
         docs: Vec::new(),
         diagnostics,
     };
-    let (bytes, metadata) = match fs::read(&f.abs).and_then(|b| Ok((b, fs::metadata(&f.abs)?))) {
+    let (bytes, metadata) = match ReadBuf::read(&f.abs) {
         Ok(v) => v,
         Err(e) => {
             let why = if e.kind() == std::io::ErrorKind::NotFound {

@@ -140,7 +140,7 @@ fn check(
     ocp: Option<(u32, u32)>,
 ) -> Result<validate::Report, i32> {
     // Problems in an image's catalog are named after the image, not the cache directory.
-    // Every payload is checked: keep the bytes read so no file is read twice.
+    // Every payload is checked: decoded as it is read, so no file is read twice.
     let options = crate::catalog::LoadOptions {
         check_payloads: true,
         ..Default::default()
