@@ -1,5 +1,7 @@
 //! YAML against JSON: loading (what `list` costs) and `validate` on the same catalog written both
-//! ways, the two real YAML catalogs, and the quick YAML reader against the full one.
+//! ways, the two real YAML catalogs, and the quick YAML reader against the full one. `read-floor`
+//! reads every file of each catalog and does nothing else, on one thread and on every core: the
+//! least any command that reads the catalog can cost.
 //!
 //! Environment variables (each, when set, must name an existing directory, or the bench panics):
 //! - `FBC_BENCH_JSON`, `FBC_BENCH_YAML`: one generated catalog in JSON and in YAML, made with the same
@@ -93,7 +95,7 @@ fn bench_commands(c: &mut Criterion) {
             group.throughput(Throughput::Bytes(dir_size(&dir)));
             group.bench_function(name, |b| {
                 b.iter(|| {
-                    // As the commands load: `validate` keeps the payloads it checks.
+                    // As the commands load: `validate` decodes the payloads as it reads.
                     let options = fbc_edit::catalog::LoadOptions {
                         check_payloads: with_validate,
                         ..Default::default()
@@ -109,6 +111,33 @@ fn bench_commands(c: &mut Criterion) {
         }
         group.finish();
     }
+}
+
+/// Reading every file of each catalog from the page cache, and nothing else.
+fn bench_read_floor(c: &mut Criterion) {
+    use rayon::prelude::*;
+    let mut group = c.benchmark_group("read-floor");
+    group.sample_size(10);
+    for (name, dir) in catalogs() {
+        let mut all = Vec::new();
+        files(&dir, &mut all);
+        group.throughput(Throughput::Bytes(dir_size(&dir)));
+        group.bench_function(format!("{name}/one-thread"), |b| {
+            b.iter(|| {
+                all.iter()
+                    .map(|f| std::fs::read(f).map_or(0, |b| b.len()))
+                    .sum::<usize>()
+            })
+        });
+        group.bench_function(format!("{name}/every-core"), |b| {
+            b.iter(|| {
+                all.par_iter()
+                    .map(|f| std::fs::read(f).map_or(0, |b| b.len()))
+                    .sum::<usize>()
+            })
+        });
+    }
+    group.finish();
 }
 
 /// The YAML readers alone on every document of a catalog's YAML files, on one thread.
@@ -148,5 +177,5 @@ fn read_all(
         .sum()
 }
 
-criterion_group!(benches, bench_commands, bench_readers);
+criterion_group!(benches, bench_commands, bench_read_floor, bench_readers);
 criterion_main!(benches);

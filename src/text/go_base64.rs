@@ -10,6 +10,17 @@ pub fn decode(text: &str) -> Result<Vec<u8>, usize> {
 
 /// [`decode`] into a reused buffer (cleared first).
 pub fn decode_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), usize> {
+    // Most data is canonical base64 on one line, which the SIMD decoder takes; it refuses
+    // everything else (line breaks, unused bits set), which the rules below then decide.
+    out.clear();
+    if base64_simd::STANDARD.decode_append(bytes, out).is_ok() {
+        return Ok(());
+    }
+    decode_lenient(bytes, out)
+}
+
+/// Go's rules, one byte at a time.
+fn decode_lenient(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), usize> {
     use base64::Engine as _;
     use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
     const ENGINE: GeneralPurpose = GeneralPurpose::new(
@@ -105,5 +116,42 @@ mod tests {
         assert_eq!(decode("aGk"), Err(3), "padding is required");
         assert_eq!(decode("a*k="), Err(1));
         assert_eq!(decode("aGk=aGk="), Err(4));
+    }
+
+    /// What the SIMD decoder accepts, Go's rules accept with the same bytes; what it refuses
+    /// they decide alone.
+    #[test]
+    fn the_simd_decoder_agrees_with_go_s_rules() {
+        use base64::Engine as _;
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        for case in 0..4000 {
+            let len = (next() % 200) as usize;
+            let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let mut text = base64::engine::general_purpose::STANDARD
+                .encode(&data)
+                .into_bytes();
+            // Mutations: a character from the alphabet and around it, a line break, padding.
+            if case % 2 == 1 && !text.is_empty() {
+                let at = (next() as usize) % text.len();
+                let pick = b"A/+=\n\r *-_\x00\xc3";
+                text[at] = pick[(next() as usize) % pick.len()];
+            }
+            if case % 7 == 0 {
+                text.insert((next() as usize) % (text.len() + 1), b'\n');
+            }
+            let a = decode_into(&text, &mut fast);
+            let b = decode_lenient(&text, &mut slow);
+            assert_eq!(a, b, "{:?}", String::from_utf8_lossy(&text));
+            if a.is_ok() {
+                assert_eq!(fast, slow, "{:?}", String::from_utf8_lossy(&text));
+            }
+        }
     }
 }

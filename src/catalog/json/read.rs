@@ -415,33 +415,22 @@ impl<'a> JsonReader<'a> {
 }
 
 /// The first byte at or after `from` that ends a run of plain string text: a quote, a backslash or
-/// a control character (`bytes.len()` when there is none). Eight bytes are tested at a time, so the
-/// long strings of a catalog (bundle-object payloads) are crossed at memory speed.
-fn special_byte(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    while let Some(word) = bytes.get(i..i + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        let quote = w ^ (ONES * u64::from(b'"'));
-        let backslash = w ^ (ONES * u64::from(b'\\'));
-        // A byte is flagged when it is zero (after the xor) or below 0x20. Borrows can only flag
-        // bytes above a flagged one, so the lowest flag is exact.
-        let flags = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (w.wrapping_sub(ONES * 0x20) & !w);
-        let flags = flags & HIGH;
-        if flags != 0 {
-            return i + (flags.trailing_zeros() / 8) as usize;
+/// a control character (`bytes.len()` when there is none). The long strings of a catalog
+/// (bundle-object payloads) are crossed at memory speed: a SIMD search for the quote or backslash,
+/// then a check for control characters before it, 64 bytes at a time.
+fn special_byte(bytes: &[u8], from: usize) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    let stop = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+    let mut at = 0;
+    for block in rest[..stop].chunks(64) {
+        // No early exit inside a block, so the compiler tests it with vector instructions.
+        if block.iter().fold(false, |found, &b| found | (b < 0x20)) {
+            let k = block.iter().position(|&b| b < 0x20).unwrap_or(block.len());
+            return from + at + k;
         }
-        i += 8;
+        at += block.len();
     }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return i;
-        }
-        i += 1;
-    }
-    bytes.len()
+    from + stop
 }
 
 #[cfg(test)]
