@@ -485,3 +485,51 @@ fn a_temporary_file_left_by_an_interrupted_save_is_reported_not_read() {
         "{p:?}"
     );
 }
+
+/// A JSON catalog written one object per line (a 10 MB channel on one line) loads at once, with the
+/// column of every value counted from its line's start. Counting each column from the line's start
+/// anew took minutes on such a line.
+#[test]
+fn a_catalog_on_one_long_line_loads_with_exact_columns() {
+    let entries: Vec<String> = (0..200_000)
+        .map(|i| match i {
+            0 => "{\"name\":\"p.v0.0.0\"}".to_string(),
+            _ => format!(
+                "{{\"name\":\"p.v0.0.{i}\",\"replaces\":\"p.v0.0.{}\"}}",
+                i - 1
+            ),
+        })
+        .collect();
+    // "é" before the entries: columns count characters, not bytes.
+    let channel = format!(
+        "{{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"é\",\"entries\":[{}]}}",
+        entries.join(",")
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    write(tmp.path(), "p/catalog.json", channel.as_bytes());
+    let root = tmp.path().to_path_buf();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(load(&root).unwrap()));
+    let c = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the load finished");
+    let (id, blob) = c.live_blobs().next().unwrap();
+    let list = blob.value.get("entries").unwrap().as_seq().unwrap();
+    let third = list[2].get("name").unwrap();
+    let prefix = "{\"schema\":\"olm.channel\",\"package\":\"p\",\"name\":\"é\",\"entries\":[";
+    let col = prefix.chars().count()
+        + entries[0].len()
+        + 1
+        + entries[1].len()
+        + 1
+        + "{\"name\":".len()
+        + 1;
+    assert_eq!(c.node_location(id, third).line, 1);
+    assert_eq!(c.node_location(id, third).column as usize, col);
+    let last = list[199_999].get("replaces").unwrap();
+    let before_last = channel.rfind("\"p.v0.0.199998\"").unwrap();
+    assert_eq!(
+        c.node_location(id, last).column as usize,
+        channel[..before_last].chars().count() + 1
+    );
+}

@@ -19,6 +19,9 @@ pub struct JsonReader<'a> {
     i: usize,
     line: u32,
     line_start: usize,
+    /// The last column worked out, `(offset, column)`: the next one on the same line counts on
+    /// from there, so a file on one long line is not counted over and over.
+    col_mark: std::cell::Cell<(usize, u32)>,
     file: u32,
     depth: u32,
     /// The entries and items of the collections being read, innermost last: a collection takes
@@ -39,6 +42,7 @@ impl<'a> JsonReader<'a> {
             i: 0,
             line: 1,
             line_start: 0,
+            col_mark: std::cell::Cell::new((0, 1)),
             file,
             depth: 0,
             entries: Vec::new(),
@@ -59,10 +63,19 @@ impl<'a> JsonReader<'a> {
     fn col_at(&self, offset: usize) -> u32 {
         // Columns count characters, as editors do.
         let start = self.line_start.min(offset);
-        self.text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count()) as u32
-            + 1
+        let (mark, col) = self.col_mark.get();
+        let (from, base) = if (start..=offset).contains(&mark) {
+            (mark, col)
+        } else {
+            (start, 1)
+        };
+        let col = base
+            + self
+                .text
+                .get(from..offset)
+                .map_or(offset - from, |s| s.chars().count()) as u32;
+        self.col_mark.set((offset, col));
+        col
     }
 
     fn err(&self, message: impl Into<String>) -> JsonError {
