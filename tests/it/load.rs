@@ -509,7 +509,9 @@ fn a_catalog_on_one_long_line_loads_with_exact_columns() {
     write(tmp.path(), "p/catalog.json", channel.as_bytes());
     let root = tmp.path().to_path_buf();
     let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || tx.send(load(&root).unwrap()));
+    std::thread::spawn(move || {
+        let _ = tx.send(load(&root).unwrap());
+    });
     let c = rx
         .recv_timeout(std::time::Duration::from_secs(60))
         .expect("the load finished");
