@@ -50,7 +50,10 @@ impl Payload {
 /// Whether `bytes` read as a JSON or YAML manifest the way opm converts a bundle object.
 fn manifest(bytes: &[u8]) -> Result<(), String> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first == Some(&b'{') && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+    if first == Some(&b'{')
+        && (crate::text::json_scan::is_plain_json(bytes)
+            || serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok())
+    {
         return Ok(());
     }
     let text = std::str::from_utf8(bytes).map_err(|e| format!("invalid UTF-8: {e}"))?;

@@ -2,6 +2,7 @@
 //! opm reads a JSON file) and leaves long strings on disk.
 
 use crate::catalog::node::{DEFER_THRESHOLD, Entry, Kind, Node, Pos, Sharing, Str, Style, ThinVec};
+use crate::text::json_scan::special_byte;
 
 /// A JSON syntax error at a place in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -427,67 +428,8 @@ impl<'a> JsonReader<'a> {
     }
 }
 
-/// The first byte at or after `from` that ends a run of plain string text: a quote, a backslash or
-/// a control character (`bytes.len()` when there is none). The long strings of a catalog
-/// (bundle-object payloads) are crossed at memory speed: a SIMD search for the quote or backslash,
-/// then a check for control characters before it, 64 bytes at a time.
-fn special_byte(bytes: &[u8], from: usize) -> usize {
-    let rest = bytes.get(from..).unwrap_or_default();
-    let stop = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
-    let mut at = 0;
-    for block in rest[..stop].chunks(64) {
-        // No early exit inside a block, so the compiler tests it with vector instructions.
-        if block.iter().fold(false, |found, &b| found | (b < 0x20)) {
-            let k = block.iter().position(|&b| b < 0x20).unwrap_or(block.len());
-            return from + at + k;
-        }
-        at += block.len();
-    }
-    from + stop
-}
-
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn the_word_scan_stops_where_a_byte_by_byte_scan_does() {
-        let naive = |b: &[u8], from: usize| {
-            (from..b.len())
-                .find(|&i| b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20)
-                .unwrap_or(b.len())
-        };
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for len in 0..40usize {
-            for special in 0..=255u8 {
-                for at in [0, len / 3, len.saturating_sub(1)] {
-                    let mut bytes: Vec<u8> = (0..len)
-                        .map(|_| {
-                            seed ^= seed << 13;
-                            seed ^= seed >> 7;
-                            seed ^= seed << 17;
-                            // Plain text, with high bytes as in UTF-8 and now and then a special.
-                            match seed % 16 {
-                                0 => b'"',
-                                1 => 0x1f,
-                                2 => 0xe2,
-                                _ => b'a' + (seed % 26) as u8,
-                            }
-                        })
-                        .collect();
-                    if at < len {
-                        bytes[at] = special;
-                    }
-                    for from in [0, 1, 5].into_iter().filter(|&f| f <= len) {
-                        assert_eq!(
-                            special_byte(&bytes, from),
-                            naive(&bytes, from),
-                            "{bytes:?} from {from}"
-                        );
-                    }
-                }
-            }
-        }
-    }
 
     use super::*;
 
