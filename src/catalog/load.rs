@@ -100,8 +100,9 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
     if let Some(p) = &options.progress {
         count_totals(p, &files);
     }
+    let buffers = Buffers::default();
     let parse = |(i, f): (usize, &Found)| {
-        let r = read_file(i as u32, f, options.check_payloads);
+        let r = read_file(i as u32, f, options.check_payloads, &buffers);
         if let Some(p) = &options.progress {
             use std::sync::atomic::Ordering::Relaxed;
             p.files_done.fetch_add(1, Relaxed);
@@ -198,7 +199,7 @@ pub fn load_file(root: &Path, rel: &str) -> Result<Catalog, LoadError> {
     };
     Ok(assemble(
         root,
-        vec![read_file(0, &found, false)],
+        vec![read_file(0, &found, false, &Buffers::default())],
         Vec::new(),
     ))
 }
@@ -409,55 +410,51 @@ struct FileResult {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// A file's bytes, in a buffer the thread reuses for its next file: a load then holds one buffer
-/// per thread instead of leaving the allocator a freed one per file.
-struct ReadBuf(Vec<u8>);
+/// The read buffers of one load, handed from file to file: a load holds one per thread reading
+/// rather than leaving the allocator a freed one per file, and frees them when it ends.
+#[derive(Default)]
+struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
 
-thread_local! {
-    static READ_BUF: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-impl ReadBuf {
-    /// Buffers larger than this are freed after use rather than kept for the thread's next file.
-    const KEEP: usize = 64 << 20;
-
-    fn read(path: &Path) -> std::io::Result<(ReadBuf, fs::Metadata)> {
+impl Buffers {
+    fn read(&self, path: &Path) -> std::io::Result<(ReadBuf<'_>, fs::Metadata)> {
         use std::io::Read as _;
         let mut file = fs::File::open(path)?;
         let metadata = file.metadata()?;
-        // A file read while another is being decoded on this thread gets a buffer of its own.
-        let mut buf = ReadBuf(READ_BUF.take());
-        buf.0.clear();
-        buf.0.reserve(usize::try_from(metadata.len()).unwrap_or(0));
-        file.read_to_end(&mut buf.0)?;
+        let spare = self.0.lock().ok().and_then(|mut spare| spare.pop());
+        let mut buf = ReadBuf {
+            bytes: spare.unwrap_or_default(),
+            pool: self,
+        };
+        buf.bytes.clear();
+        buf.bytes
+            .reserve(usize::try_from(metadata.len()).unwrap_or(0));
+        file.read_to_end(&mut buf.bytes)?;
         Ok((buf, metadata))
     }
 }
 
-impl std::ops::Deref for ReadBuf {
+/// A file's bytes, in a buffer that goes back to its load's [`Buffers`] when dropped.
+struct ReadBuf<'p> {
+    bytes: Vec<u8>,
+    pool: &'p Buffers,
+}
+
+impl std::ops::Deref for ReadBuf<'_> {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.0
+        &self.bytes
     }
 }
 
-impl Drop for ReadBuf {
+impl Drop for ReadBuf<'_> {
     fn drop(&mut self) {
-        let buf = std::mem::take(&mut self.0);
-        if buf.capacity() <= Self::KEEP {
-            READ_BUF.with(|slot| {
-                let kept = slot.take();
-                slot.set(if kept.capacity() >= buf.capacity() {
-                    kept
-                } else {
-                    buf
-                });
-            });
+        if let Ok(mut spare) = self.pool.0.lock() {
+            spare.push(std::mem::take(&mut self.bytes));
         }
     }
 }
 
-fn read_file(id: u32, f: &Found, check_payloads: bool) -> FileResult {
+fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> FileResult {
     let mut diagnostics = Vec::new();
     let mut file = SourceFile {
         path: f.rel.clone(),
@@ -476,7 +473,7 @@ fn read_file(id: u32, f: &Found, check_payloads: bool) -> FileResult {
         docs: Vec::new(),
         diagnostics,
     };
-    let (bytes, metadata) = match ReadBuf::read(&f.abs) {
+    let (bytes, metadata) = match buffers.read(&f.abs) {
         Ok(v) => v,
         Err(e) => {
             let why = if e.kind() == std::io::ErrorKind::NotFound {
@@ -579,7 +576,7 @@ mod tests {
             rel: "gone.yaml".into(),
             abs: tmp.path().join("gone.yaml"),
         };
-        let r = read_file(0, &found, false);
+        let r = read_file(0, &found, false, &Buffers::default());
         assert!(r.docs.is_empty());
         assert!(!r.file.clean);
         assert_eq!(r.diagnostics.len(), 1);

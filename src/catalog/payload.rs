@@ -3,7 +3,10 @@
 //! neither reads a file twice nor holds its bytes: a few bytes of verdict per string stand in for
 //! the string.
 
-use std::cell::RefCell;
+use std::cell::Cell;
+
+/// A thread keeps its decoding buffer for the next payload up to this size.
+pub const KEEP_BUFFER: usize = 8 << 20;
 
 use super::codes::catalog as codes;
 use super::diagnostic::Severity;
@@ -25,17 +28,22 @@ impl Payload {
     /// bytes go into a buffer reused per thread.
     pub fn of(text: &[u8]) -> Payload {
         thread_local! {
-            static DECODED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+            static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
         }
-        DECODED.with_borrow_mut(|decoded| {
-            match crate::text::go_base64::decode_into(text, decoded) {
-                Err(at) => Payload::NotBase64(at),
-                Ok(()) => match manifest(decoded) {
-                    Ok(()) => Payload::Manifest,
-                    Err(why) => Payload::NotManifest(why.into()),
-                },
-            }
-        })
+        // Taken out while in use: reading a manifest may run other work on this thread (rayon),
+        // which may decode a payload of its own.
+        let mut decoded = DECODED.take();
+        let verdict = match crate::text::go_base64::decode_into(text, &mut decoded) {
+            Err(at) => Payload::NotBase64(at),
+            Ok(()) => match manifest(&decoded) {
+                Ok(()) => Payload::Manifest,
+                Err(why) => Payload::NotManifest(why.into()),
+            },
+        };
+        if decoded.capacity() <= KEEP_BUFFER {
+            DECODED.set(decoded);
+        }
+        verdict
     }
 
     /// The base64 verdict alone: `Err(at)` when `at` is the first bad byte.

@@ -155,12 +155,17 @@ impl<'c> Cx<'c> {
             return Some(verdict.clone());
         }
         thread_local! {
-            static RAW: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+            static RAW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
         }
-        RAW.with_borrow_mut(|raw| {
-            self.read_bytes(file as usize, u64::from(start), len as usize, raw)
-                .then(|| Payload::of(raw))
-        })
+        // Taken out while in use: decoding may run other work on this thread (rayon).
+        let mut raw = RAW.take();
+        let verdict = self
+            .read_bytes(file as usize, u64::from(start), len as usize, &mut raw)
+            .then(|| Payload::of(&raw));
+        if raw.capacity() <= crate::catalog::payload::KEEP_BUFFER {
+            RAW.set(raw);
+        }
+        verdict
     }
 
     /// A string left on disk decoded as base64: `Err(at)` at the first bad byte.

@@ -98,3 +98,48 @@ fn icons_and_manifests_are_judged_from_the_load() {
         "{messages:#?}"
     );
 }
+
+/// Loading and validating with many threads, where each payload's manifest is long multi-document
+/// YAML (read in parallel, so a thread waiting on it takes up another file meanwhile): no decoding
+/// buffer is asked for twice at once on one thread.
+#[test]
+fn payloads_decoded_while_other_payloads_decode_on_the_same_thread() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let manifest: String = (0..400)
+        .map(|i| {
+            format!(
+                "kind: ConfigMap\nmetadata:\n  name: m{i}\ndata:\n  x: \"{}\"\n---\n",
+                "y".repeat(300)
+            )
+        })
+        .collect();
+    let data = base64::engine::general_purpose::STANDARD.encode(&manifest);
+    for f in 0..64 {
+        let text = format!(
+            "{{\"schema\":\"olm.package\",\"name\":\"p{f}\",\"defaultChannel\":\"stable\"}}\n{{\"schema\":\"olm.bundle\",\"package\":\"p{f}\",\"name\":\"p{f}.v1.0.0\",\"image\":\"quay.io/foo/bundle:v1.0.0\",\"properties\":[{{\"type\":\"olm.package\",\"value\":{{\"packageName\":\"p{f}\",\"version\":\"1.0.0\"}}}},{{\"type\":\"olm.bundle.object\",\"value\":{{\"data\":\"{data}\"}}}},{{\"type\":\"olm.bundle.object\",\"value\":{{\"data\":\"{data}\"}}}}]}}\n"
+        );
+        let file = dir.path().join(format!("p{f}")).join("catalog.json");
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(8)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        for checked in [true, false, true, false] {
+            let options = LoadOptions {
+                check_payloads: checked,
+                ..Default::default()
+            };
+            let cat = load_with(dir.path(), &options).unwrap();
+            let report = validate(&cat);
+            assert!(
+                !report.diagnostics.iter().any(|d| d.code == "FBC011"),
+                "every manifest reads: {:#?}",
+                report.diagnostics
+            );
+        }
+    });
+}
