@@ -11,7 +11,7 @@
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fbc_edit::catalog::{LoadOptions, load_with};
@@ -49,20 +49,6 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn dir_size(p: &Path) -> u64 {
-    std::fs::read_dir(p)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| match e.metadata() {
-                    Ok(m) if m.is_dir() => dir_size(&e.path()),
-                    Ok(m) => m.len(),
-                    Err(_) => 0,
-                })
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
 fn mb(bytes: usize) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
@@ -70,7 +56,7 @@ fn mb(bytes: usize) -> String {
 /// Loads `dir` as `validate` does (payload bytes kept) and checks it: the peak, and what the
 /// catalog holds once loaded.
 fn measure(name: &str, dir: &Path) {
-    let size = dir_size(dir).max(1) as f64;
+    let size = common::dir_size(dir).max(1) as f64;
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let options = LoadOptions {
@@ -97,24 +83,7 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
-    let mut targets: Vec<(String, PathBuf)> = vec![
-        (
-            "certified-v4.18-slice-yaml".into(),
-            common::real("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
-        ),
-        (
-            "community-v4.20-slice-yaml".into(),
-            common::real("redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20"),
-        ),
-        (
-            "descheduler-v4.12-json".into(),
-            common::real("openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog"),
-        ),
-    ];
-    targets.extend(common::full_real_catalogs());
-    for dir in common::env_dirs("FBC_BENCH_CATALOG") {
-        targets.push(("generated".into(), dir));
-    }
+    let targets = common::load_targets();
     for (name, dir) in targets {
         measure(&name, &dir);
     }

@@ -62,3 +62,48 @@ pub fn full_real_catalogs() -> Vec<(String, PathBuf)> {
     })
     .collect()
 }
+
+/// The catalogs the load and memory benchmarks measure: slices of the two large real catalogs and
+/// a JSON one from testdata/real, the full large catalogs (`FBC_BENCH_REAL`), and generated ones
+/// (`FBC_BENCH_CATALOG`).
+#[allow(dead_code)]
+pub fn load_targets() -> Vec<(String, PathBuf)> {
+    let mut targets: Vec<(String, PathBuf)> = [
+        (
+            "certified-v4.18-slice-yaml",
+            "redhat-openshift-ecosystem__certified-operators__catalogs-v4.18",
+        ),
+        (
+            "community-v4.20-slice-yaml",
+            "redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20",
+        ),
+        (
+            "descheduler-v4.12-json",
+            "openshift__cluster-kube-descheduler-operator__fbc-v4.12-catalog",
+        ),
+    ]
+    .into_iter()
+    .map(|(name, dir)| (name.to_string(), real(dir)))
+    .collect();
+    targets.extend(full_real_catalogs());
+    for dir in env_dirs("FBC_BENCH_CATALOG") {
+        targets.push(("generated".into(), dir));
+    }
+    targets
+}
+
+/// Bytes of every file under `p`.
+#[allow(dead_code)]
+pub fn dir_size(p: &Path) -> u64 {
+    std::fs::read_dir(p)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| match e.metadata() {
+                    Ok(m) if m.is_dir() => dir_size(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}

@@ -4,9 +4,7 @@
 //! the string.
 
 use std::cell::Cell;
-
-/// A thread keeps its decoding buffer for the next payload up to this size.
-pub const KEEP_BUFFER: usize = 8 << 20;
+use std::thread::LocalKey;
 
 use super::codes::catalog as codes;
 use super::diagnostic::Severity;
@@ -30,20 +28,16 @@ impl Payload {
         thread_local! {
             static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
         }
-        // Taken out while in use: reading a manifest may run other work on this thread (rayon),
-        // which may decode a payload of its own.
-        let mut decoded = DECODED.take();
-        let verdict = match crate::text::go_base64::decode_into(text, &mut decoded) {
-            Err(at) => Payload::NotBase64(at),
-            Ok(()) => match manifest(&decoded) {
-                Ok(()) => Payload::Manifest,
-                Err(why) => Payload::NotManifest(why.into()),
+        with_spare(
+            &DECODED,
+            |decoded| match crate::text::go_base64::decode_into(text, decoded) {
+                Err(at) => Payload::NotBase64(at),
+                Ok(()) => match manifest(decoded) {
+                    Ok(()) => Payload::Manifest,
+                    Err(why) => Payload::NotManifest(why.into()),
+                },
             },
-        };
-        if decoded.capacity() <= KEEP_BUFFER {
-            DECODED.set(decoded);
-        }
-        verdict
+        )
     }
 
     /// The base64 verdict alone: `Err(at)` when `at` is the first bad byte.
@@ -53,6 +47,22 @@ impl Payload {
             Payload::Manifest | Payload::NotManifest(_) => Ok(()),
         }
     }
+}
+
+/// Runs `f` with the thread's buffer kept in `slot`, kept for the next call unless it grew past
+/// 8 MiB. The buffer is taken out while in use: reading a manifest may run other work on this
+/// thread (rayon), which may want a buffer of its own.
+pub fn with_spare<R>(
+    slot: &'static LocalKey<Cell<Vec<u8>>>,
+    f: impl FnOnce(&mut Vec<u8>) -> R,
+) -> R {
+    const KEEP: usize = 8 << 20;
+    let mut buf = slot.take();
+    let r = f(&mut buf);
+    if buf.capacity() <= KEEP {
+        slot.set(buf);
+    }
+    r
 }
 
 /// Whether `bytes` read as a JSON or YAML manifest the way opm converts a bundle object.

@@ -157,15 +157,10 @@ impl<'c> Cx<'c> {
         thread_local! {
             static RAW: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
         }
-        // Taken out while in use: decoding may run other work on this thread (rayon).
-        let mut raw = RAW.take();
-        let verdict = self
-            .read_bytes(file as usize, u64::from(start), len as usize, &mut raw)
-            .then(|| Payload::of(&raw));
-        if raw.capacity() <= crate::catalog::payload::KEEP_BUFFER {
-            RAW.set(raw);
-        }
-        verdict
+        crate::catalog::payload::with_spare(&RAW, |raw| {
+            self.read_bytes(file as usize, u64::from(start), len as usize, raw)
+                .then(|| Payload::of(raw))
+        })
     }
 
     /// A string left on disk decoded as base64: `Err(at)` at the first bad byte.

@@ -434,15 +434,21 @@ impl Scanner<'_> {
             Plain::Bool(b) => Kind::Bool(b),
             Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
             Plain::NonFinite => return Err(Decline),
-            Plain::Str => Kind::String(make_str(
-                value,
-                self.text,
-                pos,
-                self.file,
-                &mut self.sharing,
-            )),
+            Plain::Str => self.string_kind(value, pos),
         };
         Ok(Node::with(kind, pos, Style::Plain))
+    }
+
+    /// A string whose value is `value` and whose text is at `pos`: left on disk when long and
+    /// written as is, else held (shared with equal strings of the file).
+    fn string_kind(&mut self, value: &str, pos: Pos) -> Kind {
+        Kind::String(make_str(
+            value,
+            self.text,
+            pos,
+            self.file,
+            &mut self.sharing,
+        ))
     }
 }
 

@@ -4,8 +4,7 @@
 use std::borrow::Cow;
 
 use super::{Decline, R, Scanner};
-use crate::catalog::node::{Kind, Node, Pos, Style};
-use crate::catalog::yaml::read::make_str;
+use crate::catalog::node::{Node, Pos, Style};
 
 impl Scanner<'_> {
     /// Where a quoted scalar opened with `q` closes on the current line, searching from byte `from`:
@@ -103,17 +102,7 @@ impl Scanner<'_> {
             span_end = self.eol();
         }
         pos.end = span_end as u32;
-        Ok(Node::with(
-            Kind::String(make_str(
-                &value,
-                self.text,
-                pos,
-                self.file,
-                &mut self.sharing,
-            )),
-            pos,
-            style,
-        ))
+        Ok(Node::with(self.string_kind(&value, pos), pos, style))
     }
 
     /// A plain scalar value at the position, in a collection at column `indent`: the lines it runs
@@ -261,13 +250,7 @@ impl Scanner<'_> {
             col: bi as u32 + 1,
         };
         Ok(Node::with(
-            Kind::String(make_str(
-                &value,
-                self.text,
-                pos,
-                self.file,
-                &mut self.sharing,
-            )),
+            self.string_kind(&value, pos),
             pos,
             Style::Literal,
         ))
