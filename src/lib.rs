@@ -37,6 +37,7 @@ pub mod cli;
 pub mod diff;
 pub mod edit;
 pub mod graph;
+pub mod guard;
 pub mod image;
 pub mod migrate;
 pub mod template;
