@@ -165,7 +165,7 @@ impl Limit {
 
 fn show_bytes(v: u64) -> String {
     for (unit, size) in [("GiB", GIB), ("MiB", MIB), ("KiB", KIB)] {
-        if v >= size && v % size == 0 {
+        if v >= size && v.is_multiple_of(size) {
             return format!("{} {unit}", v / size);
         }
     }
@@ -173,11 +173,11 @@ fn show_bytes(v: u64) -> String {
 }
 
 fn show_time(ms: u64) -> String {
-    if ms % 3_600_000 == 0 && ms > 0 {
+    if ms.is_multiple_of(3_600_000) && ms > 0 {
         format!("{} h", ms / 3_600_000)
-    } else if ms % 60_000 == 0 && ms > 0 {
+    } else if ms.is_multiple_of(60_000) && ms > 0 {
         format!("{} min", ms / 60_000)
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{ms} ms")
