@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
+use crate::guard::limits::{LimitError, Limits};
 use crate::image::{self, Kind, Want};
 
 /// How images are fetched (for arguments that name one).
@@ -21,17 +22,42 @@ pub struct ImageArgs {
     /// Images: ask the registry again and pull again, even when the cache holds the image.
     #[arg(long)]
     pub refresh: bool,
+    /// Images: set a budget for reading untrusted images (NAME=VALUE, e.g. extract-bytes=8GiB,
+    /// pull-time=2h); `fbc-edit info` lists them. Repeatable; FBC_EDIT_LIMITS sets them too.
+    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = check_limit)]
+    pub limits: Vec<String>,
+}
+
+/// A `--limit` value, checked when the command line is read.
+fn check_limit(setting: &str) -> Result<String, String> {
+    Limits::default()
+        .set(setting)
+        .map(|()| setting.to_string())
+        .map_err(|e| e.why)
 }
 
 impl ImageArgs {
-    /// The options, with a progress bar on standard error (drawn only on a terminal).
+    /// The options, with a progress bar on standard error (drawn only on a terminal), and the
+    /// budgets of `FBC_EDIT_LIMITS` with `--limit` applied on top.
     pub fn options(&self) -> image::Options {
         image::Options {
             insecure: self.insecure,
             plain_http: self.plain_http,
             refresh: self.refresh,
             progress: true,
+            limits: self
+                .limits()
+                .unwrap_or_else(|_| crate::guard::limits::current()),
         }
+    }
+
+    /// The budgets: `FBC_EDIT_LIMITS`, then `--limit`.
+    pub fn limits(&self) -> Result<Limits, LimitError> {
+        let mut limits = Limits::from_env()?;
+        for l in &self.limits {
+            limits.set(l)?;
+        }
+        Ok(limits)
     }
 }
 

@@ -93,6 +93,10 @@ pub enum Output {
 
 /// Runs the parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
+    if let Err(e) = crate::guard::limits::Limits::from_env() {
+        eprintln!("fbc-edit: {}: {e}", crate::guard::limits::ENV);
+        return exit::USAGE;
+    }
     match cli.command {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Validate(args)) => validate::run(&args),

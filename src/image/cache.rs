@@ -1,12 +1,22 @@
-//! The image cache: one directory per manifest digest under the user's cache directory
-//! (`$FBC_EDIT_CACHE_DIR`, else the platform's cache directory for fbc-edit, e.g.
-//! `~/.cache/fbc-edit`), holding what was extracted (`content/`) and what the image is
-//! (`image.json`); and, per registry reference, the digest it last resolved to, so that a tag opens
-//! offline. An entry is built in a temporary directory beside the entries and renamed into place, so a
-//! failed or interrupted pull leaves nothing half-written behind.
+//! The image cache under the user's cache directory (`$FBC_EDIT_CACHE_DIR`, else the platform's
+//! cache directory for fbc-edit, e.g. `~/.cache/fbc-edit`). It holds only what was verified, in
+//! two namespaces that never serve each other:
+//!
+//! - `registry/`: images pulled from a registry, one directory per manifest digest, each built only
+//!   from a pull checked against that digest (manifest, config and every layer);
+//! - `local/`: images read from OCI layouts and archives, keyed by a digest that covers every
+//!   byte read from them (an OCI manifest's digest, or for a docker archive the digests of its
+//!   config and of each layer, every one checked as it is read);
+//!
+//! and, per registry reference, the digest it last resolved to, so a tag opens offline. An entry
+//! is built in a staging directory beside the entries, locked while its pull runs, and renamed into
+//! place; staging directories whose pull was interrupted (their lock is free) are removed when the
+//! cache is next opened, so an interrupted pull leaves nothing behind.
 
 use std::fs;
-use std::path::PathBuf;
+use std::os::fd::AsRawFd;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
@@ -44,18 +54,59 @@ pub struct Entry {
     pub dir: PathBuf,
 }
 
+/// Where an entry came from; each has its own directory of entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Namespace {
+    Registry,
+    Local,
+}
+
+impl Namespace {
+    fn dir(self) -> &'static str {
+        match self {
+            Namespace::Registry => "registry",
+            Namespace::Local => "local",
+        }
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct RefRecord {
     reference: String,
     digest: String,
 }
 
+/// The name of the lock file in a staging directory.
+const LOCK: &str = ".pull.lock";
+/// How old a staging directory without a lock file must be before it is taken for abandoned.
+const UNLOCKED_GRACE: Duration = Duration::from_secs(120);
+
 pub(crate) struct Cache {
     pub root: PathBuf,
 }
 
+/// A directory an entry is built in, locked for as long as it exists here (removed when dropped
+/// unless installed).
+pub(crate) struct Staging {
+    dir: tempfile::TempDir,
+    _lock: fs::File,
+}
+
+impl Staging {
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+/// Takes an exclusive lock on `file` without waiting; false when another process holds it.
+fn try_lock(file: &fs::File) -> bool {
+    // SAFETY: flock on a descriptor this process owns.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
 impl Cache {
-    /// The cache under `$FBC_EDIT_CACHE_DIR` or the platform's cache directory.
+    /// The cache under `$FBC_EDIT_CACHE_DIR` or the platform's cache directory. What interrupted
+    /// pulls left behind is removed.
     pub fn open(reference: &str) -> Result<Cache, ImageError> {
         let root = match std::env::var_os("FBC_EDIT_CACHE_DIR") {
             Some(d) => PathBuf::from(d),
@@ -68,23 +119,45 @@ impl Cache {
                     )
                 })?,
         };
-        Ok(Cache { root })
+        let cache = Cache { root };
+        cache.sweep();
+        Ok(cache)
     }
 
-    fn entry_dir(&self, digest: &str) -> Option<PathBuf> {
+    /// Removes staging directories of pulls that no longer run, and the single namespace of older
+    /// versions of fbc-edit (whose entries from archives could stand for registry images).
+    fn sweep(&self) {
+        let _ = fs::remove_dir_all(self.root.join("images"));
+        let Ok(read) = fs::read_dir(self.root.join("tmp")) else {
+            return;
+        };
+        for e in read.flatten() {
+            let path = e.path();
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("old-") || (name.starts_with("pull-") && abandoned(&path)) {
+                let _ = fs::remove_dir_all(&path);
+            }
+        }
+    }
+
+    fn entry_dir(&self, ns: Namespace, digest: &str) -> Option<PathBuf> {
         let (alg, hex) = digest.split_once(':')?;
         let ok = !alg.is_empty()
             && alg.bytes().all(|b| b.is_ascii_alphanumeric())
             && hex.len() >= 32
             && hex.bytes().all(|b| b.is_ascii_hexdigit());
-        ok.then(|| self.root.join("images").join(format!("{alg}-{hex}")))
+        ok.then(|| self.root.join(ns.dir()).join(format!("{alg}-{hex}")))
     }
 
-    /// The entry for `digest`, when it is complete.
-    pub fn lookup(&self, digest: &str) -> Option<Entry> {
-        let dir = self.entry_dir(digest)?;
-        let text = fs::read_to_string(dir.join("image.json")).ok()?;
+    /// The entry for `digest` in namespace `ns`, when it is complete.
+    pub fn lookup(&self, ns: Namespace, digest: &str) -> Option<Entry> {
+        let dir = self.entry_dir(ns, digest)?;
+        let text = crate::guard::file::read_text_limited(&dir.join("image.json"), 64 << 20).ok()?;
         let meta: Meta = serde_json::from_str(&text).ok()?;
+        if meta.digest != digest {
+            return None;
+        }
         let content = dir.join("content");
         content.is_dir().then_some(Entry { meta, dir: content })
     }
@@ -96,7 +169,8 @@ impl Cache {
 
     /// The digest `reference` resolved to when it was last pulled.
     pub fn remembered(&self, reference: &str) -> Option<String> {
-        let text = fs::read_to_string(self.ref_file(reference)).ok()?;
+        let text =
+            crate::guard::file::read_text_limited(&self.ref_file(reference), 1 << 20).ok()?;
         let r: RefRecord = serde_json::from_str(&text).ok()?;
         (r.reference == reference).then_some(r.digest)
     }
@@ -122,51 +196,58 @@ impl Cache {
         }
     }
 
-    /// A fresh directory to build an entry in (removed when dropped unless installed).
-    pub fn staging(&self, reference: &str) -> Result<tempfile::TempDir, ImageError> {
+    /// A fresh, locked directory to build an entry in.
+    pub fn staging(&self, reference: &str) -> Result<Staging, ImageError> {
         let tmp = self.root.join("tmp");
         let io = |e| {
             ImageError::io(
                 reference,
-                format!("cannot create {}", tmp.display()),
+                format!("cannot create a directory in {}", tmp.display()),
                 &self.root,
             )(e)
         };
         fs::create_dir_all(&tmp).map_err(io)?;
-        tempfile::Builder::new()
+        let dir = tempfile::Builder::new()
             .prefix("pull-")
             .tempdir_in(&tmp)
-            .map_err(|e| {
-                ImageError::io(
-                    reference,
-                    format!("cannot create a directory in {}", tmp.display()),
-                    &self.root,
-                )(e)
-            })
+            .map_err(io)?;
+        let lock = fs::File::create(dir.path().join(LOCK)).map_err(io)?;
+        if !try_lock(&lock) {
+            return Err(ImageError::invalid(
+                reference,
+                format!("cannot lock {}", dir.path().display()),
+            ));
+        }
+        Ok(Staging { dir, _lock: lock })
     }
 
-    /// Moves a staged entry into place (replacing an older one for the same digest).
-    pub fn install(&self, staged: tempfile::TempDir, meta: Meta) -> Result<Entry, ImageError> {
+    /// Moves a staged entry into namespace `ns` (replacing an older one for the same digest).
+    pub fn install(&self, ns: Namespace, staged: Staging, meta: Meta) -> Result<Entry, ImageError> {
         let reference = meta.reference.clone();
         let io = |what: String| ImageError::io(&reference, what, &self.root);
         let text = serde_json::to_string_pretty(&meta)
             .map_err(|e| ImageError::invalid(&reference, e.to_string()))?;
         fs::write(staged.path().join("image.json"), text)
             .map_err(|e| io(format!("cannot write into {}", staged.path().display()))(e))?;
-        let Some(dir) = self.entry_dir(&meta.digest) else {
+        let Some(dir) = self.entry_dir(ns, &meta.digest) else {
             return Err(ImageError::invalid(
                 &reference,
                 format!("unusable digest {:?}", meta.digest),
             ));
         };
-        let images = self.root.join("images");
-        fs::create_dir_all(&images)
-            .map_err(|e| io(format!("cannot create {}", images.display()))(e))?;
+        let entries = self.root.join(ns.dir());
+        fs::create_dir_all(&entries)
+            .map_err(|e| io(format!("cannot create {}", entries.display()))(e))?;
+        // The lock file goes; the directory's fresh change time keeps a sweep off it until the
+        // rename below.
+        let _ = fs::remove_file(staged.path().join(LOCK));
+        let Staging { dir: staged, _lock } = staged;
         let staged = staged.keep();
         if dir.exists() {
             // A refresh: move the old entry aside first, then drop it.
             let old = self.root.join("tmp").join(format!(
-                "old-{}",
+                "old-{}-{}",
+                ns.dir(),
                 dir.file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default()
@@ -179,7 +260,7 @@ impl Cache {
         if let Err(e) = fs::rename(&staged, &dir) {
             let _ = fs::remove_dir_all(&staged);
             // Another process may have installed the same digest meanwhile.
-            if let Some(entry) = self.lookup(&meta.digest) {
+            if let Some(entry) = self.lookup(ns, &meta.digest) {
                 return Ok(entry);
             }
             return Err(io(format!(
@@ -194,6 +275,19 @@ impl Cache {
     }
 }
 
+/// Whether a staging directory's pull has ended without installing it: its lock is free, or it
+/// has no lock file and has not changed for a while.
+fn abandoned(dir: &Path) -> bool {
+    match fs::OpenOptions::new().read(true).open(dir.join(LOCK)) {
+        Ok(f) => try_lock(&f),
+        Err(_) => fs::symlink_metadata(dir)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age > UNLOCKED_GRACE),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,14 +298,17 @@ mod tests {
             root: PathBuf::from("/c"),
         };
         assert_eq!(
-            c.entry_dir("sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"),
+            c.entry_dir(
+                Namespace::Registry,
+                "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+            ),
             Some(PathBuf::from(
-                "/c/images/sha256-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+                "/c/registry/sha256-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
             ))
         );
-        assert_eq!(c.entry_dir("sha256:../../etc"), None);
-        assert_eq!(c.entry_dir("nocolon"), None);
-        assert_eq!(c.entry_dir("sha256:abc"), None);
+        assert_eq!(c.entry_dir(Namespace::Local, "sha256:../../etc"), None);
+        assert_eq!(c.entry_dir(Namespace::Local, "nocolon"), None);
+        assert_eq!(c.entry_dir(Namespace::Local, "sha256:abc"), None);
     }
 
     #[test]
@@ -221,7 +318,7 @@ mod tests {
             root: dir.path().to_path_buf(),
         };
         let digest = format!("sha256:{}", "ab".repeat(32));
-        assert!(c.lookup(&digest).is_none());
+        assert!(c.lookup(Namespace::Registry, &digest).is_none());
         let staged = c.staging("r").unwrap();
         fs::create_dir(staged.path().join("content")).unwrap();
         fs::write(staged.path().join("content/x.yaml"), "x").unwrap();
@@ -233,9 +330,10 @@ mod tests {
             },
             skipped: Vec::new(),
         };
-        let e = c.install(staged, meta).unwrap();
+        let e = c.install(Namespace::Registry, staged, meta).unwrap();
         assert!(e.dir.join("x.yaml").is_file());
-        let again = c.lookup(&digest).unwrap();
+        assert!(c.lookup(Namespace::Local, &digest).is_none());
+        let again = c.lookup(Namespace::Registry, &digest).unwrap();
         assert_eq!(again.dir, e.dir);
         assert_eq!(
             again.meta.kind,
@@ -247,6 +345,26 @@ mod tests {
         c.remember("host/r:v1", &digest);
         assert_eq!(c.remembered("host/r:v1"), Some(digest));
         // Nothing is left in the staging area.
+        assert_eq!(fs::read_dir(dir.path().join("tmp")).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn staging_left_by_an_interrupted_pull_is_removed_on_the_next_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache {
+            root: dir.path().to_path_buf(),
+        };
+        let live = c.staging("r").unwrap();
+        // A pull killed mid-way: its directory stays, its lock is released with the process.
+        let dead = dir.path().join("tmp/pull-dead");
+        fs::create_dir_all(dead.join("content")).unwrap();
+        fs::write(dead.join(LOCK), "").unwrap();
+        fs::create_dir_all(dir.path().join("images/sha256-x")).unwrap();
+        c.sweep();
+        assert!(!dead.exists());
+        assert!(live.path().is_dir(), "a running pull keeps its directory");
+        assert!(!dir.path().join("images").exists());
+        drop(live);
         assert_eq!(fs::read_dir(dir.path().join("tmp")).unwrap().count(), 0);
     }
 }

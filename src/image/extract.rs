@@ -3,15 +3,26 @@
 //! Each layer is a tar stream (gzip-compressed or not, found by its first bytes) read once, entry by
 //! entry, so an image is never held in memory. Whiteouts follow the OCI layer rules: `.wh.NAME`
 //! removes NAME from the layers below, `.wh..wh..opq` empties its directory of what the layers below
-//! put there. Paths that climb out (`..`) are refused; links are not followed or created.
+//! put there.
+//!
+//! A layer is untrusted input: every entry's path and every whiteout's name goes through the path
+//! policy ([`crate::guard::path`]) and is left out (with a note) when it climbs out, is absolute in
+//! a way that matters or is too long; links are not followed or created; and what is written stays
+//! within the `extract-bytes` and `extract-files` budgets, with at most `notes` notes kept.
 
 use std::collections::HashSet;
 use std::fs;
-use std::io::{self, BufRead, BufReader, Read};
-use std::path::{Component, Path, PathBuf};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::tarball::{EntryKind, Stream, TarReader};
+use crate::guard::limits::{Limit, Limits};
+use crate::guard::path;
 
 const WHITEOUT: &str = ".wh.";
 const OPAQUE: &str = ".wh..wh..opq";
+/// The longest entry name a note shows (longer ones are cut in the middle).
+const NOTE_NAME: usize = 160;
 
 /// A directory of the image to keep, and where it goes below the extraction root.
 #[derive(Debug, Clone)]
@@ -22,15 +33,63 @@ pub(crate) struct Wanted {
     pub local: PathBuf,
 }
 
+/// The notes of entries left out: the first few, and how many more there were.
+#[derive(Debug, Default)]
+pub(crate) struct Notes {
+    pub kept: Vec<String>,
+    pub more: u64,
+    cap: usize,
+}
+
+impl Notes {
+    fn push(&mut self, name: &str, why: &str) {
+        if self.kept.len() < self.cap {
+            self.kept.push(format!("{}: {why}", shorten(name)));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Every note kept, and a last one counting the rest.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out = self.kept.clone();
+        if self.more > 0 {
+            out.push(format!(
+                "… and {} more entries (only the first {} are listed)",
+                self.more,
+                self.kept.len()
+            ));
+        }
+        out
+    }
+}
+
+/// `name` cut to at most [`NOTE_NAME`] characters, its middle replaced by `…`.
+fn shorten(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= NOTE_NAME {
+        return name.to_string();
+    }
+    let half = NOTE_NAME / 2;
+    let head: String = chars[..half].iter().collect();
+    let tail: String = chars[chars.len() - half..].iter().collect();
+    format!("{head}…{tail} ({} bytes)", name.len())
+}
+
 pub(crate) struct Extractor {
     root: PathBuf,
     wanted: Vec<Wanted>,
+    limits: Limits,
     /// Entries under a wanted directory that were left out (links, devices, unsafe paths).
-    pub skipped: Vec<String>,
+    pub skipped: Notes,
     /// Whether anything under a wanted directory (or the directory itself) was seen.
     pub found: bool,
-    /// Local paths written by the layer being applied (an opaque whiteout keeps them).
-    this_layer: HashSet<PathBuf>,
+    /// Local paths written by the layer being applied (an opaque whiteout keeps them), by hash:
+    /// a layer of many long paths costs eight bytes a path.
+    this_layer: HashSet<u64>,
+    /// Bytes and files written so far.
+    bytes: u64,
+    files: u64,
 }
 
 /// Where an image path falls relative to the wanted directories.
@@ -42,14 +101,24 @@ enum Place {
     Outside,
 }
 
+fn over_budget(why: String) -> io::Error {
+    io::Error::other(why)
+}
+
 impl Extractor {
-    pub fn new(root: &Path, wanted: Vec<Wanted>) -> Extractor {
+    pub fn new(root: &Path, wanted: Vec<Wanted>, limits: Limits) -> Extractor {
         Extractor {
             root: root.to_path_buf(),
             wanted,
-            skipped: Vec::new(),
+            limits,
+            skipped: Notes {
+                cap: limits.count(Limit::Notes),
+                ..Notes::default()
+            },
             found: false,
             this_layer: HashSet::new(),
+            bytes: 0,
+            files: 0,
         }
     }
 
@@ -72,13 +141,29 @@ impl Extractor {
     }
 
     fn apply_tar(&mut self, reader: impl Read) -> io::Result<()> {
-        let mut archive = tar::Archive::new(reader);
-        for entry in archive.entries()? {
-            let mut entry = entry?;
-            let raw_path = entry.path()?.into_owned();
-            let Some(parts) = components(&raw_path) else {
-                self.note_if_wanted(&raw_path, "a path that leaves the image root");
+        let limits = self.limits;
+        let mut archive = TarReader::new(
+            Stream(reader),
+            limits.get(Limit::TarHeader),
+            Box::new(move |what, size| {
+                limits.exceeded(
+                    Limit::TarHeader,
+                    &format!("the layer holds {what} of {size} bytes"),
+                )
+            }),
+        );
+        while let Some(entry) = archive.next_entry()? {
+            let shown = entry.shown();
+            let Ok(text) = std::str::from_utf8(&entry.path) else {
+                self.note_if_wanted(&shown, "a name that is not UTF-8");
                 continue;
+            };
+            let parts = match path::image_path(text) {
+                Ok(p) => p.parts().to_vec(),
+                Err(why) => {
+                    self.note_if_wanted(&shown, &format!("not extracted: its path {why}"));
+                    continue;
+                }
             };
             let Some((name, dir)) = parts.split_last() else {
                 continue;
@@ -86,13 +171,52 @@ impl Extractor {
             if name == OPAQUE {
                 self.opaque_whiteout(dir)?;
             } else if let Some(hidden) = name.strip_prefix(WHITEOUT) {
-                self.whiteout(dir, hidden)?;
+                match path::plain_name(hidden) {
+                    Ok(hidden) => self.whiteout(dir, hidden)?,
+                    Err(why) => self.note_if_wanted(
+                        &shown,
+                        &format!("a whiteout whose name {why}; not applied"),
+                    ),
+                }
             } else if let Place::Inside(local) = self.place(&parts) {
                 self.found = true;
-                self.write_entry(&mut entry, &raw_path, &local)?;
+                self.write_entry(&mut archive, &entry, &shown, &local)?;
             }
         }
         Ok(())
+    }
+
+    /// Counts one more file or directory written, within the budget.
+    fn count_file(&mut self) -> io::Result<()> {
+        self.files += 1;
+        if self.files > self.limits.get(Limit::ExtractFiles) {
+            return Err(over_budget(self.limits.exceeded(
+                Limit::ExtractFiles,
+                "the image writes more files and directories than allowed",
+            )));
+        }
+        Ok(())
+    }
+
+    /// Copies `from` into `out` within the bytes budget.
+    fn copy_counted(&mut self, from: &mut dyn Read, out: &mut fs::File) -> io::Result<()> {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match from.read(&mut buf) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            self.bytes += n as u64;
+            if self.bytes > self.limits.get(Limit::ExtractBytes) {
+                return Err(over_budget(self.limits.exceeded(
+                    Limit::ExtractBytes,
+                    "the image writes more bytes than allowed",
+                )));
+            }
+            out.write_all(&buf[..n])?;
+        }
     }
 
     /// `.wh..wh..opq` in `dir`: empties it (or the wanted directories below it) of what the
@@ -129,89 +253,119 @@ impl Extractor {
     /// Writes one entry under a wanted directory at `local`: a directory or a file replaces
     /// whatever the layers below put there; a hard link is copied from its target when that was
     /// extracted; anything else is noted as skipped.
-    fn write_entry<R: Read>(
+    fn write_entry<S: super::tarball::Source>(
         &mut self,
-        entry: &mut tar::Entry<'_, R>,
-        raw_path: &Path,
+        archive: &mut TarReader<S>,
+        entry: &super::tarball::Entry,
+        shown: &str,
         local: &Path,
     ) -> io::Result<()> {
-        let kind = entry.header().entry_type();
-        if kind.is_dir() {
-            if local.is_file() {
-                fs::remove_file(local)?;
+        match entry.kind {
+            EntryKind::Dir => {
+                if local.is_file() {
+                    fs::remove_file(local)?;
+                }
+                self.make_dirs(local)?;
+                self.mark(local);
             }
-            fs::create_dir_all(local)?;
-            self.mark(local);
-        } else if kind.is_file() {
-            if local.is_dir() {
-                fs::remove_dir_all(local)?;
+            EntryKind::File => {
+                self.count_file()?;
+                self.prepare_file(local)?;
+                let mut out = fs::File::create(local)?;
+                self.copy_counted(&mut archive.data(), &mut out)?;
+                self.mark(local);
             }
-            if let Some(parent) = local.parent() {
-                fs::create_dir_all(parent)?;
+            EntryKind::HardLink => self.hard_link(entry, shown, local)?,
+            EntryKind::Symlink => self.skipped.push(shown, "a symbolic link"),
+            EntryKind::Sparse => self.skipped.push(shown, "a sparse file"),
+            EntryKind::Other(_) => self.skipped.push(shown, "not a file or directory"),
+        }
+        Ok(())
+    }
+
+    /// Makes room for a file at `local`: removes a directory there, creates its parents.
+    fn prepare_file(&mut self, local: &Path) -> io::Result<()> {
+        if local.is_dir() {
+            fs::remove_dir_all(local)?;
+        }
+        if let Some(parent) = local.parent() {
+            self.make_dirs(parent)?;
+        }
+        Ok(())
+    }
+
+    /// Creates `dir` and its missing parents, each counted as a file written.
+    fn make_dirs(&mut self, dir: &Path) -> io::Result<()> {
+        let mut missing = 0;
+        let mut p = dir;
+        while !p.is_dir() {
+            missing += 1;
+            match p.parent() {
+                Some(up) if up.starts_with(&self.root) => p = up,
+                _ => break,
             }
-            let mut out = fs::File::create(local)?;
-            io::copy(entry, &mut out)?;
-            self.mark(local);
-        } else if kind.is_hard_link() {
-            self.hard_link(entry, raw_path, local)?;
-        } else if kind.is_symlink() {
-            self.skipped
-                .push(format!("{}: a symbolic link", raw_path.display()));
-        } else if !kind.is_pax_global_extensions() && !kind.is_pax_local_extensions() {
-            self.skipped
-                .push(format!("{}: not a file or directory", raw_path.display()));
+        }
+        for _ in 0..missing {
+            self.count_file()?;
+        }
+        if missing > 0 {
+            fs::create_dir_all(dir)?;
         }
         Ok(())
     }
 
     /// A hard link becomes a copy of its target when the target is a file already extracted;
     /// otherwise it is noted as skipped.
-    fn hard_link<R: Read>(
+    fn hard_link(
         &mut self,
-        entry: &tar::Entry<'_, R>,
-        raw_path: &Path,
+        entry: &super::tarball::Entry,
+        shown: &str,
         local: &Path,
     ) -> io::Result<()> {
         let target = entry
-            .link_name()?
-            .and_then(|t| components(&t))
-            .and_then(|t| match self.place(&t) {
-                Place::Inside(l) if l.is_file() => Some(l),
+            .link
+            .as_deref()
+            .and_then(|t| std::str::from_utf8(t).ok())
+            .and_then(|t| path::image_path(t).ok())
+            .and_then(|t| match self.place(t.parts()) {
+                Place::Inside(l) if l.is_file() && l != local => Some(l),
                 _ => None,
             });
         match target {
             Some(t) => {
-                if let Some(parent) = local.parent() {
-                    fs::create_dir_all(parent)?;
-                }
-                fs::copy(&t, local)?;
+                self.count_file()?;
+                self.prepare_file(local)?;
+                let mut from = fs::File::open(&t)?;
+                let mut out = fs::File::create(local)?;
+                self.copy_counted(&mut from, &mut out)?;
                 self.mark(local);
             }
-            None => self.skipped.push(format!(
-                "{}: a hard link to a file outside the extracted directory",
-                raw_path.display()
-            )),
+            None => self.skipped.push(
+                shown,
+                "a hard link to a file outside the extracted directory",
+            ),
         }
         Ok(())
     }
 
-    fn note_if_wanted(&mut self, path: &Path, why: &str) {
-        let text = path.to_string_lossy();
+    fn note_if_wanted(&mut self, name: &str, why: &str) {
         if self
             .wanted
             .iter()
-            .any(|w| w.image.iter().any(|c| text.contains(c.as_str())))
+            .any(|w| w.image.iter().any(|c| name.contains(c.as_str())))
         {
-            self.skipped.push(format!("{text}: {why}"));
+            self.skipped.push(name, why);
         }
     }
 
+    /// Records `local` and its directories as written by this layer.
     fn mark(&mut self, local: &Path) {
-        let mut p = local.to_path_buf();
-        loop {
-            self.this_layer.insert(p.clone());
-            if !p.pop() || p == self.root {
-                break;
+        let mut p = local;
+        // Once a directory is recorded, so are the ones above it.
+        while p != self.root && self.this_layer.insert(key(p)) {
+            match p.parent() {
+                Some(up) => p = up,
+                None => break,
             }
         }
     }
@@ -244,7 +398,7 @@ impl Extractor {
         };
         for e in read {
             let p = e?.path();
-            if self.this_layer.contains(&p) {
+            if self.this_layer.contains(&key(&p)) {
                 if p.is_dir() {
                     self.clear(&p)?;
                 }
@@ -256,17 +410,8 @@ impl Extractor {
     }
 }
 
-/// The normal components of a tar path (`./configs/x` → `configs`, `x`); `None` when it climbs out.
-fn components(path: &Path) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::Normal(s) => out.push(s.to_string_lossy().into_owned()),
-            Component::CurDir | Component::RootDir => {}
-            Component::ParentDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
+fn key(p: &Path) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(p.as_os_str().as_encoded_bytes())
 }
 
 fn remove(path: &Path) -> io::Result<()> {
@@ -348,14 +493,21 @@ mod tests {
     }
 
     fn configs(root: &Path) -> Extractor {
+        configs_within(root, Limits::default())
+    }
+
+    fn configs_within(root: &Path, limits: Limits) -> Extractor {
         Extractor::new(
             root,
             vec![Wanted {
                 image: vec!["configs".into()],
                 local: PathBuf::new(),
             }],
+            limits,
         )
     }
+
+    use crate::image::tarball::tests::entry;
 
     #[test]
     fn layers_apply_in_order_with_whiteouts_and_only_the_wanted_directory() {
@@ -415,7 +567,76 @@ mod tests {
         let data = b.into_inner().unwrap();
         x.apply_layer(&mut &data[..]).unwrap();
         assert!(!dir.path().join("escape").exists());
-        assert_eq!(x.skipped.len(), 1, "{:?}", x.skipped);
+        assert_eq!(x.skipped.kept.len(), 1, "{:?}", x.skipped);
         assert!(tree(&root).is_empty());
+    }
+
+    #[test]
+    fn a_whiteout_naming_the_directory_above_is_not_applied() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        fs::create_dir(&root).unwrap();
+        let mut x = configs(&root);
+        x.apply_layer(&mut &layer(&[("configs/a.yaml", Some("1"))])[..])
+            .unwrap();
+        let mut bad = entry(b"configs/.wh...", b'0', b"", b"");
+        bad.extend(entry(b"configs/.wh..", b'0', b"", b""));
+        bad.extend(entry(b"configs/.wh.", b'0', b"", b""));
+        x.apply_layer(&mut &bad[..]).unwrap();
+        assert!(root.is_dir());
+        assert_eq!(tree(&root), ["a.yaml=1"]);
+        assert_eq!(x.skipped.kept.len(), 3, "{:?}", x.skipped);
+        assert!(
+            x.skipped.kept[0].contains("climbs out"),
+            "{:?}",
+            x.skipped.kept
+        );
+    }
+
+    #[test]
+    fn bytes_and_files_written_stay_within_their_budgets() {
+        let dir = tempfile::tempdir().unwrap();
+        let limits = Limits::default().with(Limit::ExtractBytes, 10);
+        let mut x = configs_within(dir.path(), limits);
+        let err = x
+            .apply_layer(
+                &mut &layer(&[("configs/a", Some("123456")), ("configs/b", Some("123456"))])[..],
+            )
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("extract-bytes budget, 10 bytes"),
+            "{err}"
+        );
+        // Hard links are copies, and count as much.
+        let dir = tempfile::tempdir().unwrap();
+        let mut x = configs_within(dir.path(), limits);
+        let mut links = entry(b"configs/a", b'0', b"123456", b"");
+        links.extend(entry(b"configs/b", b'1', b"", b"configs/a"));
+        assert!(x.apply_layer(&mut &links[..]).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let mut x = configs_within(dir.path(), Limits::default().with(Limit::ExtractFiles, 3));
+        let err = x
+            .apply_layer(&mut &layer(&[("configs/a/b/c/d", Some("1"))])[..])
+            .unwrap_err();
+        assert!(err.to_string().contains("extract-files"), "{err}");
+    }
+
+    #[test]
+    fn notes_keep_the_first_few_and_count_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut x = configs_within(dir.path(), Limits::default().with(Limit::Notes, 2));
+        let mut links = Vec::new();
+        for i in 0..5 {
+            let name = format!("configs/{}{i}", "l".repeat(200));
+            links.extend(entry(name.as_bytes(), b'2', b"", b"/etc/passwd"));
+        }
+        x.apply_layer(&mut &links[..]).unwrap();
+        let lines = x.skipped.lines();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].len() < 300, "{}", lines[0]);
+        assert_eq!(
+            lines[2],
+            "… and 3 more entries (only the first 2 are listed)"
+        );
     }
 }

@@ -1,8 +1,14 @@
 //! Images on disk, read without a network: an OCI image layout directory (`oci:DIR[:TAG]`), a tar of
 //! one (`oci-archive:FILE[:TAG]`), and `docker save` / `podman save` tarballs
-//! (`docker-archive:FILE[:REF]`). Archives are indexed once (entry name → offset and size) and each
-//! blob is then read in place, so nothing is unpacked besides the catalog. Every blob is checked
-//! against its digest as it is read.
+//! (`docker-archive:FILE[:REF]`). Archives are indexed once (entry name → offset and size, within
+//! the `archive-entries` budget) and each blob is then read in place, so nothing is unpacked besides
+//! the catalog.
+//!
+//! Everything read is untrusted: a layout's files are read only when they are regular files inside
+//! the layout (a FIFO, a device or a link out of it is refused), manifests, indexes and configs are
+//! bounded by their budgets and checked against their digests, and every layer has a digest it is
+//! checked against as it is read: its descriptor's in a layout, and in a docker archive the
+//! config's `diff_id` or its file name's, or else the digest of its bytes, taken before it is used.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -10,14 +16,19 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sha2::{Digest as _, Sha256};
 use thiserror::Error;
 
+use super::digest::Digest;
 use super::error::ImageError;
+use super::tarball::{EntryKind, Seekable, TarReader};
 use super::{Layer, Loaded, pick_platform};
+use crate::guard::file as guarded;
+use crate::guard::limits::{Limit, Limits};
+use crate::guard::path;
 
 /// Where blobs are read from.
 enum Store {
+    /// A layout directory (canonical).
     Dir(PathBuf),
     /// An uncompressed tar: entry name → (offset of its data, size).
     Tar {
@@ -26,61 +37,141 @@ enum Store {
     },
 }
 
+fn not_found(name: &str, in_what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotFound,
+        format!("the {in_what} has no entry {name}"),
+    )
+}
+
 impl Store {
-    fn open(&self, name: &str) -> io::Result<Box<dyn Read>> {
+    /// The regular file `name` of a layout directory, refused when it leads out of the layout or
+    /// is not a regular file.
+    fn dir_file(root: &Path, name: &str) -> io::Result<(File, u64)> {
+        let path = root.join(name);
+        let real = path.canonicalize()?;
+        if !real.starts_with(root) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{name} is a link to {}, outside the layout; not read",
+                    real.display()
+                ),
+            ));
+        }
+        let (file, meta) = guarded::open_regular(&real).map_err(io::Error::from)?;
+        Ok((file, meta.len()))
+    }
+
+    /// A reader over `name`, and its size.
+    fn open(&self, name: &str) -> io::Result<(Box<dyn Read>, u64)> {
         match self {
-            Store::Dir(dir) => Ok(Box::new(File::open(dir.join(name))?)),
+            Store::Dir(root) => {
+                let (file, len) = Store::dir_file(root, name)?;
+                Ok((Box::new(file), len))
+            }
             Store::Tar { file, entries } => {
-                let (offset, size) = entries.get(name).copied().ok_or_else(|| {
-                    io::Error::new(
-                        io::ErrorKind::NotFound,
-                        format!("the archive has no entry {name}"),
-                    )
-                })?;
-                let mut f = File::open(file)?;
+                let (offset, size) = entries
+                    .get(name)
+                    .copied()
+                    .ok_or_else(|| not_found(name, "archive"))?;
+                let (mut f, _) = guarded::open_regular(file).map_err(io::Error::from)?;
                 f.seek(SeekFrom::Start(offset))?;
-                Ok(Box::new(f.take(size)))
+                Ok((Box::new(f.take(size)), size))
             }
         }
     }
 
-    /// A small file (a manifest, an index, a config), read whole. Capped: these are JSON
-    /// documents, never layers.
-    fn read_small(&self, name: &str) -> io::Result<Vec<u8>> {
-        const LIMIT: u64 = 16 << 20;
-        let mut out = Vec::new();
-        self.open(name)?.take(LIMIT + 1).read_to_end(&mut out)?;
-        if out.len() as u64 > LIMIT {
-            return Err(io::Error::new(
+    /// A small file (a manifest, an index, a config), read whole within `limit` bytes.
+    fn read_small(&self, name: &str, limit: Limit, limits: &Limits) -> io::Result<Vec<u8>> {
+        let (reader, size) = self.open(name)?;
+        let max = limits.get(limit);
+        let too_large = |len: u64| {
+            io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("{name} is larger than 16 MiB; it is not an image manifest or config"),
-            ));
+                limits.exceeded(limit, &format!("{name} is {len} bytes")),
+            )
+        };
+        if size > max {
+            return Err(too_large(size));
+        }
+        let mut out = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        reader.take(max + 1).read_to_end(&mut out)?;
+        if out.len() as u64 > max {
+            return Err(too_large(out.len() as u64));
         }
         Ok(out)
     }
 
-    fn index_tar(file: &Path) -> io::Result<Store> {
+    /// The size of entry `name`, when it is there.
+    fn size(&self, name: &str) -> Option<u64> {
+        match self {
+            Store::Dir(root) => Store::dir_file(root, name).ok().map(|(_, len)| len),
+            Store::Tar { entries, .. } => entries.get(name).map(|e| e.1),
+        }
+    }
+
+    /// Indexes the regular files of an uncompressed tar, within the `archive-entries` budget.
+    fn index_tar(file: &Path, limits: &Limits) -> io::Result<Store> {
+        let (mut f, meta) = guarded::open_regular(file).map_err(io::Error::from)?;
         let mut head = [0u8; 4];
-        let n = File::open(file)?.read(&mut head)?;
+        let n = f.read(&mut head)?;
         if n >= 2 && head[..2] == [0x1f, 0x8b] {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "the archive is gzip-compressed; decompress it first (gunzip)",
             ));
         }
-        let mut archive = tar::Archive::new(File::open(file)?);
+        f.seek(SeekFrom::Start(0))?;
+        let limits = *limits;
+        let mut archive = TarReader::new(
+            Seekable {
+                file: f,
+                len: meta.len(),
+                pos: 0,
+            },
+            limits.get(Limit::TarHeader),
+            Box::new(move |what, size| {
+                limits.exceeded(
+                    Limit::TarHeader,
+                    &format!("the archive holds {what} of {size} bytes"),
+                )
+            }),
+        );
+        let most = limits.get(Limit::ArchiveEntries);
         let mut entries = HashMap::new();
-        for e in archive.entries_with_seek()? {
-            let e = e?;
-            if !e.header().entry_type().is_file() {
+        let mut count: u64 = 0;
+        while let Some(e) = archive.next_entry()? {
+            count += 1;
+            if count > most {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    limits.exceeded(
+                        Limit::ArchiveEntries,
+                        "the archive holds more entries than allowed",
+                    ),
+                ));
+            }
+            if e.kind != EntryKind::File {
                 continue;
             }
-            let name = e
-                .path()?
-                .to_string_lossy()
-                .trim_start_matches("./")
-                .to_string();
-            entries.insert(name, (e.raw_file_position(), e.size()));
+            let Some(name) = std::str::from_utf8(&e.path)
+                .ok()
+                .and_then(|p| path::relative(p).ok())
+            else {
+                continue;
+            };
+            let offset = archive.source().pos;
+            if offset
+                .checked_add(e.size)
+                .is_none_or(|end| end > meta.len())
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("the archive ends inside {name}"),
+                ));
+            }
+            entries.insert(name.as_slash(), (offset, e.size));
         }
         Ok(Store::Tar {
             file: file.to_path_buf(),
@@ -89,73 +180,22 @@ impl Store {
     }
 }
 
-/// A reader that hashes what passes through and, at the end, fails unless the digest matches.
-pub(crate) struct Verified<R> {
-    inner: R,
-    hasher: Sha256,
-    expected: Option<String>,
-    what: String,
-}
-
-impl<R: Read> Verified<R> {
-    pub fn new(inner: R, expected: Option<String>, what: String) -> Self {
-        Verified {
-            inner,
-            hasher: Sha256::new(),
-            expected,
-            what,
-        }
-    }
-}
-
-impl<R: Read> Read for Verified<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n == 0 {
-            if let Some(expected) = self.expected.take() {
-                let got = format!("sha256:{:x}", self.hasher.clone().finalize());
-                if got != expected {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!(
-                            "{} does not match its digest {expected} (read {got})",
-                            self.what
-                        ),
-                    ));
-                }
-            }
-        } else {
-            self.hasher.update(&buf[..n]);
-        }
-        Ok(n)
-    }
-}
-
-fn blob_name(digest: &str) -> Option<String> {
-    let (alg, hex) = digest.split_once(':')?;
-    let ok = alg == "sha256" && hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit());
-    ok.then(|| format!("blobs/{alg}/{hex}"))
-}
-
 /// An image read from disk.
 pub(crate) struct LocalImage {
     store: Store,
     reference: String,
-    /// Each layer's entry in the store, and the digest it must have.
-    layer_files: LayerFiles,
+    /// Each layer's entry in the store.
+    layer_files: Vec<String>,
 }
 
 impl LocalImage {
+    /// The raw bytes of layer `index` (checked against its digest and size by the caller).
     pub fn open_layer(&self, index: usize) -> Result<Box<dyn Read>, ImageError> {
-        let (name, digest) = &self.layer_files[index];
-        let r = self.store.open(name).map_err(|e| {
+        let name = &self.layer_files[index];
+        let (r, _) = self.store.open(name).map_err(|e| {
             ImageError::invalid(&self.reference, format!("cannot read layer {name}: {e}"))
         })?;
-        Ok(Box::new(Verified::new(
-            r,
-            digest.clone(),
-            format!("layer {name}"),
-        )))
+        Ok(r)
     }
 }
 
@@ -190,47 +230,57 @@ fn json(bytes: &[u8], what: &'static str) -> Result<Value, BlobError> {
     serde_json::from_slice(bytes).map_err(|why| BlobError::NotJson { what, why })
 }
 
-/// Reads a blob by digest from an OCI layout, checked.
-fn blob(store: &Store, digest: &str) -> Result<Vec<u8>, BlobError> {
-    let name = blob_name(digest).ok_or_else(|| BlobError::Digest(digest.to_string()))?;
+/// The entry name of the blob with `digest` in a layout.
+fn blob_name(digest: &Digest) -> String {
+    let (alg, hex) = digest.as_str().split_once(':').unwrap_or_default();
+    format!("blobs/{alg}/{hex}")
+}
+
+/// Reads a blob by digest from an OCI layout, within `limit`, checked.
+fn blob(store: &Store, digest: &str, limit: Limit, limits: &Limits) -> Result<Vec<u8>, BlobError> {
+    let d = Digest::parse(digest).ok_or_else(|| BlobError::Digest(digest.to_string()))?;
+    let name = blob_name(&d);
     let data = store
-        .read_small(&name)
+        .read_small(&name, limit, limits)
         .map_err(|why| BlobError::Unreadable {
             name: name.clone(),
             why,
         })?;
-    let got = format!("sha256:{:x}", Sha256::digest(&data));
-    if got != digest {
+    if !d.matches(&data) {
         return Err(BlobError::Mismatch(name));
     }
     Ok(data)
 }
 
-/// Each layer's entry in a store, and the digest it must have.
-type LayerFiles = Vec<(String, Option<String>)>;
-
 /// Opens an OCI image layout (a directory or a tar of one) and picks the manifest tagged `tag`
-/// (the only one when no tag is given).
+/// (the only one when no tag is given). Its key is the manifest's digest, which names every blob.
 pub(crate) fn open_oci(
     path: &Path,
     archive: bool,
     tag: Option<&str>,
     reference: &str,
+    limits: &Limits,
 ) -> Result<(Loaded, LocalImage), ImageError> {
     let bad = bad(reference);
     let blob_bad = BlobError::of(reference);
-    let store = oci_store(path, archive, reference)?;
+    let store = oci_store(path, archive, reference, limits)?;
     let index = store
-        .read_small("index.json")
+        .read_small("index.json", Limit::ManifestSize, limits)
         .map_err(|e| bad(format!("not an OCI image layout (index.json: {e})")))?;
     let index = json(&index, "index.json").map_err(&blob_bad)?;
     let manifests = index["manifests"].as_array().cloned().unwrap_or_default();
     let chosen = pick_tagged(&manifests, tag, reference)?;
     let top = chosen["digest"].as_str().unwrap_or_default().to_string();
-    let manifest = oci_manifest(&store, &top, reference)?;
-    let config_digest = manifest["config"]["digest"].as_str().unwrap_or_default();
-    let config = blob(&store, config_digest).map_err(&blob_bad)?;
-    let (layers, layer_files) = oci_layers(&manifest, reference)?;
+    let manifest = oci_manifest(&store, &top, reference, limits)?;
+    let config_desc = super::descriptor(&manifest["config"])
+        .map_err(|why| bad(format!("the manifest's config: {why}")))?;
+    let config = blob(&store, &config_desc.digest, Limit::ConfigSize, limits).map_err(&blob_bad)?;
+    let layers = super::layers_of(&manifest).map_err(&bad)?;
+    let layer_files = layers
+        .iter()
+        .map(|l| Digest::parse(&l.digest).map(|d| blob_name(&d)))
+        .collect::<Option<Vec<String>>>()
+        .ok_or_else(|| bad("a layer has an unusable digest".into()))?;
     Ok((
         Loaded {
             digest: top,
@@ -246,18 +296,26 @@ pub(crate) fn open_oci(
 }
 
 /// The store of an OCI layout: the directory itself, or the index of the tar holding it.
-fn oci_store(path: &Path, archive: bool, reference: &str) -> Result<Store, ImageError> {
+fn oci_store(
+    path: &Path,
+    archive: bool,
+    reference: &str,
+    limits: &Limits,
+) -> Result<Store, ImageError> {
     let bad = bad(reference);
     if archive {
         if !path.is_file() {
             return Err(bad(format!("{}: no such file", path.display())));
         }
-        Store::index_tar(path).map_err(|e| bad(format!("cannot read the archive: {e}")))
+        Store::index_tar(path, limits).map_err(|e| bad(format!("cannot read the archive: {e}")))
     } else {
         if !path.is_dir() {
             return Err(bad(format!("{}: no such directory", path.display())));
         }
-        Ok(Store::Dir(path.to_path_buf()))
+        let root = path
+            .canonicalize()
+            .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+        Ok(Store::Dir(root))
     }
 }
 
@@ -272,6 +330,18 @@ fn pick_tagged<'m>(
             .as_str()
             .map(str::to_string)
     };
+    let listed = |names: Vec<String>| {
+        if names.is_empty() {
+            return "none".to_string();
+        }
+        let shown: Vec<String> = names.iter().take(20).cloned().collect();
+        let more = names.len().saturating_sub(20);
+        if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        }
+    };
     match tag {
         Some(t) => manifests
             .iter()
@@ -280,14 +350,7 @@ fn pick_tagged<'m>(
                 let names: Vec<String> = manifests.iter().filter_map(name_of).collect();
                 ImageError::ManifestUnknown {
                     reference: reference.to_string(),
-                    wanted: format!(
-                        "tagged {t:?} in the layout (tags: {})",
-                        if names.is_empty() {
-                            "none".into()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
+                    wanted: format!("tagged {t:?} in the layout (tags: {})", listed(names)),
                 }
             }),
         None if manifests.len() == 1 => Ok(&manifests[0]),
@@ -296,7 +359,7 @@ fn pick_tagged<'m>(
             Err(bad(reference)(format!(
                 "the layout holds {} images; name one with :TAG (tags: {})",
                 manifests.len(),
-                names.join(", ")
+                listed(names)
             )))
         }
     }
@@ -304,10 +367,18 @@ fn pick_tagged<'m>(
 
 /// The image manifest with digest `top`, or, when `top` is an image index, the manifest it lists
 /// for this platform.
-fn oci_manifest(store: &Store, top: &str, reference: &str) -> Result<Value, ImageError> {
+fn oci_manifest(
+    store: &Store,
+    top: &str,
+    reference: &str,
+    limits: &Limits,
+) -> Result<Value, ImageError> {
     let blob_bad = BlobError::of(reference);
-    let manifest =
-        json(&blob(store, top).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)?;
+    let manifest = json(
+        &blob(store, top, Limit::ManifestSize, limits).map_err(&blob_bad)?,
+        "the manifest",
+    )
+    .map_err(&blob_bad)?;
     if manifest.get("manifests").is_none() {
         return Ok(manifest);
     }
@@ -317,50 +388,40 @@ fn oci_manifest(store: &Store, top: &str, reference: &str) -> Result<Value, Imag
         .unwrap_or_default();
     let d = pick_platform(&entries)
         .ok_or_else(|| bad(reference)("the image index lists no manifests".into()))?;
-    json(&blob(store, &d).map_err(&blob_bad)?, "the manifest").map_err(&blob_bad)
-}
-
-/// The layers of an OCI manifest, each a blob named after its digest.
-fn oci_layers(manifest: &Value, reference: &str) -> Result<(Vec<Layer>, LayerFiles), ImageError> {
-    let mut layers = Vec::new();
-    let mut layer_files = Vec::new();
-    for l in manifest["layers"].as_array().into_iter().flatten() {
-        let digest = l["digest"].as_str().unwrap_or_default().to_string();
-        let name = blob_name(&digest)
-            .ok_or_else(|| bad(reference)(format!("unusable layer digest {digest:?}")))?;
-        layers.push(Layer {
-            digest: digest.clone(),
-            size: l["size"].as_u64().unwrap_or(0),
-        });
-        layer_files.push((name, Some(digest)));
-    }
-    Ok((layers, layer_files))
+    json(
+        &blob(store, &d, Limit::ManifestSize, limits).map_err(&blob_bad)?,
+        "the manifest",
+    )
+    .map_err(&blob_bad)
 }
 
 /// Opens a `docker save` tarball and picks the image tagged `image` (the only one when none is
-/// given). Its cache key is the digest of its config, which names every layer.
+/// given). Its key is a digest over its config's digest and every layer's, each layer's digest
+/// being one it is checked against when read.
 pub(crate) fn open_docker(
     file: &Path,
     image: Option<&str>,
     reference: &str,
+    limits: &Limits,
 ) -> Result<(Loaded, LocalImage), ImageError> {
     let bad = bad(reference);
     let blob_bad = BlobError::of(reference);
     if !file.is_file() {
         return Err(bad(format!("{}: no such file", file.display())));
     }
-    let store = Store::index_tar(file).map_err(|e| bad(format!("cannot read the archive: {e}")))?;
+    let store =
+        Store::index_tar(file, limits).map_err(|e| bad(format!("cannot read the archive: {e}")))?;
     let manifest = store
-        .read_small("manifest.json")
+        .read_small("manifest.json", Limit::ManifestSize, limits)
         .map_err(|e| bad(format!("not a docker archive (manifest.json: {e})")))?;
     let manifest = json(&manifest, "manifest.json").map_err(&blob_bad)?;
     let images = manifest.as_array().cloned().unwrap_or_default();
     let chosen = pick_repo_tagged(&images, image, reference)?;
-    let config_name = chosen["Config"].as_str().unwrap_or_default();
+    let config_name = entry_name(chosen["Config"].as_str().unwrap_or_default())
+        .ok_or_else(|| bad("manifest.json names no usable config".into()))?;
     let config = store
-        .read_small(config_name)
+        .read_small(&config_name, Limit::ConfigSize, limits)
         .map_err(|e| bad(format!("config {config_name}: {e}")))?;
-    let digest = format!("sha256:{:x}", Sha256::digest(&config));
     let config_json = json(&config, "the config").map_err(&blob_bad)?;
     let diff_ids: Vec<String> = config_json["rootfs"]["diff_ids"]
         .as_array()
@@ -368,10 +429,15 @@ pub(crate) fn open_docker(
         .flatten()
         .filter_map(|d| d.as_str().map(str::to_string))
         .collect();
-    let (layers, layer_files) = docker_layers(chosen, &store, &diff_ids);
+    let (layers, layer_files) = docker_layers(chosen, &store, &diff_ids, reference, limits)?;
+    let mut key = format!("docker-archive\n{}\n", Digest::sha256_of(&config));
+    for l in &layers {
+        key.push_str(&l.digest);
+        key.push('\n');
+    }
     Ok((
         Loaded {
-            digest,
+            digest: Digest::sha256_of(key.as_bytes()),
             config,
             layers,
         },
@@ -381,6 +447,11 @@ pub(crate) fn open_docker(
             layer_files,
         },
     ))
+}
+
+/// An archive entry name from input, as the index keys it.
+fn entry_name(name: &str) -> Option<String> {
+    path::relative(name).ok().map(|p| p.as_slash())
 }
 
 /// The image of a docker archive whose `RepoTags` hold `image` (whole, or as the tail after a
@@ -398,6 +469,16 @@ fn pick_repo_tagged<'m>(
             .filter_map(|t| t.as_str().map(str::to_string))
             .collect()
     };
+    let all_tags = || {
+        let all: Vec<String> = images.iter().flat_map(tags).collect();
+        let more = all.len().saturating_sub(20);
+        let shown = all.into_iter().take(20).collect::<Vec<_>>().join(", ");
+        if more > 0 {
+            format!("{shown} and {more} more")
+        } else {
+            shown
+        }
+    };
     match image {
         Some(want) => images
             .iter()
@@ -408,45 +489,77 @@ fn pick_repo_tagged<'m>(
             })
             .ok_or_else(|| ImageError::ManifestUnknown {
                 reference: reference.to_string(),
-                wanted: format!(
-                    "tagged {want:?} in the archive (tags: {})",
-                    images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
-                ),
+                wanted: format!("tagged {want:?} in the archive (tags: {})", all_tags()),
             }),
         None if images.len() == 1 => Ok(&images[0]),
         None => Err(bad(reference)(format!(
             "the archive holds {} images; name one with :REF (tags: {})",
             images.len(),
-            images.iter().flat_map(tags).collect::<Vec<_>>().join(", ")
+            all_tags()
         ))),
     }
 }
 
 /// The layers of a docker archive's image, in its manifest's order. Layers of a docker archive are
-/// plain tars: their digest is the config's diff_id, unless the entry is named after its own digest.
-fn docker_layers(chosen: &Value, store: &Store, diff_ids: &[String]) -> (Vec<Layer>, LayerFiles) {
+/// plain tars: each is checked against the digest its entry is named after (`blobs/sha256/…`),
+/// else against the config's diff_id when the config lists one for every layer, else against the
+/// digest of its bytes, read once here.
+fn docker_layers(
+    chosen: &Value,
+    store: &Store,
+    diff_ids: &[String],
+    reference: &str,
+    limits: &Limits,
+) -> Result<(Vec<Layer>, Vec<String>), ImageError> {
+    let bad = bad(reference);
+    let listed: Vec<&Value> = chosen["Layers"].as_array().into_iter().flatten().collect();
+    if listed.len() as u64 > limits.get(Limit::Layers) {
+        return Err(bad(limits.exceeded(
+            Limit::Layers,
+            &format!("the image has {} layers", listed.len()),
+        )));
+    }
+    let by_diff_id = diff_ids.len() == listed.len();
     let mut layers = Vec::new();
     let mut layer_files = Vec::new();
-    for (i, l) in chosen["Layers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        let name = l.as_str().unwrap_or_default().to_string();
-        let size = match store {
-            Store::Tar { entries, .. } => entries.get(&name).map_or(0, |e| e.1),
-            Store::Dir(_) => 0,
-        };
-        let expected = name
+    for (i, l) in listed.into_iter().enumerate() {
+        let name = entry_name(l.as_str().unwrap_or_default())
+            .ok_or_else(|| bad(format!("layer {} has no usable entry name", i + 1)))?;
+        let size = store
+            .size(&name)
+            .ok_or_else(|| bad(format!("the archive has no layer {name}")))?;
+        let named = name
             .strip_prefix("blobs/sha256/")
             .map(|h| format!("sha256:{h}"))
-            .or_else(|| diff_ids.get(i).cloned());
-        layers.push(Layer {
-            digest: expected.clone().unwrap_or_else(|| name.clone()),
-            size,
-        });
-        layer_files.push((name, expected));
+            .filter(|d| Digest::parse(d).is_some());
+        let by_config = if by_diff_id {
+            Some(diff_ids[i].clone()).filter(|d| Digest::parse(d).is_some())
+        } else {
+            None
+        };
+        let expected = named.or(by_config);
+        let digest = match expected {
+            Some(d) => d,
+            None => hash_entry(store, &name).map_err(|e| bad(format!("layer {name}: {e}")))?,
+        };
+        layers.push(Layer { digest, size });
+        layer_files.push(name);
     }
-    (layers, layer_files)
+    Ok((layers, layer_files))
+}
+
+/// The SHA-256 digest of an entry's bytes.
+fn hash_entry(store: &Store, name: &str) -> io::Result<String> {
+    let (mut r, _) = store.open(name)?;
+    let mut h = Digest::parse(&Digest::sha256_of(b""))
+        .map(|d| d.hasher())
+        .ok_or_else(|| io::Error::other("sha256"))?;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            return Ok(h.finish());
+        }
+        h.update(&buf[..n]);
+    }
 }

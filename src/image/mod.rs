@@ -6,20 +6,24 @@
 //! makes a catalog image (its catalog directory is that label's value, `/configs` when absent), and
 //! `operators.operatorframework.io.bundle.package.v1` a bundle image. The layers are applied in
 //! order, whiteouts included, and only the catalog directory (or a bundle's `manifests/` and
-//! `metadata/`) is written out, streamed. The result lands in the user's cache keyed by manifest
+//! `metadata/`) is written out, streamed. The result lands in the user's cache keyed by a verified
 //! digest and is reused from there, offline too; the rest of fbc-edit reads it as a directory.
 //!
-//! The network client and its async runtime stay in [`registry`]; nothing outside this module sees
-//! either.
+//! Every image is untrusted input: each layer is read up to its declared size and checked against
+//! its digest, a layer listed more than once is fetched once, and reading stays within the budgets
+//! of [`crate::guard::limits`] (`Options::limits`). The network client stays in [`registry`].
 
 pub mod auth;
 mod cache;
+mod digest;
 mod error;
 mod extract;
 mod local;
 mod reference;
 mod registry;
+mod tarball;
 
+use std::collections::HashMap;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -29,7 +33,9 @@ pub use cache::Kind;
 pub use error::ImageError;
 pub use reference::{Source, parse as parse_source};
 
-use cache::{Cache, Entry, Meta};
+use crate::guard::limits::{Limit, Limits};
+use cache::{Cache, Entry, Meta, Namespace};
+use digest::Digest;
 use extract::{Extractor, Wanted};
 
 /// The label naming a catalog image's catalog directory.
@@ -50,6 +56,8 @@ pub struct Options {
     pub refresh: bool,
     /// Draw a progress bar on standard error while pulling (only when it is a terminal).
     pub progress: bool,
+    /// The budgets reading the image stays within.
+    pub limits: Limits,
 }
 
 /// What a caller expects the image to be.
@@ -75,11 +83,47 @@ pub struct Opened {
     pub notes: Vec<String>,
 }
 
-/// One layer of a manifest.
+/// One layer of a manifest: the digest it is checked against and the size it is read up to.
 #[derive(Debug, Clone)]
 pub(crate) struct Layer {
     pub digest: String,
     pub size: u64,
+}
+
+/// A descriptor's digest and size, both required and well-formed.
+pub(crate) fn descriptor(v: &Value) -> Result<Layer, String> {
+    let digest = v["digest"]
+        .as_str()
+        .filter(|d| Digest::parse(d).is_some())
+        .ok_or_else(|| format!("no usable digest ({})", short_json(&v["digest"])))?;
+    let size = v["size"]
+        .as_u64()
+        .ok_or_else(|| format!("no usable size ({})", short_json(&v["size"])))?;
+    Ok(Layer {
+        digest: digest.to_string(),
+        size,
+    })
+}
+
+/// A JSON value in at most 80 characters, for messages.
+fn short_json(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 80 {
+        format!("{}…", text.chars().take(80).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The layers an image manifest lists.
+pub(crate) fn layers_of(manifest: &Value) -> Result<Vec<Layer>, String> {
+    let Some(list) = manifest["layers"].as_array() else {
+        return Err("the manifest lists no layers".into());
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, l)| descriptor(l).map_err(|why| format!("layer {}: {why}", i + 1)))
+        .collect()
 }
 
 /// A manifest resolved to one platform: its digest (the cache key), config and layers.
@@ -130,18 +174,19 @@ pub fn open(reference: &str, options: &Options, want: Want) -> Result<Opened, Im
     })?;
     let cache = Cache::open(reference)?;
     let mut notes = Vec::new();
+    let limits = &options.limits;
     let entry = match &source {
         Source::Registry(name) => open_remote(reference, name, options, &cache, &mut notes)?,
         Source::OciDir { dir, tag } => {
-            let (loaded, image) = local::open_oci(dir, false, tag.as_deref(), reference)?;
+            let (loaded, image) = local::open_oci(dir, false, tag.as_deref(), reference, limits)?;
             cached_or(&cache, options, reference, loaded, |l| image.open_layer(l))?
         }
         Source::OciArchive { file, tag } => {
-            let (loaded, image) = local::open_oci(file, true, tag.as_deref(), reference)?;
+            let (loaded, image) = local::open_oci(file, true, tag.as_deref(), reference, limits)?;
             cached_or(&cache, options, reference, loaded, |l| image.open_layer(l))?
         }
         Source::DockerArchive { file, image } => {
-            let (loaded, img) = local::open_docker(file, image.as_deref(), reference)?;
+            let (loaded, img) = local::open_docker(file, image.as_deref(), reference, limits)?;
             cached_or(&cache, options, reference, loaded, |l| img.open_layer(l))?
         }
     };
@@ -172,6 +217,8 @@ fn check_kind(reference: &str, kind: &Kind, want: Want) -> Result<(), ImageError
     }
 }
 
+/// An image read from disk: from the cache's local namespace when it holds it, else extracted
+/// into it.
 fn cached_or(
     cache: &Cache,
     options: &Options,
@@ -180,14 +227,19 @@ fn cached_or(
     open_layer: impl FnMut(usize) -> Result<Box<dyn Read>, ImageError>,
 ) -> Result<Entry, ImageError> {
     if !options.refresh
-        && let Some(e) = cache.lookup(&loaded.digest)
+        && let Some(e) = cache.lookup(Namespace::Local, &loaded.digest)
     {
         return Ok(e);
     }
     let mut open_layer = open_layer;
-    extract_into(cache, options, reference, &loaded, &mut |i| {
-        open_layer(i).map(|r| r as Box<dyn Read + '_>)
-    })
+    extract_into(
+        cache,
+        Namespace::Local,
+        options,
+        reference,
+        &loaded,
+        &mut |i| open_layer(i).map(|r| r as Box<dyn Read + '_>),
+    )
 }
 
 fn open_remote(
@@ -201,15 +253,18 @@ fn open_remote(
     let key = remote.key();
     // A digest names one image for good: a cached copy needs no network.
     if !options.refresh
-        && let Some(d) = remote.parsed.digest()
-        && let Some(e) = cache.lookup(d)
+        && let Some(d) = remote.digest()
+        && let Some(e) = cache.lookup(Namespace::Registry, d)
     {
         return Ok(e);
     }
     let digest = match remote.resolve() {
         Ok(d) => d,
         Err(e) if registry::Remote::is_offline(&e) && !options.refresh => {
-            match cache.remembered(&key).and_then(|d| cache.lookup(&d)) {
+            match cache
+                .remembered(&key)
+                .and_then(|d| cache.lookup(Namespace::Registry, &d))
+            {
                 Some(entry) => {
                     notes.push(format!(
                         "the registry cannot be reached ({e}); opened the copy of {reference} cached as {}",
@@ -223,15 +278,20 @@ fn open_remote(
         Err(e) => return Err(e),
     };
     if !options.refresh
-        && let Some(e) = cache.lookup(&digest)
+        && let Some(e) = cache.lookup(Namespace::Registry, &digest)
     {
         cache.remember(&key, &digest);
         return Ok(e);
     }
     let loaded = remote.load(&digest)?;
-    let entry = extract_into(cache, options, reference, &loaded, &mut |i| {
-        remote.open_layer(&loaded.layers[i])
-    })?;
+    let entry = extract_into(
+        cache,
+        Namespace::Registry,
+        options,
+        reference,
+        &loaded,
+        &mut |i| remote.open_layer(&loaded.layers[i]),
+    )?;
     cache.remember(&key, &digest);
     Ok(entry)
 }
@@ -265,9 +325,10 @@ fn image_components(dir: &str) -> Vec<String> {
         .collect()
 }
 
-/// Applies every layer of `loaded` into a staged cache entry and installs it.
+/// Applies every layer of `loaded` into a staged cache entry and installs it in namespace `ns`.
 fn extract_into<'r>(
     cache: &Cache,
+    ns: Namespace,
     options: &Options,
     reference: &str,
     loaded: &Loaded,
@@ -283,15 +344,17 @@ fn extract_into<'r>(
     let io_err = |what: String| ImageError::io(reference, what, &cache.root);
     std::fs::create_dir(&content)
         .map_err(|e| io_err(format!("cannot create {}", content.display()))(e))?;
-    let mut extractor = Extractor::new(&content, wanted(&kind));
+    let mut extractor = Extractor::new(&content, wanted(&kind), options.limits);
     apply_layers(
         &mut extractor,
         cache,
+        staged.path(),
         options,
         reference,
         loaded,
         open_layer,
     )?;
+    let _ = std::fs::remove_dir_all(staged.path().join(REPEATED));
     if let Kind::Catalog { configs } = &kind
         && !extractor.found
     {
@@ -311,9 +374,9 @@ fn extract_into<'r>(
         digest: loaded.digest.clone(),
         reference: reference.to_string(),
         kind,
-        skipped: extractor.skipped,
+        skipped: extractor.skipped.lines(),
     };
-    cache.install(staged, meta)
+    cache.install(ns, staged, meta)
 }
 
 /// What the image's labels say it is: a catalog (with its configs directory) or a bundle, and
@@ -357,41 +420,176 @@ fn wanted(kind: &Kind) -> Vec<Wanted> {
     }
 }
 
-/// Applies the layers in order, each read to its end (so its digest is checked), with the
-/// progress bar; a layer that cannot be applied is named by number and digest.
+/// Applies the layers in order. Each is read up to its declared size and checked against its
+/// digest; a layer listed more than once is fetched once, kept beside the entry being built (in
+/// `staging`) and applied again from there. A layer that cannot be applied is named by number and
+/// digest.
 fn apply_layers<'r>(
     extractor: &mut Extractor,
     cache: &Cache,
+    staging: &Path,
     options: &Options,
     reference: &str,
     loaded: &Loaded,
     open_layer: &mut dyn FnMut(usize) -> Result<Box<dyn Read + 'r>, ImageError>,
 ) -> Result<(), ImageError> {
+    let limits = &options.limits;
+    if loaded.layers.len() as u64 > limits.get(Limit::Layers) {
+        return Err(ImageError::invalid(
+            reference,
+            limits.exceeded(
+                Limit::Layers,
+                &format!("the image has {} layers", loaded.layers.len()),
+            ),
+        ));
+    }
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for l in &loaded.layers {
+        *uses.entry(l.digest.as_str()).or_default() += 1;
+    }
+    let mut kept: HashMap<&str, PathBuf> = HashMap::new();
     let progress = Progress::new(reference, loaded, options.progress);
     for (i, layer) in loaded.layers.iter().enumerate() {
         progress.layer(i);
-        let raw = open_layer(i)?;
-        let mut counted = Counted {
-            inner: raw,
-            bar: &progress.bar,
+        let fail = |e: io::Error| match ImageError::io(reference, "", &cache.root)(e) {
+            full @ ImageError::DiskFull { .. } => full,
+            ImageError::Io { why, .. } => ImageError::invalid(
+                reference,
+                format!("layer {} ({}): {why}", i + 1, layer.digest),
+            ),
+            other => other,
         };
-        let result = extractor
-            .apply_layer(&mut counted)
-            .and_then(|()| io::copy(&mut counted, &mut io::sink()).map(|_| ()));
+        let result = if let Some(copy) = kept.get(layer.digest.as_str()) {
+            std::fs::File::open(copy).and_then(|mut f| extractor.apply_layer(&mut f))
+        } else {
+            let raw = open_layer(i)?;
+            let digest = Digest::parse(&layer.digest).ok_or_else(|| {
+                ImageError::invalid(
+                    reference,
+                    format!("layer {}: unusable digest {:?}", i + 1, layer.digest),
+                )
+            })?;
+            let mut checked = Checked::new(raw, &digest, layer.size, &progress.bar);
+            let copy = (uses[layer.digest.as_str()] > 1).then(|| {
+                staging
+                    .join(REPEATED)
+                    .join(digest.as_str().replace(':', "-"))
+            });
+            let applied = match &copy {
+                Some(path) => keep_copy(&mut checked, path, limits).and_then(|()| {
+                    std::fs::File::open(path).and_then(|mut f| extractor.apply_layer(&mut f))
+                }),
+                None => extractor
+                    .apply_layer(&mut checked)
+                    .and_then(|()| io::copy(&mut checked, &mut io::sink()).map(|_| ())),
+            };
+            if let (Ok(()), Some(path)) = (&applied, copy) {
+                kept.insert(layer.digest.as_str(), path);
+            }
+            applied
+        };
         if let Err(e) = result {
             progress.bar.abandon();
-            return Err(match ImageError::io(reference, "", &cache.root)(e) {
-                full @ ImageError::DiskFull { .. } => full,
-                ImageError::Io { why, .. } => ImageError::invalid(
-                    reference,
-                    format!("layer {} ({}): {why}", i + 1, layer.digest),
-                ),
-                other => other,
-            });
+            return Err(fail(e));
         }
     }
     progress.bar.finish_and_clear();
     Ok(())
+}
+
+/// Where layers listed more than once are kept while an entry is built (removed before it is
+/// installed).
+const REPEATED: &str = "repeated-layers";
+
+/// Writes a layer listed more than once to `path` whole (checked as it is read), within the
+/// `extract-bytes` budget.
+fn keep_copy(layer: &mut dyn Read, path: &Path, limits: &Limits) -> io::Result<()> {
+    let max = limits.get(Limit::ExtractBytes);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut out = std::fs::File::create(path)?;
+    let copied = io::copy(&mut layer.take(max + 1), &mut out)?;
+    if copied > max {
+        return Err(io::Error::other(limits.exceeded(
+            Limit::ExtractBytes,
+            "a layer listed more than once is larger than allowed",
+        )));
+    }
+    Ok(())
+}
+
+/// A layer's bytes: read up to its declared size and no further, counted into the progress bar,
+/// and checked against its digest once that size is reached. Shorter than declared, or a digest
+/// that does not match, is an error.
+struct Checked<'b, R> {
+    inner: R,
+    hasher: Option<digest::Hasher>,
+    digest: String,
+    left: u64,
+    declared: u64,
+    bar: &'b indicatif::ProgressBar,
+}
+
+impl<'b, R: Read> Checked<'b, R> {
+    fn new(inner: R, digest: &Digest, size: u64, bar: &'b indicatif::ProgressBar) -> Self {
+        Checked {
+            inner,
+            hasher: Some(digest.hasher()),
+            digest: digest.as_str().to_string(),
+            left: size,
+            declared: size,
+            bar,
+        }
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(h) = self.hasher.take() {
+            let got = h.finish();
+            if got != self.digest {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "the layer does not match its digest {} (read {got})",
+                        self.digest
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Checked<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            self.finish()?;
+            return Ok(0);
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the layer ends after {} of its declared {} bytes",
+                    self.declared - self.left,
+                    self.declared
+                ),
+            ));
+        }
+        self.left -= n as u64;
+        if let Some(h) = &mut self.hasher {
+            h.update(&buf[..n]);
+        }
+        self.bar.inc(n as u64);
+        if self.left == 0 {
+            self.finish()?;
+        }
+        Ok(n)
+    }
 }
 
 /// The progress bar: bytes of all layers, and which layer is being read. Hidden unless asked for
@@ -404,7 +602,13 @@ struct Progress {
 
 impl Progress {
     fn new(reference: &str, loaded: &Loaded, shown: bool) -> Progress {
-        let total: u64 = loaded.layers.iter().map(|l| l.size).sum();
+        let mut seen = std::collections::HashSet::new();
+        let total: u64 = loaded
+            .layers
+            .iter()
+            .filter(|l| seen.insert(l.digest.as_str()))
+            .map(|l| l.size)
+            .sum();
         let target = if shown {
             indicatif::ProgressDrawTarget::stderr()
         } else {
@@ -430,20 +634,6 @@ impl Progress {
             i + 1,
             self.layers
         ));
-    }
-}
-
-/// Counts the bytes read into the progress bar.
-struct Counted<'b, R> {
-    inner: R,
-    bar: &'b indicatif::ProgressBar,
-}
-
-impl<R: Read> Read for Counted<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        Ok(n)
     }
 }
 
