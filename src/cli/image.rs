@@ -87,7 +87,7 @@ pub fn run_export(args: &ExportArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    match image::export(&opened.dir, &args.dir) {
+    match image::export(&opened.dir, &args.dir, &args.images.options().limits) {
         Ok(n) => {
             let what = match &opened.kind {
                 Kind::Catalog { .. } => "catalog directory",

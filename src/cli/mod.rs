@@ -111,6 +111,10 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Info) => info(),
         None => {
+            // The screens' own reads (an export, say) keep the budgets of the command line.
+            if let Ok(limits) = cli.images.limits() {
+                crate::guard::limits::install(limits);
+            }
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
             let git = cli.git.clone().or_else(|| {
                 let old = cli.compare.as_ref()?.to_str()?;
@@ -195,6 +199,13 @@ fn info() -> i32 {
         println!("warning: {w}");
     }
     print!("{}", theme.describe());
+    println!(
+        "budgets for untrusted input (--limit NAME=VALUE, or {}=\"NAME=VALUE,…\"):",
+        crate::guard::limits::ENV
+    );
+    for line in crate::guard::limits::current().describe() {
+        println!("  {line}");
+    }
     println!("keys, by layer (the first binding of a key wins):");
     print!("{}", keymap::describe(&map));
     exit::OK

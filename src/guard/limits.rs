@@ -138,7 +138,7 @@ impl Limit {
             Limit::SlowSpeed => "the slowest transfer kept going for slow-time",
             Limit::SlowTime => "how long a transfer may stay under slow-speed",
             Limit::TarHeader => "one tar header's data (a GNU long name or link, a PAX header)",
-            Limit::ExtractBytes => "bytes written out of one image (copies of hard links included)",
+            Limit::ExtractBytes => "bytes written out of one image (or copied by an export)",
             Limit::ExtractFiles => "files and directories written out of one image",
             Limit::ArchiveEntries => "entries of an oci-archive or docker-archive file",
             Limit::Notes => "'not extracted' notes kept for one image (the rest are counted)",

@@ -374,6 +374,14 @@ impl Remote {
             Purpose::Token | Purpose::Layer => (Limit::TokenSize, "the token answer"),
         };
         let max = self.limits.get(limit);
+        if let Some(len) = resp.body().content_length()
+            && len > max
+        {
+            return Err(self.invalid(self.limits.exceeded(
+                limit,
+                &format!("{what} is {len} bytes, larger than allowed"),
+            )));
+        }
         let mut out = Vec::new();
         let read = resp
             .body_mut()

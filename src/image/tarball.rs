@@ -226,11 +226,7 @@ fn pax_records(mut data: &[u8], pax: &mut Pax) -> io::Result<()> {
 impl<S: Source> TarReader<S> {
     /// A reader of `source` that refuses header data over `header_limit` bytes, saying so with
     /// `over_limit(what, size)`.
-    pub fn new(
-        source: S,
-        header_limit: u64,
-        over_limit: OverLimit,
-    ) -> TarReader<S> {
+    pub fn new(source: S, header_limit: u64, over_limit: OverLimit) -> TarReader<S> {
         TarReader {
             source,
             header_limit,

@@ -378,7 +378,8 @@ impl Runtime {
         let from = self.model.dir.clone();
         let tx = self.tx.clone();
         std::thread::spawn(move || {
-            let message = match crate::image::export(&from, &dir) {
+            let message = match crate::image::export(&from, &dir, &crate::guard::limits::current())
+            {
                 Ok(n) => format!(
                     "wrote {} ({n} files): `fbc-edit {}` opens it to edit",
                     dir.display(),

@@ -4,7 +4,7 @@
 //! added), and from `testdata/bundles`. Each test starts its own registry on a free loopback port.
 
 #[path = "../support/oci.rs"]
-mod oci;
+pub(crate) mod oci;
 #[path = "../support/token.rs"]
 mod token;
 

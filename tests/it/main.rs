@@ -13,6 +13,7 @@ mod fuzz_load;
 mod graph;
 mod graph_filter;
 mod image;
+mod image_attacks;
 mod image_tui;
 mod lint_grades;
 mod load;

@@ -266,6 +266,10 @@ pub enum Attack {
         route: &'static str,
         interval: Duration,
     },
+    /// Layer blobs (not the config) answer with their headers at once and then their body one byte every
+    /// `interval`. A client must give up once the transfer is slower than its minimum speed,
+    /// instead of waiting for the whole blob.
+    SlowBody { interval: Duration },
     /// Each layer blob answers 200 with no `Content-Length`: the real layer and then zeros
     /// forever (close-delimited), ignoring the size its descriptor declares. A client must stop
     /// reading at the declared size (or its layer budget) and fail.
@@ -365,13 +369,19 @@ impl Hostile {
     /// Starts serving `image` as repository `repo` (e.g. "cat") with tag `tag` (e.g. "v1") under
     /// `attack`. Panics if a listener cannot be bound or `Slowloris` names an unknown route.
     pub fn start(image: Image, repo: &str, tag: &str, attack: Attack) -> Hostile {
+        Hostile::start_on(0, image, repo, tag, attack)
+    }
+
+    /// [`Hostile::start`] on a given port of 127.0.0.1 (0: one the system picks), so that a
+    /// second server can stand where a first one stood (same reference, another behaviour).
+    pub fn start_on(port: u16, image: Image, repo: &str, tag: &str, attack: Attack) -> Hostile {
         if let Attack::Slowloris { route, .. } = &attack {
             assert!(
                 matches!(*route, "manifest" | "blob" | "any"),
                 "Slowloris route must be \"manifest\", \"blob\" or \"any\", not {route:?}"
             );
         }
-        let main = TcpListener::bind("127.0.0.1:0").expect("bind the hostile registry");
+        let main = TcpListener::bind(("127.0.0.1", port)).expect("bind the hostile registry");
         let main_addr = main.local_addr().expect("hostile registry address");
         let mut listeners = vec![(main, 0)];
         let mut second_port = None;
@@ -722,6 +732,8 @@ struct Conn {
     pending: Vec<u8>,
     /// Write one byte per this interval (Slowloris on a matching route).
     slow: Option<Duration>,
+    /// Write the body (not the headers) one byte per this interval (SlowBody on a blob).
+    slow_body: Option<Duration>,
 }
 
 fn serve_connection(stream: TcpStream, listener: usize, shared: Arc<Shared>) {
@@ -737,6 +749,7 @@ fn serve_connection(stream: TcpStream, listener: usize, shared: Arc<Shared>) {
         sent: 0,
         pending: Vec::new(),
         slow: None,
+        slow_body: None,
     };
     while let Some(request) = conn.read_request() {
         conn.shared
@@ -764,6 +777,17 @@ fn serve_connection(stream: TcpStream, listener: usize, shared: Arc<Shared>) {
                 );
                 hit.then_some(*interval)
             }
+            _ => None,
+        };
+        conn.slow_body = match &conn.shared.attack {
+            Attack::SlowBody { interval } if listener == 0 => match route(&request.path) {
+                Route::Blob { digest, .. }
+                    if conn.shared.served.layers.iter().any(|(d, _)| d == digest) =>
+                {
+                    Some(*interval)
+                }
+                _ => None,
+            },
             _ => None,
         };
         match conn.send_reply(reply, request.close, request.method == "HEAD") {
@@ -1149,6 +1173,9 @@ impl Conn {
         }
         text.push_str("\r\n");
         self.send(text.as_bytes())?;
+        if self.slow_body.is_some() {
+            self.slow = self.slow_body;
+        }
         let fill_chunk = |fill: u8| vec![fill; FILL_CHUNK];
         match body {
             Body::None => {}
