@@ -301,7 +301,7 @@ fn mutate_tar(rng: &mut Rng, tar: &mut Vec<u8>) -> &'static str {
                 b"configs",
                 b"manifests/foo.v0.2.0.clusterserviceversion.yaml",
             ];
-            let target: &[u8] = *rng.pick(TARGETS);
+            let target = *rng.pick(TARGETS);
             let name = rng.pick(NAMES);
             let e = raw_entry(name, flag, b"00000000000\0", b"", target);
             tar.splice(at..at, e);
