@@ -28,6 +28,13 @@ impl Run {
     /// Panics with what the run printed unless it exited with `code` within `secs` seconds and
     /// stayed under `mib` MiB.
     pub fn expect(&self, code: i32, secs: u64, mib: u64) -> &Run {
+        // Shown with --nocapture: what the run cost.
+        eprintln!(
+            "run: exit {:?} in {:.2} s, peak {} MiB",
+            self.status,
+            self.elapsed.as_secs_f64(),
+            self.peak_mib
+        );
         assert!(
             !self.timed_out,
             "killed after {:?} (over its time budget): {}",
