@@ -156,9 +156,17 @@ pub fn lookup(registry: &str, repository: &str) -> Credentials {
     let wanted = keys(registry, repository);
     let mut found = Credentials::default();
     for file in files() {
-        let text = std::fs::read_to_string(&file);
+        // A credentials file is read only when it is a regular file of at most 16 MiB.
+        let text = crate::guard::file::read_text_limited(&file, 16 << 20);
         found.looked_at.push((file.clone(), text.is_ok()));
-        let Ok(text) = text else { continue };
+        let text = match text {
+            Ok(text) => text,
+            Err(e) if e.is_not_found() => continue,
+            Err(e) => {
+                found.problems.push(format!("{}: {e}", file.display()));
+                continue;
+            }
+        };
         let Ok(doc) = serde_json::from_str::<Value>(&text) else {
             found
                 .problems

@@ -355,11 +355,7 @@ impl Remote {
             return Err(self.status_error(&mut resp, Purpose::Layer));
         }
         let reader = resp.into_body().into_reader();
-        Ok(Box::new(Paced::new(
-            reader,
-            &self.limits,
-            self.reference.clone(),
-        )))
+        Ok(Box::new(Paced::new(reader, &self.limits)))
     }
 
     /// Reads a body within its purpose's budget.
@@ -453,10 +449,13 @@ impl Remote {
         let request = builder
             .body(())
             .map_err(|e| self.invalid(format!("cannot make a request for {url}: {e}")))?;
+        // The answer's headers come within a request's time, whatever the request is for.
+        let headers_within = self.limits.time(Limit::RequestTime).min(time);
         let request = self
             .agent
             .configure_request(request)
             .timeout_global(Some(time))
+            .timeout_recv_response(Some(headers_within))
             .timeout_per_read(Some(per_read))
             .build();
         self.agent
@@ -643,6 +642,12 @@ impl Remote {
                 self.limits
                     .exceeded(Limit::SlowTime, "the registry sent nothing for too long"),
             ),
+            ureq::Error::Timeout(ureq::Timeout::RecvResponse) => {
+                self.invalid(self.limits.exceeded(
+                    Limit::RequestTime,
+                    &format!("the registry at {host} did not finish answering in time"),
+                ))
+            }
             ureq::Error::Timeout(_) => self.invalid(self.limits.exceeded(
                 budget,
                 &format!("the registry at {host} did not finish answering in time"),
@@ -726,11 +731,10 @@ struct Paced<R> {
     window: Duration,
     min_bytes: u64,
     limits: Limits,
-    reference: String,
 }
 
 impl<R: Read> Paced<R> {
-    fn new(inner: R, limits: &Limits, reference: String) -> Paced<R> {
+    fn new(inner: R, limits: &Limits) -> Paced<R> {
         let window = limits.time(Limit::SlowTime);
         Paced {
             inner,
@@ -741,7 +745,6 @@ impl<R: Read> Paced<R> {
                 .get(Limit::SlowSpeed)
                 .saturating_mul(window.as_secs().max(1)),
             limits: *limits,
-            reference,
         }
     }
 }
@@ -766,7 +769,6 @@ impl<R: Read> Read for Paced<R> {
         self.window_bytes += n as u64;
         if self.window_start.elapsed() >= self.window {
             if self.window_bytes < self.min_bytes {
-                let _ = &self.reference;
                 return Err(io::Error::new(
                     io::ErrorKind::TimedOut,
                     self.limits.exceeded(

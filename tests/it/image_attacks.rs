@@ -142,6 +142,20 @@ fn a_slowloris_registry_is_given_up_at_the_request_deadline() {
 }
 
 #[test]
+fn a_layer_whose_answer_trickles_in_is_given_up_at_the_request_deadline() {
+    let run = refused(
+        Attack::Slowloris {
+            route: "layer",
+            interval: Duration::from_secs(1),
+        },
+        &["--limit", "request-time=3s"],
+        "request-time budget, 3 s",
+        1,
+    );
+    assert!(run.elapsed < Duration::from_secs(15), "{:?}", run.elapsed);
+}
+
+#[test]
 fn a_layer_trickled_a_byte_at_a_time_is_given_up_when_too_slow() {
     let run = refused(
         Attack::SlowBody {

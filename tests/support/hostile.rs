@@ -260,7 +260,8 @@ pub enum Attack {
     HugeConfig,
     /// Every response to the matching routes, headers included, is written one byte every
     /// `interval`. `route` is `"manifest"` (the manifest endpoints), `"blob"` (the blob
-    /// endpoints) or `"any"` (every request, `/v2/` and the token endpoint too). A client must
+    /// endpoints), `"layer"` (the blob endpoints of layers only) or `"any"` (every request,
+    /// `/v2/` and the token endpoint too). A client must
     /// give up after its own deadline and fail instead of waiting as long as the server trickles.
     Slowloris {
         route: &'static str,
@@ -377,8 +378,8 @@ impl Hostile {
     pub fn start_on(port: u16, image: Image, repo: &str, tag: &str, attack: Attack) -> Hostile {
         if let Attack::Slowloris { route, .. } = &attack {
             assert!(
-                matches!(*route, "manifest" | "blob" | "any"),
-                "Slowloris route must be \"manifest\", \"blob\" or \"any\", not {route:?}"
+                matches!(*route, "manifest" | "blob" | "layer" | "any"),
+                "Slowloris route must be \"manifest\", \"blob\", \"layer\" or \"any\", not {route:?}"
             );
         }
         let main = TcpListener::bind(("127.0.0.1", port)).expect("bind the hostile registry");
@@ -769,12 +770,14 @@ fn serve_connection(stream: TcpStream, listener: usize, shared: Arc<Shared>) {
                 route: wanted,
                 interval,
             } if listener == 0 => {
-                let hit = matches!(
-                    (*wanted, route(&request.path)),
+                let is_layer = |d: &str| conn.shared.served.layers.iter().any(|(l, _)| l == d);
+                let hit = match (*wanted, route(&request.path)) {
                     ("any", _)
-                        | ("manifest", Route::Manifest { .. })
-                        | ("blob", Route::Blob { .. })
-                );
+                    | ("manifest", Route::Manifest { .. })
+                    | ("blob", Route::Blob { .. }) => true,
+                    ("layer", Route::Blob { digest, .. }) => is_layer(digest),
+                    _ => false,
+                };
                 hit.then_some(*interval)
             }
             _ => None,
