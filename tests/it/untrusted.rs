@@ -195,3 +195,28 @@ fn a_sparse_file_over_4_gib_is_refused_before_any_buffer_is_sized() {
     assert_eq!(code, 0, "{text}");
     assert!(peak < 300 << 20, "peak resident memory {} MiB", peak >> 20);
 }
+
+#[test]
+fn a_fifo_config_file_is_refused_and_the_defaults_used() {
+    let cfg = tempfile::tempdir().unwrap();
+    mkfifo(&cfg.path().join("config.yaml"));
+    let ran = run_within(
+        HANG,
+        fbc_edit()
+            .arg("info")
+            .env("FBC_EDIT_CONFIG_DIR", cfg.path()),
+    );
+    assert_eq!(ran.code, 0);
+    assert!(
+        ran.stdout.contains("warning: ")
+            && ran.stdout.contains("config.yaml")
+            && ran.stdout.contains("not a regular file (a FIFO)"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("  quit             q/ctrl-c"),
+        "{}",
+        ran.stdout
+    );
+}
