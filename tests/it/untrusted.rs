@@ -220,3 +220,344 @@ fn a_fifo_config_file_is_refused_and_the_defaults_used() {
         ran.stdout
     );
 }
+
+/// Well over what the work takes, well under what the quadratic or unbounded reads took.
+const SLOW: Duration = Duration::from_secs(10);
+
+const RABBIT: &str = "operators/rabbitmq-messaging-topology-operator";
+const RABBIT_IMAGE: &str =
+    "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3";
+/// A copy of testdata/release as `repo/`, with room beside it for files outside the repository.
+fn repo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    common::copy_dir(&local("testdata/release"), &root);
+    (tmp, root)
+}
+
+/// Every file under `dir` with its bytes, sorted.
+fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(files(&p));
+        } else {
+            out.push((p.clone(), std::fs::read(&p).unwrap_or_default()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs the release of 1.19.3 with this `release-config.yaml` (and `ci.yaml`, when given).
+fn release(root: &Path, config: &str, ci: Option<&str>) -> Ran {
+    let op = root.join(RABBIT);
+    std::fs::write(op.join("1.19.3/release-config.yaml"), config).unwrap();
+    if let Some(ci) = ci {
+        std::fs::write(op.join("ci.yaml"), ci).unwrap();
+    }
+    run_within(
+        SLOW,
+        fbc_edit()
+            .current_dir(root)
+            .args(["edit", RABBIT, "release", "--from"])
+            .arg(format!("{RABBIT}/1.19.3"))
+            .args(["--image", RABBIT_IMAGE]),
+    )
+}
+
+/// A `ci.yaml` mapping v4.20.yaml, then `name` to `catalog` (line 7: the second template name;
+/// line 8: its catalog names).
+fn ci_mapping(name: &str, catalog: &str) -> String {
+    format!(
+        "fbc:\n  enabled: true\n  catalog_mapping:\n    - template_name: v4.20.yaml\n      catalog_names: [\"v4.20\"]\n      type: olm.template.basic\n    - template_name: {name}\n      catalog_names: [\"{catalog}\"]\n      type: olm.template.basic\n"
+    )
+}
+
+fn release_config(name: &str) -> String {
+    format!(
+        "catalog_templates:\n- template_name: {name}\n  channels: [stable]\n  replaces: rabbitmq-messaging-topology-operator.v1.19.2\n"
+    )
+}
+
+#[test]
+fn a_release_config_naming_a_template_outside_the_repository_writes_nothing() {
+    let (tmp, root) = repo();
+    let outside = tmp.path().join("outside.yaml");
+    let abs = outside.display().to_string();
+    let config = format!("{RABBIT}/1.19.3/release-config.yaml");
+    let ci = format!("{RABBIT}/ci.yaml");
+    let before = files(&root);
+    let cases = [
+        // The name in both files, as the mapping must hold it: the release config is read first.
+        (
+            release_config(&abs),
+            ci_mapping(&abs, "v4.21"),
+            format!("{config}:2: template_name \"{abs}\" is an absolute path"),
+        ),
+        (
+            release_config("../../../../outside.yaml"),
+            ci_mapping("../../../../outside.yaml", "v4.21"),
+            format!(
+                "{config}:2: template_name \"../../../../outside.yaml\" climbs out of its directory with `..`"
+            ),
+        ),
+        // Only the mapping is bad: it is refused though this release does not use it.
+        (
+            release_config("v4.20.yaml"),
+            ci_mapping(&abs, "v4.21"),
+            format!("{ci}:7: template_name \"{abs}\" is an absolute path"),
+        ),
+        (
+            release_config("v4.20.yaml"),
+            ci_mapping("v4.21.yaml", "../../outside"),
+            format!("{ci}:8: catalog name \"../../outside\" climbs out of its directory with `..`"),
+        ),
+    ];
+    for (config, ci, want) in &cases {
+        let ran = release(&root, config, Some(ci));
+        assert_eq!(ran.code, 1, "{config}{ci}{}", ran.all());
+        assert!(ran.stderr.contains(want), "want {want}\n{}", ran.stderr);
+        assert!(ran.stderr.contains("nothing written"), "{}", ran.stderr);
+        assert!(!outside.exists(), "{} was created", outside.display());
+        assert!(!tmp.path().join("outside").exists());
+    }
+    // A file that is there is not amended either.
+    let template = "schema: olm.template.basic\nentries: []\n";
+    std::fs::write(&outside, template).unwrap();
+    let ran = release(
+        &root,
+        &release_config(&abs),
+        Some(&ci_mapping(&abs, "v4.21")),
+    );
+    assert_eq!(ran.code, 1, "{}", ran.all());
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), template);
+    // Inside the repository, only the two files the test wrote differ.
+    let changed: Vec<PathBuf> = files(&root)
+        .into_iter()
+        .filter(|f| !before.contains(f))
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            root.join(RABBIT).join("1.19.3/release-config.yaml"),
+            root.join(RABBIT).join("ci.yaml")
+        ]
+    );
+}
+
+#[test]
+fn a_fifo_template_or_release_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("template.yaml");
+    mkfifo(&fifo);
+    let ran = run_within(HANG, fbc_edit().args(["template", "render"]).arg(&fifo));
+    assert_ne!(ran.code, 0);
+    assert!(
+        ran.stderr.contains("not a regular file (a FIFO)"),
+        "{}",
+        ran.stderr
+    );
+
+    let (_tmp, root) = repo();
+    let config = root.join(RABBIT).join("1.19.3/release-config.yaml");
+    std::fs::remove_file(&config).unwrap();
+    mkfifo(&config);
+    let ran = run_within(
+        HANG,
+        fbc_edit()
+            .current_dir(&root)
+            .args(["edit", RABBIT, "release", "--from"])
+            .arg(format!("{RABBIT}/1.19.3"))
+            .args(["--image", RABBIT_IMAGE]),
+    );
+    assert_eq!(ran.code, 1);
+    assert!(
+        ran.stderr.contains("release-config.yaml")
+            && ran.stderr.contains("not a regular file (a FIFO)"),
+        "{}",
+        ran.stderr
+    );
+    std::fs::remove_file(&config).unwrap();
+    let ci = root.join(RABBIT).join("ci.yaml");
+    std::fs::remove_file(&ci).unwrap();
+    mkfifo(&ci);
+    let ran = run_within(
+        HANG,
+        fbc_edit()
+            .current_dir(&root)
+            .args(["template", "render-all", "--check", RABBIT]),
+    );
+    assert_ne!(ran.code, 0);
+    assert!(
+        ran.stderr.contains("ci.yaml") && ran.stderr.contains("not a regular file (a FIFO)"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn a_fifo_where_a_rendered_catalog_goes_is_refused() {
+    let (_tmp, root) = repo();
+    // v4.21 is mapped but not committed; v4.20 still holds the bundles the templates name.
+    let catalog = root.join("catalogs/v4.21/rabbitmq-messaging-topology-operator/catalog.yaml");
+    std::fs::create_dir_all(catalog.parent().unwrap()).unwrap();
+    mkfifo(&catalog);
+    for extra in [&["--check"][..], &[]] {
+        let ran = run_within(
+            HANG,
+            fbc_edit()
+                .current_dir(&root)
+                .args(["template", "render-all"])
+                .args(extra)
+                .arg(RABBIT),
+        );
+        assert_ne!(ran.code, 0, "{}", ran.all());
+        assert!(
+            ran.all().contains("not a regular file (a FIFO)"),
+            "{}",
+            ran.all()
+        );
+    }
+}
+
+/// `n` opening brackets: a flow sequence nested `n` deep, never closed.
+fn brackets(n: usize) -> String {
+    "[".repeat(n)
+}
+
+#[test]
+fn deeply_nested_yaml_in_small_files_is_refused_quickly_with_its_line() {
+    let (_tmp, root) = repo();
+    let config = format!("{RABBIT}/1.19.3/release-config.yaml");
+    let ran = release(
+        &root,
+        &format!("catalog_templates: {}\n", brackets(200_000)),
+        None,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.all());
+    assert!(
+        ran.stderr.contains(&format!("{config}:1:")) && ran.stderr.contains("nested deeper than"),
+        "{}",
+        ran.stderr
+    );
+
+    let ci = format!("{RABBIT}/ci.yaml");
+    std::fs::write(
+        root.join(&ci),
+        format!("fbc:\n  catalog_mapping: {}\n", brackets(200_000)),
+    )
+    .unwrap();
+    let ran = run_within(
+        SLOW,
+        fbc_edit()
+            .current_dir(&root)
+            .args(["template", "render-all", "--check", RABBIT]),
+    );
+    assert_ne!(ran.code, 0);
+    assert!(
+        ran.stderr.contains(&format!("{ci}:2:")) && ran.stderr.contains("nested deeper than"),
+        "{}",
+        ran.stderr
+    );
+
+    let cfg = tempfile::tempdir().unwrap();
+    let file = cfg.path().join("config.yaml");
+    std::fs::write(&file, format!("keys: {}\n", brackets(200_000))).unwrap();
+    let ran = run_within(
+        SLOW,
+        fbc_edit()
+            .arg("info")
+            .env("FBC_EDIT_CONFIG_DIR", cfg.path()),
+    );
+    assert_eq!(ran.code, 0);
+    assert!(
+        ran.stdout
+            .contains(&format!("warning: {}:1:", file.display()))
+            && ran.stdout.contains("nested deeper than"),
+        "{}",
+        ran.stdout
+    );
+    assert!(
+        ran.stdout.contains("  quit             q/ctrl-c"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn an_alias_bomb_in_ci_yaml_is_refused_with_its_line() {
+    let (_tmp, root) = repo();
+    let mut ci = String::from(
+        "fbc:\n  enabled: true\n  x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for i in 1..9 {
+        let refs = vec![format!("*x{}", i - 1); 9].join(", ");
+        ci.push_str(&format!("  x{i}: &x{i} [{refs}]\n"));
+    }
+    ci.push_str("  catalog_mapping: []\n");
+    let ran = release(&root, &release_config("v4.20.yaml"), Some(&ci));
+    assert_eq!(ran.code, 1, "{}", ran.all());
+    assert!(
+        ran.stderr.contains(&format!("{RABBIT}/ci.yaml:"))
+            && ran.stderr.contains("excessive aliasing"),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// `prefix0, prefix1, …` up to `prefix{n - 1}`.
+fn many(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+#[test]
+fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
+    let (_tmp, root) = repo();
+    // 100,000 channels, each once, and 100,000 skips with the first again at the end.
+    let mut skips = many("s", 100_000);
+    skips.push("s0".into());
+    let ran = release(
+        &root,
+        &format!(
+            "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [{}]\n  skips: [{}]\n",
+            many("c", 100_000).join(", "),
+            skips.join(", ")
+        ),
+        None,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.all());
+    assert!(
+        ran.stderr
+            .contains("skips must list at least one entry, each once"),
+        "{}",
+        ran.stderr
+    );
+
+    // Two mappings of 100,000 catalogs each, the second naming one of the first again at its end.
+    let mut second = many("b", 100_000);
+    second.push("a0".into());
+    std::fs::write(
+        root.join(RABBIT).join("ci.yaml"),
+        format!(
+            "fbc:\n  enabled: true\n  catalog_mapping:\n    - template_name: v4.20.yaml\n      type: olm.template.basic\n      catalog_names: [{}]\n    - template_name: v4.21.yaml\n      type: olm.template.basic\n      catalog_names: [{}]\n",
+            many("a", 100_000).join(", "),
+            second.join(", ")
+        ),
+    )
+    .unwrap();
+    let ran = run_within(
+        SLOW,
+        fbc_edit()
+            .current_dir(&root)
+            .args(["template", "render-all", "--check", RABBIT]),
+    );
+    assert_ne!(ran.code, 0);
+    assert!(
+        ran.stderr.contains("catalog a0 is mapped twice"),
+        "{}",
+        ran.stderr
+    );
+}
