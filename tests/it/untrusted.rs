@@ -10,6 +10,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use fbc_edit::edit::Edit;
+use fbc_edit::template::Sources;
+use fbc_edit::template::edit::TemplateEdit;
+use fbc_edit::template::memo::Memo;
+use fbc_edit::workspace::templates::{TemplateSet, write_and_reread};
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -227,12 +232,21 @@ const SLOW: Duration = Duration::from_secs(10);
 const RABBIT: &str = "operators/rabbitmq-messaging-topology-operator";
 const RABBIT_IMAGE: &str =
     "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3";
+const ENTRY: &str = "  - name: rabbitmq-messaging-topology-operator.v1.19.3\n    replaces: rabbitmq-messaging-topology-operator.v1.19.2\n";
+
 /// A copy of testdata/release as `repo/`, with room beside it for files outside the repository.
 fn repo() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("repo");
     common::copy_dir(&local("testdata/release"), &root);
     (tmp, root)
+}
+
+/// Takes `lines` out of a file (they must be there).
+fn strip(file: &Path, lines: &str) {
+    let text = std::fs::read_to_string(file).unwrap();
+    assert!(text.contains(lines), "{} lacks {lines:?}", file.display());
+    std::fs::write(file, text.replacen(lines, "", 1)).unwrap();
 }
 
 /// Every file under `dir` with its bytes, sorted.
@@ -345,6 +359,85 @@ fn a_release_config_naming_a_template_outside_the_repository_writes_nothing() {
             root.join(RABBIT).join("1.19.3/release-config.yaml"),
             root.join(RABBIT).join("ci.yaml")
         ]
+    );
+}
+
+/// Moves v4.20.yaml out of the repository (without its 1.19.3 entry, so a release adds it) and
+/// leaves a link to it in its place; returns the file outside.
+fn template_linked_from_outside(tmp: &Path, root: &Path) -> PathBuf {
+    let inside = root.join(RABBIT).join("catalog-templates/v4.20.yaml");
+    let outside = tmp.join("elsewhere/v4.20.yaml");
+    std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    std::fs::rename(&inside, &outside).unwrap();
+    strip(&outside, ENTRY);
+    std::os::unix::fs::symlink(&outside, &inside).unwrap();
+    outside
+}
+
+#[test]
+fn a_release_never_writes_through_a_template_link_leaving_the_repository() {
+    let (tmp, root) = repo();
+    let outside = template_linked_from_outside(tmp.path(), &root);
+    let before = std::fs::read(&outside).unwrap();
+    let ran = release(&root, &release_config("v4.20.yaml"), None);
+    assert_ne!(ran.code, 0, "{}", ran.all());
+    assert!(
+        ran.stderr.contains("is outside")
+            && ran.stderr.contains("the directory fbc-edit writes in"),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(
+        std::fs::read(&outside).unwrap(),
+        before,
+        "written through the link"
+    );
+    assert!(
+        !root
+            .join("catalogs/v4.21/rabbitmq-messaging-topology-operator")
+            .exists(),
+        "nothing written"
+    );
+}
+
+#[test]
+fn a_template_set_never_saves_through_a_link_leaving_the_repository() {
+    let (tmp, root) = repo();
+    let outside = template_linked_from_outside(tmp.path(), &root);
+    let before = std::fs::read(&outside).unwrap();
+    let template = root.join(RABBIT).join("catalog-templates/v4.20.yaml");
+    let catalog = root.join("catalogs/v4.20/rabbitmq-messaging-topology-operator");
+    let (sources, _) = Sources::for_template(&template, &[catalog], Vec::new(), None).unwrap();
+    let mut set = TemplateSet::open(std::slice::from_ref(&template), Memo::new(sources)).unwrap();
+    assert!(
+        set.root().starts_with(root.canonicalize().unwrap()),
+        "{}",
+        set.root().display()
+    );
+    set.apply_template(TemplateEdit::Catalog(Edit::SetSkipRange {
+        package: "rabbitmq-messaging-topology-operator".into(),
+        channel: "stable".into(),
+        entry: "rabbitmq-messaging-topology-operator.v1.19.2".into(),
+        range: Some(">=1.19.0 <1.19.2".into()),
+    }))
+    .unwrap();
+    let saved = set.plan_save().and_then(|planned| {
+        write_and_reread(
+            set.root(),
+            planned,
+            &Default::default(),
+            set.dirty_templates(),
+        )
+    });
+    let e = match saved {
+        Ok(_) => panic!("the save went through"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("is outside"), "{e}");
+    assert_eq!(
+        std::fs::read(&outside).unwrap(),
+        before,
+        "written through the link"
     );
 }
 
