@@ -51,7 +51,8 @@ pub(crate) fn read_docs(
     diags: &mut Vec<Diagnostic>,
     code: &'static str,
 ) -> Option<(String, Vec<Option<Node>>)> {
-    let bytes = match std::fs::read(path) {
+    // Only a regular file is read (a FIFO would never end the read), its size checked first.
+    let bytes = match crate::guard::file::read_limited(path, crate::catalog::load::MAX_FILE) {
         Ok(b) => b,
         Err(e) => {
             diags.push(diag(

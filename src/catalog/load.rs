@@ -16,6 +16,12 @@ use super::decode::{self, Document, Format, Meta};
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::payload::Checked;
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
+use crate::guard;
+use crate::guard::file::{ReadError, kind_name};
+
+/// The largest catalog file read: positions are 32-bit byte offsets. A larger file is reported
+/// and passed over, its size known from its metadata before any buffer is sized.
+pub const MAX_FILE: u64 = u32::MAX as u64;
 
 /// Why a catalog could not be opened at all.
 #[derive(Debug, thiserror::Error)]
@@ -296,6 +302,12 @@ fn walk(
             diags.push(d);
             continue;
         }
+        // A FIFO would block the read until someone writes to it; a device may never end. (A link
+        // to one is caught when the file is opened.)
+        if !ft.is_file() && !ft.is_symlink() {
+            diags.push(not_read(&child_rel, ReadError::NotRegular(kind_name(ft))));
+            continue;
+        }
         let found = Found {
             rel: child_rel,
             abs,
@@ -336,8 +348,27 @@ fn symlink_problem(abs: &Path, canonical_root: &Path, rel: &str) -> Option<Diagn
     }
 }
 
+/// A file the load passes over, and why.
+fn not_read(rel: &str, why: ReadError) -> Diagnostic {
+    let why = match why {
+        ReadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            "it disappeared while the catalog was being read".to_string()
+        }
+        ReadError::TooLarge { len, .. } => {
+            format!("file is larger than 4 GiB ({len} bytes); not read")
+        }
+        other => other.to_string(),
+    };
+    Diagnostic::new(
+        codes::READ,
+        Severity::Error,
+        Location::new(rel, 0, 0),
+        format!("cannot read file: {why}"),
+    )
+}
+
 fn build_ignore(root: &Path, f: &Found, diags: &mut Vec<Diagnostic>) -> Option<IgnoreFile> {
-    let text = match fs::read(&f.abs) {
+    let text = match guard::file::read_limited(&f.abs, MAX_FILE) {
         Ok(t) => String::from_utf8_lossy(&t).into_owned(),
         Err(e) => {
             diags.push(Diagnostic::new(
@@ -416,10 +447,18 @@ struct FileResult {
 struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
 
 impl Buffers {
-    fn read(&self, path: &Path) -> std::io::Result<(ReadBuf<'_>, fs::Metadata)> {
+    /// Reads a regular file of at most [`MAX_FILE`] bytes (opened without blocking, its size
+    /// checked before the buffer is sized).
+    fn read(&self, path: &Path) -> Result<(ReadBuf<'_>, fs::Metadata), ReadError> {
         use std::io::Read as _;
-        let mut file = fs::File::open(path)?;
-        let metadata = file.metadata()?;
+        let (file, metadata) = guard::file::open_regular(path)?;
+        let too_large = |len| ReadError::TooLarge {
+            len,
+            limit: MAX_FILE,
+        };
+        if metadata.len() > MAX_FILE {
+            return Err(too_large(metadata.len()));
+        }
         let spare = self.0.lock().ok().and_then(|mut spare| spare.pop());
         let mut buf = ReadBuf {
             bytes: spare.unwrap_or_default(),
@@ -428,7 +467,11 @@ impl Buffers {
         buf.bytes.clear();
         buf.bytes
             .reserve(usize::try_from(metadata.len()).unwrap_or(0));
-        file.read_to_end(&mut buf.bytes)?;
+        // A file growing meanwhile is read no further than the limit.
+        file.take(MAX_FILE + 1).read_to_end(&mut buf.bytes)?;
+        if buf.bytes.len() as u64 > MAX_FILE {
+            return Err(too_large(buf.bytes.len() as u64));
+        }
         Ok((buf, metadata))
     }
 }
@@ -476,32 +519,13 @@ fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> Fil
     let (bytes, metadata) = match buffers.read(&f.abs) {
         Ok(v) => v,
         Err(e) => {
-            let why = if e.kind() == std::io::ErrorKind::NotFound {
-                "it disappeared while the catalog was being read".to_string()
-            } else {
-                e.to_string()
-            };
-            diagnostics.push(Diagnostic::new(
-                codes::READ,
-                Severity::Error,
-                Location::new(&f.rel, 0, 0),
-                format!("cannot read file: {why}"),
-            ));
+            diagnostics.push(not_read(&f.rel, e));
             return fail(diagnostics, file);
         }
     };
     file.len = bytes.len() as u64;
     file.modified = metadata.modified().ok();
     file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
-    if bytes.len() > u32::MAX as usize {
-        diagnostics.push(Diagnostic::new(
-            codes::READ,
-            Severity::Error,
-            Location::new(&f.rel, 0, 0),
-            "file is larger than 4 GiB; not read",
-        ));
-        return fail(diagnostics, file);
-    }
     let text = match std::str::from_utf8(&bytes) {
         Ok(t) => t,
         Err(e) => {

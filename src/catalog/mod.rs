@@ -205,8 +205,7 @@ impl Catalog {
                 let f = self.files.get(*file as usize).ok_or_else(|| {
                     std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file")
                 })?;
-                let mut h = std::fs::File::open(&f.abs)?;
-                let meta = h.metadata()?;
+                let (mut h, meta) = crate::guard::file::open_regular(&f.abs)?;
                 if meta.len() != f.len || meta.modified().ok() != f.modified {
                     return Err(std::io::Error::other(format!(
                         "{} changed on disk since it was loaded",

@@ -9,11 +9,12 @@ use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
 use crate::catalog::node::{Node, Str};
 use crate::catalog::write::WriteError;
 use crate::catalog::yaml::{self, YamlStyle};
+use crate::guard::path::Root;
 use crate::template::edit::release::{self, OperatorDir, Release};
 use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use crate::template::{ImageSource, Sources, schemas};
 use crate::workspace::template::TemplateWorkspace;
-use crate::workspace::templates::{absolute, common_root, rel_to};
+use crate::workspace::templates::{place, save_root_of};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -59,7 +60,7 @@ pub(crate) fn template_files(dir: &Path) -> Vec<PathBuf> {
     files_in(&dir)
         .into_iter()
         .filter(|p| {
-            std::fs::read_to_string(p)
+            crate::template::read_text(p)
                 .ok()
                 .and_then(|t| crate::template::template_schema(&t))
                 .is_some()
@@ -67,10 +68,21 @@ pub(crate) fn template_files(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The directory a save writes in, fixed from the paths given before anything is read.
+fn root_of(paths: &[PathBuf]) -> Result<Root, i32> {
+    save_root_of(paths).map_err(|e| {
+        eprintln!("fbc-edit: cannot tell where to write: {e}");
+        exit::USAGE
+    })
+}
+
 pub fn run(args: &EditArgs) -> i32 {
     if let EditCommand::Release { from, image } = &args.edit {
         return match args.paths.as_slice() {
-            [dir] if dir.is_dir() => run_release(args, dir, from, image),
+            [dir] if dir.is_dir() => match root_of(std::slice::from_ref(dir)) {
+                Ok(root) => run_release(args, &root, dir, from, image),
+                Err(code) => code,
+            },
             _ => {
                 eprintln!(
                     "fbc-edit: release takes one operator directory (with ci.yaml and catalog-templates/)"
@@ -95,6 +107,10 @@ pub fn run(args: &EditArgs) -> i32 {
             return exit::USAGE;
         }
     }
+    let root = match root_of(&args.paths) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
     let (edit, extra) = match template_edit(&args.edit) {
         Ok(e) => e,
         Err((code, message)) => {
@@ -102,7 +118,7 @@ pub fn run(args: &EditArgs) -> i32 {
             return code;
         }
     };
-    run_edit(args, &templates, &edit, extra)
+    run_edit(args, &root, &templates, &edit, extra)
 }
 
 /// An image and the bundle directory that stands for it.
@@ -187,6 +203,7 @@ fn sources(args: &EditArgs, template: &Path, extra: &Option<ImageDir>) -> Result
 
 fn run_edit(
     args: &EditArgs,
+    root: &Root,
     templates: &[PathBuf],
     edit: &TemplateEdit,
     extra: Option<ImageDir>,
@@ -229,7 +246,7 @@ fn run_edit(
         return exit::OK;
     }
     let docs: Vec<&TemplateDoc> = changed.iter().map(|w| w.doc()).collect();
-    match write_docs(&docs, &[], &rendered, args.force) {
+    match write_docs(root, &docs, &[], &rendered, args.force) {
         Ok(written) => {
             eprintln!("{}: wrote {}", edit.describe(), written.join(", "));
             if refused > 0 {
@@ -317,71 +334,63 @@ fn rerender_changed(
 /// The catalogs a save re-renders, each with how it changes.
 fn print_rendered(rendered: &[(PathBuf, String)]) {
     for (file, text) in rendered {
-        let change = match std::fs::read(file) {
+        let change = match crate::guard::file::read_limited(file, crate::catalog::load::MAX_FILE) {
             Ok(bytes) if bytes == text.as_bytes() => "unchanged".to_string(),
             Ok(bytes) => {
                 crate::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
             }
-            Err(_) => "new file".to_string(),
+            Err(e) if e.is_not_found() => "new file".to_string(),
+            Err(e) => e.to_string(),
         };
         println!("re-rendered {}: {change}", file.display());
     }
 }
 
-/// Writes the changed templates, new files and re-rendered catalogs in one commit; returns the
-/// paths written.
+/// Writes the changed templates, new files and re-rendered catalogs in one commit under `root`;
+/// returns the paths written. A file outside the root is refused, and then nothing is written.
 fn write_docs(
+    root: &Root,
     docs: &[&TemplateDoc],
     new_files: &[(PathBuf, String)],
     rendered: &[(PathBuf, String)],
     force: bool,
 ) -> Result<Vec<String>, WriteError> {
-    let mut abs: Vec<PathBuf> = docs
-        .iter()
-        .map(|d| {
-            d.path()
-                .canonicalize()
-                .unwrap_or_else(|_| d.path().to_path_buf())
-        })
-        .collect();
-    abs.extend(new_files.iter().map(|(p, _)| absolute(p)));
-    abs.extend(rendered.iter().map(|(p, _)| p.clone()));
-    let root = common_root(&abs);
-    let rel = |p: &Path| rel_to(&root, p);
+    let rel = |p: &Path| place(root, p).map_err(WriteError::Outside);
     let mut planned = Vec::new();
-    for (d, path) in docs.iter().zip(&abs) {
+    for d in docs {
+        let dir = d.path().parent().unwrap_or(Path::new(""));
         for mut f in d.catalog.plan_changes()? {
-            let dir = path.parent().unwrap_or(Path::new(""));
-            f.rel = rel(&dir.join(&f.rel));
+            f.rel = rel(&dir.join(&f.rel))?;
             planned.push(f);
         }
     }
     for (p, text) in new_files {
         planned.push(PlannedFile {
-            rel: rel(&absolute(p)),
+            rel: rel(p)?,
             bytes: text.clone().into_bytes(),
             expect: Expect::Absent,
         });
     }
     for (p, text) in rendered {
         let output = crate::template::render_all::Output {
-            rel: rel(p),
+            rel: rel(p)?,
             text: text.clone(),
             template_name: String::new(),
         };
-        let file = crate::template::render_all::planned_output(&root, &output).map_err(|e| {
-            WriteError::Io {
-                path: output.rel.clone(),
-                source: std::io::Error::other(e.to_string()),
-            }
-        })?;
+        let file =
+            crate::template::render_all::planned_output(root.path(), &output).map_err(|e| {
+                WriteError::Io {
+                    path: output.rel.clone(),
+                    source: std::io::Error::other(e.to_string()),
+                }
+            })?;
         planned.extend(file);
     }
     let options = CommitOptions {
         force_read_only: force,
         ..CommitOptions::default()
     };
-    commit(&root, &planned, &options)?;
+    commit(root.path(), &planned, &options)?;
     Ok(planned.into_iter().map(|p| p.rel).collect())
 }
 
@@ -400,7 +409,7 @@ fn new_template_text(node: &Node) -> String {
     out
 }
 
-fn run_release(args: &EditArgs, dir: &Path, from: &Path, image: &str) -> i32 {
+fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &str) -> i32 {
     match release_plan(args, dir, from, image) {
         Err(e) => {
             eprintln!("fbc-edit: nothing written: {e}");
@@ -439,7 +448,7 @@ fn run_release(args: &EditArgs, dir: &Path, from: &Path, image: &str) -> i32 {
                 return exit::OK;
             }
             let refs: Vec<&TemplateDoc> = docs.iter().collect();
-            match write_docs(&refs, &new_files, &rendered, args.force) {
+            match write_docs(root, &refs, &new_files, &rendered, args.force) {
                 Ok(written) => {
                     eprintln!("{what}: wrote {}", written.join(", "));
                     exit::OK
@@ -518,6 +527,7 @@ fn release_plan(
     let mut new_files = Vec::new();
     for item in &config.catalog_templates {
         let kind = release::template_type(item, &mappings).map_err(|e| e.to_string())?;
+        // A plain file name: read_release_config refuses any other.
         let path = op.templates.join(&item.template_name);
         let r = Release {
             bundle: &name,

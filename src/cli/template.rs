@@ -178,6 +178,7 @@ fn run_render_all(args: &RenderAllArgs) -> i32 {
             match m {
                 Mismatch::Missing { rel } => println!("{rel}: missing"),
                 Mismatch::Differs { rel, summary } => println!("{rel}: differs: {summary}"),
+                Mismatch::Unreadable { rel, why } => println!("{rel}: {why}"),
             }
         }
         println!(
@@ -315,7 +316,7 @@ pub fn run_tui(path: &Path, sources: &SourceArgs, images: &ImageArgs, compare: b
     let files = if path.is_dir() {
         super::edit_template::template_files(path)
     } else {
-        let text = match std::fs::read_to_string(path) {
+        let text = match template::read_text(path) {
             Ok(t) => t,
             Err(e) => {
                 eprintln!("fbc-edit: {}: {e}", path.display());

@@ -184,6 +184,29 @@ impl Root {
         Ok(Root(dir.canonicalize()?))
     }
 
+    /// The deepest directory holding each of `dirs` (made absolute, symbolic links resolved): the
+    /// root for a command that names several directories. Only for directories the command line
+    /// names, never for paths read from input.
+    pub fn holding(dirs: &[PathBuf]) -> std::io::Result<Root> {
+        let mut dirs = dirs.iter();
+        let Some(first) = dirs.next() else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "no directory given",
+            ));
+        };
+        let mut root = first.canonicalize()?;
+        for d in dirs {
+            let d = d.canonicalize()?;
+            while !d.starts_with(&root) {
+                if !root.pop() {
+                    break;
+                }
+            }
+        }
+        Ok(Root(root))
+    }
+
     pub fn path(&self) -> &Path {
         &self.0
     }
@@ -195,13 +218,13 @@ impl Root {
 
     /// `path` (absolute, or relative to the working directory) as a path below the root: its
     /// directory is resolved as it is on disk (a file need not exist yet), then its elements must
-    /// lie below the root without `..`.
+    /// lie below the root without `..`. A refusal names the path as resolved (where a link leads).
     pub fn relative_of(&self, path: &Path) -> Result<RelPath, OutsideRoot> {
+        let abs = absolute(path);
         let outside = || OutsideRoot {
-            path: path.to_path_buf(),
+            path: abs.clone(),
             root: self.0.clone(),
         };
-        let abs = absolute(path);
         let rest = abs.strip_prefix(&self.0).map_err(|_| outside())?;
         let mut parts = Vec::new();
         for c in rest.components() {
@@ -305,5 +328,19 @@ mod tests {
             root.relative_of(&dir.path().join("repo/../elsewhere.yaml"))
                 .is_err()
         );
+    }
+
+    #[test]
+    fn a_root_for_several_directories_holds_each() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["r/a/x", "r/b"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        let top = dir.path().canonicalize().unwrap();
+        let root = Root::holding(&[dir.path().join("r/a/x"), dir.path().join("r/b")]).unwrap();
+        assert_eq!(root.path(), top.join("r"));
+        let one = Root::holding(&[dir.path().join("r/a/x")]).unwrap();
+        assert_eq!(one.path(), top.join("r/a/x"));
+        assert!(Root::holding(&[]).is_err());
     }
 }

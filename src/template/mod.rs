@@ -154,8 +154,17 @@ impl Template {
 
 /// Reads a template file (see [`parse`]). An unreadable file is an `io::Error`.
 pub fn read(path: &Path) -> std::io::Result<Result<Template, TemplateError>> {
-    let text = std::fs::read_to_string(path)?;
+    let text = read_text(path)?;
     Ok(parse(&path.display().to_string(), &text))
+}
+
+/// A template file's text: only a regular file is read (a FIFO would never end the read), of at
+/// most the size of a catalog file.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    Ok(crate::guard::file::read_text_limited(
+        path,
+        crate::catalog::load::MAX_FILE,
+    )?)
 }
 
 /// Reads a template; its type comes from the first document's `schema`, as opm detects it.

@@ -13,6 +13,7 @@
 //! Makefile targets is followed: every `catalog-templates/vX.Y.yaml` renders into catalog `vX.Y`, its
 //! type taken from the template's schema; templates with other names are left alone, with a note.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{Sources, TemplateError, schemas};
@@ -60,8 +61,18 @@ pub struct Output {
 /// How a committed catalog differs from its rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Mismatch {
-    Missing { rel: String },
-    Differs { rel: String, summary: String },
+    Missing {
+        rel: String,
+    },
+    Differs {
+        rel: String,
+        summary: String,
+    },
+    /// Something is there that cannot be read (not a regular file, say).
+    Unreadable {
+        rel: String,
+        why: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -98,11 +109,6 @@ pub fn migrates(name: &str) -> bool {
     }
 }
 
-/// A catalog or template name that is one plain path element.
-fn plain_name(name: &str) -> bool {
-    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
-}
-
 /// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`).
 pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
     let op = super::edit::release::OperatorDir::find(dir);
@@ -117,13 +123,12 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
         return Err(layout("has no catalog-templates/ directory"));
     }
     let root = op
-        .dir
-        .canonicalize()
-        .ok()
-        .and_then(|d| d.parent().and_then(Path::parent).map(Path::to_path_buf))
+        .repository()
         .ok_or_else(|| layout("is not inside a repository's operators/ directory"))?;
     let ci = op.dir.join("ci.yaml");
-    let mappings = if ci.is_file() {
+    // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
+    let present = ci.symlink_metadata().is_ok();
+    let mappings = if present {
         read_ci_mapping(&ci)?.1
     } else {
         Vec::new()
@@ -133,7 +138,7 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
     let jobs = if from_ci {
         jobs_from_ci(&ci, &op.templates, &mappings)?
     } else {
-        let why = if ci.is_file() {
+        let why = if present {
             "has no fbc.catalog_mapping"
         } else {
             "does not exist"
@@ -144,9 +149,9 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
         ));
         jobs_by_name(&op.templates, &mut notes)?
     };
-    let mapped: Vec<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
+    let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
     for name in existing_catalogs(&root, &operator) {
-        if !mapped.contains(&&name) {
+        if !mapped.contains(&name) {
             notes.push(format!(
                 "catalogs/{name}/{operator} is mapped by no template; it is left as it is (make catalogs would delete it)"
             ));
@@ -181,7 +186,7 @@ fn jobs_from_ci(
     mappings: &[CatalogMapping],
 ) -> Result<Vec<Job>, RenderAllError> {
     let bad = |why: String| RenderAllError::Layout(format!("{}: {why}", ci.display()));
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut jobs = Vec::new();
     for m in mappings {
         if m.kind != schemas::BASIC && m.kind != schemas::SEMVER {
@@ -190,26 +195,17 @@ fn jobs_from_ci(
                 m.kind, m.template_name
             )));
         }
-        if !plain_name(&m.template_name) {
-            return Err(bad(format!(
-                "template name {:?} is not a file name",
-                m.template_name
-            )));
-        }
         if m.catalog_names.is_empty() {
             return Err(bad(format!(
                 "{}: catalog_names lists no catalog",
                 m.template_name
             )));
         }
+        // The names are plain file names: read_ci_mapping refuses any other.
         for c in &m.catalog_names {
-            if !plain_name(c) {
-                return Err(bad(format!("catalog name {c:?} is not a directory name")));
-            }
-            if seen.contains(&c.as_str()) {
+            if !seen.insert(c) {
                 return Err(bad(format!("catalog {c} is mapped twice")));
             }
-            seen.push(c);
         }
         let template = templates.join(&m.template_name);
         let (old, new): (Vec<String>, Vec<String>) =
@@ -260,7 +256,7 @@ fn jobs_by_name(templates: &Path, notes: &mut Vec<String>) -> Result<Vec<Job>, R
             ));
             continue;
         }
-        let text = std::fs::read_to_string(&template).map_err(|source| RenderAllError::Read {
+        let text = super::read_text(&template).map_err(|source| RenderAllError::Read {
             file: template.display().to_string(),
             source,
         })?;
@@ -361,17 +357,27 @@ pub fn catalog_text(
     Ok(format!("{}\n", text.trim_end_matches('\n')))
 }
 
+/// The catalog file at `rel` under `root` as it is on disk, `None` when there is none. Only a
+/// regular file is read (a FIFO there would never end the read), within the catalog files' limit.
+pub fn read_output(root: &Path, rel: &str) -> std::io::Result<Option<Vec<u8>>> {
+    match crate::guard::file::read_limited(&root.join(rel), crate::catalog::load::MAX_FILE) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.is_not_found() => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// A rendered catalog file as planned for the one commit: skipped when the file on disk already
 /// holds these bytes, else expected unchanged since it was read (or absent).
 pub fn planned_output(root: &Path, o: &Output) -> Result<Option<PlannedFile>, RenderAllError> {
     let path = root.join(&o.rel);
-    let expect = match std::fs::read(&path) {
-        Ok(bytes) if bytes == o.text.as_bytes() => return Ok(None),
-        Ok(bytes) => Expect::Unchanged {
+    let expect = match read_output(root, &o.rel) {
+        Ok(Some(bytes)) if bytes == o.text.as_bytes() => return Ok(None),
+        Ok(Some(bytes)) => Expect::Unchanged {
             len: bytes.len() as u64,
             hash: xxhash_rust::xxh3::xxh3_64(&bytes),
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Expect::Absent,
+        Ok(None) => Expect::Absent,
         Err(source) => {
             return Err(RenderAllError::Read {
                 file: path.display().to_string(),
@@ -390,10 +396,14 @@ pub fn planned_output(root: &Path, o: &Output) -> Result<Option<PlannedFile>, Re
 pub fn compare(root: &Path, outputs: &[Output]) -> Vec<Mismatch> {
     let mut out = Vec::new();
     for o in outputs {
-        match std::fs::read(root.join(&o.rel)) {
-            Err(_) => out.push(Mismatch::Missing { rel: o.rel.clone() }),
-            Ok(bytes) if bytes == o.text.as_bytes() => {}
-            Ok(bytes) => out.push(Mismatch::Differs {
+        match read_output(root, &o.rel) {
+            Ok(None) => out.push(Mismatch::Missing { rel: o.rel.clone() }),
+            Err(e) => out.push(Mismatch::Unreadable {
+                rel: o.rel.clone(),
+                why: e.to_string(),
+            }),
+            Ok(Some(bytes)) if bytes == o.text.as_bytes() => {}
+            Ok(Some(bytes)) => out.push(Mismatch::Differs {
                 rel: o.rel.clone(),
                 summary: diff_summary(&String::from_utf8_lossy(&bytes), &o.text),
             }),
@@ -568,7 +578,11 @@ mod tests {
             ),
             (
                 "fbc:\n  catalog_mapping:\n  - template_name: a.yaml\n    type: olm.semver\n    catalog_names: [../x]\n",
-                "not a directory name",
+                "ci.yaml:5: catalog name \"../x\" climbs out of its directory with `..`",
+            ),
+            (
+                "fbc:\n  catalog_mapping:\n  - template_name: /a.yaml\n    type: olm.semver\n    catalog_names: [v4.18]\n",
+                "ci.yaml:3: template_name \"/a.yaml\" is an absolute path",
             ),
         ] {
             let root = repo(Some(ci), &["a.yaml"]);

@@ -187,8 +187,7 @@ impl<'c> Cx<'c> {
         };
         let handle = slot.get_or_init(|| {
             let f = self.catalog.files.get(file)?;
-            let h = std::fs::File::open(&f.abs).ok()?;
-            let meta = h.metadata().ok()?;
+            let (h, meta) = crate::guard::file::open_regular(&f.abs).ok()?;
             (meta.len() == f.len && meta.modified().ok() == f.modified).then_some(h)
         });
         let Some(h) = handle.as_ref() else {

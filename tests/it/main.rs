@@ -40,6 +40,7 @@ mod tui_input;
 mod tui_olm;
 mod tui_review;
 mod tui_theme;
+mod untrusted;
 mod validate;
 mod validate_ci;
 mod write_edge_cases;

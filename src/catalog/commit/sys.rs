@@ -82,13 +82,15 @@ impl Dir {
         check(unsafe { libc::mkdirat(self.raw(), c.as_ptr(), 0o777) }).map(|_| ())
     }
 
+    /// Opens a file for reading without following a link and without blocking (a FIFO swapped in
+    /// since it was looked at does not wait for a writer; the caller's fstat then refuses it).
     pub(super) fn open_file(&self, name: &str) -> std::io::Result<std::fs::File> {
         let c = cstr(name)?;
         let fd = check(unsafe {
             libc::openat(
                 self.raw(),
                 c.as_ptr(),
-                libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+                libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC,
             )
         })?;
         Ok(unsafe { std::fs::File::from_raw_fd(fd) })

@@ -15,8 +15,6 @@
 
 mod render;
 
-use std::fs;
-
 use super::commit::{self, CommitError, CommitOptions, Expect, PlannedFile, Refusal};
 use super::{BlobState, Catalog, FileId};
 
@@ -47,6 +45,9 @@ pub enum WriteError {
     Overlap { path: String, at: usize },
     #[error(transparent)]
     Commit(CommitError),
+    /// A file to write lies outside the directory the save writes in.
+    #[error("{0}; nothing written")]
+    Outside(crate::guard::path::OutsideRoot),
 }
 
 impl From<CommitError> for WriteError {
@@ -107,10 +108,13 @@ impl Catalog {
                 path: f.path.clone(),
             });
         }
-        let bytes = fs::read(&f.abs).map_err(|source| WriteError::Io {
-            path: f.path.clone(),
-            source,
-        })?;
+        let bytes =
+            crate::guard::file::read_limited(&f.abs, super::load::MAX_FILE).map_err(|e| {
+                WriteError::Io {
+                    path: f.path.clone(),
+                    source: e.into(),
+                }
+            })?;
         if bytes.len() as u64 != f.len || xxhash_rust::xxh3::xxh3_64(&bytes) != f.hash {
             return Err(WriteError::ChangedOnDisk {
                 path: f.path.clone(),

@@ -2,7 +2,8 @@
 //! way opm does ([`split`]), reading a document into a [`Node`](crate::catalog::Node) tree with
 //! positions ([`read`]), YAML 1.1 scalar rules as opm applies them ([`yaml11`]), opm's own YAML output
 //! byte for byte ([`goyaml`]), writing nodes in a
-//! document's own style ([`emit`]), and patching an edited document into its text ([`patch`]).
+//! document's own style ([`emit`]), patching an edited document into its text ([`patch`]), and
+//! small files such as `ci.yaml` read into typed values within the reader's budgets ([`typed`]).
 
 mod alias;
 pub mod emit;
@@ -12,6 +13,7 @@ pub mod goyaml;
 pub mod patch;
 pub mod read;
 pub mod split;
+pub mod typed;
 pub mod yaml11;
 
 pub use emit::{

@@ -205,10 +205,20 @@ fn error_at(pos: Pos, message: impl Into<String>) -> YamlError {
 impl Reader<'_> {
     fn scan_error(&self, e: saphyr_parser::ScanError) -> YamlError {
         let m = e.marker();
+        // The scanner counts flow levels in a byte: it stops before the reader's depth check.
+        let message = match e.info() {
+            "recursion limit exceeded" => {
+                format!(
+                    "document nested deeper than {} levels of `[` and `{{`",
+                    u8::MAX
+                )
+            }
+            info => info.to_string(),
+        };
         YamlError {
             line: self.chunk.line + m.line() as u32 - 1,
             col: m.col() as u32 + 1,
-            message: e.info().to_string(),
+            message,
         }
     }
 

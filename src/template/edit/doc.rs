@@ -64,7 +64,8 @@ impl TemplateDoc {
                 "{shown}: holds no template document"
             )));
         }
-        let bytes = std::fs::read(path).map_err(io)?;
+        let bytes = crate::guard::file::read_limited(path, crate::catalog::load::MAX_FILE)
+            .map_err(|e| io(e.into()))?;
         let file = &catalog.files[0];
         if bytes.len() as u64 != file.len || xxhash_rust::xxh3::xxh3_64(&bytes) != file.hash {
             return Err(DocError::Changed(shown));

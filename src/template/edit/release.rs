@@ -11,12 +11,15 @@
 //! - semver keys are matched in any letter case (the pipeline fails on `bundles:` and adds a second
 //!   `Stable:` beside a `stable:`).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::schema;
+use crate::catalog::yaml::typed::{self, Typed, TypedError};
+use crate::guard::path::plain_name;
 use crate::template::schemas;
 
 use super::basic::{entries_of, schema_of, with_entries};
@@ -24,7 +27,7 @@ use super::doc::key_as_written;
 
 /// One item of `catalog_templates`. Other keys are allowed on an item, as the pipeline's schema
 /// allows them (only the top level is closed).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize)]
 pub struct ReleaseTemplate {
     pub template_name: String,
     pub channels: Vec<String>,
@@ -73,67 +76,150 @@ struct Fbc {
 /// Why the release step refuses.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReleaseError {
-    #[error("{file}: {why}")]
-    Config { file: String, why: String },
+    /// A file that cannot be read or is refused, at the place to blame when there is one.
+    #[error("{}: {why}", TypedError::at(file, *line, *col))]
+    Config {
+        file: String,
+        line: u32,
+        col: u32,
+        why: String,
+    },
     #[error("{0}")]
     Refused(String),
 }
 
-fn config_error(file: &Path, why: impl Into<String>) -> ReleaseError {
+impl From<TypedError> for ReleaseError {
+    fn from(e: TypedError) -> Self {
+        // serde's messages say where they are themselves.
+        let (line, col) = if e.message.contains(" at line ") {
+            (0, 0)
+        } else {
+            (e.line, e.col)
+        };
+        ReleaseError::Config {
+            file: e.file,
+            line,
+            col,
+            why: e.message,
+        }
+    }
+}
+
+fn config_error(file: &Path, line: u32, why: impl Into<String>) -> ReleaseError {
     ReleaseError::Config {
         file: file.display().to_string(),
+        line,
+        col: 0,
         why: why.into(),
     }
 }
 
-/// Reads and checks a `release-config.yaml` with the schema the pipeline checks it with.
+/// The line of `node`, 0 when there is none.
+fn line_of(node: Option<&Node>) -> u32 {
+    node.map_or(0, |n| n.pos().line)
+}
+
+/// The items of the sequence at `node`, none when it is not one.
+fn items(node: Option<&Node>) -> &[Node] {
+    node.and_then(Node::as_seq).unwrap_or_default()
+}
+
+/// Reads and checks a `release-config.yaml` with the schema the pipeline checks it with; a template
+/// name must be a plain file name.
 pub fn read_release_config(path: &Path) -> Result<ReleaseConfig, ReleaseError> {
-    let text = std::fs::read_to_string(path).map_err(|e| config_error(path, e.to_string()))?;
-    let config: ReleaseConfig =
-        serde_yaml::from_str(&text).map_err(|e| config_error(path, e.to_string()))?;
-    let bad = |why: String| Err(config_error(path, why));
+    let Typed {
+        value: config,
+        tree,
+    } = typed::read::<ReleaseConfig>(path)?;
+    let listed = items(tree.get_field("catalog_templates"));
+    let bad = |line: u32, why: String| Err(config_error(path, line, why));
     if config.catalog_templates.is_empty() {
-        return bad("catalog_templates lists no template".into());
+        return bad(
+            line_of(tree.get_field("catalog_templates")),
+            "catalog_templates lists no template".into(),
+        );
     }
-    let mut seen = Vec::new();
-    for t in &config.catalog_templates {
-        if seen.contains(&t) {
-            return bad(format!("template {} is listed twice", t.template_name));
+    let mut seen = HashSet::new();
+    for (i, t) in config.catalog_templates.iter().enumerate() {
+        let item = listed.get(i);
+        let line = |key: &str| line_of(item.and_then(|n| n.get_field(key)).or(item));
+        if let Err(why) = plain_name(&t.template_name) {
+            return bad(
+                line("template_name"),
+                format!("template_name {:?} {why}", t.template_name),
+            );
         }
-        seen.push(t);
+        if !seen.insert(t) {
+            return bad(
+                line_of(item),
+                format!("template {} is listed twice", t.template_name),
+            );
+        }
         if t.channels.is_empty() {
-            return bad(format!("{}: channels lists no channel", t.template_name));
+            return bad(
+                line("channels"),
+                format!("{}: channels lists no channel", t.template_name),
+            );
         }
         if has_duplicates(&t.channels) {
-            return bad(format!("{}: a channel is listed twice", t.template_name));
+            return bad(
+                line("channels"),
+                format!("{}: a channel is listed twice", t.template_name),
+            );
         }
         if let Some(skips) = &t.skips
             && (skips.is_empty() || has_duplicates(skips))
         {
-            return bad(format!(
-                "{}: skips must list at least one entry, each once",
-                t.template_name
-            ));
+            return bad(
+                line("skips"),
+                format!(
+                    "{}: skips must list at least one entry, each once",
+                    t.template_name
+                ),
+            );
         }
     }
     Ok(config)
 }
 
 fn has_duplicates(items: &[String]) -> bool {
-    items
-        .iter()
-        .enumerate()
-        .any(|(i, a)| items[..i].contains(a))
+    let mut seen = HashSet::with_capacity(items.len());
+    !items.iter().all(|i| seen.insert(i.as_str()))
 }
 
 /// The `fbc` section of an operator's `ci.yaml`: whether FBC delivery is on, and the mappings.
+/// Every template and catalog name of the mappings must be a plain file or directory name.
 pub fn read_ci_mapping(path: &Path) -> Result<(bool, Vec<CatalogMapping>), ReleaseError> {
-    let text = std::fs::read_to_string(path).map_err(|e| config_error(path, e.to_string()))?;
-    let ci: CiYaml = serde_yaml::from_str(&text).map_err(|e| config_error(path, e.to_string()))?;
+    let Typed { value: ci, tree } = typed::read::<CiYaml>(path)?;
     let fbc = ci.fbc.unwrap_or(Fbc {
         enabled: None,
         catalog_mapping: Vec::new(),
     });
+    let listed = items(
+        tree.get_field("fbc")
+            .and_then(|f| f.get_field("catalog_mapping")),
+    );
+    for (i, m) in fbc.catalog_mapping.iter().enumerate() {
+        let item = listed.get(i);
+        let field = |key: &str| item.and_then(|n| n.get_field(key));
+        if let Err(why) = plain_name(&m.template_name) {
+            return Err(config_error(
+                path,
+                line_of(field("template_name").or(item)),
+                format!("template_name {:?} {why}", m.template_name),
+            ));
+        }
+        for (j, c) in m.catalog_names.iter().enumerate() {
+            if let Err(why) = plain_name(c) {
+                let at = items(field("catalog_names")).get(j);
+                return Err(config_error(
+                    path,
+                    line_of(at.or(item)),
+                    format!("catalog name {c:?} {why}"),
+                ));
+            }
+        }
+    }
     Ok((fbc.enabled.unwrap_or(false), fbc.catalog_mapping))
 }
 
@@ -145,6 +231,14 @@ pub struct OperatorDir {
 }
 
 impl OperatorDir {
+    /// The repository the operator directory is in (`<repo>/operators/<op>`): the directory two
+    /// levels up, symbolic links resolved. `None` when the directory cannot be resolved or is too
+    /// near the file system's root.
+    pub fn repository(&self) -> Option<PathBuf> {
+        let dir = self.dir.canonicalize().ok()?;
+        dir.parent().and_then(Path::parent).map(Path::to_path_buf)
+    }
+
     /// From the operator directory or its `catalog-templates/`.
     pub fn find(path: &Path) -> OperatorDir {
         let is_templates = path.file_name().is_some_and(|n| n == "catalog-templates");
@@ -311,11 +405,13 @@ pub fn amend_basic(
             .and_then(Node::as_str)
             .map(str::to_string)
     };
+    let present: HashSet<String> = entries
+        .iter()
+        .filter(|e| schema_of(e) == schema::CHANNEL)
+        .filter_map(name_of)
+        .collect();
     for c in &r.item.channels {
-        let exists = entries
-            .iter()
-            .any(|e| schema_of(e) == schema::CHANNEL && name_of(e).as_deref() == Some(c.as_str()));
-        if !exists {
+        if !present.contains(c) {
             entries.push(Node::map(vec![
                 ("schema", Node::string(schema::CHANNEL)),
                 ("name", Node::string(c.as_str())),
@@ -332,11 +428,12 @@ pub fn amend_basic(
         entries.push(bundle_entry(r.image));
     }
     let entry = channel_entry(r);
+    let wanted: HashSet<&str> = r.item.channels.iter().map(String::as_str).collect();
     for e in entries.iter_mut() {
         if schema_of(e) != schema::CHANNEL {
             continue;
         }
-        let Some(name) = name_of(e).filter(|n| r.item.channels.contains(n)) else {
+        let Some(name) = name_of(e).filter(|n| wanted.contains(n.as_str())) else {
             continue;
         };
         if e.get_field("entries").is_none_or(Node::is_null) {

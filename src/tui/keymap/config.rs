@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::key::sequence;
 use super::{Binding, Command, Key, Keymap, Layer};
+use crate::catalog::yaml::typed;
 
 /// A binding as the config file writes it.
 #[derive(Deserialize)]
@@ -153,15 +154,12 @@ fn apply(map: &mut Keymap, file: ConfigFile) -> Result<(), String> {
 /// The keymap with the user's changes from `text` (the config file's content). On a problem the
 /// defaults are kept and the message says where it is.
 pub fn with_overrides(text: &str, path: &str) -> (Keymap, Option<String>) {
-    let file: ConfigFile = match serde_yaml::from_str(text) {
-        Ok(f) => f,
+    let file: ConfigFile = match typed::parse(text, path) {
+        Ok(f) => f.value,
         Err(e) => {
-            let at = e
-                .location()
-                .map_or(String::new(), |l| format!(":{}:{}", l.line(), l.column()));
             return (
                 Keymap::default(),
-                Some(format!("{path}{at}: {e}; using the default keys")),
+                Some(format!("{e}; using the default keys")),
             );
         }
     };
@@ -175,19 +173,19 @@ pub fn with_overrides(text: &str, path: &str) -> (Keymap, Option<String>) {
     }
 }
 
-/// Loads the keymap from the config file, if there is one.
-/// The config file's text and path: `None` when there is none, the error when it cannot be read.
+/// The config file's text and path: `None` when there is none, the error when it cannot be read
+/// (it is not a regular file, or larger than the `yaml-file` budget).
 pub fn config_text() -> Result<Option<(String, String)>, String> {
     let Some(path) = config_path() else {
         return Ok(None);
     };
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(Some((text, path.display().to_string()))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+    match typed::read_text_if_present(&path) {
+        Ok(text) => Ok(text.map(|t| (t, path.display().to_string()))),
         Err(e) => Err(format!("{}: {e}", path.display())),
     }
 }
 
+/// Loads the keymap from the config file, if there is one.
 pub fn load() -> (Keymap, Option<String>) {
     match config_text() {
         Ok(Some((text, path))) => with_overrides(&text, &path),

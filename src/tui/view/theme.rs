@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
 use crate::catalog::Severity;
+use crate::catalog::yaml::typed;
 
 /// What a colour is for. Every colour the view draws is one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -356,20 +357,21 @@ struct ThemeFile {
 /// The theme a config file's text asks for (before `NO_COLOR`), and what was wrong with it, by
 /// line: with a bad value the dark theme is used.
 pub fn from_config(text: &str, path: &str) -> (Theme, Option<String>) {
-    match serde_yaml::from_str::<Option<ThemeFile>>(text) {
+    match typed::parse::<Option<ThemeFile>>(text, path) {
         Ok(f) => (
-            f.and_then(|f| f.theme).map_or_else(Theme::dark, |t| t.0),
+            f.value
+                .and_then(|f| f.theme)
+                .map_or_else(Theme::dark, |t| t.0),
             None,
         ),
-        Err(e) => {
-            let at = e
-                .location()
-                .map_or(String::new(), |l| format!(":{}:{}", l.line(), l.column()));
-            (
-                Theme::dark(),
-                Some(format!("{path}{at}: theme: {e}; using the dark theme")),
-            )
-        }
+        Err(e) => (
+            Theme::dark(),
+            Some(format!(
+                "{}: theme: {}; using the dark theme",
+                e.place(),
+                e.message
+            )),
+        ),
     }
 }
 

@@ -1,12 +1,14 @@
 //! Which catalogs a template renders into, in a repository laid out as `operators/<op>/` beside
 //! `catalogs/` (`ci.yaml`'s `fbc.catalog_mapping`, or `vX.Y.yaml` → `vX.Y`), and those catalogs
-//! re-rendered from the template as it now stands; plus the path arithmetic a save of templates
-//! needs (one root for every file written).
+//! re-rendered from the template as it now stands; plus the directory a save of templates writes
+//! in, fixed from the paths the command line names before anything is read.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::guard::path::{Root, absolute};
 use crate::template::Template;
+use crate::template::edit::release::OperatorDir;
 use crate::template::render_all::{self, RenderAllError};
 use crate::template::source::BundleSource;
 use crate::workspace::template::TemplateWorkspace;
@@ -65,25 +67,6 @@ fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
     }
 }
 
-/// A path made absolute through its directory, so a file not written yet has one too.
-pub fn absolute(p: &Path) -> PathBuf {
-    if let Ok(abs) = p.canonicalize() {
-        return abs;
-    }
-    match (p.parent(), p.file_name()) {
-        (Some(dir), Some(name)) => {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            dir.canonicalize()
-                .map_or_else(|_| p.to_path_buf(), |d| d.join(name))
-        }
-        _ => p.to_path_buf(),
-    }
-}
-
 /// The catalog files each template maps to (absolute, with whether it is migrated), and why the
 /// mapping of a repository cannot be read. A template outside a repository layout maps to none.
 pub(super) fn mapped_outputs<'a>(
@@ -126,32 +109,39 @@ pub(super) fn mapped_outputs<'a>(
     (out, error)
 }
 
-/// `path` from `root`, with forward slashes.
-pub fn rel_to(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .replace('\\', "/")
+/// The directory a save of templates writes in, for a path the command line names (a template
+/// file, a directory of templates, an operator directory or its `catalog-templates/`): the
+/// repository's root for an operator's templates (they render into its `catalogs/`), else the
+/// templates' directory. Fixed before anything is read: no name read from a file widens it, and
+/// whatever a save would write outside it is refused.
+pub fn save_root(given: &Path) -> std::io::Result<PathBuf> {
+    let dir = if given.is_dir() {
+        given
+    } else {
+        given
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+    };
+    let op = OperatorDir::find(dir);
+    if op.templates.is_dir()
+        && let Some(repository) = op.repository()
+    {
+        return Ok(repository);
+    }
+    dir.canonicalize()
 }
 
-/// The deepest directory holding every path.
-pub fn common_root(paths: &[PathBuf]) -> PathBuf {
-    let mut root = paths
-        .first()
-        .and_then(|p| p.parent())
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    for p in paths {
-        while !p.starts_with(&root) {
-            match root.parent() {
-                Some(up) => root = up.to_path_buf(),
-                None => break,
-            }
-        }
-    }
-    if root.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        root
-    }
+/// [`save_root`] for every path given: the deepest directory holding each one's.
+pub fn save_root_of(given: &[PathBuf]) -> std::io::Result<Root> {
+    let roots = given
+        .iter()
+        .map(|p| save_root(p))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    Root::holding(&roots)
+}
+
+/// `path` below `root`, with forward slashes; a path outside is refused.
+pub fn place(root: &Root, path: &Path) -> Result<String, crate::guard::path::OutsideRoot> {
+    root.relative_of(path).map(|r| r.as_slash())
 }

@@ -22,9 +22,10 @@ use crate::validate::Report;
 use crate::workspace::template::TemplateWorkspace;
 
 mod mapping;
+use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
-pub use mapping::{absolute, common_root, rel_to, rerendered, rerendered_from};
+pub use mapping::{place, rerendered, rerendered_from, save_root, save_root_of};
 
 /// A template of the set, with the catalog files it renders into.
 struct Member {
@@ -32,10 +33,10 @@ struct Member {
     ws: TemplateWorkspace,
     /// The template's path, absolute.
     abs: PathBuf,
-    /// The template's path under the set's root.
+    /// The template's path under the set's root (the path as given when it is not under it).
     rel: String,
-    /// The catalog files it maps to (under the root), and whether each is migrated.
-    outputs: Vec<(String, bool)>,
+    /// The catalog files it maps to (under the root, or why not), and whether each is migrated.
+    outputs: Vec<(Result<String, OutsideRoot>, bool)>,
 }
 
 /// An edit of the set: which templates it changed, and the package it is about.
@@ -52,7 +53,7 @@ pub struct SetError(pub Vec<String>);
 
 /// Templates opened together for editing.
 pub struct TemplateSet {
-    root: PathBuf,
+    root: Root,
     members: Vec<Member>,
     shown: usize,
     done: Vec<Step>,
@@ -66,8 +67,11 @@ pub struct TemplateSet {
 
 impl TemplateSet {
     /// Opens the templates, each rendered with bundles from `memo`. Templates that cannot be opened
-    /// are left out with a note; none opening at all is an error.
+    /// are left out with a note; none opening at all is an error. A save writes in the directory
+    /// [`save_root`] gives for the paths, fixed here before anything is read.
     pub fn open(paths: &[PathBuf], memo: Memo) -> Result<TemplateSet, SetError> {
+        let root = save_root_of(paths)
+            .map_err(|e| SetError(vec![format!("cannot tell where a save would write: {e}")]))?;
         let mut opened = Vec::new();
         let mut notes = Vec::new();
         for p in paths {
@@ -80,17 +84,18 @@ impl TemplateSet {
         if opened.is_empty() {
             return Err(SetError(notes));
         }
+        for (path, _) in &opened {
+            if let Err(e) = place(&root, path) {
+                notes.push(format!("{e}: a save of it is refused"));
+            }
+        }
         let (outputs, mapping_error) = mapped_outputs(opened.iter().map(|(p, _)| p.as_path()));
-        let mut all: Vec<PathBuf> = opened.iter().map(|(p, _)| p.clone()).collect();
-        all.extend(outputs.iter().flatten().map(|(p, _)| p.clone()));
-        let root = common_root(&all);
-        let rel = |p: &Path| rel_to(&root, p);
         let members: Vec<Member> = opened
             .into_iter()
             .zip(outputs)
             .map(|((path, ws), outs)| Member {
-                rel: rel(&path),
-                outputs: outs.iter().map(|(p, m)| (rel(p), *m)).collect(),
+                rel: place(&root, &path).unwrap_or_else(|_| ws.doc().name()),
+                outputs: outs.iter().map(|(p, m)| (place(&root, p), *m)).collect(),
                 ws,
                 abs: path,
             })
@@ -118,7 +123,7 @@ impl TemplateSet {
 
     /// The directory every file the set writes lies under.
     pub fn root(&self) -> &Path {
-        &self.root
+        self.root.path()
     }
 
     pub fn notes(&self) -> &[String] {
@@ -323,13 +328,12 @@ impl TemplateSet {
         let mut out = Vec::new();
         for m in self.dirty() {
             for mut p in m.ws.doc().catalog.pending()? {
-                p.path = self.rebased(m, &p.path);
+                p.path = self.rebased(m, &p.path)?;
                 out.push(p);
             }
             for o in self.rendered_outputs(m)? {
-                let old = match std::fs::read(self.root.join(&o.rel)) {
-                    Ok(b) => Some(String::from_utf8_lossy(&b).into_owned()),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                let old = match render_all::read_output(self.root.path(), &o.rel) {
+                    Ok(b) => b.map(|b| String::from_utf8_lossy(&b).into_owned()),
                     Err(source) => return Err(io_error(&o.rel, source)),
                 };
                 if old.as_deref() != Some(o.text.as_str()) {
@@ -350,13 +354,13 @@ impl TemplateSet {
         let mut planned = Vec::new();
         for m in self.dirty() {
             for mut f in m.ws.doc().catalog.plan_changes()? {
-                f.rel = self.rebased(m, &f.rel);
+                f.rel = self.rebased(m, &f.rel)?;
                 planned.push(f);
             }
             for o in self.rendered_outputs(m)? {
                 let rel = o.rel.clone();
                 planned.extend(
-                    render_all::planned_output(&self.root, &o)
+                    render_all::planned_output(self.root.path(), &o)
                         .map_err(|e| failed(&rel, e.to_string()))?,
                 );
             }
@@ -385,10 +389,11 @@ impl TemplateSet {
         self.undone.clear();
     }
 
-    /// A path of a member's one-file catalog (relative to the template's directory) from the root.
-    fn rebased(&self, m: &Member, rel: &str) -> String {
+    /// A path of a member's one-file catalog (relative to the template's directory) from the root;
+    /// refused when it is not under the root.
+    fn rebased(&self, m: &Member, rel: &str) -> Result<String, SaveError> {
         let dir = m.abs.parent().unwrap_or(Path::new(""));
-        rel_to(&self.root, &dir.join(rel))
+        place(&self.root, &dir.join(rel)).map_err(|e| SaveError::Failed(WriteError::Outside(e)))
     }
 
     /// The catalog files a changed template re-renders into. Refuses when the mapping cannot be
@@ -402,6 +407,9 @@ impl TemplateSet {
         }
         let mut out = Vec::new();
         for (rel, migrate) in &m.outputs {
+            let rel = rel
+                .as_ref()
+                .map_err(|e| SaveError::Failed(WriteError::Outside(e.clone())))?;
             let text =
                 m.ws.catalog_text(*migrate)
                     .map_err(|e| failed(&m.rel, format!("cannot re-render {rel} from it: {e}")))?;
@@ -494,11 +502,29 @@ mod tests {
     }
 
     #[test]
-    fn the_common_root_holds_every_path() {
-        let paths = [
-            PathBuf::from("/r/operators/a/catalog-templates/v4.20.yaml"),
-            PathBuf::from("/r/catalogs/v4.20/a/catalog.yaml"),
-        ];
-        assert_eq!(common_root(&paths), PathBuf::from("/r"));
+    fn a_save_writes_in_the_repository_or_the_templates_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path().canonicalize().unwrap();
+        let templates = tmp.path().join("repo/operators/a/catalog-templates");
+        std::fs::create_dir_all(&templates).unwrap();
+        std::fs::create_dir_all(tmp.path().join("loose")).unwrap();
+        let repo = top.join("repo");
+        for given in [
+            templates.join("v4.20.yaml"),
+            templates.clone(),
+            tmp.path().join("repo/operators/a"),
+        ] {
+            assert_eq!(save_root(&given).unwrap(), repo, "{}", given.display());
+        }
+        assert_eq!(
+            save_root(&tmp.path().join("loose/basic.yaml")).unwrap(),
+            top.join("loose")
+        );
+        let both = save_root_of(&[
+            templates.join("v4.20.yaml"),
+            tmp.path().join("loose/basic.yaml"),
+        ])
+        .unwrap();
+        assert_eq!(both.path(), top);
     }
 }
