@@ -118,7 +118,7 @@ impl Limit {
             Limit::ExtractFiles => 200_000,
             Limit::ArchiveEntries => 100_000,
             Limit::Notes => 100,
-            Limit::YamlFile => 16 * MIB,
+            Limit::YamlFile => MIB,
         }
     }
 
@@ -146,6 +146,11 @@ impl Limit {
                 "a small YAML file read whole (ci.yaml, release-config.yaml, config.yaml)"
             }
         }
+    }
+
+    /// Whether `--limit` sets it (the budgets of images); the others only `FBC_EDIT_LIMITS`.
+    pub fn has_flag(self) -> bool {
+        self != Limit::YamlFile
     }
 
     fn by_name(name: &str) -> Option<Limit> {
@@ -267,11 +272,15 @@ impl Limits {
     /// The message for budget `limit` being hit while doing `what` ("the image writes more than
     /// 4 GiB").
     pub fn exceeded(&self, limit: Limit, what: &str) -> String {
+        let name = limit.name();
+        let how = if limit.has_flag() {
+            format!("--limit {name}=VALUE or {ENV}")
+        } else {
+            format!("{ENV}={name}=VALUE")
+        };
         format!(
-            "{what} (the {} budget, {}); if the input is trusted, raise it with --limit {}=VALUE or {ENV}",
-            limit.name(),
+            "{what} (the {name} budget, {}); if the input is trusted, raise it with {how}",
             limit.show(self.get(limit)),
-            limit.name()
         )
     }
 

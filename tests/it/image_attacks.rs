@@ -4,8 +4,6 @@
 //! quickly, in little memory, with a message naming the budget or the check that stopped it, and
 //! leaves nothing in the cache but what was verified.
 
-#[path = "../support/bounded.rs"]
-mod bounded;
 #[path = "../support/hostile.rs"]
 mod hostile;
 
@@ -13,7 +11,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use bounded::{Run, disk_bytes, fbc_edit};
+use crate::bounded::{self, Run, disk_bytes, fbc_edit};
 use hostile::{Attack, Hostile, Image};
 use serde_json::json;
 

@@ -2,6 +2,8 @@
 //! file). `tests/mutation.rs` stays apart: its counting allocator measures the whole process.
 
 mod add_bundle;
+#[path = "../support/bounded.rs"]
+mod bounded;
 mod bundle;
 mod bundle_content;
 mod cli;

@@ -4,7 +4,6 @@
 
 use crate::common;
 
-use std::io::Read as _;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -144,61 +143,29 @@ fn a_fifo_in_a_bundle_or_package_manifest_directory_is_reported() {
     );
 }
 
-/// Runs `cmd` to its end (killing it after `limit`) and returns its exit code, output and peak
-/// resident memory in bytes. The child is reaped by `wait4`, which also gives its own peak.
-#[allow(clippy::zombie_processes)]
-fn peak_memory(cmd: &mut std::process::Command, limit: Duration) -> (i32, String, u64) {
-    let out = tempfile::tempfile().unwrap();
-    let child = cmd
-        .stdout(out.try_clone().unwrap())
-        .stderr(out.try_clone().unwrap())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let started = Instant::now();
-    let (status, usage) = loop {
-        let mut status = 0;
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        assert!(r >= 0, "wait4: {}", std::io::Error::last_os_error());
-        if r == pid {
-            break (status, usage);
-        }
-        if started.elapsed() > limit {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            panic!("still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(libc::WIFEXITED(status), "ended by signal: {status}");
-    let mut text = String::new();
-    let mut out = out;
-    std::io::Seek::rewind(&mut out).unwrap();
-    out.read_to_string(&mut text).unwrap();
-    (
-        libc::WEXITSTATUS(status),
-        text,
-        usage.ru_maxrss as u64 * 1024,
-    )
-}
-
 #[test]
 fn a_sparse_file_over_4_gib_is_refused_before_any_buffer_is_sized() {
     let dir = common::demo_copy();
     let huge = std::fs::File::create(dir.path().join("huge.json")).unwrap();
     huge.set_len((4 << 30) + 1).unwrap();
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"));
-    cmd.arg("list").arg(dir.path());
-    let (code, text, peak) = peak_memory(&mut cmd, Duration::from_secs(120));
+    let mut cmd = crate::bounded::fbc_edit();
+    cmd.arg("list")
+        .arg(dir.path())
+        .env_remove("FBC_EDIT_LIMITS");
+    let run = crate::bounded::run(cmd, Duration::from_secs(120));
+    run.expect(0, 60, 300);
     assert!(
-        text.lines()
+        run.stderr
+            .lines()
             .any(|l| l.starts_with("huge.json") && l.contains("larger than 4 GiB")),
-        "{text}"
+        "{}",
+        run.stderr
     );
-    assert!(text.contains("cache-operator"), "the rest loads: {text}");
-    assert_eq!(code, 0, "{text}");
-    assert!(peak < 300 << 20, "peak resident memory {} MiB", peak >> 20);
+    assert!(
+        run.stdout.contains("cache-operator"),
+        "the rest loads: {}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -266,15 +233,23 @@ fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// Runs the release of 1.19.3 with this `release-config.yaml` (and `ci.yaml`, when given).
 fn release(root: &Path, config: &str, ci: Option<&str>) -> Ran {
+    release_within(root, config, ci, "")
+}
+
+/// [`release`] with `FBC_EDIT_LIMITS` set to `limits` (budgets raised for files trusted).
+fn release_within(root: &Path, config: &str, ci: Option<&str>, limits: &str) -> Ran {
     let op = root.join(RABBIT);
     std::fs::write(op.join("1.19.3/release-config.yaml"), config).unwrap();
     if let Some(ci) = ci {
         std::fs::write(op.join("ci.yaml"), ci).unwrap();
     }
+    let mut cmd = fbc_edit();
+    if !limits.is_empty() {
+        cmd.env("FBC_EDIT_LIMITS", limits);
+    }
     run_within(
         SLOW,
-        fbc_edit()
-            .current_dir(root)
+        cmd.current_dir(root)
             .args(["edit", RABBIT, "release", "--from"])
             .arg(format!("{RABBIT}/1.19.3"))
             .args(["--image", RABBIT_IMAGE]),
@@ -601,6 +576,10 @@ fn an_alias_bomb_in_ci_yaml_is_refused_with_its_line() {
     );
 }
 
+/// Budgets raised as for files the user trusts: the files below are larger than a default
+/// `yaml-file` budget allows.
+const TRUSTED: &str = "yaml-file=16MiB";
+
 /// `prefix0, prefix1, …` up to `prefix{n - 1}`.
 fn many(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|i| format!("{prefix}{i}")).collect()
@@ -612,7 +591,7 @@ fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
     // 100,000 channels, each once, and 100,000 skips with the first again at the end.
     let mut skips = many("s", 100_000);
     skips.push("s0".into());
-    let ran = release(
+    let ran = release_within(
         &root,
         &format!(
             "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [{}]\n  skips: [{}]\n",
@@ -620,6 +599,7 @@ fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
             skips.join(", ")
         ),
         None,
+        TRUSTED,
     );
     assert_eq!(ran.code, 1, "{}", ran.all());
     assert!(
@@ -644,6 +624,7 @@ fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
     let ran = run_within(
         SLOW,
         fbc_edit()
+            .env("FBC_EDIT_LIMITS", TRUSTED)
             .current_dir(&root)
             .args(["template", "render-all", "--check", RABBIT]),
     );
@@ -653,4 +634,24 @@ fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
         "{}",
         ran.stderr
     );
+}
+
+#[test]
+fn a_release_config_over_the_yaml_budget_is_refused_unread_unless_trusted() {
+    let (_tmp, root) = repo();
+    let config = format!(
+        "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [{}]\n",
+        many("channel-", 100_000).join(", ")
+    );
+    let ran = release(&root, &config, None);
+    assert_ne!(ran.code, 0, "{}", ran.all());
+    assert!(
+        ran.stderr.contains("release-config.yaml")
+            && ran.stderr.contains("(the yaml-file budget, 1 MiB)")
+            && ran.stderr.contains("FBC_EDIT_LIMITS=yaml-file=VALUE"),
+        "{}",
+        ran.stderr
+    );
+    let ran = release_within(&root, &config, None, TRUSTED);
+    assert!(!ran.stderr.contains("yaml-file budget"), "{}", ran.stderr);
 }
