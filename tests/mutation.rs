@@ -11,105 +11,16 @@
 //! deterministic: `FBC_EDIT_MUTATION_FIRST=K` starts at case K to replay one;
 //! `FBC_EDIT_MUTATION_VERBOSE=1` says what each case did, its time and its memory).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use fbc_edit::catalog::{Catalog, Severity, load};
 
-// ------------------------------------------------------------------------------ memory accounting
+#[path = "support/mutation.rs"]
+mod support;
 
-/// Counts live bytes and the peak since the last reset; refuses allocations past a hard cap so a case
-/// that would exhaust the machine aborts this test process instead.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static CASE: AtomicU64 = AtomicU64::new(u64::MAX);
-const HARD_CAP: usize = 3 << 30;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        if now > HARD_CAP {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            over_cap();
-            return std::ptr::null_mut();
-        }
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if new_size > layout.size() {
-            let grow = new_size - layout.size();
-            let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
-            if now > HARD_CAP {
-                LIVE.fetch_sub(grow, Ordering::Relaxed);
-                over_cap();
-                return std::ptr::null_mut();
-            }
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        } else {
-            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Says which case went over the cap (without allocating), before the process aborts.
-fn over_cap() {
-    let mut buf = *b"mutation case                      allocated past the hard cap\n";
-    let mut n = CASE.load(Ordering::Relaxed);
-    let mut i = 33;
-    loop {
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 || i == 14 {
-            break;
-        }
-        i -= 1;
-    }
-    unsafe {
-        libc::write(2, buf.as_ptr().cast(), buf.len());
-    }
-}
-
-// ------------------------------------------------------------------------------ cases
-
-/// splitmix64: small, seedable, the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use support::{CASE, LIVE, PEAK, Rng};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {

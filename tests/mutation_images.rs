@@ -13,10 +13,9 @@
 //! `FBC_EDIT_IMAGE_MUTATION_FIRST=K` starts at case K; `FBC_EDIT_MUTATION_VERBOSE=1` says what each
 //! case did, its time and its memory).
 
-use std::alloc::{GlobalAlloc, Layout as AllocLayout, System};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use fbc_edit::guard::limits::{Limit, Limits};
@@ -24,75 +23,10 @@ use fbc_edit::image::{self, Want};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 
-// ------------------------------------------------------------------------------ memory accounting
+#[path = "support/mutation.rs"]
+mod support;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-const HARD_CAP: usize = 3 << 30;
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: AllocLayout) -> *mut u8 {
-        let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-        if now > HARD_CAP {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            return std::ptr::null_mut();
-        }
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: AllocLayout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: AllocLayout, new_size: usize) -> *mut u8 {
-        if new_size > layout.size() {
-            let grow = new_size - layout.size();
-            let now = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
-            if now > HARD_CAP {
-                LIVE.fetch_sub(grow, Ordering::Relaxed);
-                return std::ptr::null_mut();
-            }
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        } else {
-            LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-// ------------------------------------------------------------------------------ cases
-
-/// splitmix64: small, seedable, the same everywhere.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+use support::{CASE, LIVE, PEAK, Rng};
 
 fn sha256(data: &[u8]) -> String {
     format!("sha256:{:x}", Sha256::digest(data))
@@ -650,6 +584,7 @@ fn mutated_images_never_panic_hang_or_blow_up() {
             "case {case}: {form:?} of seed {which} ({})",
             done.join(", ")
         );
+        CASE.store(case, Ordering::Relaxed);
         let base = LIVE.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
         let t0 = Instant::now();
