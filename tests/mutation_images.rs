@@ -410,7 +410,7 @@ fn store(
     for l in &layers {
         let blob = if compress { gzip(l) } else { l.clone() };
         let mut blob = blob;
-        if compress && rng.below(12) == 0 && !blob.is_empty() {
+        if compress && n > 0 && rng.below(12) == 0 && !blob.is_empty() {
             let i = rng.below(blob.len());
             blob[i] ^= 1 << rng.below(8);
             done.push("flipped a bit of a compressed layer".into());

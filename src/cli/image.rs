@@ -22,42 +22,36 @@ pub struct ImageArgs {
     /// Images: ask the registry again and pull again, even when the cache holds the image.
     #[arg(long)]
     pub refresh: bool,
-    /// Images: set a budget for reading untrusted images (NAME=VALUE, e.g. extract-bytes=8GiB,
-    /// pull-time=2h); `fbc-edit info` lists them. Repeatable; FBC_EDIT_LIMITS sets them too.
-    #[arg(long = "limit", value_name = "NAME=VALUE", value_parser = check_limit)]
-    pub limits: Vec<String>,
 }
 
 /// A `--limit` value, checked when the command line is read.
-fn check_limit(setting: &str) -> Result<String, String> {
+pub(super) fn check_limit(setting: &str) -> Result<String, String> {
     Limits::default()
         .set(setting)
         .map(|()| setting.to_string())
         .map_err(|e| e.why)
 }
 
+/// The budgets of `FBC_EDIT_LIMITS` with the command line's `--limit` settings on top.
+pub fn limits(settings: &[String]) -> Result<Limits, LimitError> {
+    let mut limits = Limits::from_env()?;
+    for l in settings {
+        limits.set(l)?;
+    }
+    Ok(limits)
+}
+
 impl ImageArgs {
     /// The options, with a progress bar on standard error (drawn only on a terminal), and the
-    /// budgets of `FBC_EDIT_LIMITS` with `--limit` applied on top.
+    /// process's budgets (`FBC_EDIT_LIMITS`, then `--limit`).
     pub fn options(&self) -> image::Options {
         image::Options {
             insecure: self.insecure,
             plain_http: self.plain_http,
             refresh: self.refresh,
             progress: true,
-            limits: self
-                .limits()
-                .unwrap_or_else(|_| crate::guard::limits::current()),
+            limits: crate::guard::limits::current(),
         }
-    }
-
-    /// The budgets: `FBC_EDIT_LIMITS`, then `--limit`.
-    pub fn limits(&self) -> Result<Limits, LimitError> {
-        let mut limits = Limits::from_env()?;
-        for l in &self.limits {
-            limits.set(l)?;
-        }
-        Ok(limits)
     }
 }
 
@@ -87,7 +81,7 @@ pub fn run_export(args: &ExportArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    match image::export(&opened.dir, &args.dir, &args.images.options().limits) {
+    match image::export(&opened.dir, &args.dir, &crate::guard::limits::current()) {
         Ok(n) => {
             let what = match &opened.kind {
                 Kind::Catalog { .. } => "catalog directory",

@@ -51,6 +51,16 @@ pub struct Cli {
     pub git: Option<String>,
     #[command(flatten)]
     pub images: image::ImageArgs,
+    /// Set a budget for reading untrusted input (NAME=VALUE, e.g. extract-bytes=8GiB,
+    /// pull-time=2h), for this command; repeatable. `fbc-edit info` lists the budgets;
+    /// FBC_EDIT_LIMITS sets them for every command.
+    #[arg(
+        long = "limit",
+        value_name = "NAME=VALUE",
+        value_parser = image::check_limit,
+        global = true
+    )]
+    pub limits: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,9 +103,12 @@ pub enum Output {
 
 /// Runs the parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
-    if let Err(e) = crate::guard::limits::Limits::from_env() {
-        eprintln!("fbc-edit: {}: {e}", crate::guard::limits::ENV);
-        return exit::USAGE;
+    match image::limits(&cli.limits) {
+        Ok(limits) => crate::guard::limits::install(limits),
+        Err(e) => {
+            eprintln!("fbc-edit: {}: {e}", crate::guard::limits::ENV);
+            return exit::USAGE;
+        }
     }
     match cli.command {
         Some(Command::List(args)) => list::run(&args),
@@ -111,10 +124,6 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Info) => info(),
         None => {
-            // The screens' own reads (an export, say) keep the budgets of the command line.
-            if let Ok(limits) = cli.images.limits() {
-                crate::guard::limits::install(limits);
-            }
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
             let git = cli.git.clone().or_else(|| {
                 let old = cli.compare.as_ref()?.to_str()?;

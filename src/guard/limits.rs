@@ -29,6 +29,7 @@ pub enum Limit {
     TokenSize,
     ErrorSize,
     Layers,
+    ImageSize,
     Redirects,
     RequestTime,
     PullTime,
@@ -47,12 +48,13 @@ const MIB: u64 = 1 << 20;
 const GIB: u64 = 1 << 30;
 
 impl Limit {
-    pub const ALL: [Limit; 16] = [
+    pub const ALL: [Limit; 17] = [
         Limit::ManifestSize,
         Limit::ConfigSize,
         Limit::TokenSize,
         Limit::ErrorSize,
         Limit::Layers,
+        Limit::ImageSize,
         Limit::Redirects,
         Limit::RequestTime,
         Limit::PullTime,
@@ -73,6 +75,7 @@ impl Limit {
             Limit::TokenSize => "token-size",
             Limit::ErrorSize => "error-size",
             Limit::Layers => "layers",
+            Limit::ImageSize => "image-size",
             Limit::Redirects => "redirects",
             Limit::RequestTime => "request-time",
             Limit::PullTime => "pull-time",
@@ -108,6 +111,7 @@ impl Limit {
             Limit::TokenSize => MIB,
             Limit::ErrorSize => 64 * KIB,
             Limit::Layers => 500,
+            Limit::ImageSize => 16 * GIB,
             Limit::Redirects => 5,
             Limit::RequestTime => 60_000,
             Limit::PullTime => 30 * 60_000,
@@ -130,11 +134,14 @@ impl Limit {
             Limit::TokenSize => "a registry's token answer",
             Limit::ErrorSize => "the part of a registry's error answer that is read",
             Limit::Layers => "layers of one image",
+            Limit::ImageSize => {
+                "the layers of one image, as their manifest declares them (compressed)"
+            }
             Limit::Redirects => "redirects followed for one request",
             Limit::RequestTime => {
                 "one request for a manifest, config or token, from connecting to the answer's last byte"
             }
-            Limit::PullTime => "one pull, every request and layer included",
+            Limit::PullTime => "one pull or read of an image, every request and layer included",
             Limit::SlowSpeed => "the slowest transfer kept going for slow-time",
             Limit::SlowTime => "how long a transfer may stay under slow-speed",
             Limit::TarHeader => "one tar header's data (a GNU long name or link, a PAX header)",
@@ -146,11 +153,6 @@ impl Limit {
                 "a small YAML file read whole (ci.yaml, release-config.yaml, config.yaml)"
             }
         }
-    }
-
-    /// Whether `--limit` sets it (the budgets of images); the others only `FBC_EDIT_LIMITS`.
-    pub fn has_flag(self) -> bool {
-        self != Limit::YamlFile
     }
 
     fn by_name(name: &str) -> Option<Limit> {
@@ -273,13 +275,8 @@ impl Limits {
     /// 4 GiB").
     pub fn exceeded(&self, limit: Limit, what: &str) -> String {
         let name = limit.name();
-        let how = if limit.has_flag() {
-            format!("--limit {name}=VALUE or {ENV}")
-        } else {
-            format!("{ENV}={name}=VALUE")
-        };
         format!(
-            "{what} (the {name} budget, {}); if the input is trusted, raise it with {how}",
+            "{what} (the {name} budget, {}); if the input is trusted, raise it with --limit {name}=VALUE or {ENV}",
             limit.show(self.get(limit)),
         )
     }
@@ -302,7 +299,11 @@ fn parse_value(unit: Unit, text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("{text:?} does not start with a number"))?;
     let suffix = suffix.trim().to_ascii_lowercase();
-    let factor = match (unit, suffix.trim_end_matches("/s")) {
+    let suffix = match (unit, suffix.strip_suffix("/s")) {
+        (Unit::Speed, Some(s)) => s.to_string(),
+        _ => suffix,
+    };
+    let factor = match (unit, suffix.as_str()) {
         (Unit::Count, "") => 1,
         (Unit::Bytes | Unit::Speed, "" | "b") => 1,
         (Unit::Bytes | Unit::Speed, "k" | "kib" | "kb") => KIB,
@@ -322,8 +323,13 @@ fn parse_value(unit: Unit, text: &str) -> Result<u64, String> {
             return Err(format!("unknown unit {s:?}: expected {expected}"));
         }
     };
-    n.checked_mul(factor)
-        .ok_or_else(|| format!("{text:?} is too large"))
+    let value = n
+        .checked_mul(factor)
+        .ok_or_else(|| format!("{text:?} is too large"))?;
+    if unit == Unit::Time && value == 0 {
+        return Err("a time must be more than 0".into());
+    }
+    Ok(value)
 }
 
 static CURRENT: OnceLock<Limits> = OnceLock::new();
@@ -377,6 +383,15 @@ mod tests {
         );
         assert!(l.set("layers").is_err());
         assert!(l.set("extract-bytes=99999999999T").is_err());
+        assert!(l.set("layers=5/s").is_err());
+        assert!(l.set("request-time=10/s").is_err());
+        assert!(
+            l.set("slow-time=0")
+                .unwrap_err()
+                .why
+                .contains("more than 0")
+        );
+        assert!(l.set("slow-speed=0").is_ok());
     }
 
     #[test]

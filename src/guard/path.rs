@@ -3,8 +3,9 @@
 //! A value is accepted as a [plain name](plain_name) (one path element, such as a template file
 //! name in `ci.yaml`) or as a [relative path](relative) (elements separated by `/`, such as an
 //! entry of an image layer), and then only placed below a [`Root`] that was fixed before any input
-//! was read. Refused: empty values, absolute paths, `..`, NUL bytes, backslashes (a separator on
-//! other systems), elements longer than 255 bytes and paths longer than 4096 bytes. `.` elements
+//! was read. Refused: empty values, absolute paths, `..`, NUL bytes and other control characters
+//! (a name is printed in messages), backslashes (a separator on other systems), elements longer
+//! than 255 bytes and paths longer than 4096 bytes. `.` elements
 //! of a relative path are dropped; a plain name may not be `.`.
 
 use std::fmt;
@@ -23,6 +24,7 @@ pub enum PathRefusal {
     Parent,
     Dot,
     Nul,
+    Control,
     Backslash,
     Separator,
     ElementTooLong(usize),
@@ -37,6 +39,7 @@ impl fmt::Display for PathRefusal {
             PathRefusal::Parent => write!(f, "climbs out of its directory with `..`"),
             PathRefusal::Dot => write!(f, "names the directory itself"),
             PathRefusal::Nul => write!(f, "holds a NUL byte"),
+            PathRefusal::Control => write!(f, "holds a control character"),
             PathRefusal::Backslash => write!(f, "holds a backslash"),
             PathRefusal::Separator => write!(f, "is not a plain name (it holds `/`)"),
             PathRefusal::ElementTooLong(n) => {
@@ -84,6 +87,10 @@ fn check_chars(value: &str) -> Result<(), PathRefusal> {
     }
     if value.contains('\0') {
         return Err(PathRefusal::Nul);
+    }
+    // A name is printed in messages: no escape sequence may ride in with it.
+    if value.chars().any(char::is_control) {
+        return Err(PathRefusal::Control);
     }
     if value.contains('\\') {
         return Err(PathRefusal::Backslash);
@@ -289,6 +296,8 @@ mod tests {
         assert_eq!(plain_name("a/b"), Err(PathRefusal::Separator));
         assert_eq!(plain_name("a\\b"), Err(PathRefusal::Backslash));
         assert_eq!(plain_name("a\0b"), Err(PathRefusal::Nul));
+        assert_eq!(plain_name("v4.18\u{1b}[2J"), Err(PathRefusal::Control));
+        assert_eq!(relative("a/\nb"), Err(PathRefusal::Control));
         assert_eq!(
             plain_name(&"x".repeat(256)),
             Err(PathRefusal::ElementTooLong(256))

@@ -85,16 +85,25 @@ pub(crate) struct Cache {
     pub root: PathBuf,
 }
 
-/// A directory an entry is built in, locked for as long as it exists here (removed when dropped
-/// unless installed).
+/// A directory an entry is built in, locked for as long as it exists under its `pull-` name
+/// (removed when dropped unless installed).
 pub(crate) struct Staging {
-    dir: tempfile::TempDir,
+    dir: PathBuf,
     _lock: fs::File,
+    installed: bool,
 }
 
 impl Staging {
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.dir
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.installed {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
     }
 }
 
@@ -102,6 +111,38 @@ impl Staging {
 fn try_lock(file: &fs::File) -> bool {
     // SAFETY: flock on a descriptor this process owns.
     unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// What a staging directory may hold; a directory holding anything else is not fbc-edit's, and a
+/// sweep leaves it alone.
+const STAGED: &[&str] = &[LOCK, "content", "image.json", super::REPEATED];
+
+/// Whether `dir` holds only what fbc-edit puts in a staging directory or a cache entry.
+fn ours(dir: &Path) -> bool {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        _ => return false,
+    }
+    fs::read_dir(dir).is_ok_and(|read| {
+        read.flatten()
+            .all(|e| STAGED.contains(&e.file_name().to_string_lossy().as_ref()))
+    })
+}
+
+/// Whether `name` is an entry's directory name (`sha256-<hex>`).
+fn entry_name(name: &str) -> bool {
+    name.split_once('-').is_some_and(|(alg, hex)| {
+        !alg.is_empty()
+            && alg.bytes().all(|b| b.is_ascii_alphanumeric())
+            && hex.len() >= 32
+            && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
+/// How old a directory is.
+fn age(path: &Path) -> Option<Duration> {
+    let m = fs::symlink_metadata(path).ok()?.modified().ok()?;
+    SystemTime::now().duration_since(m).ok()
 }
 
 impl Cache {
@@ -124,10 +165,21 @@ impl Cache {
         Ok(cache)
     }
 
-    /// Removes staging directories of pulls that no longer run, and the single namespace of older
-    /// versions of fbc-edit (whose entries from archives could stand for registry images).
+    /// Removes what pulls that no longer run left behind, and the single namespace of older
+    /// versions of fbc-edit (whose entries from archives could stand for registry images). Only
+    /// directories shaped as fbc-edit makes them go (a cache directory shared with other files
+    /// keeps those); a link is removed as a link, never followed.
     fn sweep(&self) {
-        let _ = fs::remove_dir_all(self.root.join("images"));
+        let images = self.root.join("images");
+        if let Ok(read) = fs::read_dir(&images) {
+            for e in read.flatten() {
+                let name = e.file_name();
+                if entry_name(&name.to_string_lossy()) && ours(&e.path()) {
+                    let _ = fs::remove_dir_all(e.path());
+                }
+            }
+            let _ = fs::remove_dir(&images);
+        }
         let Ok(read) = fs::read_dir(self.root.join("tmp")) else {
             return;
         };
@@ -135,7 +187,21 @@ impl Cache {
             let path = e.path();
             let name = e.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with("old-") || (name.starts_with("pull-") && abandoned(&path)) {
+            let gone = if let Some(rest) = name.strip_prefix("old-") {
+                let rest = rest
+                    .strip_prefix("registry-")
+                    .or_else(|| rest.strip_prefix("local-"))
+                    .unwrap_or(rest);
+                entry_name(rest) && ours(&path)
+            } else if name.starts_with("pull-") {
+                ours(&path) && abandoned(&path)
+            } else if name.starts_with(".creating-") {
+                // A pull that stopped before its directory was locked and named.
+                ours(&path) && age(&path).is_some_and(|a| a > UNLOCKED_GRACE)
+            } else {
+                false
+            };
+            if gone {
                 let _ = fs::remove_dir_all(&path);
             }
         }
@@ -196,7 +262,8 @@ impl Cache {
         }
     }
 
-    /// A fresh, locked directory to build an entry in.
+    /// A fresh, locked directory to build an entry in. It is made under a name sweeps leave
+    /// alone, locked, and only then given its `pull-` name, so no sweep ever sees it unlocked.
     pub fn staging(&self, reference: &str) -> Result<Staging, ImageError> {
         let tmp = self.root.join("tmp");
         let io = |e| {
@@ -207,18 +274,34 @@ impl Cache {
             )(e)
         };
         fs::create_dir_all(&tmp).map_err(io)?;
-        let dir = tempfile::Builder::new()
-            .prefix("pull-")
+        let made = tempfile::Builder::new()
+            .prefix(".creating-")
             .tempdir_in(&tmp)
             .map_err(io)?;
-        let lock = fs::File::create(dir.path().join(LOCK)).map_err(io)?;
+        let lock = fs::File::create(made.path().join(LOCK)).map_err(io)?;
         if !try_lock(&lock) {
             return Err(ImageError::invalid(
                 reference,
-                format!("cannot lock {}", dir.path().display()),
+                format!("cannot lock {}", made.path().display()),
             ));
         }
-        Ok(Staging { dir, _lock: lock })
+        let suffix = made
+            .path()
+            .file_name()
+            .map(|n| {
+                n.to_string_lossy()
+                    .trim_start_matches(".creating-")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        let dir = tmp.join(format!("pull-{suffix}"));
+        fs::rename(made.path(), &dir).map_err(io)?;
+        let _ = made.keep();
+        Ok(Staging {
+            dir,
+            _lock: lock,
+            installed: false,
+        })
     }
 
     /// Moves a staged entry into namespace `ns` (replacing an older one for the same digest).
@@ -241,8 +324,9 @@ impl Cache {
         // The lock file goes; the directory's fresh change time keeps a sweep off it until the
         // rename below.
         let _ = fs::remove_file(staged.path().join(LOCK));
-        let Staging { dir: staged, _lock } = staged;
-        let staged = staged.keep();
+        let mut staged = staged;
+        staged.installed = true;
+        let staged = staged.dir.clone();
         if dir.exists() {
             // A refresh: move the old entry aside first, then drop it.
             let old = self.root.join("tmp").join(format!(
@@ -276,15 +360,17 @@ impl Cache {
 }
 
 /// Whether a staging directory's pull has ended without installing it: its lock is free, or it
-/// has no lock file and has not changed for a while.
+/// has no lock file and has not changed for a while. The lock file is opened without blocking or
+/// following a link, and only a regular file counts as one.
 fn abandoned(dir: &Path) -> bool {
-    match fs::OpenOptions::new().read(true).open(dir.join(LOCK)) {
-        Ok(f) => try_lock(&f),
-        Err(_) => fs::symlink_metadata(dir)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| SystemTime::now().duration_since(t).ok())
-            .is_some_and(|age| age > UNLOCKED_GRACE),
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let lock = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(dir.join(LOCK));
+    match lock {
+        Ok(f) => f.metadata().is_ok_and(|m| m.is_file()) && try_lock(&f),
+        Err(_) => age(dir).is_some_and(|a| a > UNLOCKED_GRACE),
     }
 }
 
@@ -359,12 +445,46 @@ mod tests {
         let dead = dir.path().join("tmp/pull-dead");
         fs::create_dir_all(dead.join("content")).unwrap();
         fs::write(dead.join(LOCK), "").unwrap();
-        fs::create_dir_all(dir.path().join("images/sha256-x")).unwrap();
+        fs::create_dir_all(
+            dir.path()
+                .join(format!("images/sha256-{}/content", "cd".repeat(32))),
+        )
+        .unwrap();
         c.sweep();
         assert!(!dead.exists());
         assert!(live.path().is_dir(), "a running pull keeps its directory");
         assert!(!dir.path().join("images").exists());
         drop(live);
         assert_eq!(fs::read_dir(dir.path().join("tmp")).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_sweep_removes_only_what_fbc_edit_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache {
+            root: dir.path().to_path_buf(),
+        };
+        // Someone else's files in a shared cache directory stay.
+        fs::create_dir_all(dir.path().join("images/mine")).unwrap();
+        fs::write(dir.path().join("images/mine/photo.jpg"), "x").unwrap();
+        fs::create_dir_all(dir.path().join("tmp/pull-important")).unwrap();
+        fs::write(dir.path().join("tmp/pull-important/notes.txt"), "x").unwrap();
+        // An old entry of fbc-edit's goes.
+        let old = dir
+            .path()
+            .join(format!("images/sha256-{}", "ab".repeat(32)));
+        fs::create_dir_all(old.join("content")).unwrap();
+        fs::write(old.join("image.json"), "{}").unwrap();
+        // A FIFO where a lock file belongs neither hangs the sweep nor counts as a free lock.
+        let fifo_dir = dir.path().join("tmp/pull-fifo");
+        fs::create_dir_all(&fifo_dir).unwrap();
+        let c_path =
+            std::ffi::CString::new(fifo_dir.join(LOCK).as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        c.sweep();
+        assert!(dir.path().join("images/mine/photo.jpg").is_file());
+        assert!(dir.path().join("tmp/pull-important/notes.txt").is_file());
+        assert!(!old.exists());
+        assert!(fifo_dir.exists());
     }
 }

@@ -91,6 +91,9 @@ pub(crate) struct Extractor {
     /// Bytes and files written so far.
     bytes: u64,
     files: u64,
+    /// The seed of the path hashes, different in every extraction, so no layer can be made to
+    /// collide with another path's hash.
+    seed: u64,
 }
 
 /// Where an image path falls relative to the wanted directories.
@@ -120,6 +123,12 @@ impl Extractor {
             this_layer: HashSet::new(),
             bytes: 0,
             files: 0,
+            seed: {
+                use std::hash::{BuildHasher as _, Hasher as _};
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write(root.as_os_str().as_encoded_bytes());
+                h.finish()
+            },
         }
     }
 
@@ -199,8 +208,9 @@ impl Extractor {
         Ok(())
     }
 
-    /// Copies `from` into `out` within the bytes budget.
-    fn copy_counted(&mut self, from: &mut dyn Read, out: &mut fs::File) -> io::Result<()> {
+    /// Copies `from` into `out` within the bytes budget (what the image writes, or a copy kept
+    /// of one of its layers).
+    pub fn copy_counted(&mut self, from: &mut dyn Read, out: &mut fs::File) -> io::Result<()> {
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             let n = match from.read(&mut buf) {
@@ -360,7 +370,7 @@ impl Extractor {
     fn mark(&mut self, local: &Path) {
         let mut p = local;
         // Once a directory is recorded, so are the ones above it.
-        while p != self.root && self.this_layer.insert(key(p)) {
+        while p != self.root && self.this_layer.insert(key(p, self.seed)) {
             match p.parent() {
                 Some(up) => p = up,
                 None => break,
@@ -396,7 +406,7 @@ impl Extractor {
         };
         for e in read {
             let p = e?.path();
-            if self.this_layer.contains(&key(&p)) {
+            if self.this_layer.contains(&key(&p, self.seed)) {
                 if p.is_dir() {
                     self.clear(&p)?;
                 }
@@ -408,8 +418,8 @@ impl Extractor {
     }
 }
 
-fn key(p: &Path) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(p.as_os_str().as_encoded_bytes())
+fn key(p: &Path, seed: u64) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(p.as_os_str().as_encoded_bytes(), seed)
 }
 
 fn remove(path: &Path) -> io::Result<()> {

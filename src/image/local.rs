@@ -520,14 +520,30 @@ fn docker_layers(
         )));
     }
     let by_diff_id = diff_ids.len() == listed.len();
-    let mut layers = Vec::new();
-    let mut layer_files = Vec::new();
+    let mut entries = Vec::new();
     for (i, l) in listed.into_iter().enumerate() {
         let name = entry_name(l.as_str().unwrap_or_default())
             .ok_or_else(|| bad(format!("layer {} has no usable entry name", i + 1)))?;
         let size = store
             .size(&name)
             .ok_or_else(|| bad(format!("the archive has no layer {name}")))?;
+        entries.push((name, size));
+    }
+    // Before any layer is hashed: the archive's layers within the image-size budget.
+    let mut seen = std::collections::HashSet::new();
+    let total = entries
+        .iter()
+        .filter(|(n, _)| seen.insert(n.as_str()))
+        .fold(0u64, |sum, (_, size)| sum.saturating_add(*size));
+    if total > limits.get(Limit::ImageSize) {
+        return Err(bad(limits.exceeded(
+            Limit::ImageSize,
+            &format!("the image's layers are {total} bytes"),
+        )));
+    }
+    let mut layers = Vec::new();
+    let mut layer_files = Vec::new();
+    for (i, (name, size)) in entries.into_iter().enumerate() {
         let named = name
             .strip_prefix("blobs/sha256/")
             .map(|h| format!("sha256:{h}"))

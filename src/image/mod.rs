@@ -447,6 +447,18 @@ fn apply_layers<'r>(
     for l in &loaded.layers {
         *uses.entry(l.digest.as_str()).or_default() += 1;
     }
+    let declared = unique_size(&loaded.layers);
+    if declared > limits.get(Limit::ImageSize) {
+        return Err(ImageError::invalid(
+            reference,
+            limits.exceeded(
+                Limit::ImageSize,
+                &format!("the image's layers are {declared} bytes"),
+            ),
+        ));
+    }
+    // Local images have no request deadlines: the read of every layer is bounded here.
+    let deadline = std::time::Instant::now() + limits.time(Limit::PullTime);
     let mut kept: HashMap<&str, PathBuf> = HashMap::new();
     let progress = Progress::new(reference, loaded, options.progress);
     for (i, layer) in loaded.layers.iter().enumerate() {
@@ -470,13 +482,14 @@ fn apply_layers<'r>(
                 )
             })?;
             let mut checked = Checked::new(raw, &digest, layer.size, &progress.bar);
+            checked.deadline = Some((deadline, *limits));
             let copy = (uses[layer.digest.as_str()] > 1).then(|| {
                 staging
                     .join(REPEATED)
                     .join(digest.as_str().replace(':', "-"))
             });
             let applied = match &copy {
-                Some(path) => keep_copy(&mut checked, path, limits).and_then(|()| {
+                Some(path) => keep_copy(&mut checked, path, extractor).and_then(|()| {
                     std::fs::File::open(path).and_then(|mut f| extractor.apply_layer(&mut f))
                 }),
                 None => extractor
@@ -499,24 +512,25 @@ fn apply_layers<'r>(
 
 /// Where layers listed more than once are kept while an entry is built (removed before it is
 /// installed).
-const REPEATED: &str = "repeated-layers";
+pub(crate) const REPEATED: &str = "repeated-layers";
 
-/// Writes a layer listed more than once to `path` whole (checked as it is read), within the
-/// `extract-bytes` budget.
-fn keep_copy(layer: &mut dyn Read, path: &Path, limits: &Limits) -> io::Result<()> {
-    let max = limits.get(Limit::ExtractBytes);
+/// Writes a layer listed more than once to `path` whole (checked as it is read), its bytes
+/// counted with what the extraction writes, within the `extract-bytes` budget.
+fn keep_copy(layer: &mut dyn Read, path: &Path, extractor: &mut Extractor) -> io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let mut out = std::fs::File::create(path)?;
-    let copied = io::copy(&mut layer.take(max + 1), &mut out)?;
-    if copied > max {
-        return Err(io::Error::other(limits.exceeded(
-            Limit::ExtractBytes,
-            "a layer listed more than once is larger than allowed",
-        )));
-    }
-    Ok(())
+    extractor.copy_counted(layer, &mut out)
+}
+
+/// The declared size of the distinct layers (saturating).
+fn unique_size(layers: &[Layer]) -> u64 {
+    let mut seen = std::collections::HashSet::new();
+    layers
+        .iter()
+        .filter(|l| seen.insert(l.digest.as_str()))
+        .fold(0u64, |sum, l| sum.saturating_add(l.size))
 }
 
 /// A layer's bytes: read up to its declared size and no further, counted into the progress bar,
@@ -529,6 +543,8 @@ struct Checked<'b, R> {
     left: u64,
     declared: u64,
     bar: &'b indicatif::ProgressBar,
+    /// When reading must be over (the `pull-time` budget), with the budgets for the message.
+    deadline: Option<(std::time::Instant, Limits)>,
 }
 
 impl<'b, R: Read> Checked<'b, R> {
@@ -540,6 +556,7 @@ impl<'b, R: Read> Checked<'b, R> {
             left: size,
             declared: size,
             bar,
+            deadline: None,
         }
     }
 
@@ -565,6 +582,20 @@ impl<R: Read> Read for Checked<'_, R> {
         if self.left == 0 {
             self.finish()?;
             return Ok(0);
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if let Some((deadline, limits)) = &self.deadline
+            && std::time::Instant::now() > *deadline
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                limits.exceeded(
+                    Limit::PullTime,
+                    "reading the image took longer than allowed",
+                ),
+            ));
         }
         let want = buf
             .len()
@@ -602,13 +633,7 @@ struct Progress {
 
 impl Progress {
     fn new(reference: &str, loaded: &Loaded, shown: bool) -> Progress {
-        let mut seen = std::collections::HashSet::new();
-        let total: u64 = loaded
-            .layers
-            .iter()
-            .filter(|l| seen.insert(l.digest.as_str()))
-            .map(|l| l.size)
-            .sum();
+        let total = unique_size(&loaded.layers);
         let target = if shown {
             indicatif::ProgressDrawTarget::stderr()
         } else {

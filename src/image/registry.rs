@@ -58,7 +58,43 @@ enum Purpose {
     Manifest,
     Config,
     Token,
-    Layer,
+    /// A layer of the declared size.
+    Layer(u64),
+}
+
+/// The scheme, host and port of a URL: where a request goes.
+fn origin(url: &str) -> Option<(String, String, u16)> {
+    let uri: ureq::http::Uri = url.parse().ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let port = uri
+        .port_u16()
+        .unwrap_or(if scheme == "https" { 443 } else { 80 });
+    Some((scheme, uri.host()?.to_ascii_lowercase(), port))
+}
+
+/// Where a redirect's `Location` leads from `from`: an absolute URL, or a path on the same origin.
+fn redirected(from: &str, location: &str) -> Option<String> {
+    if location.starts_with("https://") || location.starts_with("http://") {
+        return Some(location.to_string());
+    }
+    let uri: ureq::http::Uri = from.parse().ok()?;
+    let scheme = uri.scheme_str()?;
+    if let Some(rest) = location.strip_prefix("//") {
+        return Some(format!("{scheme}://{rest}"));
+    }
+    let authority = uri.authority()?;
+    if location.starts_with('/') {
+        return Some(format!("{scheme}://{authority}{location}"));
+    }
+    let path = uri.path();
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    Some(format!("{scheme}://{authority}{dir}{location}"))
+}
+
+/// Credentials for one origin: sent to it and to nothing else.
+struct Auth<'a> {
+    origin: Option<(String, String, u16)>,
+    header: &'a str,
 }
 
 /// A WWW-Authenticate challenge.
@@ -165,13 +201,14 @@ impl Remote {
             .root_certs(RootCerts::PlatformVerifier)
             .disable_verification(options.insecure)
             .build();
-        let redirects = u32::try_from(limits.get(Limit::Redirects)).unwrap_or(u32::MAX);
         let agent: Agent = Agent::config_builder()
             .http_status_as_error(false)
             .tls_config(tls)
-            .max_redirects(redirects)
-            .max_redirects_will_error(true)
-            .redirect_auth_headers(ureq::config::RedirectAuthHeaders::SameHost)
+            // Redirects are followed here, not by ureq: it reads a redirect's body to its end,
+            // which a registry can make endless, and only the first connection may count as
+            // the registry being unreachable.
+            .max_redirects(0)
+            .max_redirects_will_error(false)
             .user_agent(concat!("fbc-edit/", env!("CARGO_PKG_VERSION")))
             .accept_encoding("identity")
             .max_response_header_size(64 * 1024)
@@ -238,14 +275,26 @@ impl Remote {
         }
     }
 
-    /// How long a request for `purpose` may take from now, and the budget that sets it.
+    /// How long a request for `purpose` may take from now, and the budget that sets it. A layer
+    /// has what is left of the pull, but no more than it takes at `slow-speed` with `slow-time`
+    /// to spare: a transfer held up below that speed (even in ways no read sees, such as chunk
+    /// framing sent a byte at a time) ends at that time.
     fn time_for(&self, purpose: Purpose) -> (Duration, Limit) {
         let left = self.deadline.saturating_duration_since(Instant::now());
-        let own = self.limits.time(Limit::RequestTime);
-        if purpose == Purpose::Layer || left < own {
-            (left, Limit::PullTime)
-        } else {
-            (own, Limit::RequestTime)
+        let own = match purpose {
+            Purpose::Layer(size) => {
+                let slow = self.limits.time(Limit::SlowTime);
+                match size.checked_div(self.limits.get(Limit::SlowSpeed)) {
+                    Some(secs) => slow.saturating_add(Duration::from_secs(secs + 1)),
+                    None => left,
+                }
+            }
+            _ => self.limits.time(Limit::RequestTime),
+        };
+        match purpose {
+            _ if left <= own => (left, Limit::PullTime),
+            Purpose::Layer(_) => (own, Limit::SlowSpeed),
+            _ => (own, Limit::RequestTime),
         }
     }
 
@@ -350,12 +399,17 @@ impl Remote {
     /// A reader over one layer blob; the caller reads it up to its declared size and checks its
     /// digest.
     pub fn open_layer(&self, layer: &Layer) -> Result<Box<dyn Read>, ImageError> {
-        let mut resp = self.send("GET", &self.url("blobs", &layer.digest), Purpose::Layer)?;
+        let purpose = Purpose::Layer(layer.size);
+        let mut resp = self.send("GET", &self.url("blobs", &layer.digest), purpose)?;
         if !resp.status().is_success() {
-            return Err(self.status_error(&mut resp, Purpose::Layer));
+            return Err(self.status_error(&mut resp, purpose));
         }
         let reader = resp.into_body().into_reader();
-        Ok(Box::new(Paced::new(reader, &self.limits)))
+        Ok(Box::new(Paced::new(
+            reader,
+            &self.limits,
+            self.time_for(purpose).1,
+        )))
     }
 
     /// Reads a body within its purpose's budget.
@@ -367,7 +421,7 @@ impl Remote {
         let (limit, what) = match purpose {
             Purpose::Manifest => (Limit::ManifestSize, "the manifest"),
             Purpose::Config => (Limit::ConfigSize, "the image config"),
-            Purpose::Token | Purpose::Layer => (Limit::TokenSize, "the token answer"),
+            Purpose::Token | Purpose::Layer(_) => (Limit::TokenSize, "the token answer"),
         };
         let max = self.limits.get(limit);
         if let Some(len) = resp.body().content_length()
@@ -394,7 +448,8 @@ impl Remote {
         }
     }
 
-    /// Sends a request, answering an authentication challenge once.
+    /// Sends a request to the registry, following redirects and answering an authentication
+    /// challenge once.
     fn send(
         &self,
         method: &str,
@@ -425,11 +480,82 @@ impl Remote {
         self.send_once(method, url, purpose)
     }
 
+    /// One request to the registry (and the redirects it answers with), with what a challenge
+    /// asked for sent to the registry's own origin only.
     fn send_once(
         &self,
         method: &str,
         url: &str,
         purpose: Purpose,
+    ) -> Result<ureq::http::Response<Body>, ImageError> {
+        let authorization = self.authorization.borrow().clone();
+        let auth = authorization.as_deref().map(|header| Auth {
+            origin: origin(url),
+            header,
+        });
+        self.follow(method, url, purpose, auth, true)
+    }
+
+    /// Sends `method` to `url` and follows the redirects it answers with, up to the `redirects`
+    /// budget, dropping each redirect's body unread. `auth` goes only to its own origin. Only when
+    /// `first_is_registry` can the first connection's failure count as the registry being
+    /// unreachable; any failure after an answer (a redirect's target, say) is an error.
+    fn follow(
+        &self,
+        method: &str,
+        url: &str,
+        purpose: Purpose,
+        auth: Option<Auth<'_>>,
+        first_is_registry: bool,
+    ) -> Result<ureq::http::Response<Body>, ImageError> {
+        let most = self.limits.get(Limit::Redirects);
+        let mut url = url.to_string();
+        let mut hops: u64 = 0;
+        loop {
+            let sent = auth
+                .as_ref()
+                .filter(|a| a.origin.is_some() && origin(&url) == a.origin)
+                .map(|a| a.header);
+            let resp =
+                self.exchange(method, &url, purpose, sent, first_is_registry && hops == 0)?;
+            let status = resp.status().as_u16();
+            if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+                return Ok(resp);
+            }
+            let Some(next) = header(resp.headers(), "location").and_then(|l| redirected(&url, &l))
+            else {
+                return Ok(resp);
+            };
+            drop(resp);
+            hops += 1;
+            if hops > most {
+                return Err(self.invalid(self.limits.exceeded(
+                    Limit::Redirects,
+                    &format!(
+                        "the registry at {} redirected the request too many times",
+                        self.api_host
+                    ),
+                )));
+            }
+            if url.starts_with("https://") && next.starts_with("http://") && self.scheme == "https"
+            {
+                return Err(self.invalid(format!(
+                    "the registry at {} redirected a request from HTTPS to plain HTTP ({next}); refused",
+                    self.api_host
+                )));
+            }
+            url = next;
+        }
+    }
+
+    /// One HTTP exchange, within its time budgets.
+    fn exchange(
+        &self,
+        method: &str,
+        url: &str,
+        purpose: Purpose,
+        authorization: Option<&str>,
+        may_be_unreachable: bool,
     ) -> Result<ureq::http::Response<Body>, ImageError> {
         let (time, budget) = self.time_for(purpose);
         if time.is_zero() {
@@ -443,7 +569,7 @@ impl Remote {
             .method(method)
             .uri(url)
             .header("Accept", ACCEPT);
-        if let Some(a) = self.authorization.borrow().as_deref() {
+        if let Some(a) = authorization {
             builder = builder.header("Authorization", a);
         }
         let request = builder
@@ -458,9 +584,13 @@ impl Remote {
             .timeout_recv_response(Some(headers_within))
             .timeout_per_read(Some(per_read))
             .build();
-        self.agent
-            .run(request)
-            .map_err(|e| self.transport_error(e, budget))
+        self.agent.run(request).map_err(|e| {
+            if may_be_unreachable {
+                self.transport_error(e, budget)
+            } else {
+                self.answer_error(e, budget)
+            }
+        })
     }
 
     /// A token for the challenge's realm, service and scope (with the credentials, when there are
@@ -492,23 +622,18 @@ impl Remote {
                 sep = '&';
             }
         }
-        let (time, budget) = self.time_for(Purpose::Token);
-        let mut builder = ureq::http::Request::builder().method("GET").uri(&url);
-        if let Some((u, p)) = &self.creds.basic {
-            builder = builder.header("Authorization", basic(u, p));
+        let credentials = self.creds.basic.as_ref().map(|(u, p)| basic(u, p));
+        if credentials.is_some() && self.scheme == "https" && url.starts_with("http://") {
+            return Err(self.invalid(format!(
+                "the registry names a token realm over plain HTTP ({realm}); its credentials are not sent there"
+            )));
         }
-        let request = builder
-            .body(())
-            .map_err(|e| self.invalid(format!("cannot ask the token realm {realm}: {e}")))?;
-        let request = self
-            .agent
-            .configure_request(request)
-            .timeout_global(Some(time))
-            .build();
-        let mut resp = self
-            .agent
-            .run(request)
-            .map_err(|e| self.transport_error(e, budget))?;
+        let auth = credentials.as_deref().map(|header| Auth {
+            origin: origin(&url),
+            header,
+        });
+        // The realm is another service: a failure to reach it is an error, never "offline".
+        let mut resp = self.follow("GET", &url, Purpose::Token, auth, false)?;
         if resp.status() == StatusCode::UNAUTHORIZED || resp.status() == StatusCode::FORBIDDEN {
             return Err(self.unauthorized());
         }
@@ -731,10 +856,12 @@ struct Paced<R> {
     window: Duration,
     min_bytes: u64,
     limits: Limits,
+    /// The budget that set the request's deadline.
+    budget: Limit,
 }
 
 impl<R: Read> Paced<R> {
-    fn new(inner: R, limits: &Limits) -> Paced<R> {
+    fn new(inner: R, limits: &Limits, budget: Limit) -> Paced<R> {
         let window = limits.time(Limit::SlowTime);
         Paced {
             inner,
@@ -743,8 +870,10 @@ impl<R: Read> Paced<R> {
             window,
             min_bytes: limits
                 .get(Limit::SlowSpeed)
-                .saturating_mul(window.as_secs().max(1)),
+                .saturating_mul(u64::try_from(window.as_millis()).unwrap_or(u64::MAX))
+                / 1000,
             limits: *limits,
+            budget,
         }
     }
 }
@@ -761,7 +890,7 @@ impl<R: Read> Read for Paced<R> {
                 Some(ureq::Error::Timeout(_)) => io::Error::new(
                     io::ErrorKind::TimedOut,
                     self.limits
-                        .exceeded(Limit::PullTime, "the pull took longer than allowed"),
+                        .exceeded(self.budget, "the layer did not arrive in time"),
                 ),
                 _ => e,
             }

@@ -124,35 +124,39 @@ pub(crate) struct TarReader<S> {
     ended: bool,
 }
 
-/// Octal (NUL- or space-terminated) or base-256 (high bit of the first byte set).
+/// A header number as Go's `archive/tar` reads it (which opm and the container tools use):
+/// base-256 when the first byte's high bit is set (a negative one is refused), else octal with
+/// leading and trailing spaces and NULs trimmed and the rest cut at a NUL. `None` when it is not a
+/// number, or does not fit a signed 64-bit size.
 fn number(field: &[u8]) -> Option<u64> {
     if field.first().is_some_and(|b| b & 0x80 != 0) {
-        if field[0] == 0xff {
+        if field[0] & 0x40 != 0 {
             return None;
         }
-        let mut n: u64 = u64::from(field[0] & 0x7f);
+        let mut n: u64 = u64::from(field[0] & 0x3f);
         for &b in &field[1..] {
             n = n.checked_mul(256)?.checked_add(u64::from(b))?;
         }
-        return Some(n);
+        return (n <= i64::MAX as u64).then_some(n);
     }
-    let text: Vec<u8> = field
+    let trim = |b: &u8| *b == b' ' || *b == 0;
+    let start = field.iter().position(|b| !trim(b)).unwrap_or(field.len());
+    let end = field
         .iter()
-        .copied()
-        .skip_while(|b| *b == b' ')
-        .take_while(|b| *b != 0 && *b != b' ')
-        .collect();
-    if text.is_empty() {
+        .rposition(|b| !trim(b))
+        .map_or(start, |e| e + 1);
+    if start == end {
         return Some(0);
     }
+    let text = c_string(&field[start..end]);
     let mut n: u64 = 0;
-    for b in text {
+    for &b in text {
         if !(b'0'..=b'7').contains(&b) {
             return None;
         }
         n = n.checked_mul(8)?.checked_add(u64::from(b - b'0'))?;
     }
-    Some(n)
+    (n <= i64::MAX as u64).then_some(n)
 }
 
 fn c_string(field: &[u8]) -> &[u8] {
@@ -185,6 +189,8 @@ struct Pax {
     link: Option<Vec<u8>>,
     size: Option<u64>,
     sparse: bool,
+    /// A GNU sparse file's own name (`GNU.sparse.name`), which stands for the entry's.
+    sparse_name: Option<Vec<u8>>,
 }
 
 /// Parses PAX records (`LEN KEY=VALUE\n`).
@@ -211,9 +217,14 @@ fn pax_records(mut data: &[u8], pax: &mut Pax) -> io::Result<()> {
                 pax.size = Some(
                     std::str::from_utf8(value)
                         .ok()
-                        .and_then(|s| s.parse().ok())
+                        .and_then(|s| s.parse::<i64>().ok())
+                        .and_then(|n| u64::try_from(n).ok())
                         .ok_or_else(bad)?,
                 );
+            }
+            b"GNU.sparse.name" => {
+                pax.sparse = true;
+                pax.sparse_name = Some(value.to_vec());
             }
             k if k.starts_with(b"GNU.sparse.") => pax.sparse = true,
             _ => {}
@@ -277,7 +288,11 @@ impl<S: Source> TarReader<S> {
         if self.ended {
             return Ok(None);
         }
-        self.source.skip(self.left + self.padding)?;
+        let rest = self
+            .left
+            .checked_add(self.padding)
+            .ok_or_else(|| truncated("the data of an entry"))?;
+        self.source.skip(rest)?;
         self.left = 0;
         self.padding = 0;
         let mut long_name: Option<Vec<u8>> = None;
@@ -289,8 +304,15 @@ impl<S: Source> TarReader<S> {
                 return Ok(None);
             };
             if block.iter().all(|b| *b == 0) {
+                // The end: a second block of zeros, or the end of the stream. Anything else after a
+                // block of zeros is not a tar (Go's reader says the same).
                 self.ended = true;
-                return Ok(None);
+                return match self.read_block("the end of the archive")? {
+                    Some(next) if next.iter().any(|b| *b != 0) => Err(invalid(
+                        "not a tar archive (a header follows a block of zeros)".into(),
+                    )),
+                    _ => Ok(None),
+                };
             }
             if !checksum_ok(&block) {
                 return Err(invalid(
@@ -325,7 +347,7 @@ impl<S: Source> TarReader<S> {
                 _ => {}
             }
             let ustar = &block[257..263] == b"ustar\0";
-            let path = match (pax.path.take(), long_name.take()) {
+            let path = match (pax.sparse_name.take().or(pax.path.take()), long_name.take()) {
                 (Some(p), _) | (None, Some(p)) => p,
                 (None, None) => {
                     let name = c_string(&block[0..100]);
@@ -356,17 +378,19 @@ impl<S: Source> TarReader<S> {
             if pax.sparse {
                 kind = EntryKind::Sparse;
             }
-            // Old tars mark directories with a trailing slash on a regular entry.
-            if kind == EntryKind::File && path.ends_with(b"/") {
+            // Old tars mark directories with a trailing slash on an entry of type NUL (only that
+            // type, as Go's reader does).
+            if flag == 0 && path.ends_with(b"/") {
                 kind = EntryKind::Dir;
             }
             let size = pax.size.unwrap_or(size);
             if flag == b'S' && block[482] != 0 {
                 self.skip_sparse_extensions()?;
             }
-            // Links and directories carry no data, whatever their size field says.
-            let size = match kind {
-                EntryKind::HardLink | EntryKind::Symlink | EntryKind::Dir => 0,
+            // Links, devices, FIFOs and directories carry no data, whatever their size says (Go's
+            // header-only types: a reader that skipped their size would see other entries).
+            let size = match flag {
+                b'1'..=b'6' => 0,
                 _ => size,
             };
             self.left = size;
@@ -410,7 +434,7 @@ pub(crate) struct Data<'t, S> {
 
 impl<S: Source> Read for Data<'_, S> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.tar.left == 0 {
+        if self.tar.left == 0 || buf.is_empty() {
             return Ok(0);
         }
         let want = buf
@@ -570,5 +594,109 @@ pub(crate) mod tests {
         );
         assert_eq!(number(b"9"), None);
         assert_eq!(number(&[0xff; 12]), None);
+        // Leading NULs are trimmed, as Go trims them: this is 1024, not 0.
+        assert_eq!(number(b"\0\0\0\0\0\0\x002000\0"), Some(1024));
+        assert_eq!(number(&[0u8; 12]), Some(0));
+        assert_eq!(
+            number(&[
+                0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0
+            ]),
+            None
+        );
+    }
+
+    /// A header whose data hides another entry: Go's reader and this one must see the same
+    /// entries.
+    fn hiding(flag: u8, name: &[u8]) -> Vec<u8> {
+        let hidden = entry(b"configs/hidden/catalog.yaml", b'0', b"x", b"");
+        let mut out = header(name, flag, hidden.len() as u64, b"").to_vec();
+        out.extend(&hidden);
+        out.extend(entry(b"configs/after", b'0', b"y", b""));
+        out
+    }
+
+    fn names(bytes: &[u8]) -> Vec<String> {
+        all(bytes, 1 << 20)
+            .unwrap()
+            .into_iter()
+            .map(|e| e.0)
+            .collect()
+    }
+
+    #[test]
+    fn entries_read_as_go_reads_them() {
+        // A FIFO, a device or a link carries no data: what follows its header is the next entry.
+        for flag in [b'3', b'4', b'6', b'1', b'2', b'5'] {
+            assert_eq!(
+                names(&hiding(flag, b"configs/x")),
+                ["configs/x", "configs/hidden/catalog.yaml", "configs/after"],
+                "type {}",
+                flag as char
+            );
+        }
+        // An entry whose name ends in `/` keeps its data (Go skips it by its size); only one of
+        // type NUL is a directory then, the others are files.
+        let kinds = |bytes: &[u8]| -> Vec<(String, EntryKind)> {
+            all(bytes, 1 << 20)
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.0, e.1))
+                .collect()
+        };
+        assert_eq!(
+            kinds(&hiding(b'0', b"configs/dir/")),
+            [
+                ("configs/dir/".into(), EntryKind::File),
+                ("configs/after".into(), EntryKind::File)
+            ]
+        );
+        assert_eq!(
+            kinds(&hiding(0, b"configs/dir/")),
+            [
+                ("configs/dir/".into(), EntryKind::Dir),
+                ("configs/after".into(), EntryKind::File)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_size_that_cannot_be_a_size_is_refused() {
+        let mut h = header(b"f", b'0', 0, b"");
+        h[124..136].copy_from_slice(&[
+            0x80, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        ]);
+        set_checksum(&mut h);
+        assert!(all(&h, 1 << 20).is_err());
+        let mut h = header(b"f", b'0', 0, b"");
+        h[124..136].copy_from_slice(b"\0\0\0\0\0\0\x002000\0");
+        set_checksum(&mut h);
+        let mut bytes = h.to_vec();
+        bytes.extend(entry(b"hidden", b'0', b"x", b""));
+        bytes.resize(512 + 1024, 0);
+        bytes.extend(entry(b"after", b'0', b"y", b""));
+        assert_eq!(names(&bytes), ["f", "after"]);
+    }
+
+    #[test]
+    fn a_header_after_a_block_of_zeros_is_an_error() {
+        let mut bytes = entry(b"a", b'0', b"1", b"");
+        bytes.extend([0u8; 512]);
+        bytes.extend(entry(b"b", b'0', b"2", b""));
+        assert!(all(&bytes, 1 << 20).is_err());
+        let mut end = entry(b"a", b'0', b"1", b"");
+        end.extend([0u8; 512]);
+        assert_eq!(names(&end), ["a"]);
+    }
+
+    #[test]
+    fn a_gnu_sparse_name_stands_for_the_entry() {
+        let records = b"29 GNU.sparse.name=real.yaml\n";
+        let mut bytes = entry(b"PaxHeader", b'x', records, b"");
+        bytes.extend(entry(b"GNUSparseFile.0/real.yaml", b'0', b"", b""));
+        let got = all(&bytes, 1 << 20).unwrap();
+        assert_eq!(
+            got,
+            [("real.yaml".into(), EntryKind::Sparse, String::new())]
+        );
     }
 }

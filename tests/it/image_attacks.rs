@@ -56,6 +56,20 @@ impl User {
         disk_bytes(self.cache.path())
     }
 
+    /// The entries of the cache (images and remembered references), by path.
+    fn entries(&self) -> Vec<String> {
+        ["registry", "local", "refs"]
+            .iter()
+            .flat_map(|ns| {
+                std::fs::read_dir(self.cache.path().join(ns))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(move |e| format!("{ns}/{}", e.file_name().to_string_lossy()))
+            })
+            .collect()
+    }
+
     /// Staging directories left in the cache.
     fn staging(&self) -> Vec<String> {
         std::fs::read_dir(self.cache.path().join("tmp"))
@@ -90,7 +104,7 @@ fn refused(attack: Attack, extra: &[&str], says: &str, max_mib: u64) -> Run {
     let sent = server.bytes_sent();
     eprintln!("served: {:.1} MiB", sent as f64 / f64::from(1 << 20));
     assert!(sent < max_mib << 20, "the client took {sent} bytes");
-    assert!(user.cached_bytes() < 1 << 20, "something was cached");
+    assert!(user.entries().is_empty(), "cached: {:?}", user.entries());
     assert!(user.staging().is_empty(), "{:?}", user.staging());
     run
 }
@@ -151,6 +165,19 @@ fn a_layer_whose_answer_trickles_in_is_given_up_at_the_request_deadline() {
         1,
     );
     assert!(run.elapsed < Duration::from_secs(15), "{:?}", run.elapsed);
+}
+
+#[test]
+fn a_layer_whose_chunk_framing_trickles_in_is_given_up_by_the_clock() {
+    let run = refused(
+        Attack::ChunkedTrickle {
+            interval: Duration::from_millis(500),
+        },
+        &["--limit", "slow-time=2s"],
+        "slow-speed budget",
+        1,
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
 }
 
 #[test]
@@ -223,6 +250,12 @@ fn a_layer_longer_than_declared_is_read_to_its_declared_size() {
 }
 
 #[test]
+fn a_redirect_is_followed_without_reading_its_body() {
+    let (server, _, _) = survived(Attack::RedirectWithBody);
+    assert!(server.bytes_sent() < 64 << 20, "{}", server.bytes_sent());
+}
+
+#[test]
 fn a_layer_listed_many_times_is_fetched_once() {
     let image = honest();
     let layer = hostile::sha256_digest(&image.layers[0]);
@@ -252,8 +285,14 @@ fn only_a_registry_that_cannot_be_reached_lets_the_cached_copy_stand_in() {
     let reference = first.reference();
     list(&user, &first, &[], 60).expect(0, 30, 200);
     drop(first);
-    // Something answers at the registry's address, wrongly: an error, not the cached copy.
-    for attack in [Attack::RedirectLoop, Attack::Malformed] {
+    // Something answers at the registry's address, wrongly: an error, not the cached copy. That
+    // includes sending the request on to a place that cannot be reached.
+    for attack in [
+        Attack::RedirectLoop,
+        Attack::Malformed,
+        Attack::RedirectTo("http://127.0.0.1:1/v2/cat/manifests/v1".into()),
+        Attack::RealmAt("http://127.0.0.1:1/token".into()),
+    ] {
         let wrong = Hostile::start_on(port, honest(), "cat", "v1", attack.clone());
         let run = list(&user, &wrong, &[], 60);
         run.expect(2, 30, 200);
@@ -729,4 +768,74 @@ fn an_interrupted_pull_leaves_nothing_after_the_next_start() {
     );
     open_layout(&user, &reference, &[], 30).expect(0, 20, 200);
     assert!(user.staging().is_empty(), "{:?}", user.staging());
+}
+
+#[test]
+fn copies_of_repeated_layers_count_against_the_bytes_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three layers of 2 MiB each (outside /configs: nothing of them is extracted), each listed
+    // twice: fetched once each, but their copies take 6 MiB.
+    let mut layers = Vec::new();
+    let mut rng = 1u64;
+    for i in 0..3 {
+        let noise: Vec<u8> = (0..2 << 20)
+            .map(|_| {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (rng >> 33) as u8
+            })
+            .collect();
+        layers.push(hostile::tar(&[(&format!("data/{i}.bin"), &noise[..])]));
+    }
+    layers.push(hostile::tar(&[("configs/okpkg/catalog.yaml", CATALOG)]));
+    let twice: Vec<Vec<u8>> = [0, 1, 2, 0, 1, 2, 3]
+        .iter()
+        .map(|&i| layers[i].clone())
+        .collect();
+    let reference = layout(dir.path(), &twice);
+    let user = User::new();
+    let run = open_layout(&user, &reference, &["--limit", "extract-bytes=5MiB"], 30);
+    run.expect(2, 20, 100);
+    assert!(
+        run.stderr.contains("extract-bytes budget, 5 MiB"),
+        "{}",
+        run.stderr
+    );
+    assert!(user.staging().is_empty(), "{:?}", user.staging());
+    open_layout(&user, &reference, &["--limit", "extract-bytes=7MiB"], 30).expect(0, 20, 100);
+}
+
+#[test]
+fn layers_declared_larger_than_an_image_may_be_are_refused_before_they_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = layout(
+        dir.path(),
+        &[hostile::gzip(&hostile::tar(&[(
+            "configs/okpkg/catalog.yaml",
+            CATALOG,
+        )]))],
+    );
+    // Swap the layer for a hole of 17 GiB, under a digest it was never checked against.
+    let fake = format!("{:064x}", 7);
+    let blob = dir.path().join("blobs/sha256").join(&fake);
+    std::fs::File::create(&blob)
+        .unwrap()
+        .set_len(17 << 30)
+        .unwrap();
+    let config = json!({"os": "linux", "architecture": "amd64", "config": {"Labels": {CONFIGS: "/configs"}}});
+    let l = oci::Layout::new(dir.path());
+    let config = l.blob(oci::OCI_CONFIG, config.to_string().as_bytes());
+    let manifest = json!({"schemaVersion": 2, "mediaType": oci::OCI_MANIFEST, "config": config,
+        "layers": [{"mediaType": oci::OCI_LAYER_GZIP, "digest": format!("sha256:{fake}"), "size": 17u64 << 30}]});
+    let d = l.blob(oci::OCI_MANIFEST, manifest.to_string().as_bytes());
+    let mut l = l;
+    l.tag(&d, "cat");
+    let run = open_layout(&User::new(), &reference, &[], 30);
+    run.expect(2, 5, 100);
+    assert!(
+        run.stderr.contains("image-size budget, 16 GiB"),
+        "{}",
+        run.stderr
+    );
 }

@@ -648,10 +648,11 @@ fn a_release_config_over_the_yaml_budget_is_refused_unread_unless_trusted() {
     assert!(
         ran.stderr.contains("release-config.yaml")
             && ran.stderr.contains("(the yaml-file budget, 1 MiB)")
-            && ran.stderr.contains("FBC_EDIT_LIMITS=yaml-file=VALUE"),
+            && ran.stderr.contains("--limit yaml-file=VALUE"),
         "{}",
         ran.stderr
     );
     let ran = release_within(&root, &config, None, TRUSTED);
+    assert_eq!(ran.code, 0, "{}", ran.all());
     assert!(!ran.stderr.contains("yaml-file budget"), "{}", ran.stderr);
 }

@@ -133,12 +133,17 @@ pub fn run(cmd: Command, limit: Duration) -> Run {
         std::thread::sleep(Duration::from_millis(5));
     };
     let elapsed = start.elapsed();
-    let kib: u64 = std::fs::read_to_string(report.path())
-        .unwrap_or_default()
+    let report = std::fs::read_to_string(report.path()).unwrap_or_default();
+    let kib: u64 = match report
         .lines()
         .filter_map(|l| l.trim().parse().ok())
         .next_back()
-        .unwrap_or(0);
+    {
+        Some(kib) => kib,
+        // A run killed over its time has no report; any other run must have one.
+        None if timed_out => 0,
+        None => panic!("GNU time gave no peak memory: {report:?}"),
+    };
     Run {
         status: status.code().filter(|_| !timed_out),
         stdout: out_thread.join().unwrap_or_default(),

@@ -267,6 +267,21 @@ pub enum Attack {
         route: &'static str,
         interval: Duration,
     },
+    /// Layer blobs answer `Transfer-Encoding: chunked` and then the first chunk's size line a
+    /// byte every `interval`, an extension that never ends (`1;xxxx…`): no byte of the body ever
+    /// arrives, yet the connection is never idle. A client must give up by its own clock.
+    ChunkedTrickle { interval: Duration },
+    /// Layer blobs first answer `307` to themselves (with `?moved`) with a body of 10 GB; the
+    /// blob is served where the redirect leads. A client must follow the redirect without reading
+    /// the redirect's body.
+    RedirectWithBody,
+    /// Every manifest request answers `307` to `location` (say, a port where nothing listens).
+    /// A client that cannot follow must fail: the registry did answer.
+    RedirectTo(String),
+    /// Every manifest request answers `401` with a bearer challenge whose realm is `realm` (say,
+    /// a port where nothing listens). A client that cannot get a token must fail: the registry
+    /// did answer.
+    RealmAt(String),
     /// Layer blobs (not the config) answer with their headers at once and then their body one byte every
     /// `interval`. A client must give up once the transfer is slower than its minimum speed,
     /// instead of waiting for the whole blob.
@@ -783,14 +798,18 @@ fn serve_connection(stream: TcpStream, listener: usize, shared: Arc<Shared>) {
             _ => None,
         };
         conn.slow_body = match &conn.shared.attack {
-            Attack::SlowBody { interval } if listener == 0 => match route(&request.path) {
-                Route::Blob { digest, .. }
-                    if conn.shared.served.layers.iter().any(|(d, _)| d == digest) =>
-                {
-                    Some(*interval)
+            Attack::SlowBody { interval } | Attack::ChunkedTrickle { interval }
+                if listener == 0 =>
+            {
+                match route(&request.path) {
+                    Route::Blob { digest, .. }
+                        if conn.shared.served.layers.iter().any(|(d, _)| d == digest) =>
+                    {
+                        Some(*interval)
+                    }
+                    _ => None,
                 }
-                _ => None,
-            },
+            }
             _ => None,
         };
         match conn.send_reply(reply, request.close, request.method == "HEAD") {
@@ -910,6 +929,31 @@ impl Conn {
                         b"HTTP/1.1 2OO OK\r\nContent-Length: 2\r\n\r\n{}".to_vec()
                     });
                 }
+                Attack::RedirectTo(location)
+                    if matches!(route(&request.path), Route::Manifest { .. }) =>
+                {
+                    return Reply::Http {
+                        status: 307,
+                        headers: vec![
+                            ("Location", location.clone()),
+                            ("Content-Length", "0".into()),
+                        ],
+                        body: Body::None,
+                        close: false,
+                    };
+                }
+                Attack::RealmAt(realm)
+                    if matches!(route(&request.path), Route::Manifest { .. }) =>
+                {
+                    let challenge = format!("Bearer realm=\"{realm}\",service=\"{SERVICE}\"");
+                    return error_with(
+                        401,
+                        "UNAUTHORIZED",
+                        "authentication required",
+                        head,
+                        vec![("WWW-Authenticate", challenge)],
+                    );
+                }
                 Attack::RedirectLoop => {
                     let location = if request.query.split('&').any(|p| p == "hop") {
                         format!("http://{}{}", shared.main, request.path)
@@ -980,7 +1024,7 @@ impl Conn {
                         head,
                     );
                 }
-                self.blob(&request.path, digest, head)
+                self.blob(&request.path, &request.query, digest, head)
             }
             Route::Token | Route::Other => error(404, "NOT_FOUND", "not found", head),
         }
@@ -1085,7 +1129,7 @@ impl Conn {
         }
     }
 
-    fn blob(&self, path: &str, digest: &str, head: bool) -> Reply {
+    fn blob(&self, path: &str, query: &str, digest: &str, head: bool) -> Reply {
         let shared = &*self.shared;
         let served = &shared.served;
         let main = self.listener == 0;
@@ -1132,6 +1176,33 @@ impl Conn {
             return error(404, "BLOB_UNKNOWN", "blob unknown to registry", head);
         };
         match attack {
+            Attack::ChunkedTrickle { .. } if !head => {
+                headers.push(("Transfer-Encoding", "chunked".into()));
+                Reply::Http {
+                    status: 200,
+                    headers,
+                    body: Body::Endless {
+                        prefix: b"1;".to_vec(),
+                        fill: b'x',
+                    },
+                    close: true,
+                }
+            }
+            Attack::RedirectWithBody if !head && !query.split('&').any(|p| p == "moved") => {
+                Reply::Http {
+                    status: 307,
+                    headers: vec![
+                        ("Location", format!("{}?moved", path)),
+                        ("Content-Length", HUGE_SIZE.to_string()),
+                    ],
+                    body: Body::Sized {
+                        prefix: Vec::new(),
+                        fill: b'r',
+                        total: HUGE_SIZE,
+                    },
+                    close: true,
+                }
+            }
             Attack::EndlessLayer if !head => Reply::Http {
                 status: 200,
                 headers,
