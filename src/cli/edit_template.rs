@@ -513,7 +513,7 @@ fn release_plan(
             ci.display()
         ));
     }
-    let bundle = crate::bundle::render_dir(
+    let (bundle, unread) = crate::bundle::render_dir_noting(
         from,
         &crate::bundle::RenderOptions {
             image: Some(image.to_string()),
@@ -521,6 +521,7 @@ fn release_plan(
         },
     )
     .map_err(|e| format!("cannot render {}: {e}", from.display()))?;
+    super::bundle::note_unread(from, &unread);
     let name = bundle["name"].as_str().unwrap_or_default().to_string();
     let package = bundle["package"].as_str().unwrap_or_default().to_string();
     let mut docs = Vec::new();
