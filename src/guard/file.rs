@@ -22,7 +22,8 @@ pub enum ReadError {
     NotRegular(&'static str),
     #[error("{len} bytes, more than the {limit} a file of this kind may have; not read")]
     TooLarge { len: u64, limit: u64 },
-    /// The path resolves (through a symbolic link) outside the directory it may be read in.
+    /// The path resolves (through a symbolic link) to `target`, outside the directory it may be
+    /// read in (`root`, resolved).
     #[error("a symbolic link to {}, outside {}; not read", target.display(), root.display())]
     Outside { target: PathBuf, root: PathBuf },
 }
@@ -130,8 +131,6 @@ fn utf8(bytes: Vec<u8>) -> Result<String, ReadError> {
 /// are followed; one that leaves is [`ReadError::Outside`], and the file it leads to is not opened.
 #[derive(Debug, Clone)]
 pub struct Within {
-    /// As given, for messages.
-    root: PathBuf,
     /// Absolute, every link resolved.
     resolved: PathBuf,
 }
@@ -140,14 +139,13 @@ impl Within {
     /// The directory `root`; an error when it cannot be resolved (it does not exist, say).
     pub fn new(root: &Path) -> io::Result<Within> {
         Ok(Within {
-            root: root.to_path_buf(),
             resolved: fs::canonicalize(root)?,
         })
     }
 
-    /// The directory as given.
+    /// The directory, absolute, every link resolved.
     pub fn root(&self) -> &Path {
-        &self.root
+        &self.resolved
     }
 
     /// [`open_regular`], for a path that resolves inside the directory only. The file opened is
@@ -157,7 +155,7 @@ impl Within {
         if !target.starts_with(&self.resolved) {
             return Err(ReadError::Outside {
                 target,
-                root: self.root.clone(),
+                root: self.resolved.clone(),
             });
         }
         open_with(&target, libc::O_NOFOLLOW)
@@ -270,7 +268,7 @@ mod tests {
                 format!(
                     "a symbolic link to {}, outside {}; not read",
                     secret.canonicalize().unwrap().display(),
-                    root.display()
+                    root.canonicalize().unwrap().display()
                 )
             );
             assert!(!err.is_not_found());
