@@ -503,10 +503,9 @@ fn release_plan(
     image: &str,
 ) -> Result<ReleasePlan, String> {
     let op = OperatorDir::find(dir);
-    let config = release::read_release_config(&from.join("release-config.yaml"))
-        .map_err(|e| e.to_string())?;
+    let config = release::read_release_config(from).map_err(|e| e.to_string())?;
     let ci = op.dir.join("ci.yaml");
-    let (enabled, mappings) = release::read_ci_mapping(&ci).map_err(|e| e.to_string())?;
+    let (enabled, mappings) = release::read_ci_mapping(&op.dir).map_err(|e| e.to_string())?;
     if !enabled {
         return Err(format!(
             "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",

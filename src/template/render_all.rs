@@ -129,7 +129,7 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
     // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
     let present = ci.symlink_metadata().is_ok();
     let mappings = if present {
-        read_ci_mapping(&ci)?.1
+        read_ci_mapping(&op.dir)?.1
     } else {
         Vec::new()
     };
