@@ -238,7 +238,7 @@ fn run_edit(
         );
         return exit::INVALID;
     }
-    let Some(rendered) = rerender_changed(args, &changed) else {
+    let Some(rendered) = rerender_changed(args, root, &changed) else {
         return exit::INVALID;
     };
     if args.dry_run {
@@ -309,6 +309,7 @@ fn apply_one(
 /// with `--no-render`); `None`, said why, when one cannot be.
 fn rerender_changed(
     args: &EditArgs,
+    root: &Root,
     changed: &[TemplateWorkspace],
 ) -> Option<Vec<(PathBuf, String)>> {
     if args.no_render {
@@ -321,7 +322,7 @@ fn rerender_changed(
     match rendered {
         Ok(r) => {
             let r = r.concat();
-            print_rendered(&r);
+            print_rendered(root, &r);
             Some(r)
         }
         Err(e) => {
@@ -331,10 +332,12 @@ fn rerender_changed(
     }
 }
 
-/// The catalogs a save re-renders, each with how it changes.
-fn print_rendered(rendered: &[(PathBuf, String)]) {
+/// The catalogs a save re-renders, each with how it changes. A catalog is read only when it
+/// resolves inside `root`, the directory the save writes in.
+fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
+    let limit = crate::catalog::load::MAX_FILE;
     for (file, text) in rendered {
-        let change = match crate::guard::file::read_limited(file, crate::catalog::load::MAX_FILE) {
+        let change = match crate::guard::file::read_limited_within(root.path(), file, limit) {
             Ok(bytes) if bytes == text.as_bytes() => "unchanged".to_string(),
             Ok(bytes) => {
                 crate::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
@@ -442,7 +445,7 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
                     return exit::INVALID;
                 }
             };
-            print_rendered(&rendered);
+            print_rendered(root, &rendered);
             if args.dry_run {
                 eprintln!("{what} (dry run: nothing written)");
                 return exit::OK;

@@ -358,9 +358,11 @@ pub fn catalog_text(
 }
 
 /// The catalog file at `rel` under `root` as it is on disk, `None` when there is none. Only a
-/// regular file is read (a FIFO there would never end the read), within the catalog files' limit.
+/// regular file is read (a FIFO there would never end the read), within the catalog files' limit,
+/// and only when it resolves inside `root` (a link leading out of the repository is not followed).
 pub fn read_output(root: &Path, rel: &str) -> std::io::Result<Option<Vec<u8>>> {
-    match crate::guard::file::read_limited(&root.join(rel), crate::catalog::load::MAX_FILE) {
+    let limit = crate::catalog::load::MAX_FILE;
+    match crate::guard::file::read_limited_within(root, &root.join(rel), limit) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.is_not_found() => Ok(None),
         Err(e) => Err(e.into()),
