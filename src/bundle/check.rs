@@ -14,6 +14,7 @@ use super::{
 use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::semver_range::{Range, Version};
+use crate::guard::file::Within;
 
 /// What `check` found.
 #[derive(Debug, Clone)]
@@ -475,17 +476,22 @@ fn check_properties(props: &[TypedValue], out: &mut Vec<Diagnostic>) {
 /// Checks a plain+v0 bundle: a flat `manifests/` whose files hold Kubernetes objects.
 pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let cannot_read = |e: std::io::Error| {
+        vec![diag(
+            codes::UNREADABLE,
+            Severity::Error,
+            Location::new("manifests", 0, 0),
+            format!("cannot read: {e}"),
+        )]
+    };
+    // Manifests are read only when they resolve inside the bundle directory.
+    let within = match Within::new(dir) {
+        Ok(w) => w,
+        Err(e) => return cannot_read(e),
+    };
     let entries = match read_dir_sorted(&dir.join("manifests")) {
         Ok(e) => e,
-        Err(e) => {
-            out.push(diag(
-                codes::UNREADABLE,
-                Severity::Error,
-                Location::new("manifests", 0, 0),
-                format!("cannot read: {e}"),
-            ));
-            return out;
-        }
+        Err(e) => return cannot_read(e),
     };
     let mut objects = 0usize;
     for (name, is_dir) in entries {
@@ -499,7 +505,7 @@ pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
             ));
             continue;
         }
-        objects += plain_manifest(&dir.join("manifests").join(&name), &rel, &mut out);
+        objects += plain_manifest(&within, &dir.join("manifests").join(&name), &rel, &mut out);
     }
     if objects == 0 {
         out.push(diag(
@@ -514,8 +520,8 @@ pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
 
 /// FBC222: every document of a plain+v0 manifest file is a Kubernetes object with `apiVersion`,
 /// `kind` and `metadata.name`. Returns how many are.
-fn plain_manifest(path: &Path, rel: &str, out: &mut Vec<Diagnostic>) -> usize {
-    let Some((text, nodes)) = read_docs(path, rel, out, codes::PLAIN_OBJECT) else {
+fn plain_manifest(within: &Within, path: &Path, rel: &str, out: &mut Vec<Diagnostic>) -> usize {
+    let Some((text, nodes)) = read_docs(within, path, rel, out, codes::PLAIN_OBJECT) else {
         return 0;
     };
     let mut objects = 0;

@@ -14,6 +14,7 @@ use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::emit::{sort_keys, write_go_json};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::{Severity, decode};
+use crate::guard::file::Within;
 
 /// Entries of a directory sorted by name as Go's `fs.ReadDir` returns them.
 pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
@@ -45,14 +46,17 @@ fn scalar_text(node: &Node, text: &str) -> Option<String> {
 }
 
 /// A file's documents: `(node, line)` with the text they came from. Problems go to `diags`.
+/// The file is read only when it resolves inside `within` (the bundle or package-manifest
+/// directory the command line names): a link leading out of it is reported and not read.
 pub(crate) fn read_docs(
+    within: &Within,
     path: &Path,
     rel: &str,
     diags: &mut Vec<Diagnostic>,
     code: &'static str,
 ) -> Option<(String, Vec<Option<Node>>)> {
     // Only a regular file is read (a FIFO would never end the read), its size checked first.
-    let bytes = match crate::guard::file::read_limited(path, crate::catalog::load::MAX_FILE) {
+    let bytes = match within.read_limited(path, crate::catalog::load::MAX_FILE) {
         Ok(b) => b,
         Err(e) => {
             diags.push(diag(
@@ -187,20 +191,44 @@ fn typed_list(
 
 impl RegistryBundle {
     /// Reads a registry+v1 bundle directory. Never fails: what cannot be read is a diagnostic.
+    /// Its files are read only when they resolve inside `root`.
     pub fn read(root: &Path) -> RegistryBundle {
         let mut b = RegistryBundle {
             root: root.to_path_buf(),
             ..Default::default()
         };
-        b.read_manifests(&root.join("manifests"), "manifests/", |_| true);
-        b.read_metadata();
+        let within = match Within::new(root) {
+            Ok(w) => w,
+            Err(e) => {
+                b.diagnostics.push(diag(
+                    codes::NOT_A_BUNDLE,
+                    Severity::Error,
+                    Location::new(".", 0, 0),
+                    format!("cannot read the bundle directory: {e}"),
+                ));
+                return b;
+            }
+        };
+        b.read_manifests(&within, &root.join("manifests"), "manifests/", |_| true);
+        b.read_metadata(&within);
         b
+    }
+
+    /// The files that could not be read (not regular files, too large, or links leading out of
+    /// the directory): reading passes over them, as opm passes over what it cannot read, so a
+    /// rendering leaves them out.
+    pub fn unread(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.code == codes::UNREADABLE)
     }
 
     /// A bundle made of the manifest files of `dir` that `keep` accepts (by file name), with the
     /// package and channels given instead of read from annotations: what a version directory of the
     /// legacy package-manifest format holds. `prefix` is prepended to file names in diagnostics.
+    /// Files are read only when they resolve inside `within` (the directory migrated).
     pub fn from_manifests(
+        within: &Within,
         dir: &Path,
         prefix: &str,
         keep: impl Fn(&str) -> bool,
@@ -212,7 +240,7 @@ impl RegistryBundle {
             root: dir.to_path_buf(),
             ..Default::default()
         };
-        b.read_manifests(dir, prefix, keep);
+        b.read_manifests(within, dir, prefix, keep);
         let at = Location::new(prefix.trim_end_matches('/'), 0, 0);
         let mut annotation = |key: &str, value: String| {
             b.annotations.push(Annotation {
@@ -233,7 +261,13 @@ impl RegistryBundle {
         b
     }
 
-    fn read_manifests(&mut self, dir: &Path, prefix: &str, keep: impl Fn(&str) -> bool) {
+    fn read_manifests(
+        &mut self,
+        within: &Within,
+        dir: &Path,
+        prefix: &str,
+        keep: impl Fn(&str) -> bool,
+    ) {
         let entries = match read_dir_sorted(dir) {
             Ok(e) => e,
             Err(e) => {
@@ -263,7 +297,7 @@ impl RegistryBundle {
             if name.starts_with('.') {
                 continue;
             }
-            if let Some(object) = self.read_manifest(&dir.join(&name), &rel) {
+            if let Some(object) = self.read_manifest(within, &dir.join(&name), &rel) {
                 self.add_object(object);
             }
         }
@@ -271,8 +305,8 @@ impl RegistryBundle {
 
     /// The object of one manifest file: its first document, as opm reads it (`None` when opm skips
     /// the file).
-    fn read_manifest(&mut self, path: &Path, rel: &str) -> Option<Object> {
-        let (text, nodes) = read_docs(path, rel, &mut self.diagnostics, codes::MANIFEST)?;
+    fn read_manifest(&mut self, within: &Within, path: &Path, rel: &str) -> Option<Object> {
+        let (text, nodes) = read_docs(within, path, rel, &mut self.diagnostics, codes::MANIFEST)?;
         let first = match nodes.first() {
             Some(Some(first)) => first,
             Some(None) if nodes.iter().flatten().next().is_some() => {
@@ -336,7 +370,7 @@ impl RegistryBundle {
         self.objects.push(object);
     }
 
-    fn read_metadata(&mut self) {
+    fn read_metadata(&mut self, within: &Within) {
         let dir = self.root.join("metadata");
         let entries = match read_dir_sorted(&dir) {
             Ok(e) => e,
@@ -361,15 +395,15 @@ impl RegistryBundle {
                 ));
                 continue;
             }
-            self.read_metadata_file(&dir.join(&name), &name, &rel);
+            self.read_metadata_file(within, &dir.join(&name), &name, &rel);
         }
     }
 
     /// One file of `metadata/`: the first file with annotations, dependencies or properties supplies
     /// them (opm reads each kind from the first file that has it).
-    fn read_metadata_file(&mut self, path: &Path, name: &str, rel: &str) {
+    fn read_metadata_file(&mut self, within: &Within, path: &Path, name: &str, rel: &str) {
         let mut diags = Vec::new();
-        let read = read_docs(path, rel, &mut diags, codes::METADATA_FILE);
+        let read = read_docs(within, path, rel, &mut diags, codes::METADATA_FILE);
         self.diagnostics.extend(diags);
         let Some((text, nodes)) = read else {
             return;

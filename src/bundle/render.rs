@@ -25,6 +25,21 @@ pub fn render_dir(dir: &Path, opts: &RenderOptions) -> Result<Value, BundleError
     render(&RegistryBundle::read(dir), opts)
 }
 
+/// [`render_dir`], with the files the rendering leaves out because they could not be read, each
+/// as `file: why` (the file relative to `dir`).
+pub fn render_dir_noting(
+    dir: &Path,
+    opts: &RenderOptions,
+) -> Result<(Value, Vec<String>), BundleError> {
+    let b = RegistryBundle::read(dir);
+    let value = render(&b, opts)?;
+    let unread = b
+        .unread()
+        .map(|d| format!("{}: {}", d.location.file, d.message))
+        .collect();
+    Ok((value, unread))
+}
+
 /// A property as opm builds it: type, value and the value's JSON text (for ordering).
 struct Prop {
     type_: String,

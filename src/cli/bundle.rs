@@ -80,8 +80,11 @@ pub fn run_render(args: &RenderArgs) -> i32 {
             );
             return exit::USAGE;
         }
-        match bundle::render_dir(dir, &opts) {
-            Ok(b) => blobs.push(b),
+        match bundle::render_dir_noting(dir, &opts) {
+            Ok((b, unread)) => {
+                note_unread(dir, &unread);
+                blobs.push(b);
+            }
             Err(e) => {
                 eprintln!("fbc-edit: render {}: {e}", dir.display());
                 eprintln!(
@@ -94,6 +97,13 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     }
     print!("{}", write_fbc(&blobs, args.output.into()));
     exit::OK
+}
+
+/// Says on stderr which files of the bundle directory `dir` a rendering left out, unread.
+pub(crate) fn note_unread(dir: &std::path::Path, unread: &[String]) {
+    for u in unread {
+        eprintln!("note: {}/{u}; left out of the rendering", dir.display());
+    }
 }
 
 /// The blobs an image renders to: a bundle image's `olm.bundle` (its `image` the reference unless

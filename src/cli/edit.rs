@@ -391,7 +391,7 @@ impl EditCommand {
                     image: image.clone(),
                     csv_metadata: *csv_metadata,
                 };
-                let rendered = bundle::render_dir(from, &opts).map_err(|e| {
+                let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
                     (
                         exit::INVALID,
                         format!(
@@ -401,6 +401,7 @@ impl EditCommand {
                         ),
                     )
                 })?;
+                super::bundle::note_unread(from, &unread);
                 Edit::AddBundle {
                     bundle: rendered,
                     channel: channel.clone(),

@@ -238,7 +238,7 @@ fn run_edit(
         );
         return exit::INVALID;
     }
-    let Some(rendered) = rerender_changed(args, &changed) else {
+    let Some(rendered) = rerender_changed(args, root, &changed) else {
         return exit::INVALID;
     };
     if args.dry_run {
@@ -309,6 +309,7 @@ fn apply_one(
 /// with `--no-render`); `None`, said why, when one cannot be.
 fn rerender_changed(
     args: &EditArgs,
+    root: &Root,
     changed: &[TemplateWorkspace],
 ) -> Option<Vec<(PathBuf, String)>> {
     if args.no_render {
@@ -321,7 +322,7 @@ fn rerender_changed(
     match rendered {
         Ok(r) => {
             let r = r.concat();
-            print_rendered(&r);
+            print_rendered(root, &r);
             Some(r)
         }
         Err(e) => {
@@ -331,10 +332,12 @@ fn rerender_changed(
     }
 }
 
-/// The catalogs a save re-renders, each with how it changes.
-fn print_rendered(rendered: &[(PathBuf, String)]) {
+/// The catalogs a save re-renders, each with how it changes. A catalog is read only when it
+/// resolves inside `root`, the directory the save writes in.
+fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
+    let limit = crate::catalog::load::MAX_FILE;
     for (file, text) in rendered {
-        let change = match crate::guard::file::read_limited(file, crate::catalog::load::MAX_FILE) {
+        let change = match crate::guard::file::read_limited_within(root.path(), file, limit) {
             Ok(bytes) if bytes == text.as_bytes() => "unchanged".to_string(),
             Ok(bytes) => {
                 crate::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
@@ -442,7 +445,7 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
                     return exit::INVALID;
                 }
             };
-            print_rendered(&rendered);
+            print_rendered(root, &rendered);
             if args.dry_run {
                 eprintln!("{what} (dry run: nothing written)");
                 return exit::OK;
@@ -503,17 +506,16 @@ fn release_plan(
     image: &str,
 ) -> Result<ReleasePlan, String> {
     let op = OperatorDir::find(dir);
-    let config = release::read_release_config(&from.join("release-config.yaml"))
-        .map_err(|e| e.to_string())?;
+    let config = release::read_release_config(from).map_err(|e| e.to_string())?;
     let ci = op.dir.join("ci.yaml");
-    let (enabled, mappings) = release::read_ci_mapping(&ci).map_err(|e| e.to_string())?;
+    let (enabled, mappings) = release::read_ci_mapping(&op.dir).map_err(|e| e.to_string())?;
     if !enabled {
         return Err(format!(
             "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",
             ci.display()
         ));
     }
-    let bundle = crate::bundle::render_dir(
+    let (bundle, unread) = crate::bundle::render_dir_noting(
         from,
         &crate::bundle::RenderOptions {
             image: Some(image.to_string()),
@@ -521,6 +523,7 @@ fn release_plan(
         },
     )
     .map_err(|e| format!("cannot render {}: {e}", from.display()))?;
+    super::bundle::note_unread(from, &unread);
     let name = bundle["name"].as_str().unwrap_or_default().to_string();
     let package = bundle["package"].as_str().unwrap_or_default().to_string();
     let mut docs = Vec::new();

@@ -2,11 +2,16 @@
 //! without blocking (`O_NONBLOCK`, so a FIFO with no writer does not wait for one) and checked with
 //! `fstat` on the opened handle (so the check and the read are about the same file), and its size
 //! is known before any buffer is sized from it.
+//!
+//! A file found in a directory the command line names (a bundle's manifest, an operator's
+//! `ci.yaml`, a template) is read through [`Within`]: only when it resolves, symbolic links
+//! followed, to a file inside that directory. A link committed by someone else never makes a read
+//! leave it (to a token in the home directory, say).
 
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +22,10 @@ pub enum ReadError {
     NotRegular(&'static str),
     #[error("{len} bytes, more than the {limit} a file of this kind may have; not read")]
     TooLarge { len: u64, limit: u64 },
+    /// The path resolves (through a symbolic link) to `target`, outside the directory it may be
+    /// read in (`root`, resolved).
+    #[error("a symbolic link to {}, outside {}; not read", target.display(), root.display())]
+    Outside { target: PathBuf, root: PathBuf },
 }
 
 impl ReadError {
@@ -59,9 +68,14 @@ pub fn kind_name(ft: fs::FileType) -> &'static str {
 /// Opens `path` (following symbolic links) when it is a regular file, without ever blocking on
 /// it; returns the handle and its metadata.
 pub fn open_regular(path: &Path) -> Result<(File, Metadata), ReadError> {
+    open_with(path, 0)
+}
+
+/// [`open_regular`] with more `open(2)` flags.
+fn open_with(path: &Path, flags: libc::c_int) -> Result<(File, Metadata), ReadError> {
     let file = fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | flags)
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.file_type().is_file() {
@@ -73,7 +87,11 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), ReadError> {
 /// The whole of a regular file of at most `limit` bytes. The size is checked before the buffer is
 /// made, and the read stops at `limit` even when the file grows meanwhile.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let (file, meta) = open_regular(path)?;
+    read_opened(open_regular(path)?, limit)
+}
+
+/// The whole of an opened regular file of at most `limit` bytes.
+fn read_opened((file, meta): (File, Metadata), limit: u64) -> Result<Vec<u8>, ReadError> {
     if meta.len() > limit {
         return Err(ReadError::TooLarge {
             len: meta.len(),
@@ -93,7 +111,10 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 
 /// [`read_limited`] as UTF-8 text.
 pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, ReadError> {
-    let bytes = read_limited(path, limit)?;
+    utf8(read_limited(path, limit)?)
+}
+
+fn utf8(bytes: Vec<u8>) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|e| {
         ReadError::Io(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -103,6 +124,76 @@ pub fn read_text_limited(path: &Path, limit: u64) -> Result<String, ReadError> {
             ),
         ))
     })
+}
+
+/// A directory files are read inside of, fixed (symbolic links resolved) once: a path is read
+/// only when it resolves, every link followed, to a regular file below it. Links that stay inside
+/// are followed; one that leaves is [`ReadError::Outside`], and the file it leads to is not opened.
+#[derive(Debug, Clone)]
+pub struct Within {
+    /// Absolute, every link resolved.
+    resolved: PathBuf,
+}
+
+impl Within {
+    /// The directory `root`; an error when it cannot be resolved (it does not exist, say).
+    pub fn new(root: &Path) -> io::Result<Within> {
+        Ok(Within {
+            resolved: fs::canonicalize(root)?,
+        })
+    }
+
+    /// The directory, absolute, every link resolved.
+    pub fn root(&self) -> &Path {
+        &self.resolved
+    }
+
+    /// [`open_regular`], for a path that resolves inside the directory only. The file opened is
+    /// the one resolved, opened without following a link there (one put in its place meanwhile).
+    pub fn open_regular(&self, path: &Path) -> Result<(File, Metadata), ReadError> {
+        let target = fs::canonicalize(path)?;
+        if !target.starts_with(&self.resolved) {
+            return Err(ReadError::Outside {
+                target,
+                root: self.resolved.clone(),
+            });
+        }
+        open_with(&target, libc::O_NOFOLLOW)
+    }
+
+    /// [`read_limited`], for a path that resolves inside the directory only.
+    pub fn read_limited(&self, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+        read_opened(self.open_regular(path)?, limit)
+    }
+
+    /// [`read_text_limited`], for a path that resolves inside the directory only.
+    pub fn read_text_limited(&self, path: &Path, limit: u64) -> Result<String, ReadError> {
+        utf8(self.read_limited(path, limit)?)
+    }
+}
+
+/// [`Within::open_regular`] for one file: `path` only when it resolves inside `root`.
+pub fn open_regular_within(root: &Path, path: &Path) -> Result<(File, Metadata), ReadError> {
+    Within::new(root)?.open_regular(path)
+}
+
+/// [`Within::read_limited`] for one file: `path` only when it resolves inside `root`.
+pub fn read_limited_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    Within::new(root)?.read_limited(path, limit)
+}
+
+/// [`Within::read_text_limited`] for one file: `path` only when it resolves inside `root`.
+pub fn read_text_limited_within(root: &Path, path: &Path, limit: u64) -> Result<String, ReadError> {
+    Within::new(root)?.read_text_limited(path, limit)
+}
+
+/// The directory a file named by `path` is in, as named (`.` for a bare file name): the root a
+/// file named on its own is read within.
+pub fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 #[cfg(test)]
@@ -148,5 +239,116 @@ mod tests {
                 .unwrap_err()
                 .is_not_found()
         );
+    }
+
+    #[test]
+    fn a_link_leaving_the_root_is_refused_without_reading_its_target() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("root");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        let secret = tmp.path().join("secret.txt");
+        std::fs::write(&secret, "token").unwrap();
+        std::os::unix::fs::symlink(&secret, root.join("abs.yaml")).unwrap();
+        std::os::unix::fs::symlink("../../secret.txt", root.join("sub/rel.yaml")).unwrap();
+        // A directory link leaving the root takes the file below it out too.
+        std::os::unix::fs::symlink(tmp.path(), root.join("up")).unwrap();
+        let within = Within::new(&root).unwrap();
+        for path in [
+            root.join("abs.yaml"),
+            root.join("sub/rel.yaml"),
+            root.join("up/secret.txt"),
+        ] {
+            let err = within.read_limited(&path, 1 << 20).unwrap_err();
+            assert!(
+                matches!(&err, ReadError::Outside { target, .. } if *target == secret.canonicalize().unwrap()),
+                "{path:?}: {err:?}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "a symbolic link to {}, outside {}; not read",
+                    secret.canonicalize().unwrap().display(),
+                    root.canonicalize().unwrap().display()
+                )
+            );
+            assert!(!err.is_not_found());
+            assert!(read_text_limited_within(&root, &path, 10).is_err());
+        }
+    }
+
+    #[test]
+    fn links_inside_the_root_are_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real");
+        std::fs::create_dir_all(real.join("store")).unwrap();
+        std::fs::write(real.join("store/a.txt"), "abc").unwrap();
+        std::os::unix::fs::symlink("store/a.txt", real.join("a.yaml")).unwrap();
+        // The root itself through a link: resolved once, the files below it still inside.
+        let alias = tmp.path().join("alias");
+        std::os::unix::fs::symlink(&real, &alias).unwrap();
+        for root in [&real, &alias] {
+            let within = Within::new(root).unwrap();
+            assert_eq!(
+                within.read_limited(&root.join("a.yaml"), 3).unwrap(),
+                b"abc"
+            );
+            assert_eq!(
+                within
+                    .read_text_limited(&root.join("store/a.txt"), 3)
+                    .unwrap(),
+                "abc"
+            );
+            assert!(matches!(
+                within.read_limited(&root.join("a.yaml"), 2).unwrap_err(),
+                ReadError::TooLarge { len: 3, limit: 2 }
+            ));
+        }
+        // Relative to the working directory as well as absolute.
+        let (_, meta) = open_regular_within(Path::new("src"), Path::new("src/lib.rs")).unwrap();
+        assert!(meta.is_file());
+    }
+
+    #[test]
+    fn missing_files_fifos_and_directories_inside_the_root_read_as_before() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        let within = Within::new(root).unwrap();
+        assert!(
+            within
+                .read_limited(&root.join("none"), 10)
+                .unwrap_err()
+                .is_not_found()
+        );
+        // A broken link is a file that is not there.
+        std::os::unix::fs::symlink("none", root.join("broken")).unwrap();
+        assert!(
+            within
+                .read_limited(&root.join("broken"), 10)
+                .unwrap_err()
+                .is_not_found()
+        );
+        mkfifo(&root.join("f"));
+        std::os::unix::fs::symlink("f", root.join("to-fifo")).unwrap();
+        for p in ["f", "to-fifo"] {
+            assert_eq!(
+                within
+                    .read_limited(&root.join(p), 10)
+                    .unwrap_err()
+                    .to_string(),
+                "not a regular file (a FIFO); not read"
+            );
+        }
+        assert!(matches!(
+            within.read_limited(root, 10).unwrap_err(),
+            ReadError::NotRegular("a directory")
+        ));
+        // A root that is not there: nothing below it is either.
+        assert!(
+            read_limited_within(&root.join("gone"), &root.join("gone/x"), 10)
+                .unwrap_err()
+                .is_not_found()
+        );
+        assert_eq!(dir_of(Path::new("t.yaml")), Path::new("."));
+        assert_eq!(dir_of(Path::new("a/t.yaml")), Path::new("a"));
     }
 }

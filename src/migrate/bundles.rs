@@ -49,6 +49,7 @@ pub(super) fn build_bundles(
             let default_here = chans.iter().find(|ch| *ch == default).map(String::as_str);
             let files = bundle_files(dir, c);
             let b = RegistryBundle::from_manifests(
+                &dir.within,
                 &dir.path,
                 &dir.rel,
                 |name| files.contains(name),

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::bundle::{self};
 use crate::catalog::{Diagnostic, Location};
+use crate::guard::file::Within;
 
 use super::{MigrateError, codes};
 
@@ -32,7 +33,7 @@ pub(super) fn holds_csv(d: &Dir) -> bool {
     d.csvs().next().is_some()
         || d.subdirs.iter().any(|s| {
             let path = d.path.join(Path::new(s).file_name().unwrap_or_default());
-            read_dir_files(&path, s, &mut Vec::new())
+            read_dir_files(&d.within, &path, s, &mut Vec::new())
                 .csvs()
                 .next()
                 .is_some()
@@ -90,7 +91,7 @@ pub(super) fn read_package(
                 .file_name()
                 .unwrap_or_default(),
         );
-        let d = read_dir_files(&path, &sub, diags);
+        let d = read_dir_files(&dirs[0].within, &path, &sub, diags);
         check_version_dir(&d, &sub, diags);
         dirs.push(d);
     }
@@ -176,7 +177,8 @@ pub(super) fn read_packages(
     dir: &Path,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<PackageDir>, MigrateError> {
-    let root = read_dir_files(dir, "", diags);
+    let within = Within::new(dir).map_err(|e| MigrateError::Read(dir.to_path_buf(), e))?;
+    let root = read_dir_files(&within, dir, "", diags);
     if let Some(manifest) = first_manifest(&root) {
         return Ok(vec![read_package(root, manifest, diags)]);
     }
@@ -208,7 +210,7 @@ pub(super) fn read_packages(
     for sub in &root.subdirs {
         let path = dir.join(sub.trim_end_matches('/'));
         let mut sub_diags = Vec::new();
-        let d = read_dir_files(&path, sub, &mut sub_diags);
+        let d = read_dir_files(&within, &path, sub, &mut sub_diags);
         if let Some(manifest) = first_manifest(&d) {
             diags.extend(sub_diags);
             packages.push(read_package(d, manifest, diags));

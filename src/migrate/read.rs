@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::bundle::{node_json, read_dir_sorted, read_docs};
 use crate::catalog::semver_range::Range;
 use crate::catalog::{Diagnostic, Location, Node, Severity};
+use crate::guard::file::Within;
 
 use super::codes;
 
@@ -99,6 +100,8 @@ pub(super) struct File {
 /// A directory of manifests: a version directory, or the package directory itself.
 #[derive(Debug, Clone)]
 pub(super) struct Dir {
+    /// The directory migrated: every file is read only when it resolves inside it.
+    pub(super) within: Within,
     pub(super) path: PathBuf,
     /// Prefix of its files relative to the input (`"etcd/0.9.2/"`), empty for the input itself.
     pub(super) rel: String,
@@ -116,9 +119,16 @@ impl Dir {
     }
 }
 
-/// Reads the files (not the subdirectories) of `path`; `rel` is its prefix.
-pub(super) fn read_dir_files(path: &Path, rel: &str, diags: &mut Vec<Diagnostic>) -> Dir {
+/// Reads the files (not the subdirectories) of `path`; `rel` is its prefix. Only files that
+/// resolve inside `within` are read.
+pub(super) fn read_dir_files(
+    within: &Within,
+    path: &Path,
+    rel: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Dir {
     let mut dir = Dir {
+        within: within.clone(),
         path: path.to_path_buf(),
         rel: rel.to_string(),
         files: Vec::new(),
@@ -144,7 +154,7 @@ pub(super) fn read_dir_files(path: &Path, rel: &str, diags: &mut Vec<Diagnostic>
             continue;
         }
         let file_rel = format!("{rel}{name}");
-        let what = read_file(&path.join(&name), &file_rel, &name, diags);
+        let what = read_file(within, &path.join(&name), &file_rel, &name, diags);
         dir.files.push(File {
             name,
             rel: file_rel,
@@ -154,12 +164,18 @@ pub(super) fn read_dir_files(path: &Path, rel: &str, diags: &mut Vec<Diagnostic>
     dir
 }
 
-pub(super) fn read_file(path: &Path, rel: &str, name: &str, diags: &mut Vec<Diagnostic>) -> What {
+pub(super) fn read_file(
+    within: &Within,
+    path: &Path,
+    rel: &str,
+    name: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> What {
     if !catalog_extension(name) {
         return What::Unread;
     }
     let mut found = Vec::new();
-    let Some((text, nodes)) = read_docs(path, rel, &mut found, codes::UNREADABLE) else {
+    let Some((text, nodes)) = read_docs(within, path, rel, &mut found, codes::UNREADABLE) else {
         diags.extend(found);
         return What::Broken;
     };

@@ -159,9 +159,12 @@ pub fn read(path: &Path) -> std::io::Result<Result<Template, TemplateError>> {
 }
 
 /// A template file's text: only a regular file is read (a FIFO would never end the read), of at
-/// most the size of a catalog file.
+/// most the size of a catalog file, and only when it resolves inside the directory it is named in
+/// or was found in (a symbolic link leading out of it is not followed).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
-    Ok(crate::guard::file::read_text_limited(
+    use crate::guard::file;
+    Ok(file::read_text_limited_within(
+        file::dir_of(path),
         path,
         crate::catalog::load::MAX_FILE,
     )?)

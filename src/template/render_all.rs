@@ -129,7 +129,7 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
     // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
     let present = ci.symlink_metadata().is_ok();
     let mappings = if present {
-        read_ci_mapping(&ci)?.1
+        read_ci_mapping(&op.dir)?.1
     } else {
         Vec::new()
     };
@@ -358,9 +358,11 @@ pub fn catalog_text(
 }
 
 /// The catalog file at `rel` under `root` as it is on disk, `None` when there is none. Only a
-/// regular file is read (a FIFO there would never end the read), within the catalog files' limit.
+/// regular file is read (a FIFO there would never end the read), within the catalog files' limit,
+/// and only when it resolves inside `root` (a link leading out of the repository is not followed).
 pub fn read_output(root: &Path, rel: &str) -> std::io::Result<Option<Vec<u8>>> {
-    match crate::guard::file::read_limited(&root.join(rel), crate::catalog::load::MAX_FILE) {
+    let limit = crate::catalog::load::MAX_FILE;
+    match crate::guard::file::read_limited_within(root, &root.join(rel), limit) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.is_not_found() => Ok(None),
         Err(e) => Err(e.into()),

@@ -331,14 +331,13 @@ pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
     let file = template
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
-    let mapped: Vec<String> =
-        crate::template::edit::release::read_ci_mapping(&op_dir.join("ci.yaml"))
-            .map(|(_, m)| m)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|m| Some(&m.template_name) == file.as_ref())
-            .flat_map(|m| m.catalog_names)
-            .collect();
+    let mapped: Vec<String> = crate::template::edit::release::read_ci_mapping(op_dir)
+        .map(|(_, m)| m)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| Some(&m.template_name) == file.as_ref())
+        .flat_map(|m| m.catalog_names)
+        .collect();
     names.sort_by_key(|n| !mapped.contains(n));
     names
         .into_iter()

@@ -43,6 +43,7 @@ mod tui_olm;
 mod tui_review;
 mod tui_theme;
 mod untrusted;
+mod untrusted_links;
 mod validate;
 mod validate_ci;
 mod write_edge_cases;

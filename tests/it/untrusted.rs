@@ -356,9 +356,12 @@ fn a_release_never_writes_through_a_template_link_leaving_the_repository() {
     let before = std::fs::read(&outside).unwrap();
     let ran = release(&root, &release_config("v4.20.yaml"), None);
     assert_ne!(ran.code, 0, "{}", ran.all());
+    // The link leaves the template's directory: the template is not even read.
     assert!(
-        ran.stderr.contains("is outside")
-            && ran.stderr.contains("the directory fbc-edit writes in"),
+        ran.stderr.contains(&format!(
+            "catalog-templates/v4.20.yaml: a symbolic link to {}",
+            outside.canonicalize().unwrap().display()
+        )) && ran.stderr.contains("not read"),
         "{}",
         ran.stderr
     );
@@ -378,12 +381,26 @@ fn a_release_never_writes_through_a_template_link_leaving_the_repository() {
 #[test]
 fn a_template_set_never_saves_through_a_link_leaving_the_repository() {
     let (tmp, root) = repo();
-    let outside = template_linked_from_outside(tmp.path(), &root);
-    let before = std::fs::read(&outside).unwrap();
     let template = root.join(RABBIT).join("catalog-templates/v4.20.yaml");
     let catalog = root.join("catalogs/v4.20/rabbitmq-messaging-topology-operator");
     let (sources, _) = Sources::for_template(&template, &[catalog], Vec::new(), None).unwrap();
-    let mut set = TemplateSet::open(std::slice::from_ref(&template), Memo::new(sources)).unwrap();
+    let memo = Memo::new(sources);
+    let mut set = TemplateSet::open(std::slice::from_ref(&template), memo.clone()).unwrap();
+    // Swapped for a link to the same file outside once opened: the save resolves it and refuses.
+    let outside = tmp.path().join("elsewhere/v4.20.yaml");
+    std::fs::create_dir_all(outside.parent().unwrap()).unwrap();
+    std::fs::rename(&template, &outside).unwrap();
+    std::os::unix::fs::symlink(&outside, &template).unwrap();
+    let before = std::fs::read(&outside).unwrap();
+    // Opened through the link, it is not even read.
+    let e = match TemplateSet::open(std::slice::from_ref(&template), memo) {
+        Ok(_) => panic!("opened through a link leaving its directory"),
+        Err(e) => format!("{e:?}"),
+    };
+    assert!(
+        e.contains("a symbolic link to") && e.contains("not read"),
+        "{e}"
+    );
     assert!(
         set.root().starts_with(root.canonicalize().unwrap()),
         "{}",

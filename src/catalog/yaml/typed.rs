@@ -1,6 +1,8 @@
 //! Small YAML files read into typed values: an operator's `ci.yaml`, a bundle's
 //! `release-config.yaml`, the user's `config.yaml`. Such a file may come from someone else (a pull
-//! request), so it is read whole only when it is a regular file within the `yaml-file` budget, and
+//! request), so it is read whole only when it is a regular file within the `yaml-file` budget (and,
+//! for [`read`], when it resolves inside the directory it belongs to, a link leading out of it not
+//! followed), and
 //! this crate's reader goes over it first: its depth and alias budgets bound the work before serde
 //! reads the text, whose own parser would take minutes on a few hundred kilobytes of nesting. The
 //! tree that reader builds is kept, so a caller can name the line of any value it refuses.
@@ -56,10 +58,11 @@ impl fmt::Display for TypedError {
 
 impl std::error::Error for TypedError {}
 
-/// Reads the file at `path` into a `T`.
-pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Typed<T>, TypedError> {
+/// Reads the file at `path` into a `T`, when it resolves (symbolic links followed) to a file inside
+/// `root`: the directory the command line names that it belongs to.
+pub fn read<T: DeserializeOwned>(root: &Path, path: &Path) -> Result<Typed<T>, TypedError> {
     let shown = path.display().to_string();
-    let text = read_text_if_present(path)
+    let text = text_if_present(Some(root), path)
         .and_then(|t| t.ok_or_else(|| "no such file".to_string()))
         .map_err(|message| TypedError {
             file: shown.clone(),
@@ -71,10 +74,21 @@ pub fn read<T: DeserializeOwned>(path: &Path) -> Result<Typed<T>, TypedError> {
 }
 
 /// The text of a small YAML file, when it is a regular file within the `yaml-file` budget;
-/// `None` when there is no file. The error is the reason, in words.
+/// `None` when there is no file. The error is the reason, in words. Symbolic links are followed
+/// wherever they lead: this is for the user's own files (`config.yaml`), not for someone else's.
 pub fn read_text_if_present(path: &Path) -> Result<Option<String>, String> {
+    text_if_present(None, path)
+}
+
+/// [`read_text_if_present`], inside `root` when one is given.
+fn text_if_present(root: Option<&Path>, path: &Path) -> Result<Option<String>, String> {
     let budgets = limits::current();
-    match file::read_text_limited(path, budgets.get(Limit::YamlFile)) {
+    let limit = budgets.get(Limit::YamlFile);
+    let read = match root {
+        Some(root) => file::read_text_limited_within(root, path, limit),
+        None => file::read_text_limited(path, limit),
+    };
+    match read {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.is_not_found() => Ok(None),
         Err(ReadError::TooLarge { len, .. }) => Err(budgets.exceeded(

@@ -34,7 +34,8 @@ pub struct TemplateDoc {
 }
 
 impl TemplateDoc {
-    /// Opens `path` (a basic or semver template) for editing.
+    /// Opens `path` (a basic or semver template) for editing. It is read only when it resolves
+    /// inside the directory it is named in (a symbolic link leading out of it is not followed).
     pub fn open(path: &Path) -> Result<TemplateDoc, DocError> {
         let shown = path.display().to_string();
         let io = |source| DocError::Io {
@@ -49,6 +50,10 @@ impl TemplateDoc {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .ok_or_else(|| io(std::io::Error::from(std::io::ErrorKind::InvalidInput)))?;
+        // Read first, inside its directory: the load below follows links wherever they lead.
+        let bytes =
+            crate::guard::file::read_limited_within(&dir, path, crate::catalog::load::MAX_FILE)
+                .map_err(|e| io(e.into()))?;
         let catalog = load_file(&dir, &name).map_err(|e| DocError::Unreadable(e.to_string()))?;
         let errors: Vec<String> = catalog
             .diagnostics
@@ -64,8 +69,6 @@ impl TemplateDoc {
                 "{shown}: holds no template document"
             )));
         }
-        let bytes = crate::guard::file::read_limited(path, crate::catalog::load::MAX_FILE)
-            .map_err(|e| io(e.into()))?;
         let file = &catalog.files[0];
         if bytes.len() as u64 != file.len || xxhash_rust::xxh3::xxh3_64(&bytes) != file.hash {
             return Err(DocError::Changed(shown));

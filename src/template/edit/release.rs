@@ -124,13 +124,15 @@ fn items(node: Option<&Node>) -> &[Node] {
     node.and_then(Node::as_seq).unwrap_or_default()
 }
 
-/// Reads and checks a `release-config.yaml` with the schema the pipeline checks it with; a template
-/// name must be a plain file name.
-pub fn read_release_config(path: &Path) -> Result<ReleaseConfig, ReleaseError> {
+/// Reads and checks the `release-config.yaml` of the bundle directory `from` with the schema the
+/// pipeline checks it with; a template name must be a plain file name. The file is read only when
+/// it resolves inside `from`.
+pub fn read_release_config(from: &Path) -> Result<ReleaseConfig, ReleaseError> {
+    let path = &from.join("release-config.yaml");
     let Typed {
         value: config,
         tree,
-    } = typed::read::<ReleaseConfig>(path)?;
+    } = typed::read::<ReleaseConfig>(from, path)?;
     let listed = items(tree.get_field("catalog_templates"));
     let bad = |line: u32, why: String| Err(config_error(path, line, why));
     if config.catalog_templates.is_empty() {
@@ -187,10 +189,12 @@ fn has_duplicates(items: &[String]) -> bool {
     !items.iter().all(|i| seen.insert(i.as_str()))
 }
 
-/// The `fbc` section of an operator's `ci.yaml`: whether FBC delivery is on, and the mappings.
-/// Every template and catalog name of the mappings must be a plain file or directory name.
-pub fn read_ci_mapping(path: &Path) -> Result<(bool, Vec<CatalogMapping>), ReleaseError> {
-    let Typed { value: ci, tree } = typed::read::<CiYaml>(path)?;
+/// The `fbc` section of the `ci.yaml` of the operator directory `dir`: whether FBC delivery is on,
+/// and the mappings. Every template and catalog name of the mappings must be a plain file or
+/// directory name. The file is read only when it resolves inside `dir`.
+pub fn read_ci_mapping(dir: &Path) -> Result<(bool, Vec<CatalogMapping>), ReleaseError> {
+    let path = &dir.join("ci.yaml");
+    let Typed { value: ci, tree } = typed::read::<CiYaml>(dir, path)?;
     let fbc = ci.fbc.unwrap_or(Fbc {
         enabled: None,
         catalog_mapping: Vec::new(),
