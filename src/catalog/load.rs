@@ -467,8 +467,10 @@ impl Buffers {
         buf.bytes.clear();
         buf.bytes
             .reserve(usize::try_from(metadata.len()).unwrap_or(0));
-        // A file growing meanwhile is read no further than the limit.
-        file.take(MAX_FILE + 1).read_to_end(&mut buf.bytes)?;
+        // The file's own read_to_end reads it in one call from its size (a `take` would read it in
+        // 8 KiB, then doubling, calls); a file that grew past the limit meanwhile is refused after.
+        let mut file = file;
+        file.read_to_end(&mut buf.bytes)?;
         if buf.bytes.len() as u64 > MAX_FILE {
             return Err(too_large(buf.bytes.len() as u64));
         }
