@@ -197,10 +197,11 @@ pub fn dir_of(path: &Path) -> &Path {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn mkfifo(p: &Path) {
+    /// Makes a FIFO at `p`.
+    pub(crate) fn mkfifo(p: &Path) {
         let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     }

@@ -115,7 +115,7 @@ fn try_lock(file: &fs::File) -> bool {
 
 /// What a staging directory may hold; a directory holding anything else is not fbc-edit's, and a
 /// sweep leaves it alone.
-const STAGED: &[&str] = &[LOCK, "content", "image.json", super::REPEATED];
+const STAGED: &[&str] = &[LOCK, "content", "image.json", super::layers::REPEATED];
 
 /// Whether `dir` holds only what fbc-edit puts in a staging directory or a cache entry.
 fn ours(dir: &Path) -> bool {
@@ -131,12 +131,16 @@ fn ours(dir: &Path) -> bool {
 
 /// Whether `name` is an entry's directory name (`sha256-<hex>`).
 fn entry_name(name: &str) -> bool {
-    name.split_once('-').is_some_and(|(alg, hex)| {
-        !alg.is_empty()
-            && alg.bytes().all(|b| b.is_ascii_alphanumeric())
-            && hex.len() >= 32
-            && hex.bytes().all(|b| b.is_ascii_hexdigit())
-    })
+    name.split_once('-')
+        .is_some_and(|(alg, hex)| digest_parts(alg, hex))
+}
+
+/// Whether `alg` and `hex` make a digest an entry may be keyed by.
+fn digest_parts(alg: &str, hex: &str) -> bool {
+    !alg.is_empty()
+        && alg.bytes().all(|b| b.is_ascii_alphanumeric())
+        && hex.len() >= 32
+        && hex.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// How old a directory is.
@@ -209,11 +213,7 @@ impl Cache {
 
     fn entry_dir(&self, ns: Namespace, digest: &str) -> Option<PathBuf> {
         let (alg, hex) = digest.split_once(':')?;
-        let ok = !alg.is_empty()
-            && alg.bytes().all(|b| b.is_ascii_alphanumeric())
-            && hex.len() >= 32
-            && hex.bytes().all(|b| b.is_ascii_hexdigit());
-        ok.then(|| self.root.join(ns.dir()).join(format!("{alg}-{hex}")))
+        digest_parts(alg, hex).then(|| self.root.join(ns.dir()).join(format!("{alg}-{hex}")))
     }
 
     /// The entry for `digest` in namespace `ns`, when it is complete.
@@ -478,9 +478,7 @@ mod tests {
         // A FIFO where a lock file belongs neither hangs the sweep nor counts as a free lock.
         let fifo_dir = dir.path().join("tmp/pull-fifo");
         fs::create_dir_all(&fifo_dir).unwrap();
-        let c_path =
-            std::ffi::CString::new(fifo_dir.join(LOCK).as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+        crate::guard::file::tests::mkfifo(&fifo_dir.join(LOCK));
         c.sweep();
         assert!(dir.path().join("images/mine/photo.jpg").is_file());
         assert!(dir.path().join("tmp/pull-important/notes.txt").is_file());

@@ -17,6 +17,11 @@ pub(crate) enum Hasher {
 }
 
 impl Hasher {
+    /// A SHA-256 hash.
+    pub fn sha256() -> Hasher {
+        Hasher::Sha256(Sha256::new())
+    }
+
     pub fn update(&mut self, bytes: &[u8]) {
         match self {
             Hasher::Sha256(h) => h.update(bytes),

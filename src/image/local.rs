@@ -530,11 +530,7 @@ fn docker_layers(
         entries.push((name, size));
     }
     // Before any layer is hashed: the archive's layers within the image-size budget.
-    let mut seen = std::collections::HashSet::new();
-    let total = entries
-        .iter()
-        .filter(|(n, _)| seen.insert(n.as_str()))
-        .fold(0u64, |sum, (_, size)| sum.saturating_add(*size));
+    let total = super::layers::distinct_total(entries.iter().map(|(n, size)| (n.as_str(), *size)));
     if total > limits.get(Limit::ImageSize) {
         return Err(bad(limits.exceeded(
             Limit::ImageSize,
@@ -567,9 +563,7 @@ fn docker_layers(
 /// The SHA-256 digest of an entry's bytes.
 fn hash_entry(store: &Store, name: &str) -> io::Result<String> {
     let (mut r, _) = store.open(name)?;
-    let mut h = Digest::parse(&Digest::sha256_of(b""))
-        .map(|d| d.hasher())
-        .ok_or_else(|| io::Error::other("sha256"))?;
+    let mut h = super::digest::Hasher::sha256();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = r.read(&mut buf)?;

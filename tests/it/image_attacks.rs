@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::bounded::{self, Run, disk_bytes, fbc_edit};
+use crate::common::mkfifo;
 use hostile::{Attack, Hostile, Image};
 use serde_json::json;
 
@@ -653,11 +654,6 @@ fn a_whiteout_of_dot_dot_is_not_applied() {
         "{}",
         run.stderr
     );
-}
-
-fn mkfifo(p: &Path) {
-    let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
 }
 
 #[test]

@@ -2,11 +2,10 @@
 //! file): names in it never lead a write outside the repository, a FIFO or device never hangs a
 //! command, a huge sparse file costs no memory, and hostile YAML costs seconds at most.
 
-use crate::common;
+use crate::common::{self, Ran, mkfifo, run_within};
 
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use fbc_edit::edit::Edit;
@@ -25,45 +24,7 @@ fn fbc_edit() -> Command {
     c
 }
 
-/// What a command did, once it finished within `limit`; a command still running then is killed
-/// and the test fails (a hang must fail, not stall the suite).
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Ran {
-    fn all(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-}
-
-fn run_within(limit: Duration, cmd: &mut Command) -> Ran {
-    let started = Instant::now();
-    let out = cmd.timeout(limit).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let Some(code) = out.status.code() else {
-        panic!(
-            "killed (signal {:?}) after {:?}, over the {limit:?} allowed\nstdout: {stdout}\nstderr: {stderr}",
-            out.status.signal(),
-            started.elapsed()
-        );
-    };
-    Ran {
-        code,
-        stdout,
-        stderr,
-    }
-}
-
 const HANG: Duration = Duration::from_secs(20);
-
-fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
-}
 
 /// A copy of the demo catalog with a FIFO, a link to it, and a FIFO `.indexignore` in a
 /// subdirectory.

@@ -3,7 +3,7 @@
 //! command line names is not read, is reported by name, and its content appears nowhere (not in
 //! messages, not in a rendering). Links that stay inside that directory keep working.
 
-use crate::common;
+use crate::common::{self, Ran, run_within};
 
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -22,42 +22,25 @@ fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
-struct Ran {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Ran {
-    fn all(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-
-    /// Fails when the secret shows anywhere in the output.
-    fn keeps_the_secret(&self) {
-        assert!(
-            !self.all().contains(SECRET),
-            "the secret leaked:\n{}",
-            self.all()
-        );
-    }
+/// Fails when the secret shows anywhere in what `ran` printed.
+fn keeps_the_secret(ran: &Ran) {
+    assert!(
+        !ran.all().contains(SECRET),
+        "the secret leaked:\n{}",
+        ran.all()
+    );
 }
 
 fn run(dir: &Path, args: &[&str]) -> Ran {
-    let out = Command::cargo_bin("fbc-edit")
-        .unwrap()
-        .env_remove("FBC_EDIT_FAULT")
-        .env_remove("FBC_EDIT_LIMITS")
-        .current_dir(dir)
-        .args(args)
-        .timeout(Duration::from_secs(30))
-        .output()
-        .unwrap();
-    Ran {
-        code: out.status.code().expect("killed"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    run_within(
+        Duration::from_secs(30),
+        Command::cargo_bin("fbc-edit")
+            .unwrap()
+            .env_remove("FBC_EDIT_FAULT")
+            .env_remove("FBC_EDIT_LIMITS")
+            .current_dir(dir)
+            .args(args),
+    )
 }
 
 /// A copy of testdata/release as `repo/`, and beside it (outside the repository) `secret.txt`.
@@ -109,7 +92,7 @@ fn a_ci_yaml_linked_outside_the_operator_directory_is_not_read() {
         assert_ne!(ran.code, 0, "{}", ran.all());
         assert!(refused(&ran.stderr, "ci.yaml"), "{}", ran.all());
         assert!(ran.stderr.contains("secret.txt"), "{}", ran.all());
-        ran.keeps_the_secret();
+        keeps_the_secret(&ran);
     }
 }
 
@@ -123,7 +106,7 @@ fn a_release_config_linked_outside_the_bundle_directory_is_refused() {
     let ran = release(&root, &[]);
     assert_eq!(ran.code, 1, "{}", ran.all());
     assert!(refused(&ran.stderr, "release-config.yaml"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
 }
 
 #[test]
@@ -144,7 +127,7 @@ fn a_template_linked_outside_its_directory_is_not_read() {
     ] {
         assert_ne!(ran.code, 0, "{}", ran.all());
         assert!(refused(&ran.all(), "v4.20.yaml"), "{}", ran.all());
-        ran.keeps_the_secret();
+        keeps_the_secret(&ran);
     }
     // Listed from the directory: passed over, the other templates edited.
     let dir = format!("{RABBIT}/catalog-templates");
@@ -168,7 +151,7 @@ fn a_template_linked_outside_its_directory_is_not_read() {
     );
     assert!(ran.stdout.contains("v4.19.yaml"), "{}", ran.all());
     assert!(!ran.stdout.contains("v4.20.yaml"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
 }
 
 #[test]
@@ -181,10 +164,10 @@ fn a_rendered_catalog_linked_outside_the_repository_is_not_read_back() {
     let ran = render_all_check(&root);
     assert_ne!(ran.code, 0, "{}", ran.all());
     assert!(refused(&ran.all(), "catalogs/v4.21"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
     let ran = release(&root, &[]);
     assert_ne!(ran.code, 0, "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
     assert_eq!(
         std::fs::read_to_string(&secret).unwrap(),
         format!("https://user:{SECRET}@github.com\n"),
@@ -221,11 +204,11 @@ fn a_bundle_manifest_linked_outside_the_bundle_is_neither_rendered_nor_checked()
     assert_eq!(ran.code, 0, "{}", ran.all());
     assert_eq!(ran.stdout, want.stdout, "the link changed the rendering");
     assert!(refused(&ran.stderr, "zz-kubeconfig.yaml"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
 
     let ran = run(tmp.path(), &["check-bundle", "bundle"]);
     assert!(refused(&ran.all(), "zz-kubeconfig.yaml"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
 }
 
 #[test]
@@ -244,7 +227,7 @@ fn a_release_does_not_render_a_bundle_manifest_linked_outside() {
     let ran = release(&root, &[]);
     assert_eq!(ran.code, 0, "{}", ran.all());
     assert!(refused(&ran.stderr, "zz-kubeconfig.yaml"), "{}", ran.all());
-    ran.keeps_the_secret();
+    keeps_the_secret(&ran);
     for catalog in ["v4.20", "v4.21", "v4.22"] {
         let rel = format!("catalogs/{catalog}/rabbitmq-messaging-topology-operator/catalog.yaml");
         assert_eq!(
@@ -393,7 +376,7 @@ fn a_package_manifest_file_linked_outside_is_not_migrated() {
         let ran = run(tmp.path(), args);
         assert_ne!(ran.code, 0, "{}", ran.all());
         assert!(refused(&ran.all(), "zz-kubeconfig.yaml"), "{}", ran.all());
-        ran.keeps_the_secret();
+        keeps_the_secret(&ran);
     }
     assert!(
         !tmp.path().join("out-refused").exists()

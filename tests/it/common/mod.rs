@@ -172,3 +172,46 @@ pub fn render_all_repo() -> tempfile::TempDir {
         .unwrap();
     tmp
 }
+
+/// What a command did, once it finished within its time; a command still running then is killed
+/// and the test fails (a hang must fail, not stall the suite).
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    /// Standard output, then standard error.
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs `cmd`, killing it after `limit`.
+pub fn run_within(limit: std::time::Duration, cmd: &mut assert_cmd::Command) -> Ran {
+    use std::os::unix::process::ExitStatusExt as _;
+    let started = std::time::Instant::now();
+    let out = cmd.timeout(limit).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let Some(code) = out.status.code() else {
+        panic!(
+            "killed (signal {:?}) after {:?}, over the {limit:?} allowed\nstdout: {stdout}\nstderr: {stderr}",
+            out.status.signal(),
+            started.elapsed()
+        );
+    };
+    Ran {
+        code,
+        stdout,
+        stderr,
+    }
+}
+
+/// Makes a FIFO at `path`.
+pub fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path, for a call that only creates a file.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
+}
