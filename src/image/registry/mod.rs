@@ -10,9 +10,10 @@
 //!   named for a tag), a config against its descriptor; layers are read up to their declared size
 //!   and checked against their digest by the caller.
 //!
-//! Only a connection that could not be made (the name does not resolve, the connection is refused
-//! or times out before any answer) counts as the registry being unreachable, which lets a cached
-//! copy stand in; any answer that is wrong is an error.
+//! Only a first connection to the registry that could not be made (the name does not resolve, the
+//! connection is refused or cannot be made in 15 s) counts as the registry being unreachable, which
+//! lets a cached copy stand in; any answer that is wrong is an error (`answers`). Challenges,
+//! origins and redirects are in `http`, the pace check of a layer's bytes in `paced`.
 
 use std::cell::RefCell;
 use std::io::Read;
