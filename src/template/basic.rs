@@ -130,6 +130,7 @@ impl Basic {
         Ok(Rendered {
             blobs,
             notes: Vec::new(),
+            images,
         })
     }
 }

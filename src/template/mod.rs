@@ -17,6 +17,7 @@ pub mod memo;
 pub mod preview;
 pub mod render_all;
 pub mod rendering;
+pub mod repository;
 pub mod semver;
 pub mod source;
 
@@ -121,6 +122,9 @@ pub enum Body {
 pub struct Rendered {
     pub blobs: Vec<Value>,
     pub notes: Vec<String>,
+    /// The bundle images the template names, each with its line: their bundles are what opm
+    /// renders from the images (other bundles of a basic template are passed through as written).
+    pub images: Vec<(String, u32)>,
 }
 
 impl Rendered {

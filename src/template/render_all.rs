@@ -331,12 +331,29 @@ fn render_job(
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
     let mut rendered = template.render(&sources)?;
-    let text = catalog_text(&file, &mut rendered, job.migrate)?;
+    let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {
+        let group = if job.migrate {
+            "rendered with the migration"
+        } else {
+            "rendered without migration"
+        };
+        let into = job
+            .catalogs
+            .iter()
+            .map(|c| format!("catalogs/{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        for p in &mut e.problems {
+            p.message = format!("rendering {into} ({group}): {}", p.message);
+        }
+        e
+    })?;
     Ok((text, rendered.notes))
 }
 
 /// The catalog file's bytes for a rendering, migrated first when `migrate`, as the tooling writes
-/// them.
+/// them. Refused when a bundle rendered from an image is not in the form opm writes it for such a
+/// catalog (see [`check_forms`]).
 pub fn catalog_text(
     file: &str,
     rendered: &mut super::Rendered,
@@ -353,8 +370,54 @@ pub fn catalog_text(
                 .map_err(|e| TemplateError::new(file, 0, format!("bundle {name}: {e}")))?;
         }
     }
+    check_forms(file, rendered, migrate)?;
     let text = rendered.to_text(OutFormat::Yaml);
     Ok(format!("{}\n", text.trim_end_matches('\n')))
+}
+
+/// Checks that every bundle rendered from an image the template names carries its content as opm
+/// writes it for the catalog: rendering the image, opm gives one `olm.bundle.object` per manifest
+/// and no `olm.csv.metadata`; the migration of catalogs from OCP 4.17 on swaps them for one
+/// `olm.csv.metadata`. A bundle found in another form (a committed catalog of the other group
+/// holding it) cannot be turned into that form, so the catalog is not written.
+pub fn check_forms(
+    file: &str,
+    rendered: &super::Rendered,
+    migrate: bool,
+) -> Result<(), TemplateError> {
+    use super::source::has_property;
+    use crate::catalog::model::property_type::{BUNDLE_OBJECT, CSV_METADATA};
+    let mut problems = Vec::new();
+    for (image, line) in &rendered.images {
+        let Some(blob) = rendered.blobs.iter().find(|b| {
+            b["schema"] == crate::catalog::schema::BUNDLE && b["image"].as_str() == Some(image)
+        }) else {
+            continue;
+        };
+        let name = blob["name"].as_str().unwrap_or_default();
+        let (objects, metadata) = (
+            has_property(blob, BUNDLE_OBJECT),
+            has_property(blob, CSV_METADATA),
+        );
+        let why = match (migrate, objects, metadata) {
+            (false, true, false) | (true, false, true) => continue,
+            (false, false, true) => "its only source holds it as olm.csv.metadata (a catalog from OCP 4.17 on), but opm writes the image's manifests as olm.bundle.object in a catalog rendered without migration",
+            (false, _, _) => "its source holds it without the olm.bundle.object properties opm writes from the image's manifests in a catalog rendered without migration",
+            (true, true, true) => "its source holds both olm.bundle.object and olm.csv.metadata; opm, rendering the image with the migration, writes only olm.csv.metadata",
+            (true, _, false) => "its source holds it with neither olm.bundle.object nor olm.csv.metadata, so the migration cannot give the olm.csv.metadata opm writes from the image's CSV",
+        };
+        problems.push(super::Problem::new(
+            *line,
+            format!(
+                "bundle {name} (image {image}): {why}; nothing can be written as opm would write it — give its bundle directory (--bundle-dir IMAGE=DIR), a catalog holding its manifests (--catalog DIR), or --pull"
+            ),
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(TemplateError::many(file, problems))
+    }
 }
 
 /// The catalog file at `rel` under `root` as it is on disk, `None` when there is none. Only a

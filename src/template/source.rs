@@ -39,6 +39,9 @@ pub enum ResolveError {
     Image(#[from] ImageError),
     #[error("bundle image {from}: {why}")]
     BundleImage { from: String, why: BundleError },
+    /// The repository's bundle directory for the image cannot stand for it.
+    #[error(transparent)]
+    Repository(#[from] super::repository::RepositoryError),
     /// An earlier answer, kept by [`super::memo::Memo`].
     #[error("{0}")]
     Remembered(String),
@@ -56,6 +59,8 @@ pub enum SourcesError {
     NotADirectory { image: String, dir: PathBuf },
     #[error("cannot open catalog {0}")]
     Catalog(LoadError),
+    #[error("cannot open the repository's bundle directories: {0}")]
+    Repository(super::repository::RepositoryError),
 }
 
 /// Resolves bundle image references to `olm.bundle` blobs.
@@ -278,8 +283,25 @@ impl Sources {
 }
 
 impl BundleSource for Sources {
+    /// The first source's answer, except that a bundle held only as `olm.csv.metadata` gives way to
+    /// one a later source holds with its manifests (`olm.bundle.object`): opm renders the image with
+    /// its manifests, and only from them can a catalog rendered without migration be written, or the
+    /// package icon be taken from the CSV.
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
-        self.list.iter().find_map(|s| s.bundle_for_image(image))
+        let mut sources = self.list.iter();
+        let first = sources.find_map(|s| s.bundle_for_image(image))?;
+        match first {
+            Ok(v) if !has_property(&v, crate::catalog::model::property_type::BUNDLE_OBJECT) => {
+                let full = sources
+                    .filter_map(|s| s.bundle_for_image(image))
+                    .find_map(|r| {
+                        r.ok()
+                            .filter(|b| has_property(b, crate::catalog::model::property_type::BUNDLE_OBJECT))
+                    });
+                Some(Ok(full.unwrap_or(v)))
+            }
+            other => Some(other),
+        }
     }
 
     fn package_icon(&self, package: &str) -> Option<(Value, String)> {
@@ -297,6 +319,14 @@ impl BundleSource for Sources {
                 .join(" or "),
         }
     }
+}
+
+/// Whether a bundle blob carries a property of type `kind`.
+pub(crate) fn has_property(bundle: &Value, kind: &str) -> bool {
+    bundle
+        .get("properties")
+        .and_then(Value::as_array)
+        .is_some_and(|ps| ps.iter().any(|p| p.get("type").and_then(Value::as_str) == Some(kind)))
 }
 
 /// In a repository laid out as `operators/<op>/catalog-templates/<template>` beside
@@ -417,6 +447,21 @@ impl Sources {
         if !images.mapped.is_empty() {
             sources.push(images.clone());
         }
+        let given = !sources.list.is_empty();
+        // In a community repository, the images its pipeline builds from its own bundle
+        // directories: before any catalog, which may hold them in another form.
+        let repo_dirs = super::repository::RepositoryBundles::for_template(template)
+            .map_err(SourcesError::Repository)?;
+        let repo_note = repo_dirs.as_ref().map(|r| {
+            format!(
+                "bundle images {}<operator>:<version> are rendered from the repository's operators/<operator>/<version>/ ({}); ",
+                super::repository::COMMUNITY_IMAGES,
+                r.root().display()
+            )
+        });
+        if let Some(repo) = repo_dirs {
+            sources.push(repo);
+        }
         // Without --catalog: the operator's rendered catalogs in a repository layout (beside any
         // bundle directory given), else — with nothing given at all — the template's directory.
         let mut dirs: Vec<PathBuf> = catalogs.to_vec();
@@ -424,14 +469,15 @@ impl Sources {
             let repo = repository_catalogs(template);
             if !repo.is_empty() {
                 note = Some(format!(
-                    "bundle images are looked up in the operator's rendered catalogs ({}); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
+                    "{}bundle images are looked up in the operator's rendered catalogs ({}); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
+                    repo_note.clone().unwrap_or_default(),
                     repo.iter()
                         .map(|d| d.display().to_string())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ));
                 dirs = repo;
-            } else if sources.list.is_empty() {
+            } else if !given {
                 let dir = match template.parent() {
                     Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                     _ => PathBuf::from("."),

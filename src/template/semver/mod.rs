@@ -146,7 +146,11 @@ impl Semver {
             blobs.push(channel_blob(name, &package, entries));
         }
         blobs.extend(bundles);
-        Ok(Rendered { blobs, notes })
+        Ok(Rendered {
+            blobs,
+            notes,
+            images,
+        })
     }
 
     /// The package (fixed by the first bundle seen) and the bundles' names and versions per

@@ -1,0 +1,490 @@
+//! The repository's own bundle directories as a bundle source. In community-operators-prod
+//! (`config.yaml`: `organization: community-operators`) the pipeline builds the bundle directory
+//! `operators/<op>/<version>/` (its `manifests/` and `metadata/`) into the image
+//! `quay.io/community-operator-pipeline-prod/<op>:<version>` and releases that pull spec as it is,
+//! so a template naming that image names the directory. Such an image is rendered from its
+//! directory the way `opm render` renders the image, before any committed catalog is asked.
+//!
+//! Not mapped: a reference by digest (`…@sha256:`), whose content the name does not tell, and every
+//! image of certified-operators and redhat-marketplace, which the pipeline copies to
+//! `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
+//!
+//! The directory is someone else's: it is read only inside the repository, and a file that cannot
+//! be read as opm would read it from the image (a link leading out of the bundle directory, a FIFO,
+//! a file over the budget) stops the rendering instead of being passed over.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::source::{BundleSource, ResolveError};
+use crate::bundle::{BundleError, MANIFESTS_KEY, METADATA_KEY, PACKAGE_KEY, RegistryBundle};
+use crate::catalog::yaml::typed::{self, TypedError};
+use crate::guard::path::plain_name;
+
+/// Where the community pipeline releases the bundle image built from `operators/<op>/<version>/`.
+pub const COMMUNITY_IMAGES: &str = "quay.io/community-operator-pipeline-prod/";
+
+/// The `organization` of the repositories whose bundle images are named after their directories.
+pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
+
+/// The most version directories of one operator read to learn the package its bundles declare.
+const MAX_SIBLINGS: usize = 4096;
+
+/// Why a repository bundle directory cannot stand for its image.
+#[derive(Debug, thiserror::Error)]
+pub enum RepositoryError {
+    #[error("{}", .0)]
+    Config(TypedError),
+    #[error("bundle directory {} leads out of the repository {} ({})", dir.display(), root.display(), why)]
+    Outside {
+        dir: PathBuf,
+        root: PathBuf,
+        why: String,
+    },
+    #[error("bundle directory {}: {why}", dir.display())]
+    Render { dir: PathBuf, why: BundleError },
+    #[error(
+        "bundle directory {}: cannot read {}; the image built from it would hold what opm reads, so nothing is rendered from it",
+        dir.display(),
+        files.join("; ")
+    )]
+    Unreadable { dir: PathBuf, files: Vec<String> },
+    #[error(
+        "bundle directory {}: its annotation {key} is {value:?}; the pipeline builds the image's /{what}/ from that path, not from {what}/",
+        dir.display()
+    )]
+    BuildPath {
+        dir: PathBuf,
+        key: &'static str,
+        value: String,
+        what: &'static str,
+    },
+    #[error(
+        "image {image} names version {tag}, but bundle directory {} holds version {version:?} (its CSV's spec.version)",
+        dir.display()
+    )]
+    Version {
+        image: String,
+        tag: String,
+        dir: PathBuf,
+        version: String,
+    },
+    #[error(
+        "image {image} names operator {operator}, but bundle directory {} declares package {package:?}{}",
+        dir.display(),
+        if others.is_empty() { String::new() } else { format!(" where the operator's other bundles declare {}", others.join(", ")) }
+    )]
+    Package {
+        image: String,
+        operator: String,
+        dir: PathBuf,
+        package: String,
+        others: Vec<String>,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+struct RepoConfig {
+    #[serde(default)]
+    organization: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AnnotationsFile {
+    #[serde(default)]
+    annotations: HashMap<String, serde_yaml::Value>,
+}
+
+/// The bundle directories of a community repository, by the image the pipeline builds from each.
+pub struct RepositoryBundles {
+    /// The repository's root, every link resolved.
+    root: PathBuf,
+    /// Per operator, the packages its bundle directories declare (read when first needed).
+    packages: Mutex<HashMap<String, BTreeSet<String>>>,
+}
+
+impl RepositoryBundles {
+    /// The source for the repository at `root` (the directory holding `operators/` and
+    /// `config.yaml`): `None` when its `config.yaml` is absent or names an organization whose images
+    /// are not named after their directories. A `config.yaml` that cannot be read is an error.
+    pub fn open(root: &Path) -> Result<Option<RepositoryBundles>, RepositoryError> {
+        let Ok(root) = root.canonicalize() else {
+            return Ok(None);
+        };
+        let config = root.join("config.yaml");
+        if config.symlink_metadata().is_err() {
+            return Ok(None);
+        }
+        let cfg = typed::read::<RepoConfig>(&root, &config).map_err(RepositoryError::Config)?;
+        if cfg.value.organization.as_deref() != Some(COMMUNITY_ORGANIZATION) {
+            return Ok(None);
+        }
+        Ok(Some(RepositoryBundles {
+            root,
+            packages: Mutex::default(),
+        }))
+    }
+
+    /// The repository a template at `operators/<op>/catalog-templates/<file>` belongs to, as
+    /// [`RepositoryBundles::open`] opens it; `None` in any other layout.
+    pub fn for_template(template: &Path) -> Result<Option<RepositoryBundles>, RepositoryError> {
+        let Some(templates) = template.parent() else {
+            return Ok(None);
+        };
+        if templates
+            .file_name()
+            .is_none_or(|n| n != "catalog-templates")
+        {
+            return Ok(None);
+        }
+        match templates.parent().and_then(Path::parent) {
+            Some(operators) if operators.file_name().is_some_and(|n| n == "operators") => {
+                match operators.parent() {
+                    Some(root) if !root.as_os_str().is_empty() => RepositoryBundles::open(root),
+                    _ => RepositoryBundles::open(Path::new(".")),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The operator and version an image reference names, when the pipeline builds it from
+    /// `operators/<op>/<version>/`: `quay.io/community-operator-pipeline-prod/<op>:<version>`.
+    pub fn names(image: &str) -> Option<(&str, &str)> {
+        let rest = image.strip_prefix(COMMUNITY_IMAGES)?;
+        let (op, version) = rest.split_once(':')?;
+        if op.contains('@') || version.contains('@') {
+            return None;
+        }
+        Some((plain_name(op).ok()?, plain_name(version).ok()?))
+    }
+
+    /// The directory standing for `image`: `Ok(None)` when the image is not one the repository
+    /// builds, or its directory is not there (a bundle removed since).
+    pub fn dir_for_image(&self, image: &str) -> Result<Option<PathBuf>, RepositoryError> {
+        let Some((op, version)) = RepositoryBundles::names(image) else {
+            return Ok(None);
+        };
+        let dir = self.root.join("operators").join(op).join(version);
+        if dir.symlink_metadata().is_err() {
+            return Ok(None);
+        }
+        let outside = |why: String| RepositoryError::Outside {
+            dir: dir.clone(),
+            root: self.root.clone(),
+            why,
+        };
+        let resolved = dir.canonicalize().map_err(|e| outside(e.to_string()))?;
+        if !resolved.starts_with(&self.root) {
+            return Err(outside(format!("it resolves to {}", resolved.display())));
+        }
+        if !resolved.is_dir() {
+            return Err(RepositoryError::Render {
+                dir,
+                why: BundleError::Unreadable("not a directory".into()),
+            });
+        }
+        Ok(Some(dir))
+    }
+
+    /// Renders the directory standing for `image` as `opm render IMAGE` renders the image.
+    pub fn render(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        let dir = match self.dir_for_image(image) {
+            Ok(Some(d)) => d,
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.render_dir(image, &dir))
+    }
+
+    fn render_dir(&self, image: &str, dir: &Path) -> Result<Value, RepositoryError> {
+        let b = RegistryBundle::read(dir);
+        let files: Vec<String> = b
+            .unread()
+            .map(|d| format!("{}: {}", d.location.file, d.message))
+            .collect();
+        if !files.is_empty() {
+            return Err(RepositoryError::Unreadable {
+                dir: dir.to_path_buf(),
+                files,
+            });
+        }
+        for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
+            if let Some(a) = b.annotation(key)
+                && a.value.trim_end_matches('/') != what
+            {
+                return Err(RepositoryError::BuildPath {
+                    dir: dir.to_path_buf(),
+                    key,
+                    value: a.value.clone(),
+                    what,
+                });
+            }
+        }
+        let options = crate::bundle::RenderOptions {
+            image: Some(image.to_string()),
+            csv_metadata: false,
+        };
+        let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
+            dir: dir.to_path_buf(),
+            why,
+        })?;
+        let (op, tag) = RepositoryBundles::names(image).unwrap_or_default();
+        let version = b.version().unwrap_or_default();
+        if version != tag {
+            return Err(RepositoryError::Version {
+                image: image.to_string(),
+                tag: tag.to_string(),
+                dir: dir.to_path_buf(),
+                version,
+            });
+        }
+        let package = b.package();
+        if package != op {
+            // An operator may be packaged under another name (konflux: konflux-operator); then
+            // every one of its bundles declares that name.
+            let others = self.packages_of(op, dir);
+            if others.len() != 1 || !others.contains(package) {
+                return Err(RepositoryError::Package {
+                    image: image.to_string(),
+                    operator: op.to_string(),
+                    dir: dir.to_path_buf(),
+                    package: package.to_string(),
+                    others: others.into_iter().filter(|p| p != package).collect(),
+                });
+            }
+        }
+        Ok(value)
+    }
+
+    /// The packages the bundle directories of `op` other than `except` declare in
+    /// `metadata/annotations.yaml` (those that can be read).
+    fn packages_of(&self, op: &str, except: &Path) -> BTreeSet<String> {
+        let mut known = self.packages.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(p) = known.get(op) {
+            return p.clone();
+        }
+        let op_dir = self.root.join("operators").join(op);
+        let mut found = BTreeSet::new();
+        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+            let dir = op_dir.join(&name);
+            if !is_dir || dir == except {
+                continue;
+            }
+            let file = dir.join("metadata").join("annotations.yaml");
+            let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
+                continue;
+            };
+            if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY) {
+                found.insert(p.clone());
+            }
+        }
+        known.insert(op.to_string(), found.clone());
+        found
+    }
+}
+
+impl BundleSource for RepositoryBundles {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        self.render(image).map(|r| r.map_err(ResolveError::from))
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>)",
+            self.root.display()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_pipelines_tags_name_a_directory() {
+        for (image, named) in [
+            (
+                "quay.io/community-operator-pipeline-prod/konflux:0.2.2-rc.10",
+                Some(("konflux", "0.2.2-rc.10")),
+            ),
+            (
+                "quay.io/community-operator-pipeline-prod/kube-green@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+                None,
+            ),
+            ("quay.io/community-operator-pipeline-prod/a:1.0@sha256:00", None),
+            ("quay.io/community-operator-pipeline-stage/a:1.0", None),
+            ("quay.io/openshift-community-operators/a:1.0", None),
+            ("registry.connect.redhat.com/ns/repo@sha256:00", None),
+            ("quay.io/community-operator-pipeline-prod/a/b:1.0", None),
+            ("quay.io/community-operator-pipeline-prod/..:1.0", None),
+            ("quay.io/community-operator-pipeline-prod/a:..", None),
+            ("quay.io/community-operator-pipeline-prod/a", None),
+        ] {
+            assert_eq!(RepositoryBundles::names(image), named, "{image}");
+        }
+    }
+
+    fn repo(organization: &str) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("config.yaml"),
+            format!("organization: {organization}\n"),
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.path().join("operators/op/catalog-templates")).unwrap();
+        root
+    }
+
+    fn bundle(dir: &Path, package: &str, version: &str) {
+        std::fs::create_dir_all(dir.join("manifests")).unwrap();
+        std::fs::create_dir_all(dir.join("metadata")).unwrap();
+        std::fs::write(
+            dir.join("manifests/csv.yaml"),
+            format!(
+                "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: {package}.v{version}\nspec:\n  version: {version}\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("metadata/annotations.yaml"),
+            format!("annotations:\n  {PACKAGE_KEY}: {package}\n  {MANIFESTS_KEY}: manifests/\n"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_organization_decides_whether_directories_are_images() {
+        let root = repo("certified-operators");
+        let t = root.path().join("operators/op/catalog-templates/t.yaml");
+        assert!(RepositoryBundles::for_template(&t).unwrap().is_none());
+        let root = repo("community-operators");
+        let t = root.path().join("operators/op/catalog-templates/t.yaml");
+        assert!(RepositoryBundles::for_template(&t).unwrap().is_some());
+        // Not in a repository layout.
+        assert!(
+            RepositoryBundles::for_template(&root.path().join("t.yaml"))
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(root.path().join("config.yaml"), "organization: [\n").unwrap();
+        let e = RepositoryBundles::for_template(&t)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("config.yaml"), "{e}");
+    }
+
+    #[test]
+    fn a_directory_renders_as_its_image() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let image = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let b = s.bundle_for_image(image).unwrap().unwrap();
+        assert_eq!(b["image"], image);
+        assert_eq!(b["name"], "op.v1.0.0");
+        // The image is among the related images, as opm lists a bundle image's own reference.
+        assert_eq!(
+            b["relatedImages"],
+            serde_json::json!([{"name": "", "image": image}])
+        );
+        assert!(
+            b["properties"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["type"] == "olm.bundle.object")
+        );
+        // No directory, no answer: the catalogs are asked.
+        assert!(
+            s.bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_directory_unlike_its_image_name_is_refused() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.1");
+        bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("names version 1.0.0") && e.contains("holds version \"1.0.1\""),
+            "{e}"
+        );
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("names operator op") && e.contains("declares package \"other\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_operator_packaged_under_another_name_is_accepted() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op-operator", "1.0.0");
+        bundle(&root.path().join("operators/op/1.1.0"), "op-operator", "1.1.0");
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let b = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.1.0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(b["package"], "op-operator");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_cannot_be_read_as_from_the_image_is_refused() {
+        let root = repo("community-operators");
+        let outside = tempfile::tempdir().unwrap();
+        bundle(outside.path(), "op", "1.0.0");
+        // A version directory that is a link out of the repository.
+        std::os::unix::fs::symlink(outside.path(), root.path().join("operators/op/1.0.0"))
+            .unwrap();
+        // A manifest that is a link out of the bundle, and a FIFO.
+        let d = root.path().join("operators/op/2.0.0");
+        bundle(&d, "op", "2.0.0");
+        std::os::unix::fs::symlink(
+            outside.path().join("manifests/csv.yaml"),
+            d.join("manifests/linked.yaml"),
+        )
+        .unwrap();
+        let fifo = d.join("manifests/pipe.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("leads out of the repository"), "{e}");
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("manifests/linked.yaml"), "{e}");
+        if made.is_ok_and(|s| s.success()) {
+            assert!(e.contains("manifests/pipe.yaml"), "{e}");
+        }
+    }
+}
