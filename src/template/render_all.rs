@@ -659,6 +659,46 @@ mod tests {
     }
 
     #[test]
+    fn bundles_from_images_must_be_in_the_form_opm_writes() {
+        use serde_json::json;
+        let bundle = |image: &str, props: &[&str]| {
+            json!({"schema": "olm.bundle", "name": format!("b-{image}"), "image": image,
+                "properties": props.iter().map(|t| json!({"type": t, "value": {}})).collect::<Vec<_>>()})
+        };
+        let rendered = super::super::Rendered {
+            blobs: vec![
+                bundle("objects", &["olm.bundle.object"]),
+                bundle("metadata", &["olm.csv.metadata"]),
+                bundle("neither", &["olm.package"]),
+                bundle("both", &["olm.bundle.object", "olm.csv.metadata"]),
+                // Written in the template itself: passed through as it is.
+                bundle("inline", &["olm.csv.metadata"]),
+            ],
+            notes: Vec::new(),
+            images: ["objects", "metadata", "neither", "both"]
+                .iter()
+                .zip(1..)
+                .map(|(i, l)| (i.to_string(), l))
+                .collect(),
+        };
+        let refused = |migrate: bool| -> Vec<u32> {
+            check_forms("t.yaml", &rendered, migrate)
+                .err()
+                .map(|e| e.problems.iter().map(|p| p.line).collect())
+                .unwrap_or_default()
+        };
+        // Without migration only the manifests are what opm writes; with it, only the metadata
+        // (the migration has already run when the check is made).
+        assert_eq!(refused(false), [2, 3, 4]);
+        assert_eq!(refused(true), [1, 3, 4]);
+        let e = check_forms("t.yaml", &rendered, false).unwrap_err().to_string();
+        assert!(
+            e.contains("t.yaml:2: bundle b-metadata (image metadata): its only source holds it as olm.csv.metadata"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn the_summary_names_the_first_changed_line() {
         let s = diff_summary("a\nb\nc\n", "a\nB\nc\n");
         assert_eq!(s, "1 line(s) removed, 1 added; first at line 2: -b +B");

@@ -209,7 +209,10 @@ impl RepositoryBundles {
         let b = RegistryBundle::read(dir);
         let files: Vec<String> = b
             .unread()
-            .map(|d| format!("{}: {}", d.location.file, d.message))
+            .map(|d| {
+                let why = d.message.strip_prefix("cannot read: ").unwrap_or(&d.message);
+                format!("{}: {why}", d.location.file)
+            })
             .collect();
         if !files.is_empty() {
             return Err(RepositoryError::Unreadable {
@@ -250,9 +253,9 @@ impl RepositoryBundles {
         let package = b.package();
         if package != op {
             // An operator may be packaged under another name (konflux: konflux-operator); then
-            // every one of its bundles declares that name.
+            // none of its bundles declares another.
             let others = self.packages_of(op, dir);
-            if others.len() != 1 || !others.contains(package) {
+            if package.is_empty() || others.iter().any(|p| p != package) {
                 return Err(RepositoryError::Package {
                     image: image.to_string(),
                     operator: op.to_string(),

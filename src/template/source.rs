@@ -551,6 +551,29 @@ mod tests {
     }
 
     #[test]
+    fn a_bundle_with_its_manifests_is_preferred_to_its_csv_metadata() {
+        let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+        let bundle = |prop: &str| {
+            format!(
+                "schema: olm.bundle\nname: a.v1\npackage: a\nimage: img:1\nproperties:\n- type: {prop}\n  value: {{}}\n"
+            )
+        };
+        std::fs::write(dirs[0].path().join("c.yaml"), bundle("olm.csv.metadata")).unwrap();
+        std::fs::write(dirs[1].path().join("c.yaml"), bundle("olm.bundle.object")).unwrap();
+        let mut sources = Sources::new();
+        sources.push(CatalogSource::load(dirs[0].path()).unwrap());
+        assert_eq!(
+            sources.bundle_for_image("img:1").unwrap().unwrap()["properties"][0]["type"],
+            "olm.csv.metadata"
+        );
+        sources.push(CatalogSource::load(dirs[1].path()).unwrap());
+        assert_eq!(
+            sources.bundle_for_image("img:1").unwrap().unwrap()["properties"][0]["type"],
+            "olm.bundle.object"
+        );
+    }
+
+    #[test]
     fn the_default_source_is_the_template_directory() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("t.yaml"), "schema: olm.semver\n").unwrap();

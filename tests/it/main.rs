@@ -31,6 +31,7 @@ mod template_cli;
 mod template_edit;
 mod template_preview;
 mod template_render_all;
+mod template_repo_bundles;
 mod template_roundtrip;
 mod template_tui;
 mod tui;
