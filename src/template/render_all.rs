@@ -401,10 +401,18 @@ pub fn check_forms(
         );
         let why = match (migrate, objects, metadata) {
             (false, true, false) | (true, false, true) => continue,
-            (false, false, true) => "its only source holds it as olm.csv.metadata (a catalog from OCP 4.17 on), but opm writes the image's manifests as olm.bundle.object in a catalog rendered without migration",
-            (false, _, _) => "its source holds it without the olm.bundle.object properties opm writes from the image's manifests in a catalog rendered without migration",
-            (true, true, true) => "its source holds both olm.bundle.object and olm.csv.metadata; opm, rendering the image with the migration, writes only olm.csv.metadata",
-            (true, _, false) => "its source holds it with neither olm.bundle.object nor olm.csv.metadata, so the migration cannot give the olm.csv.metadata opm writes from the image's CSV",
+            (false, false, true) => {
+                "its only source holds it as olm.csv.metadata (a catalog from OCP 4.17 on), but opm writes the image's manifests as olm.bundle.object in a catalog rendered without migration"
+            }
+            (false, _, _) => {
+                "its source holds it without the olm.bundle.object properties opm writes from the image's manifests in a catalog rendered without migration"
+            }
+            (true, true, true) => {
+                "its source holds both olm.bundle.object and olm.csv.metadata; opm, rendering the image with the migration, writes only olm.csv.metadata"
+            }
+            (true, _, false) => {
+                "its source holds it with neither olm.bundle.object nor olm.csv.metadata, so the migration cannot give the olm.csv.metadata opm writes from the image's CSV"
+            }
         };
         problems.push(super::Problem::new(
             *line,
@@ -691,7 +699,9 @@ mod tests {
         // (the migration has already run when the check is made).
         assert_eq!(refused(false), [2, 3, 4]);
         assert_eq!(refused(true), [1, 3, 4]);
-        let e = check_forms("t.yaml", &rendered, false).unwrap_err().to_string();
+        let e = check_forms("t.yaml", &rendered, false)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("t.yaml:2: bundle b-metadata (image metadata): its only source holds it as olm.csv.metadata"),
             "{e}"

@@ -64,14 +64,17 @@ pub enum RepositoryError {
         what: &'static str,
     },
     #[error(
-        "image {image} names version {tag}, but bundle directory {} holds version {version:?} (its CSV's spec.version)",
-        dir.display()
+        "image {image} names version {tag}, but bundle directory {} holds version {version:?} (its CSV's spec.version){}",
+        dir.display(),
+        match released { Some(r) => format!(", and the committed catalogs hold the image as version {r:?}"), None => ", and no committed catalog holds the image to tell which the image is".to_string() }
     )]
     Version {
         image: String,
         tag: String,
         dir: PathBuf,
         version: String,
+        /// The version the committed catalogs hold the image as.
+        released: Option<String>,
     },
     #[error(
         "image {image} names operator {operator}, but bundle directory {} declares package {package:?}{}",
@@ -105,6 +108,9 @@ pub struct RepositoryBundles {
     root: PathBuf,
     /// Per operator, the packages its bundle directories declare (read when first needed).
     packages: Mutex<HashMap<String, BTreeSet<String>>>,
+    /// The version the committed catalogs hold each image as, for the images named
+    /// `<op>:<version>` ([`RepositoryBundles::released`]).
+    released: HashMap<String, String>,
 }
 
 impl RepositoryBundles {
@@ -126,7 +132,20 @@ impl RepositoryBundles {
         Ok(Some(RepositoryBundles {
             root,
             packages: Mutex::default(),
+            released: HashMap::new(),
         }))
+    }
+
+    /// Records the version committed catalogs hold `image` as. The pipeline tags the image with
+    /// its directory's name whatever the CSV says (aws-neuron-operator's `0.0.4` holds version
+    /// 0.1.2, and so does the released image): a directory whose version differs from its tag
+    /// stands for the image only when the released image is known to hold that version.
+    pub fn released(&mut self, image: &str, version: &str) {
+        if RepositoryBundles::names(image).is_some() {
+            self.released
+                .entry(image.to_string())
+                .or_insert_with(|| version.to_string());
+        }
     }
 
     /// The repository a template at `operators/<op>/catalog-templates/<file>` belongs to, as
@@ -210,7 +229,10 @@ impl RepositoryBundles {
         let files: Vec<String> = b
             .unread()
             .map(|d| {
-                let why = d.message.strip_prefix("cannot read: ").unwrap_or(&d.message);
+                let why = d
+                    .message
+                    .strip_prefix("cannot read: ")
+                    .unwrap_or(&d.message);
                 format!("{}: {why}", d.location.file)
             })
             .collect();
@@ -242,12 +264,14 @@ impl RepositoryBundles {
         })?;
         let (op, tag) = RepositoryBundles::names(image).unwrap_or_default();
         let version = b.version().unwrap_or_default();
-        if version != tag {
+        let released = self.released.get(image);
+        if version != tag && released != Some(&version) {
             return Err(RepositoryError::Version {
                 image: image.to_string(),
                 tag: tag.to_string(),
                 dir: dir.to_path_buf(),
                 version,
+                released: released.cloned(),
             });
         }
         let package = b.package();
@@ -324,7 +348,10 @@ mod tests {
                 "quay.io/community-operator-pipeline-prod/kube-green@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
                 None,
             ),
-            ("quay.io/community-operator-pipeline-prod/a:1.0@sha256:00", None),
+            (
+                "quay.io/community-operator-pipeline-prod/a:1.0@sha256:00",
+                None,
+            ),
             ("quay.io/community-operator-pipeline-stage/a:1.0", None),
             ("quay.io/openshift-community-operators/a:1.0", None),
             ("registry.connect.redhat.com/ns/repo@sha256:00", None),
@@ -427,7 +454,29 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("names version 1.0.0") && e.contains("holds version \"1.0.1\""),
+            e.contains("names version 1.0.0")
+                && e.contains("holds version \"1.0.1\"")
+                && e.contains("no committed catalog holds the image"),
+            "{e}"
+        );
+        // Released as the version the directory holds: the directory is the image.
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.released("quay.io/community-operator-pipeline-prod/op:1.0.0", "1.0.1");
+        let b = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(b["name"], "op.v1.0.1");
+        // Released as another version: refused, naming all three.
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.released("quay.io/community-operator-pipeline-prod/op:1.0.0", "1.0.0");
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the committed catalogs hold the image as version \"1.0.0\""),
             "{e}"
         );
         let e = s
@@ -444,8 +493,16 @@ mod tests {
     #[test]
     fn an_operator_packaged_under_another_name_is_accepted() {
         let root = repo("community-operators");
-        bundle(&root.path().join("operators/op/1.0.0"), "op-operator", "1.0.0");
-        bundle(&root.path().join("operators/op/1.1.0"), "op-operator", "1.1.0");
+        bundle(
+            &root.path().join("operators/op/1.0.0"),
+            "op-operator",
+            "1.0.0",
+        );
+        bundle(
+            &root.path().join("operators/op/1.1.0"),
+            "op-operator",
+            "1.1.0",
+        );
         let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
         let b = s
             .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.1.0")
@@ -461,8 +518,7 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         bundle(outside.path(), "op", "1.0.0");
         // A version directory that is a link out of the repository.
-        std::os::unix::fs::symlink(outside.path(), root.path().join("operators/op/1.0.0"))
-            .unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("operators/op/1.0.0")).unwrap();
         // A manifest that is a link out of the bundle, and a FIFO.
         let d = root.path().join("operators/op/2.0.0");
         bundle(&d, "op", "2.0.0");

@@ -115,6 +115,16 @@ impl CatalogSource {
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
     }
+
+    /// Each image with the version (`olm.package`) of the bundle the catalog holds it as.
+    pub fn versions(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.by_image.iter().flat_map(|(image, ids)| {
+            ids.iter().filter_map(|&id| {
+                let b = crate::catalog::model::Bundle::read(&self.catalog.blob(id).value).ok()?;
+                Some((image.as_str(), b.version()?))
+            })
+        })
+    }
 }
 
 impl BundleSource for CatalogSource {
@@ -295,8 +305,9 @@ impl BundleSource for Sources {
                 let full = sources
                     .filter_map(|s| s.bundle_for_image(image))
                     .find_map(|r| {
-                        r.ok()
-                            .filter(|b| has_property(b, crate::catalog::model::property_type::BUNDLE_OBJECT))
+                        r.ok().filter(|b| {
+                            has_property(b, crate::catalog::model::property_type::BUNDLE_OBJECT)
+                        })
                     });
                 Some(Ok(full.unwrap_or(v)))
             }
@@ -326,7 +337,10 @@ pub(crate) fn has_property(bundle: &Value, kind: &str) -> bool {
     bundle
         .get("properties")
         .and_then(Value::as_array)
-        .is_some_and(|ps| ps.iter().any(|p| p.get("type").and_then(Value::as_str) == Some(kind)))
+        .is_some_and(|ps| {
+            ps.iter()
+                .any(|p| p.get("type").and_then(Value::as_str) == Some(kind))
+        })
 }
 
 /// In a repository laid out as `operators/<op>/catalog-templates/<template>` beside
@@ -459,9 +473,6 @@ impl Sources {
                 r.root().display()
             )
         });
-        if let Some(repo) = repo_dirs {
-            sources.push(repo);
-        }
         // Without --catalog: the operator's rendered catalogs in a repository layout (beside any
         // bundle directory given), else — with nothing given at all — the template's directory.
         let mut dirs: Vec<PathBuf> = catalogs.to_vec();
@@ -489,8 +500,17 @@ impl Sources {
                 dirs = vec![dir];
             }
         }
+        let mut loaded = Vec::with_capacity(dirs.len());
         for dir in &dirs {
-            let source = CatalogSource::load(dir).map_err(SourcesError::Catalog)?;
+            loaded.push(CatalogSource::load(dir).map_err(SourcesError::Catalog)?);
+        }
+        if let Some(mut repo) = repo_dirs {
+            for (image, version) in loaded.iter().flat_map(CatalogSource::versions) {
+                repo.released(image, version);
+            }
+            sources.push(repo);
+        }
+        for source in loaded {
             sources.push(source);
         }
         if pull {

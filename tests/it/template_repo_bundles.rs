@@ -36,7 +36,10 @@ fn slice_file(rel: &str) -> Vec<u8> {
 }
 
 fn catalog(root: &Path, version: &str, op: &str) -> PathBuf {
-    root.join("catalogs").join(version).join(op).join("catalog.yaml")
+    root.join("catalogs")
+        .join(version)
+        .join(op)
+        .join("catalog.yaml")
 }
 
 fn render_all(root: &Path, op: &str, check: bool) -> std::process::Output {
@@ -174,14 +177,19 @@ fn a_bundle_directory_unlike_its_image_is_refused() {
     );
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.contains("  version: 2.2.0\n"));
-    std::fs::write(&csv, text.replace("  version: 2.2.0\n", "  version: 2.2.1\n")).unwrap();
+    std::fs::write(
+        &csv,
+        text.replace("  version: 2.2.0\n", "  version: 2.2.1\n"),
+    )
+    .unwrap();
     let before = slice_file("catalogs/v4.17/kairos-operator/catalog.yaml");
     let out = render_all(&root, "kairos-operator", false);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("image quay.io/community-operator-pipeline-prod/kairos-operator:2.2.0 names version 2.2.0, but bundle directory")
-            && stderr.contains("holds version \"2.2.1\""),
+            && stderr.contains("holds version \"2.2.1\"")
+            && stderr.contains("the committed catalogs hold the image as version \"2.2.0\""),
         "{stderr}"
     );
     assert!(std::fs::read(catalog(&root, "v4.17", "kairos-operator")).unwrap() == before);
