@@ -41,7 +41,7 @@ pub enum ResolveError {
     BundleImage { from: String, why: BundleError },
     /// The repository's bundle directory for the image cannot stand for it.
     #[error(transparent)]
-    Repository(#[from] super::repository::RepositoryError),
+    Repository(Box<super::repository::RepositoryError>),
     /// An earlier answer, kept by [`super::memo::Memo`].
     #[error("{0}")]
     Remembered(String),
@@ -60,7 +60,13 @@ pub enum SourcesError {
     #[error("cannot open catalog {0}")]
     Catalog(LoadError),
     #[error("cannot open the repository's bundle directories: {0}")]
-    Repository(super::repository::RepositoryError),
+    Repository(Box<super::repository::RepositoryError>),
+}
+
+impl From<super::repository::RepositoryError> for ResolveError {
+    fn from(e: super::repository::RepositoryError) -> ResolveError {
+        ResolveError::Repository(Box::new(e))
+    }
 }
 
 /// Resolves bundle image references to `olm.bundle` blobs.
@@ -465,7 +471,7 @@ impl Sources {
         // In a community repository, the images its pipeline builds from its own bundle
         // directories: before any catalog, which may hold them in another form.
         let repo_dirs = super::repository::RepositoryBundles::for_template(template)
-            .map_err(SourcesError::Repository)?;
+            .map_err(|e| SourcesError::Repository(Box::new(e)))?;
         let repo_note = repo_dirs.as_ref().map(|r| {
             format!(
                 "bundle images {}<operator>:<version> are rendered from the repository's operators/<operator>/<version>/ ({}); ",
