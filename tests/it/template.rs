@@ -141,8 +141,8 @@ fn every_template_in_the_real_test_data_is_read() {
     assert_eq!(
         count,
         BTreeMap::from([
-            (schemas::BASIC, 131),
-            (schemas::SEMVER, 10),
+            (schemas::BASIC, 132),
+            (schemas::SEMVER, 12),
             (schemas::COMPOSITE, 1),
             (schemas::COMPOSITE_CATALOGS, 1),
         ])
