@@ -304,6 +304,44 @@ fn render_with_csv_metadata_equals_opm_output_in_the_community_catalog() {
     }
 }
 
+/// opm sorts related images by image alone with Go's unstable sort: this CSV lists each image twice
+/// (`lcore_image_url_default` and `lcore-image-url-default`, ...) and the community catalog for OCP
+/// 4.16, rendered by opm from the bundle image, keeps the pairs in the order Go's algorithm leaves
+/// them, not in the CSV's order. Rendering the bundle directory gives the catalog's blob.
+#[test]
+fn related_images_of_one_image_keep_the_order_opm_sorts_them_in() {
+    let catalog = load(&real(
+        "redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.16-openstack-lightspeed-operator",
+    ))
+    .unwrap();
+    let got = render(
+        &real(
+            "redhat-openshift-ecosystem__community-operators-prod__bundle-openstack-lightspeed-operator-0.0.2",
+        ),
+        "quay.io/community-operator-pipeline-prod/openstack-lightspeed-operator:0.0.2",
+        false,
+    );
+    let want = catalog_bundle(&catalog, "openstack-lightspeed-operator.v0.0.2");
+    let names = |v: &Value| -> Vec<String> {
+        v["relatedImages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&got), names(&want));
+    let lcore: Vec<String> = names(&got)
+        .into_iter()
+        .filter(|n| n.starts_with("lcore"))
+        .collect();
+    assert_eq!(
+        lcore,
+        ["lcore-image-url-default", "lcore_image_url_default"]
+    );
+    assert_eq!(got, want);
+}
+
 /// Go's encoder and ours agree byte for byte: every `olm.bundle.object` opm wrote into the catalogs
 /// in testdata/real re-encodes (keys sorted, HTML escaped, Go number forms) to the same bytes.
 #[test]
