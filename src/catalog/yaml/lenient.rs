@@ -131,8 +131,8 @@ impl Repairs {
             .iter()
             .take_while(|&&c| c == b' ' || c == b'\t')
             .count();
-        for k in line..line + blanks {
-            if b[k] == b'\t' {
+        for (k, &c) in b.iter().enumerate().skip(line).take(blanks) {
+            if c == b'\t' {
                 changed |= self.tabs.insert(k);
             }
         }
