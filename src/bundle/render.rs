@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::{ApiKey, BundleError, Object, RegistryBundle, TypedValue, codes, csv_metadata, str_of};
 use crate::catalog::emit::{sort_keys, write_go_json};
+use crate::text::gosort::{self, GoRelease};
 
 /// How to render a bundle directory.
 #[derive(Debug, Clone, Default)]
@@ -276,7 +277,7 @@ fn gvk_of(v: &Value) -> (String, String, String) {
 }
 
 /// The CSV's related images, then the bundle image, then the images of the deployments' containers
-/// and init containers not listed yet; sorted by image.
+/// and init containers not listed yet; sorted by image as opm sorts them.
 fn related_images(csv: &Value, image: &str) -> Vec<Value> {
     let mut list: Vec<(String, String)> = csv
         .pointer("/spec/relatedImages")
@@ -323,7 +324,9 @@ fn related_images(csv: &Value, image: &str) -> Vec<Value> {
             list.push((String::new(), img));
         }
     }
-    list.sort_by(|a, b| a.1.cmp(&b.1));
+    // opm sorts them with Go's unstable sort.Slice by image alone: images listed under several
+    // names end in the order its algorithm leaves them, which a stable sort would not give.
+    gosort::slice(&mut list, GoRelease::default(), |a, b| a.1 < b.1);
     list.into_iter()
         .map(|(name, image)| {
             let mut m = Map::new();

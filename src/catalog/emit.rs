@@ -18,6 +18,7 @@ use crate::catalog::schema;
 use crate::catalog::yaml::goyaml;
 use crate::catalog::yaml::yaml11::go_json_float;
 use crate::text::escape::write_json_string;
+use crate::text::gosort::{self, GoRelease};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum OutFormat {
@@ -89,8 +90,11 @@ pub fn ordered(blobs: &[Value]) -> Vec<&Value> {
         ],
     ) in groups
     {
-        channels.sort_by(|a, b| str_field(a, "name").cmp(str_field(b, "name")));
-        bundles.sort_by(|a, b| str_field(a, "name").cmp(str_field(b, "name")));
+        // opm sorts these with Go's unstable sort.Slice: blobs of one name (a catalog opm does
+        // not validate may repeat one) end in the order its algorithm leaves them.
+        let by_name = |a: &&Value, b: &&Value| str_field(a, "name") < str_field(b, "name");
+        gosort::slice(&mut channels, GoRelease::default(), by_name);
+        gosort::slice(&mut bundles, GoRelease::default(), by_name);
         others.sort_by(|a, b| str_field(a, "schema").cmp(str_field(b, "schema")));
         out.extend(packages);
         out.extend(channels);
@@ -326,6 +330,52 @@ pub fn sort_keys(v: &mut Value) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Channels of one name in one package come out in the order Go's `sort.Slice` leaves them:
+    /// a case recorded from Go (testdata/gosort) with few distinct keys, written as channel names.
+    #[test]
+    fn repeated_names_keep_the_order_of_opms_unstable_sort() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/gosort/go1.24.json"),
+        )
+        .unwrap();
+        let rec: Value = serde_json::from_str(&text).unwrap();
+        let as_list = |v: &Value| -> Vec<u64> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        };
+        // The first case of 13 to 40 keys under 10 where a stable sort gives another order.
+        let (keys, order) = rec["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (as_list(&c["keys"]), as_list(&c["order"])))
+            .find(|(keys, order)| {
+                let mut stable: Vec<u64> = (0..keys.len() as u64).collect();
+                stable.sort_by_key(|&i| keys[i as usize]);
+                (13..=40).contains(&keys.len()) && keys.iter().all(|&k| k < 10) && stable != *order
+            })
+            .unwrap();
+        let mut blobs = vec![json!({"schema": "olm.package", "name": "p", "defaultChannel": "c0"})];
+        for (i, k) in keys.iter().enumerate() {
+            blobs.push(
+                json!({"schema": "olm.channel", "package": "p", "name": format!("c{k}"),
+                "entries": [{"name": format!("e{i}")}]}),
+            );
+        }
+        let got: Vec<u64> = ordered(&blobs)[1..]
+            .iter()
+            .map(|b| {
+                b["entries"][0]["name"].as_str().unwrap()[1..]
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(got, order);
+    }
 
     #[test]
     fn orders_like_opm_and_keeps_nameless_blobs() {

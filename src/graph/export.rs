@@ -8,8 +8,10 @@
 //! - deprecations match by package as well as by name (opm styles a channel or bundle of the same
 //!   name in every package), and every deprecated package is styled (opm styles only the last one);
 //! - node ids with characters Mermaid cannot take, and labels with `"`, are escaped (opm prints them
-//!   raw and the diagram fails to render);
-//! - entries with equal versions keep their file order (opm's sort is unstable).
+//!   raw and the diagram fails to render).
+//!
+//! Entries with equal versions (build metadata aside) come in the order opm's unstable sort leaves
+//! them: Go's `sort.Slice`, run here step for step on the entries in file order.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -20,6 +22,7 @@ use crate::catalog::Catalog;
 use crate::catalog::model::{Bundle, Channel, ChannelEntry};
 use crate::catalog::semver_range::{Range, Version};
 use crate::text::escape::{dot_string, go_quote};
+use crate::text::gosort::{self, GoRelease};
 
 /// Which channels to draw, and which part of them.
 #[derive(Clone, Debug, Default)]
@@ -254,7 +257,9 @@ fn mermaid_channel(
         body.deprecated_channels.push(channel_id.clone());
     }
     let mut sorted: Vec<&ChannelEntry> = entries.iter().collect();
-    sorted.sort_by_key(|e| std::cmp::Reverse(version(e.name)));
+    gosort::slice(&mut sorted, GoRelease::default(), |a, b| {
+        version(a.name) > version(b.name)
+    });
     let mut skipped: HashSet<&str> = HashSet::new();
     let node = |name: &str| format!("{}[{}]", id(&format!("{channel_id}-{name}")), label(name));
     for e in sorted {

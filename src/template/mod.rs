@@ -30,6 +30,7 @@ use crate::catalog::decode;
 use crate::catalog::emit::{self, OutFormat};
 use crate::catalog::node::{Kind, Node, Str};
 use crate::catalog::{Severity, schema};
+use crate::text::gosort::{self, GoRelease};
 
 pub use source::{
     BundleDirSource, BundleSource, CatalogSource, ImageSource, ResolveError, Sources, SourcesError,
@@ -567,7 +568,8 @@ pub(crate) mod canonical {
         }
         if !b.related_images.is_empty() {
             let mut related = b.related_images.clone();
-            related.sort_by(|x, y| x.image.cmp(y.image));
+            // Go's unstable sort.Slice by image, as opm: names of one image keep opm's order.
+            gosort::slice(&mut related, GoRelease::default(), |x, y| x.image < y.image);
             let list = related
                 .iter()
                 .map(|r| {

@@ -1,12 +1,14 @@
 //! Plain-text helpers that know nothing about catalogs: writing strings quoted in the dialects the
 //! catalog tools speak (Go's JSON and `%q`, YAML, Graphviz DOT), Go's base64 decoding, the
-//! Kubernetes name rule, scanning JSON text fast, finding lines by byte offset, changing a text by
+//! Kubernetes name rule, scanning JSON text fast, Go's unstable sort (the order opm leaves equal
+//! elements in), finding lines by byte offset, changing a text by
 //! byte ranges, and counting things in words (`1 error`, `2 errors`). Every other module may use
 //! this one; it uses none of them.
 
 pub mod dns1123;
 pub mod escape;
 pub mod go_base64;
+pub mod gosort;
 pub mod json_scan;
 pub mod lines;
 pub mod splice;

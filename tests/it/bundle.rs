@@ -304,6 +304,96 @@ fn render_with_csv_metadata_equals_opm_output_in_the_community_catalog() {
     }
 }
 
+/// opm sorts related images by image alone with Go's unstable sort: this CSV lists each image twice
+/// (`lcore_image_url_default` and `lcore-image-url-default`, ...) and the community catalog for OCP
+/// 4.16, rendered by opm from the bundle image, keeps the pairs in the order Go's algorithm leaves
+/// them, not in the CSV's order. Rendering the bundle directory gives the catalog's blob.
+#[test]
+fn related_images_of_one_image_keep_the_order_opm_sorts_them_in() {
+    let catalog = load(&real(
+        "redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.16-openstack-lightspeed-operator",
+    ))
+    .unwrap();
+    let got = render(
+        &real(
+            "redhat-openshift-ecosystem__community-operators-prod__bundle-openstack-lightspeed-operator-0.0.2",
+        ),
+        "quay.io/community-operator-pipeline-prod/openstack-lightspeed-operator:0.0.2",
+        false,
+    );
+    let want = catalog_bundle(&catalog, "openstack-lightspeed-operator.v0.0.2");
+    let names = |v: &Value| -> Vec<String> {
+        v["relatedImages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&got), names(&want));
+    let lcore: Vec<String> = names(&got)
+        .into_iter()
+        .filter(|n| n.starts_with("lcore"))
+        .collect();
+    assert_eq!(
+        lcore,
+        ["lcore-image-url-default", "lcore_image_url_default"]
+    );
+    assert_eq!(got, want);
+}
+
+/// opendatahub-operator 1.4.1 ships CRDs whose quoted descriptions run on to lines at the column of
+/// their key, which the YAML specification refuses and go-yaml, opm's reader, accepts. Each CRD
+/// must read as go-yaml reads it: testdata/goyaml holds go-yaml's reading of the two CRDs as JSON.
+#[test]
+fn manifests_with_quoted_lines_left_of_their_key_read_as_go_yaml_reads_them() {
+    let dir = real(
+        "redhat-openshift-ecosystem__community-operators-prod__bundle-opendatahub-operator-1.4.1",
+    );
+    let blob = render(&dir, "quay.io/example/opendatahub-operator:1.4.1", false);
+    let objects: Vec<Value> = blob["properties"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["type"] == "olm.bundle.object")
+        .map(|p| {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(p["value"]["data"].as_str().unwrap())
+                .unwrap();
+            serde_json::from_slice(&bytes).unwrap()
+        })
+        .collect();
+    // The CSV and all five CRDs, none skipped.
+    assert_eq!(objects.len(), 6);
+    for name in [
+        "odhapplications.dashboard.opendatahub.io",
+        "odhdocuments.dashboard.opendatahub.io",
+    ] {
+        let want: Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("testdata/goyaml/{name}.crd.json")),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let got = objects
+            .iter()
+            .find(|o| o["metadata"]["name"] == name)
+            .unwrap_or_else(|| panic!("{name} not rendered"));
+        assert_eq!(got, &want, "{name}");
+    }
+    // And the command line finds nothing wrong with how they are written.
+    let out = Command::cargo_bin("fbc-edit")
+        .unwrap()
+        .args(["check-bundle", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("FBC203"), "{text}");
+    assert!(!text.contains("quoted scalar"), "{text}");
+}
+
 /// Go's encoder and ours agree byte for byte: every `olm.bundle.object` opm wrote into the catalogs
 /// in testdata/real re-encodes (keys sorted, HTML escaped, Go number forms) to the same bytes.
 #[test]

@@ -129,6 +129,63 @@ fn mermaid_skip_range_edges_match_opms_example() {
     assert_eq!(mermaid(&c, Some("foo"), false), want);
 }
 
+/// Entries whose versions differ only in build metadata (`3.14.1` and `3.14.1+0.1718225063.p`)
+/// compare equal, and opm lists them in the order Go's unstable `sort.Slice` leaves them. The
+/// order each channel must have was recorded by running that sort under Go
+/// (testdata/gosort/mermaid); a stable sort gives another order in seven of the nine channels.
+#[test]
+fn mermaid_lists_entries_of_equal_versions_in_opms_order() {
+    #[derive(serde::Deserialize)]
+    struct Recorded {
+        channels: Vec<RecordedChannel>,
+    }
+    #[derive(serde::Deserialize)]
+    struct RecordedChannel {
+        channel: String,
+        entries: Vec<(String, String)>,
+        order: Vec<String>,
+    }
+    let package = "gatekeeper-operator-product";
+    let c = catalog("testdata/real/stolostron__gatekeeper-operator-fbc__catalog-4-17");
+    let rec: Recorded = serde_json::from_str(
+        &std::fs::read_to_string(root().join("testdata/gosort/gatekeeper-operator-product.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let text = mermaid(&c, Some(package), false);
+    let idx = c.index().package(package).unwrap();
+    assert_eq!(rec.channels.len(), idx.channels.len());
+    let mut differs_from_stable = 0;
+    for ch in &rec.channels {
+        // The recording sorted the channel's entries as the catalog lists them.
+        let blob = c.blob(idx.channel(&ch.channel).unwrap());
+        let entries = fbc_edit::catalog::model::Channel::read(&blob.value)
+            .unwrap()
+            .entries;
+        let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
+        let recorded: Vec<&str> = ch.entries.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, recorded, "{}", ch.channel);
+        // The node lines of the channel's subgraph, in the order printed.
+        let start = format!("    subgraph {package}-{}[", ch.channel);
+        let prefix = format!("      {package}-{}-", ch.channel);
+        let nodes: Vec<String> = text
+            .lines()
+            .skip_while(|l| !l.starts_with(&start))
+            .skip(1)
+            .take_while(|l| *l != "    end")
+            .filter(|l| l.starts_with(&prefix) && !l.contains("-->"))
+            .map(|l| l[l.find("[\"").unwrap() + 2..l.len() - 2].to_string())
+            .collect();
+        assert_eq!(nodes, ch.order, "channel {}", ch.channel);
+        let mut stable = ch.entries.clone();
+        stable.sort_by_key(|(_, v)| std::cmp::Reverse(Version::parse(v).unwrap()));
+        if stable.iter().map(|(n, _)| n).ne(ch.order.iter()) {
+            differs_from_stable += 1;
+        }
+    }
+    assert_eq!(differs_from_stable, 7);
+}
+
 #[test]
 fn mermaid_red_links_follow_the_printed_order_across_packages() {
     let c = catalog("testdata/graph/two-packages-red-links");

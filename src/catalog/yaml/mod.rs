@@ -10,6 +10,7 @@ pub mod emit;
 mod fast;
 pub mod goscalar;
 pub mod goyaml;
+mod lenient;
 pub mod patch;
 pub mod read;
 pub mod split;

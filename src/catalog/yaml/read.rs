@@ -4,9 +4,10 @@
 
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Span, Tag};
 
 use super::alias::AliasBudget;
+use super::lenient::{self, Repairs};
 use super::split::{Chunk, dash_before};
 use super::yaml11::{self, Plain};
 use crate::catalog::node::{
@@ -33,7 +34,13 @@ pub struct ParsedDoc {
 
 /// Maps character indices of saphyr markers to byte offsets of the file.
 struct Positions<'a> {
+    /// The text parsed: the document's own, or a copy with continuation lines of quoted scalars
+    /// indented (see [`lenient`]).
     chunk: &'a str,
+    /// The document's own text.
+    source: &'a str,
+    /// Where the copy has spaces the document lacks (empty when the chunk is the document's text).
+    added: &'a [(usize, usize)],
     base: usize,
     first_line: u32,
     /// Byte offset of each character, when the chunk is not ASCII.
@@ -41,7 +48,13 @@ struct Positions<'a> {
 }
 
 impl<'a> Positions<'a> {
-    fn new(chunk: &'a str, base: usize, first_line: u32) -> Self {
+    fn new(
+        chunk: &'a str,
+        source: &'a str,
+        added: &'a [(usize, usize)],
+        base: usize,
+        first_line: u32,
+    ) -> Self {
         let char_bytes = if chunk.is_ascii() {
             None
         } else {
@@ -51,20 +64,34 @@ impl<'a> Positions<'a> {
         };
         Positions {
             chunk,
+            source,
+            added,
             base,
             first_line,
             char_bytes,
         }
     }
 
+    /// The byte offset in the document's own text of a character of the chunk parsed.
     fn byte(&self, char_index: usize) -> usize {
-        match &self.char_bytes {
+        let b = match &self.char_bytes {
             None => char_index.min(self.chunk.len()),
             Some(v) => v
                 .get(char_index)
                 .copied()
                 .unwrap_or(self.chunk.len() as u32) as usize,
+        };
+        lenient::original(self.added, b)
+    }
+
+    /// The 1-based column of a marker, in the document's own text.
+    fn col(&self, m: &Marker) -> u32 {
+        if self.added.is_empty() {
+            return m.col() as u32 + 1;
         }
+        let at = self.byte(m.index());
+        let line = self.source[..at].rfind('\n').map_or(0, |p| p + 1);
+        self.source[line..at].chars().count() as u32 + 1
     }
 
     fn pos(&self, span: &Span) -> Pos {
@@ -72,7 +99,7 @@ impl<'a> Positions<'a> {
             start: (self.base + self.byte(span.start.index())) as u32,
             end: (self.base + self.byte(span.end.index())) as u32,
             line: self.first_line + span.start.line() as u32 - 1,
-            col: span.start.col() as u32 + 1,
+            col: self.col(&span.start),
         }
     }
 }
@@ -153,18 +180,67 @@ pub fn parse_chunk_shared(
     parse_chunk_full(text, chunk, file)
 }
 
-/// [`parse_chunk`] with the full reader only: every document, whatever its shape.
+/// [`parse_chunk`] with the full reader only: every document, whatever its shape. Quoted scalars
+/// whose continuation lines the parser finds under-indented are read as go-yaml reads them.
 pub fn parse_chunk_full(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
     let src = &text[chunk.start..chunk.end];
+    let mut repairs = Repairs::default();
+    let mut rereads = 0;
+    loop {
+        let repaired = (!repairs.is_empty()).then(|| repairs.apply(src));
+        let (parsed, added) = match &repaired {
+            Some(r) => (r.text.as_str(), r.added.as_slice()),
+            None => (src, &[][..]),
+        };
+        let positions = Positions::new(parsed, src, added, chunk.start, chunk.line);
+        let failed = match read_full(text, chunk, file, positions) {
+            Ok(doc) => return Ok(doc),
+            Err(Failed::Read(e)) => return Err(e),
+            Err(Failed::Scan(e, scan)) => (e, scan),
+        };
+        let (error, scan) = failed;
+        if rereads == lenient::MAX_REREADS {
+            return Err(error);
+        }
+        let positions = Positions::new(parsed, src, added, chunk.start, chunk.line);
+        let at = positions.byte(scan.marker().index());
+        let more = match scan.info() {
+            "invalid indentation in quoted scalar" => {
+                repairs.quoted_scalar(src, at, scan.marker().col())
+            }
+            "tab cannot be used as indentation" => repairs.leading_tabs(src, at),
+            _ => false,
+        };
+        if !more {
+            return Err(error);
+        }
+        rereads += 1;
+    }
+}
+
+/// Why the full reader stopped: a scan error (kept to be repaired) or any other problem.
+enum Failed {
+    Scan(YamlError, saphyr_parser::ScanError),
+    Read(YamlError),
+}
+
+/// One pass of the full reader over the chunk `positions` maps.
+fn read_full(
+    text: &str,
+    chunk: Chunk,
+    file: u32,
+    positions: Positions<'_>,
+) -> Result<ParsedDoc, Failed> {
+    let src = positions.chunk;
     let mut r = Reader {
         text,
         chunk,
         file,
         sharing: Sharing::default(),
-        positions: Positions::new(src, chunk.start, chunk.line),
+        budget: AliasBudget::new(positions.source.len()),
+        positions,
         stack: Vec::new(),
         anchors: HashMap::new(),
-        budget: AliasBudget::new(src.len()),
         root: None,
         docs: 0,
         ignored_tail: None,
@@ -172,9 +248,12 @@ pub fn parse_chunk_full(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc
     r.budget.node(); // the document itself
     let mut parser = Parser::new_from_str(src);
     while let Some(ev) = parser.next_event() {
-        let (event, span) = ev.map_err(|e| r.scan_error(e))?;
-        if let Some((node, anchor, size)) = r.event(event, span)? {
-            r.add(node, anchor, size)?;
+        let (event, span) = match ev {
+            Ok(ev) => ev,
+            Err(e) => return Err(Failed::Scan(r.scan_error(&e), e)),
+        };
+        if let Some((node, anchor, size)) = r.event(event, span).map_err(Failed::Read)? {
+            r.add(node, anchor, size).map_err(Failed::Read)?;
         }
     }
     let node = r.root.unwrap_or(Node::with(
@@ -203,7 +282,7 @@ fn error_at(pos: Pos, message: impl Into<String>) -> YamlError {
 }
 
 impl Reader<'_> {
-    fn scan_error(&self, e: saphyr_parser::ScanError) -> YamlError {
+    fn scan_error(&self, e: &saphyr_parser::ScanError) -> YamlError {
         let m = e.marker();
         // The scanner counts flow levels in a byte: it stops before the reader's depth check.
         let message = match e.info() {
@@ -217,7 +296,7 @@ impl Reader<'_> {
         };
         YamlError {
             line: self.chunk.line + m.line() as u32 - 1,
-            col: m.col() as u32 + 1,
+            col: self.positions.col(m),
             message,
         }
     }
@@ -679,6 +758,101 @@ mod tests {
             entries[1].value.get_field("a").map(|v| v.pos().is_real()),
             Some(false)
         );
+    }
+
+    /// The document read by the full reader and, where it does not decline, by the quick one:
+    /// both must give the same tree.
+    fn both(text: &str) -> Result<Node, YamlError> {
+        let (chunks, errs) = split_documents(text, 0, 1);
+        assert!(errs.is_empty());
+        let full = parse_chunk_full(text, chunks[0], 0).map(|d| d.node);
+        if let Ok(full) = &full {
+            let quick = parse_chunk(text, chunks[0], 0).unwrap().node;
+            assert_eq!(format!("{quick:?}"), format!("{full:?}"), "{text:?}");
+        }
+        full
+    }
+
+    fn at<'n>(n: &'n Node, path: &[&str]) -> &'n Node {
+        path.iter().fold(n, |n, k| n.get(k).unwrap())
+    }
+
+    // The values below are what go-yaml v2.4.0 (`yaml.Unmarshal`) reads from the same text.
+
+    #[test]
+    fn quoted_lines_may_start_left_of_their_key_as_in_go_yaml() {
+        let text = "a:\n  b: 'x\n  y\nz'\n  c: d\n";
+        let n = both(text).unwrap();
+        let b = at(&n, &["a", "b"]);
+        assert_eq!(b.as_str(), Some("x y z"));
+        assert_eq!(b.style(), Style::SingleQuoted);
+        // Its place is that of the text as written, and what follows it keeps its own.
+        assert_eq!((b.pos().line, b.pos().col), (2, 6));
+        assert_eq!(b.pos().start as usize, text.find('\'').unwrap());
+        assert!(text[..b.pos().end as usize].ends_with("z'"));
+        let c = at(&n, &["a", "c"]);
+        assert_eq!(c.as_str(), Some("d"));
+        assert_eq!((c.pos().line, c.pos().col), (5, 6));
+        assert_eq!(c.pos().start as usize, text.rfind('d').unwrap());
+
+        let n = both("outer:\n  inner: \"x\ny\"\n  next: 1\n").unwrap();
+        assert_eq!(at(&n, &["outer", "inner"]).as_str(), Some("x y"));
+        assert!(matches!(&at(&n, &["outer", "next"]).kind, Kind::Number(x) if &**x == "1"));
+        let n = both("outer:\n  - 'x\n y'\n").unwrap();
+        assert_eq!(
+            at(&n, &["outer"]).as_seq().unwrap()[0].as_str(),
+            Some("x y")
+        );
+        let n = both("outer:\n  inner: \"x\n#y\"\n").unwrap();
+        assert_eq!(at(&n, &["outer", "inner"]).as_str(), Some("x #y"));
+    }
+
+    #[test]
+    fn quoted_lines_fold_as_in_go_yaml_wherever_they_start() {
+        // Blank lines are kept as line breaks, leading blanks dropped, an escaped break joins.
+        let n = both("k:\n  v: \"one\n\n two\nthree\"\n").unwrap();
+        assert_eq!(at(&n, &["k", "v"]).as_str(), Some("one\ntwo three"));
+        let n = both("k:\n  v: \"a\\\nb\"\n").unwrap();
+        assert_eq!(at(&n, &["k", "v"]).as_str(), Some("ab"));
+        let n = both("outer:\n  inner: 'x  \n \t y  '\n  next: 1\n").unwrap();
+        assert_eq!(at(&n, &["outer", "inner"]).as_str(), Some("x y  "));
+    }
+
+    #[test]
+    fn quoted_lines_may_be_indented_with_tabs_as_in_go_yaml() {
+        let n = both("k:\n  v: 'a\n\tb'\n").unwrap();
+        assert_eq!(at(&n, &["k", "v"]).as_str(), Some("a b"));
+        let n = both("outer:\n  inner: 'x\n  \n\t\n z'\n").unwrap();
+        assert_eq!(at(&n, &["outer", "inner"]).as_str(), Some("x\n\nz"));
+    }
+
+    #[test]
+    fn a_document_marker_inside_a_quoted_scalar_is_still_an_error() {
+        // go-yaml: "found unexpected document indicator". The marker ends the document here, so
+        // the scalar is never closed.
+        let text = "outer:\n  inner: 'x\n...\n'\n";
+        let (chunks, _) = split_documents(text, 0, 1);
+        let Err(err) = parse_chunk_full(text, chunks[0], 0) else {
+            panic!("read")
+        };
+        assert!(err.message.contains("quoted scalar"), "{err:?}");
+        assert_eq!(err.line, 2);
+        // A quoted scalar that never closes is refused however it is indented.
+        let text = "a:\n  b: 'x\ny\n";
+        let (chunks, _) = split_documents(text, 0, 1);
+        assert!(parse_chunk_full(text, chunks[0], 0).is_err());
+    }
+
+    #[test]
+    fn errors_after_a_repaired_scalar_keep_their_columns() {
+        // The scalar is read after indenting its second line; the stray `]` after it is placed
+        // in the text as written (go-yaml refuses it too: "did not find expected key").
+        let text = "a:\n  b: 'x\ny' ]\n";
+        let (chunks, _) = split_documents(text, 0, 1);
+        let Err(err) = parse_chunk_full(text, chunks[0], 0) else {
+            panic!("read")
+        };
+        assert_eq!((err.line, err.col), (3, 4), "{err:?}");
     }
 
     #[test]

@@ -309,7 +309,7 @@ impl Scanner<'_> {
             if self.close_on_line(c, start + 1).is_none() {
                 return Err(Decline);
             }
-            let node = self.quoted(0)?;
+            let node = self.quoted()?;
             if self.at(self.i) != b':' {
                 return Err(Decline);
             }
@@ -364,7 +364,7 @@ impl Scanner<'_> {
         let start = self.i;
         let node = match self.at(start) {
             b'|' => return self.literal(indent),
-            b'"' | b'\'' => self.quoted(indent)?,
+            b'"' | b'\'' => self.quoted()?,
             b'[' | b'{' => {
                 let close = if self.at(start) == b'[' { b']' } else { b'}' };
                 // The full reader's range of a flow collection runs on over what ends its line.

@@ -27,9 +27,9 @@ impl Scanner<'_> {
         None
     }
 
-    /// The quoted scalar at the position, in a collection at column `indent`; the position moves
-    /// past its closing quote. Lines it runs on to are folded.
-    pub(super) fn quoted(&mut self, indent: usize) -> R<Node> {
+    /// The quoted scalar at the position; the position moves past its closing quote. Lines it
+    /// runs on to are folded, whatever their indentation (go-yaml does not check it).
+    pub(super) fn quoted(&mut self) -> R<Node> {
         let text = self.text;
         let start = self.i;
         let q = self.b[start];
@@ -61,7 +61,6 @@ impl Scanner<'_> {
                     _ if self.i >= self.end => return Err(Decline),
                     None if blanks == usize::MAX => return Err(Decline),
                     None => blanks += 1,
-                    Some(n) if n <= indent => return Err(Decline),
                     Some(n) => {
                         from = self.i + n;
                         break;
