@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Sources, TemplateError, schemas};
+use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
 use crate::template::edit::release::{CatalogMapping, ReleaseError, read_ci_mapping};
@@ -47,6 +47,9 @@ pub struct Plan {
     pub jobs: Vec<Job>,
     /// Whether the jobs come from `ci.yaml` (else from the templates' file names).
     pub from_ci: bool,
+    /// The opm release the templates render as, and why (the flag, the operator's Makefile or the
+    /// default).
+    pub opm: OpmChoice,
     pub notes: Vec<String>,
 }
 
@@ -91,6 +94,8 @@ pub enum RenderAllError {
     Templates(Vec<TemplateError>),
     #[error(transparent)]
     Commit(#[from] commit::CommitError),
+    #[error(transparent)]
+    Opm(#[from] OpmVersionError),
 }
 
 /// Whether catalog `name` is rendered with the migration: `vX.Y` with X > 4, or X = 4 and Y ≥ 17.
@@ -109,8 +114,14 @@ pub fn migrates(name: &str) -> bool {
     }
 }
 
-/// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`).
+/// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`), as the opm
+/// release its Makefile pins (else the default).
 pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
+    plan_as(dir, None)
+}
+
+/// [`plan`], rendering as opm release `opm` when given (it wins over the Makefile).
+pub fn plan_as(dir: &Path, opm: Option<OpmVersion>) -> Result<Plan, RenderAllError> {
     let op = super::edit::release::OperatorDir::find(dir);
     let layout = |why: &str| RenderAllError::Layout(format!("{}: {why}", op.dir.display()));
     let operator = op
@@ -149,6 +160,8 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
         ));
         jobs_by_name(&op.templates, &mut notes)?
     };
+    let opm = OpmChoice::resolve(opm, &op.dir)?;
+    notes.push(opm.note());
     let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
     for name in existing_catalogs(&root, &operator) {
         if !mapped.contains(&name) {
@@ -162,6 +175,7 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
         operator,
         jobs,
         from_ci,
+        opm,
         notes,
     })
 }
@@ -288,7 +302,7 @@ pub fn render(
     let mut notes = Vec::new();
     let mut failures = Vec::new();
     for job in &plan.jobs {
-        match render_job(job, sources_for) {
+        match render_job(job, sources_for, plan.opm.version) {
             Ok((text, mut n)) => {
                 notes.append(&mut n);
                 for c in &job.catalogs {
@@ -314,6 +328,7 @@ pub fn render(
 fn render_job(
     job: &Job,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    opm: OpmVersion,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
     let template =
@@ -330,7 +345,7 @@ fn render_job(
         ));
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
-    let mut rendered = template.render(&sources)?;
+    let mut rendered = template.render(&sources, opm)?;
     let text = catalog_text(&file, &mut rendered, job.migrate)?;
     Ok((text, rendered.notes))
 }

@@ -21,6 +21,7 @@ mod read;
 
 use serde_json::{Map, Value};
 
+use super::opm::{OpmVersion, adjust_bundles};
 use super::source::{BundleSource, resolve_all};
 use super::{Rendered, TemplateError, canonical};
 use crate::catalog::emit::to_node;
@@ -98,6 +99,7 @@ impl Semver {
         &self,
         file: &str,
         source: &dyn BundleSource,
+        opm: OpmVersion,
     ) -> Result<Rendered, TemplateError> {
         let images = self.images();
         if images.is_empty() {
@@ -119,8 +121,9 @@ impl Semver {
             })?;
             bundles.push(b);
         }
+        adjust_bundles(opm, &mut bundles);
         let (package, versions) = self.versions(file, &images, &bundles)?;
-        let (channels, default_channel) = self.channels(&versions);
+        let (channels, default_channel) = self.channels(&versions, opm.linking());
 
         let mut pkg = Map::new();
         pkg.insert("schema".into(), Value::String(schema::PACKAGE.into()));
@@ -130,10 +133,11 @@ impl Semver {
             Value::String(default_channel.clone()),
         );
         let mut notes = Vec::new();
-        if let Some(head) = channels
-            .get(&default_channel)
-            .and_then(|c| c.last())
-            .map(|e| e.name.clone())
+        if opm.package_from_head()
+            && let Some(head) = channels
+                .get(&default_channel)
+                .and_then(|c| c.last())
+                .map(|e| e.name.clone())
             && let Some(b) = bundles
                 .iter()
                 .find(|b| b.get("name").and_then(Value::as_str) == Some(head.as_str()))
@@ -271,7 +275,7 @@ mod tests {
     }
 
     fn render(text: &str) -> Result<Rendered, TemplateError> {
-        parse("t.yaml", text)?.render(&source())
+        parse("t.yaml", text)?.render(&source(), crate::template::OpmVersion::DEFAULT)
     }
 
     /// Channels as `name: entry[>replaces][~skip,skip] ...` and the default channel.
@@ -591,7 +595,9 @@ mod tests {
             csv: Some(csv),
             icon: None,
         };
-        let r = t.render(&src).unwrap();
+        let r = t
+            .render(&src, crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert_eq!(
             r.blobs[0],
             json!({"schema": "olm.package", "name": "p", "defaultChannel": "stable-v1.1",
@@ -604,11 +610,15 @@ mod tests {
             csv: None,
             icon: Some(json!({"base64data": "eA==", "mediatype": "image/svg+xml"})),
         };
-        let r = t.render(&src).unwrap();
+        let r = t
+            .render(&src, crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert_eq!(r.blobs[0]["description"], "about 1.1.0");
         assert_eq!(r.blobs[0]["icon"]["base64data"], "eA==");
         assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
-        let r = t.render(&source()).unwrap();
+        let r = t
+            .render(&source(), crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert!(r.blobs[0].get("icon").is_none());
         assert!(
             r.notes[0].contains("the package gets none"),
