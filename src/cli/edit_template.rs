@@ -290,7 +290,7 @@ fn apply_one(
     let srcs = sources(args, t, extra)?;
     let mut ws = TemplateWorkspace::open_as(t, Box::new(srcs), args.sources.opm_version)
         .map_err(|e| e.to_string())?;
-    if let Some(c) = ws.opm() {
+    if let Some(c) = ws.opm().filter(|c| c.is_chosen()) {
         eprintln!("note: {}", c.note());
     }
     let before = ws.rendering().ok().map(|r| r.blobs.clone());

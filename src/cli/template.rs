@@ -301,7 +301,10 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
     };
     match t.render(&sources, opm.version) {
         Ok(mut r) => {
-            eprintln!("note: {}", opm.note());
+            // The plain default renders as before and goes unsaid, like opm's silent output.
+            if opm.is_chosen() {
+                eprintln!("note: {}", opm.note());
+            }
             if let Some(level) = &args.migrate_level
                 && let Err(e) = migrate(&mut r.blobs, level)
             {

@@ -256,6 +256,11 @@ impl OpmChoice {
         }
     }
 
+    /// Whether something chose the version (the flag or a Makefile), rather than the default.
+    pub fn is_chosen(&self) -> bool {
+        self.reason != Reason::Default
+    }
+
     /// `rendered as opm v1.46.0 (OPM_VERSION in operators/x/Makefile:87)`.
     pub fn note(&self) -> String {
         let why = match &self.reason {

@@ -394,6 +394,18 @@ fn clusterpulse_catalog_comes_from_an_older_linker() {
         channel_summary(&theirs_channels),
         "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.1.1,0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.2.3\nfast-v1: 1.0.0 1.0.1 1.0.2~1.0.0,1.0.1\n"
     );
+    // Rendered as v1.46.0, the release its Makefile pins, it is the committed catalog.
+    let old = read(&community("clusterpulse/semver.yaml"))
+        .render(source, fbc_edit::template::OpmVersion::V1_46_0)
+        .unwrap();
+    assert_eq!(
+        as_written(
+            &by_schema_and_name(&old.blobs)
+                .into_values()
+                .collect::<Vec<_>>()
+        ),
+        as_written(&theirs.values().cloned().collect::<Vec<_>>())
+    );
     let pkg = &ours[&("olm.package".to_string(), "clusterpulse".to_string())];
     assert!(pkg.get("description").is_some());
     assert!(
@@ -429,6 +441,11 @@ fn kubevirt_wol_differs_only_by_the_description() {
         as_written(&without_description(r.blobs.clone())),
         as_written(&theirs)
     );
+    // Rendered as v1.61.0 (edge-scoped linking, no description yet), it is the committed catalog.
+    let old = read(&community("kubevirt-wol/semver.yaml"))
+        .render(source, fbc_edit::template::OpmVersion::V1_61_0)
+        .unwrap();
+    assert_eq!(as_written(&old.blobs), as_written(&theirs));
 }
 
 /// openshift-integration-operator's catalog has the old linker's extra skip of the replaced entry

@@ -214,6 +214,7 @@ impl Semver {
 mod tests {
     use super::super::parse;
     use super::*;
+    use crate::template::OpmVersion;
     use serde_json::json;
 
     /// Bundles `<pkg>.v<version>` with image `img:<version>`.
@@ -592,7 +593,7 @@ mod tests {
             "icon": [{"base64data": "aGVs\nbG8=", "mediatype": "image/png"}, {"base64data": "", "mediatype": "x"}]}});
         let src = Versions {
             package: "p",
-            csv: Some(csv),
+            csv: Some(csv.clone()),
             icon: None,
         };
         let r = t
@@ -625,6 +626,84 @@ mod tests {
             "{:?}",
             r.notes
         );
+        // Before v1.65 the package is left as it is, and nothing is said about it.
+        for opm in [OpmVersion::V1_46_0, OpmVersion::V1_61_0] {
+            let src = Versions {
+                package: "p",
+                csv: Some(csv.clone()),
+                icon: None,
+            };
+            let r = t.render(&src, opm).unwrap();
+            assert_eq!(
+                r.blobs[0],
+                json!({"schema": "olm.package", "name": "p", "defaultChannel": "stable-v1.1"})
+            );
+            assert!(r.notes.is_empty(), "{:?}", r.notes);
+        }
+    }
+
+    fn render_as(text: &str, opm: &str) -> (Vec<String>, String) {
+        let t = parse("t.yaml", text).unwrap();
+        summary(
+            &t.render(&source(), OpmVersion::parse(opm).unwrap())
+                .unwrap(),
+        )
+    }
+
+    /// opm v1.37–v1.60 link each channel on its own: a minor version's head replaces the previous
+    /// minor version's head (v1.46 also skips it) and skips its own lower entries; minor channels
+    /// are never linked to each other.
+    #[test]
+    fn older_releases_link_within_each_channel() {
+        let major = template(
+            "generateMajorChannels: true\ngenerateMinorChannels: false\n",
+            &[(
+                "fast",
+                &[
+                    "0.1.1", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.3.0", "1.0.0", "1.0.1",
+                ],
+            )],
+        );
+        assert_eq!(
+            render_as(&major, "v1.46.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.1.1,0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.2.3",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        assert_eq!(
+            render_as(&major, "v1.58.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.2.0,0.2.1,0.2.2 0.3.0>0.2.3",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        assert_eq!(
+            render_as(&major, "v1.61.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.1.1,0.2.0,0.2.1,0.2.2",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        let minor = template(
+            "",
+            &[(
+                "candidate",
+                &[
+                    "0.1.0", "0.1.1", "0.1.2", "0.1.3", "0.2.0", "0.2.1", "0.2.2", "0.3.0",
+                ],
+            )],
+        );
+        let (channels, default) = render_as(&minor, "v1.46.0");
+        assert_eq!(
+            channels,
+            [
+                "candidate-v0.1: 0.1.0 0.1.1 0.1.2 0.1.3~0.1.0,0.1.1,0.1.2",
+                "candidate-v0.2: 0.2.0 0.2.1 0.2.2~0.2.0,0.2.1",
+                "candidate-v0.3: 0.3.0",
+            ]
+        );
+        assert_eq!(default, "candidate-v0.3");
     }
 
     #[test]

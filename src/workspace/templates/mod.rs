@@ -88,7 +88,7 @@ impl TemplateSet {
             let abs = p.canonicalize().unwrap_or_else(|_| p.clone());
             match TemplateWorkspace::open_as(p, Box::new(memo.clone()), opm) {
                 Ok(ws) => {
-                    if let Some(c) = ws.opm() {
+                    if let Some(c) = ws.opm().filter(|c| c.is_chosen()) {
                         notes.push(format!("{}: {}", p.display(), c.note()));
                     }
                     opened.push((abs, ws));
