@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
-use crate::template::edit::release::{CatalogMapping, ReleaseError, read_ci_mapping};
+use crate::template::edit::release::{CatalogMapping, OperatorDir, ReleaseError, read_ci_mapping};
 
 /// The migration catalogs from OCP 4.17 on are rendered with.
 pub const MIGRATE_LEVEL: &str = "bundle-object-to-csv-metadata";
@@ -122,6 +122,15 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
 
 /// [`plan`], rendering as opm release `opm` when given (it wins over the Makefile).
 pub fn plan_as(dir: &Path, opm: Option<OpmVersion>) -> Result<Plan, RenderAllError> {
+    let mut plan = mapping(dir)?;
+    plan.opm = OpmChoice::resolve(opm, &OperatorDir::find(dir).dir)?;
+    plan.notes.insert(0, plan.opm.note());
+    Ok(plan)
+}
+
+/// Which templates render into which catalogs, without reading the Makefile: the plan's `opm` is
+/// the default, whatever the operator pins. For telling where renderings go; [`plan_as`] renders.
+pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
     let op = super::edit::release::OperatorDir::find(dir);
     let layout = |why: &str| RenderAllError::Layout(format!("{}: {why}", op.dir.display()));
     let operator = op
@@ -160,8 +169,6 @@ pub fn plan_as(dir: &Path, opm: Option<OpmVersion>) -> Result<Plan, RenderAllErr
         ));
         jobs_by_name(&op.templates, &mut notes)?
     };
-    let opm = OpmChoice::resolve(opm, &op.dir)?;
-    notes.push(opm.note());
     let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
     for name in existing_catalogs(&root, &operator) {
         if !mapped.contains(&name) {
@@ -175,7 +182,7 @@ pub fn plan_as(dir: &Path, opm: Option<OpmVersion>) -> Result<Plan, RenderAllErr
         operator,
         jobs,
         from_ci,
-        opm,
+        opm: OpmChoice::default(),
         notes,
     })
 }

@@ -332,3 +332,65 @@ fn an_opened_template_and_its_save_follow_the_makefile() {
         set.notes()
     );
 }
+
+/// `edit … release` re-renders the catalogs as the Makefile's release too: a Makefile pinning an
+/// unsupported release stops it before anything is written; `--opm-version` overrides the pin.
+#[test]
+fn the_release_step_follows_the_makefile() {
+    const OP: &str = "operators/rabbitmq-messaging-topology-operator";
+    const IMAGE: &str =
+        "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3";
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    crate::common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/release"),
+        &root,
+    );
+    // The templates as they were before 1.19.3 was released.
+    for e in std::fs::read_dir(root.join(OP).join("catalog-templates")).unwrap() {
+        let file = e.unwrap().path();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let text = text
+            .replacen(
+                "  - name: rabbitmq-messaging-topology-operator.v1.19.3\n    replaces: rabbitmq-messaging-topology-operator.v1.19.2\n",
+                "",
+                1,
+            )
+            .replacen(&format!("- schema: olm.bundle\n  image: \n    {IMAGE}\n"), "", 1);
+        std::fs::write(&file, text).unwrap();
+    }
+    std::fs::write(root.join(OP).join("Makefile"), "OPM_VERSION ?= v1.64.0\n").unwrap();
+    let before = std::fs::read(root.join(OP).join("catalog-templates/v4.20.yaml")).ok();
+    let release = |extra: &[&str]| {
+        fbc()
+            .current_dir(&root)
+            .args(["edit", OP])
+            .args(extra)
+            .args(["release", "--from"])
+            .arg(format!("{OP}/1.19.3"))
+            .args(["--image", IMAGE])
+            .output()
+            .unwrap()
+    };
+    let out = release(&[]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("nothing written: ")
+            && stderr.contains("Makefile:1: OPM_VERSION: opm v1.64.0 is not supported"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(root.join(OP).join("catalog-templates/v4.20.yaml")).ok(),
+        before
+    );
+    let out = release(&["--opm-version", "v1.71.0"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains(
+            "catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml: unchanged"
+        ),
+        "{stdout}"
+    );
+}

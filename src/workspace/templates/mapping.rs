@@ -83,17 +83,16 @@ pub(super) fn mapped_outputs<'a>(
             let Some(dir) = t.parent() else {
                 return Vec::new();
             };
-            let plan =
-                plans
-                    .entry(dir.to_path_buf())
-                    .or_insert_with(|| match render_all::plan(dir) {
-                        Ok(plan) => Some(plan),
-                        Err(RenderAllError::Layout(_)) => None,
-                        Err(e) => {
-                            error.get_or_insert(e.to_string());
-                            None
-                        }
-                    });
+            let plan = plans
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| match render_all::mapping(dir) {
+                    Ok(plan) => Some(plan),
+                    Err(RenderAllError::Layout(_)) => None,
+                    Err(e) => {
+                        error.get_or_insert(e.to_string());
+                        None
+                    }
+                });
             let Some(plan) = plan else {
                 return Vec::new();
             };
