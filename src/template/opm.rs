@@ -285,13 +285,13 @@ fn makefile_for(path: &Path) -> Option<PathBuf> {
             .unwrap_or(Path::new("."))
             .to_path_buf()
     };
-    let op = OperatorDir::find(&dir);
+    // Resolved first: `.` named from inside `catalog-templates/` is that directory.
+    let op = OperatorDir::find(&dir.canonicalize().ok()?);
     if !op.templates.is_dir() {
         return None;
     }
     // Only in a repository layout: `<repo>/operators/<op>`.
-    let canonical = op.dir.canonicalize().ok()?;
-    let parent = canonical.parent()?;
+    let parent = op.dir.parent()?;
     if parent.file_name().is_none_or(|n| n != "operators") {
         return None;
     }
@@ -442,6 +442,7 @@ mod tests {
             ("all:\n\techo OPM_VERSION\n", None),
         ] {
             let root = repo(text);
+            let root_path = root.path().canonicalize().unwrap();
             let template = root.path().join("operators/op/catalog-templates/t.yaml");
             let choice = OpmChoice::resolve(None, &template).unwrap();
             match want {
@@ -450,7 +451,7 @@ mod tests {
                     assert_eq!(
                         choice.reason,
                         Reason::Makefile {
-                            file: root.path().join("operators/op/Makefile"),
+                            file: root_path.join("operators/op/Makefile"),
                             line
                         }
                     );

@@ -75,6 +75,33 @@ fn the_makefile_s_release_renders_the_committed_catalogs_byte_for_byte() {
     );
 }
 
+/// A template named relative to its own directory finds its operator's Makefile too.
+#[test]
+fn a_template_named_from_its_directory_follows_the_makefile() {
+    let out = fbc()
+        .current_dir(slice().join("operators/clusterpulse/catalog-templates"))
+        .args(["template", "render", "-o", "yaml"])
+        .args([
+            "--migrate-level",
+            "bundle-object-to-csv-metadata",
+            "semver.yaml",
+        ])
+        .args(["--catalog", "../../../catalogs/v4.22/clusterpulse"])
+        .output()
+        .unwrap();
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("note: rendered as opm v1.46.0 (OPM_VERSION in ")
+            && stderr.contains("clusterpulse/Makefile:87)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        text(&out.stdout).trim_end(),
+        committed(&slice(), "v4.22", "clusterpulse").trim_end()
+    );
+}
+
 /// The same slice rendered as v1.71.0 (the flag wins over the Makefile) shows the two known
 /// differences: the package gains the head bundle's description, and the semver edges are linked
 /// across the whole major version without skipping the replaced entry.
