@@ -59,7 +59,10 @@ fn bench(c: &mut Criterion) {
     let source = fbc_edit::template::CatalogSource::load(&catalog).unwrap();
     let t = fbc_edit::template::read(&template).unwrap().unwrap();
     c.bench_function("template render konflux semver (49 bundles)", |b| {
-        b.iter(|| t.render(&source).unwrap())
+        b.iter(|| {
+            t.render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+                .unwrap()
+        })
     });
 }
 

@@ -422,7 +422,7 @@ fn exercise(seed: &Seed, root: &Path, original: &Catalog, templates_source: &Pat
                 sources.push(
                     fbc_edit::template::source::CatalogSource::load(templates_source).unwrap(),
                 );
-                if let Ok(r) = t.render(&sources) {
+                if let Ok(r) = t.render(&sources, fbc_edit::template::OpmVersion::DEFAULT) {
                     let _ = r.to_text(fbc_edit::catalog::emit::OutFormat::Yaml);
                 }
             }

@@ -288,7 +288,11 @@ fn apply_one(
     extra: &Option<ImageDir>,
 ) -> Result<(TemplateWorkspace, bool), String> {
     let srcs = sources(args, t, extra)?;
-    let mut ws = TemplateWorkspace::open(t, Box::new(srcs)).map_err(|e| e.to_string())?;
+    let mut ws = TemplateWorkspace::open_as(t, Box::new(srcs), args.sources.opm_version)
+        .map_err(|e| e.to_string())?;
+    if let Some(c) = ws.opm().filter(|c| c.is_chosen()) {
+        eprintln!("note: {}", c.note());
+    }
     let before = ws.rendering().ok().map(|r| r.blobs.clone());
     let outcome = ws.apply(edit.clone()).map_err(|e| e.to_string())?;
     match ws.preview() {
@@ -483,6 +487,7 @@ fn release_rendered(
             d.path(),
             &template,
             &srcs,
+            args.sources.opm_version,
         )?);
     }
     for (path, text) in new_files {
@@ -490,7 +495,10 @@ fn release_rendered(
         let template =
             crate::template::parse(&path.display().to_string(), text).map_err(|e| e.to_string())?;
         out.extend(crate::workspace::templates::rerendered_from(
-            path, &template, &srcs,
+            path,
+            &template,
+            &srcs,
+            args.sources.opm_version,
         )?);
     }
     Ok(out)

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use super::bundle::RenderOutput;
 use super::exit;
 use super::image::ImageArgs;
-use crate::template::{self, BundleDirSource, ImageSource, Sources};
+use crate::template::{self, BundleDirSource, ImageSource, OpmChoice, OpmVersion, Sources};
 
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
@@ -80,6 +80,12 @@ pub struct SourceArgs {
     /// does.
     #[arg(long)]
     pub pull: bool,
+    /// Render as this opm release (v1.46.0 to v1.61.x, v1.67.0 to v1.73.x), whose template
+    /// output differs from others' (docs/compat.md). Without it, a template in a repository's
+    /// `operators/<op>/` renders as the release the operator's Makefile pins (`OPM_VERSION ?=
+    /// vX.Y.Z`), anything else as v1.71.0.
+    #[arg(long, value_name = "vX.Y.Z", value_parser = OpmVersion::parse)]
+    pub opm_version: Option<OpmVersion>,
 }
 
 impl SourceArgs {
@@ -141,7 +147,7 @@ pub fn run(args: &TemplateArgs) -> i32 {
 
 fn run_render_all(args: &RenderAllArgs) -> i32 {
     use crate::template::render_all::{self, Mismatch};
-    let plan = match render_all::plan(&args.dir) {
+    let plan = match render_all::plan_as(&args.dir, args.sources.opm_version) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("fbc-edit: {e}");
@@ -286,8 +292,19 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    match t.render(&sources) {
+    let opm = match OpmChoice::resolve(args.sources.opm_version, &args.file) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fbc-edit: {e}");
+            return exit::INVALID;
+        }
+    };
+    match t.render(&sources, opm.version) {
         Ok(mut r) => {
+            // The plain default renders as before and goes unsaid, like opm's silent output.
+            if opm.is_chosen() {
+                eprintln!("note: {}", opm.note());
+            }
             if let Some(level) = &args.migrate_level
                 && let Err(e) = migrate(&mut r.blobs, level)
             {
@@ -313,6 +330,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
 /// `fbc-edit TEMPLATE_FILE` or `fbc-edit TEMPLATE_DIR`: the TUI editing the templates, their
 /// rendering on screen.
 pub fn run_tui(path: &Path, sources: &SourceArgs, images: &ImageArgs, compare: bool) -> i32 {
+    let opm_version = sources.opm_version;
     let files = if path.is_dir() {
         super::edit_template::template_files(path)
     } else {
@@ -354,7 +372,7 @@ pub fn run_tui(path: &Path, sources: &SourceArgs, images: &ImageArgs, compare: b
                 return exit::USAGE;
             }
         };
-    match crate::tui::run_templates(path, files, sources, note) {
+    match crate::tui::run_templates(path, files, sources, note, opm_version) {
         Ok(()) => exit::OK,
         Err(e) => {
             eprintln!("fbc-edit: {e}");

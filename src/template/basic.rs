@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::opm::{OpmVersion, adjust_bundles};
 use super::source::{BundleSource, resolve_all};
 use super::{Problem, Rendered, TemplateError, a_type, canonical, schemas};
 use crate::catalog::decode;
@@ -101,6 +102,7 @@ impl Basic {
         &self,
         file: &str,
         source: &dyn BundleSource,
+        opm: OpmVersion,
     ) -> Result<Rendered, TemplateError> {
         let images = self.images();
         let resolved = resolve_all(file, &images, source)?;
@@ -118,6 +120,7 @@ impl Basic {
         if !problems.is_empty() {
             return Err(TemplateError::many(file, problems));
         }
+        adjust_bundles(opm, &mut bundles);
         let mut bundles = bundles.into_iter();
         let blobs = self
             .entries
@@ -251,7 +254,10 @@ mod tests {
         )
         .unwrap();
         let r = t
-            .render(&Fixed(vec![("img:1", bundle("p.v1", "img:1"))]))
+            .render(
+                &Fixed(vec![("img:1", bundle("p.v1", "img:1"))]),
+                crate::template::OpmVersion::DEFAULT,
+            )
             .unwrap();
         assert_eq!(
             r.blobs,
@@ -325,7 +331,10 @@ mod tests {
         )
         .unwrap();
         let e = t
-            .render(&Fixed(vec![("img:1", bundle("p.v1", "img:1"))]))
+            .render(
+                &Fixed(vec![("img:1", bundle("p.v1", "img:1"))]),
+                crate::template::OpmVersion::DEFAULT,
+            )
             .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -341,7 +350,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.notes.len(), 2, "{:?}", t.notes);
-        let r = t.render(&Fixed(vec![])).unwrap();
+        let r = t
+            .render(&Fixed(vec![]), crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert_eq!(
             r.blobs,
             vec![json!({"schema": "olm.package", "name": "p", "defaultChannel": ""})]

@@ -14,6 +14,7 @@ pub mod basic;
 pub mod convert;
 pub mod edit;
 pub mod memo;
+pub mod opm;
 pub mod preview;
 pub mod render_all;
 pub mod rendering;
@@ -32,6 +33,7 @@ use crate::catalog::node::{Kind, Node, Str};
 use crate::catalog::{Severity, schema};
 use crate::text::gosort::{self, GoRelease};
 
+pub use opm::{OpmChoice, OpmVersion, OpmVersionError};
 pub use source::{
     BundleDirSource, BundleSource, CatalogSource, ImageSource, ResolveError, Sources, SourcesError,
 };
@@ -144,11 +146,15 @@ impl Template {
         }
     }
 
-    /// Renders the template, resolving bundle images with `source`.
-    pub fn render(&self, source: &dyn BundleSource) -> Result<Rendered, TemplateError> {
+    /// Renders the template as opm release `opm` renders it, resolving bundle images with `source`.
+    pub fn render(
+        &self,
+        source: &dyn BundleSource,
+        opm: OpmVersion,
+    ) -> Result<Rendered, TemplateError> {
         let mut out = match &self.body {
-            Body::Basic(b) => b.render(&self.file, source)?,
-            Body::Semver(s) => s.render(&self.file, source)?,
+            Body::Basic(b) => b.render(&self.file, source, opm)?,
+            Body::Semver(s) => s.render(&self.file, source, opm)?,
         };
         let mut notes = self.notes.clone();
         notes.append(&mut out.notes);

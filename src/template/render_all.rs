@@ -16,10 +16,10 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::{Sources, TemplateError, schemas};
+use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
-use crate::template::edit::release::{CatalogMapping, ReleaseError, read_ci_mapping};
+use crate::template::edit::release::{CatalogMapping, OperatorDir, ReleaseError, read_ci_mapping};
 
 /// The migration catalogs from OCP 4.17 on are rendered with.
 pub const MIGRATE_LEVEL: &str = "bundle-object-to-csv-metadata";
@@ -47,6 +47,9 @@ pub struct Plan {
     pub jobs: Vec<Job>,
     /// Whether the jobs come from `ci.yaml` (else from the templates' file names).
     pub from_ci: bool,
+    /// The opm release the templates render as, and why (the flag, the operator's Makefile or the
+    /// default).
+    pub opm: OpmChoice,
     pub notes: Vec<String>,
 }
 
@@ -91,6 +94,8 @@ pub enum RenderAllError {
     Templates(Vec<TemplateError>),
     #[error(transparent)]
     Commit(#[from] commit::CommitError),
+    #[error(transparent)]
+    Opm(#[from] OpmVersionError),
 }
 
 /// Whether catalog `name` is rendered with the migration: `vX.Y` with X > 4, or X = 4 and Y ≥ 17.
@@ -109,8 +114,23 @@ pub fn migrates(name: &str) -> bool {
     }
 }
 
-/// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`).
+/// Plans the rendering for the operator directory `dir` (or its `catalog-templates/`), as the opm
+/// release its Makefile pins (else the default).
 pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
+    plan_as(dir, None)
+}
+
+/// [`plan`], rendering as opm release `opm` when given (it wins over the Makefile).
+pub fn plan_as(dir: &Path, opm: Option<OpmVersion>) -> Result<Plan, RenderAllError> {
+    let mut plan = mapping(dir)?;
+    plan.opm = OpmChoice::resolve(opm, &OperatorDir::find(dir).dir)?;
+    plan.notes.insert(0, plan.opm.note());
+    Ok(plan)
+}
+
+/// Which templates render into which catalogs, without reading the Makefile: the plan's `opm` is
+/// the default, whatever the operator pins. For telling where renderings go; [`plan_as`] renders.
+pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
     let op = super::edit::release::OperatorDir::find(dir);
     let layout = |why: &str| RenderAllError::Layout(format!("{}: {why}", op.dir.display()));
     let operator = op
@@ -162,6 +182,7 @@ pub fn plan(dir: &Path) -> Result<Plan, RenderAllError> {
         operator,
         jobs,
         from_ci,
+        opm: OpmChoice::default(),
         notes,
     })
 }
@@ -288,7 +309,7 @@ pub fn render(
     let mut notes = Vec::new();
     let mut failures = Vec::new();
     for job in &plan.jobs {
-        match render_job(job, sources_for) {
+        match render_job(job, sources_for, plan.opm.version) {
             Ok((text, mut n)) => {
                 notes.append(&mut n);
                 for c in &job.catalogs {
@@ -314,6 +335,7 @@ pub fn render(
 fn render_job(
     job: &Job,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    opm: OpmVersion,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
     let template =
@@ -330,7 +352,7 @@ fn render_job(
         ));
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
-    let mut rendered = template.render(&sources)?;
+    let mut rendered = template.render(&sources, opm)?;
     let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {
         let group = if job.migrate {
             "rendered with the migration"

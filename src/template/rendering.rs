@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::Sources;
+use super::{OpmVersion, Sources};
 
 /// Why a template could not be rendered into a directory.
 #[derive(Debug, thiserror::Error)]
@@ -19,18 +19,19 @@ pub enum RenderIntoError {
     Write { dir: String, source: std::io::Error },
 }
 
-/// Renders `file` into `dir/<name>.rendered.yaml` (replacing an earlier rendering); returns the
-/// rendering's notes.
+/// Renders `file` as opm release `opm` into `dir/<name>.rendered.yaml` (replacing an earlier
+/// rendering); returns the rendering's notes.
 pub fn render_into(
     file: &Path,
     sources: &Sources,
     dir: &Path,
+    opm: OpmVersion,
 ) -> Result<Vec<String>, RenderIntoError> {
     let template = super::read(file).map_err(|source| RenderIntoError::Read {
         file: file.display().to_string(),
         source,
     })??;
-    let rendered = template.render(sources)?;
+    let rendered = template.render(sources, opm)?;
     let name = file
         .file_stem()
         .map_or_else(|| "template".into(), |s| s.to_string_lossy().into_owned());
@@ -67,7 +68,7 @@ mod tests {
         .unwrap();
         let (sources, _) = Sources::for_template(&file, &[catalog], Vec::new(), None).unwrap();
         let out = tempfile::tempdir().unwrap();
-        let notes = render_into(&file, &sources, out.path()).unwrap();
+        let notes = render_into(&file, &sources, out.path(), OpmVersion::DEFAULT).unwrap();
         assert!(notes.is_empty(), "{notes:?}");
         let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
         assert!(text.contains("name: stable-v1.0\n"), "{text}");
@@ -76,7 +77,7 @@ mod tests {
             "schema: olm.semver\ngenerateMajorChannels: true\ngenerateMinorChannels: false\nstable:\n  bundles:\n  - image: img:1\n",
         )
         .unwrap();
-        render_into(&file, &sources, out.path()).unwrap();
+        render_into(&file, &sources, out.path(), OpmVersion::DEFAULT).unwrap();
         let text = std::fs::read_to_string(out.path().join("semver.rendered.yaml")).unwrap();
         assert!(
             text.contains("name: stable-v1\n") && !text.contains("stable-v1.0"),
@@ -87,7 +88,7 @@ mod tests {
             "schema: olm.semver\nstable:\n  bundles:\n  - image: img:2\n",
         )
         .unwrap();
-        let e = render_into(&file, &sources, out.path())
+        let e = render_into(&file, &sources, out.path(), OpmVersion::DEFAULT)
             .unwrap_err()
             .to_string();
         assert!(

@@ -63,7 +63,11 @@ enum Origin {
     /// A catalog directory.
     Catalog,
     /// Templates, opened for editing and rendered with bundles from the memo.
-    Templates { files: Vec<PathBuf>, memo: Memo },
+    Templates {
+        files: Vec<PathBuf>,
+        memo: Memo,
+        opm: Option<crate::template::OpmVersion>,
+    },
 }
 
 /// Loads the catalog (or opens and renders the templates) on a worker thread; the result comes
@@ -71,8 +75,8 @@ enum Origin {
 fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::Sender<Action>) {
     let origin = origin.clone();
     std::thread::spawn(move || {
-        if let Origin::Templates { files, memo } = &origin {
-            let result = TemplateSet::open(files, memo.clone())
+        if let Origin::Templates { files, memo, opm } = &origin {
+            let result = TemplateSet::open_as(files, memo.clone(), *opm)
                 .map(Box::new)
                 .map_err(|e| e.to_string());
             let _ = tx.send(Action::TemplatesOpened(result));
@@ -136,12 +140,14 @@ pub fn run_image(image: &crate::image::Opened, compare: Option<&Compare>) -> std
 
 /// Runs the TUI on templates (`shown` is the template file or directory as given): their rendering
 /// is on screen and edits go into them, images resolved with `sources`. `note` says where images
-/// are looked up when that was not chosen by the user.
+/// are looked up when that was not chosen by the user. The templates render as opm release `opm`
+/// when given, else as their operator's Makefile pins.
 pub fn run_templates(
     shown: &Path,
     files: Vec<PathBuf>,
     sources: Sources,
     note: Option<String>,
+    opm: Option<crate::template::OpmVersion>,
 ) -> std::io::Result<()> {
     let dir = if shown.is_dir() {
         shown.to_path_buf()
@@ -154,6 +160,7 @@ pub fn run_templates(
     let origin = Origin::Templates {
         files,
         memo: Memo::new(sources),
+        opm,
     };
     let view = TemplateView {
         file: shown.to_path_buf(),

@@ -12,7 +12,7 @@ use crate::catalog::write::{SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic, Location, Severity, emit, schema};
 use crate::template::edit::{self, DocError, TemplateDoc, TemplateEdit, TemplateEditError};
 use crate::template::source::BundleSource;
-use crate::template::{Body, Rendered, TemplateError};
+use crate::template::{Body, OpmChoice, OpmVersion, OpmVersionError, Rendered, TemplateError};
 use crate::validate::{self, Report};
 
 use super::{Outcome, SaveError};
@@ -26,15 +26,29 @@ pub struct TemplateWorkspace {
     rendering: Result<Rendered, TemplateError>,
     rendered: Catalog,
     report: Report,
+    /// The opm release the template renders as (the flag's, its operator's Makefile's or the
+    /// default), or why the Makefile's cannot be used.
+    opm: Result<OpmChoice, OpmVersionError>,
 }
 
 impl TemplateWorkspace {
-    /// Opens a template and renders it.
+    /// Opens a template and renders it as the opm release its operator's Makefile pins (in a
+    /// repository layout), else the default.
     pub fn open(
         path: &Path,
         sources: Box<dyn BundleSource + Send + Sync>,
     ) -> Result<TemplateWorkspace, DocError> {
+        Self::open_as(path, sources, None)
+    }
+
+    /// [`TemplateWorkspace::open`], rendering as `opm` when given (it wins over the Makefile).
+    pub fn open_as(
+        path: &Path,
+        sources: Box<dyn BundleSource + Send + Sync>,
+        opm: Option<OpmVersion>,
+    ) -> Result<TemplateWorkspace, DocError> {
         let doc = TemplateDoc::open(path)?;
+        let opm = OpmChoice::resolve(opm, path);
         let mut ws = TemplateWorkspace {
             doc,
             sources,
@@ -43,6 +57,7 @@ impl TemplateWorkspace {
             rendering: Err(TemplateError::many("", Vec::new())),
             rendered: Catalog::in_memory(Path::new(".")),
             report: Report::default(),
+            opm,
         };
         ws.rerender();
         Ok(ws)
@@ -60,6 +75,12 @@ impl TemplateWorkspace {
     /// The rendering as a catalog (empty when the template does not render).
     pub fn rendered(&self) -> &Catalog {
         &self.rendered
+    }
+
+    /// The opm release the template renders as, and why; `None` when its operator's Makefile pins
+    /// one that cannot be used (the rendering then says why).
+    pub fn opm(&self) -> Option<&OpmChoice> {
+        self.opm.as_ref().ok()
     }
 
     /// The rendering's problems, each at the template line it comes from.
@@ -179,7 +200,15 @@ impl TemplateWorkspace {
                 return;
             }
         };
-        match template.render(self.sources.as_ref()) {
+        let opm = match &self.opm {
+            Ok(c) => c.version,
+            Err(e) => {
+                let e = TemplateError::new(&self.doc.name(), 0, e.to_string());
+                self.set_failed(e);
+                return;
+            }
+        };
+        match template.render(self.sources.as_ref(), opm) {
             Ok(r) => {
                 self.rendered = catalog_of(&r);
                 let checked = validate::validate(&self.rendered);

@@ -20,6 +20,7 @@ mod image_tui;
 mod lint_grades;
 mod load;
 mod migrate;
+mod opm_version;
 mod path;
 mod read_once;
 mod real_values;

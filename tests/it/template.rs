@@ -225,7 +225,9 @@ fn community_templates_render_as_the_v4_20_catalog_holds_them() {
     let source = v4_20();
     for rel in SAME_AS_V4_20 {
         let t = read(&community(rel));
-        let r = t.render(source).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let r = t
+            .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
         let theirs = catalog_blobs(source, &packages_of(&r.blobs));
         assert!(!theirs.is_empty(), "{rel}");
         let (ours, theirs) = (as_written(&r.blobs), as_written(&theirs));
@@ -263,7 +265,7 @@ fn other_community_templates_render_or_name_each_missing_image() {
     files_under(&community_templates(), &mut files);
     for f in files {
         let t = read(&f);
-        match t.render(source) {
+        match t.render(source, fbc_edit::template::OpmVersion::DEFAULT) {
             Ok(_) => rendered += 1,
             Err(e) => {
                 unresolved += 1;
@@ -315,7 +317,9 @@ fn channel_summary(blobs: &[Value]) -> String {
 fn semver_channels_snapshot() {
     let mut out = String::new();
     let mut render = |name: &str, t: template::Template, source: &dyn BundleSource| {
-        let r = t.render(source).unwrap();
+        let r = t
+            .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+            .unwrap();
         let pkg = r
             .blobs
             .iter()
@@ -365,7 +369,7 @@ fn semver_channels_snapshot() {
 fn clusterpulse_catalog_comes_from_an_older_linker() {
     let source = v4_20();
     let r = read(&community("clusterpulse/semver.yaml"))
-        .render(source)
+        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
         .unwrap();
     let ours = by_schema_and_name(&r.blobs);
     let theirs = by_schema_and_name(&catalog_blobs(source, &["clusterpulse".into()]));
@@ -389,6 +393,18 @@ fn clusterpulse_catalog_comes_from_an_older_linker() {
     assert_eq!(
         channel_summary(&theirs_channels),
         "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.1.1,0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.2.3\nfast-v1: 1.0.0 1.0.1 1.0.2~1.0.0,1.0.1\n"
+    );
+    // Rendered as v1.46.0, the release its Makefile pins, it is the committed catalog.
+    let old = read(&community("clusterpulse/semver.yaml"))
+        .render(source, fbc_edit::template::OpmVersion::V1_46_0)
+        .unwrap();
+    assert_eq!(
+        as_written(
+            &by_schema_and_name(&old.blobs)
+                .into_values()
+                .collect::<Vec<_>>()
+        ),
+        as_written(&theirs.values().cloned().collect::<Vec<_>>())
     );
     let pkg = &ours[&("olm.package".to_string(), "clusterpulse".to_string())];
     assert!(pkg.get("description").is_some());
@@ -416,7 +432,7 @@ fn without_description(mut blobs: Vec<Value>) -> Vec<Value> {
 fn kubevirt_wol_differs_only_by_the_description() {
     let source = v4_20();
     let r = read(&community("kubevirt-wol/semver.yaml"))
-        .render(source)
+        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
         .unwrap();
     let theirs = catalog_blobs(source, &["kubevirt-wol".into()]);
     let desc = r.blobs[0]["description"].as_str().unwrap();
@@ -425,6 +441,11 @@ fn kubevirt_wol_differs_only_by_the_description() {
         as_written(&without_description(r.blobs.clone())),
         as_written(&theirs)
     );
+    // Rendered as v1.61.0 (edge-scoped linking, no description yet), it is the committed catalog.
+    let old = read(&community("kubevirt-wol/semver.yaml"))
+        .render(source, fbc_edit::template::OpmVersion::V1_61_0)
+        .unwrap();
+    assert_eq!(as_written(&old.blobs), as_written(&theirs));
 }
 
 /// openshift-integration-operator's catalog has the old linker's extra skip of the replaced entry
@@ -433,7 +454,7 @@ fn kubevirt_wol_differs_only_by_the_description() {
 fn openshift_integration_differs_by_the_old_linker_and_the_description() {
     let source = v4_20();
     let r = read(&community("openshift-integration-operator/semver.yaml"))
-        .render(source)
+        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
         .unwrap();
     assert_eq!(
         channel_summary(&r.blobs),
@@ -467,7 +488,9 @@ fn kubedoop_semver_templates_render_as_their_catalogs_but_for_the_description() 
             .join("zncdatadev__kubedoop-catalog__composite-semver-templates")
             .join(op);
         let source = CatalogSource::load(&dir).unwrap();
-        let r = read(&dir.join("semver.yaml")).render(&source).unwrap();
+        let r = read(&dir.join("semver.yaml"))
+            .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert!(r.blobs[0]["description"].is_string(), "{op}");
         let theirs = catalog_blobs(&source, &packages_of(&r.blobs));
         assert_eq!(
@@ -495,7 +518,9 @@ fn descheduler(version: &str) -> (template::Template, CatalogSource) {
 #[test]
 fn descheduler_4_20_renders_as_its_catalog() {
     let (t, source) = descheduler("4.20");
-    let r = t.render(&source).unwrap();
+    let r = t
+        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .unwrap();
     let theirs = catalog_blobs(&source, &packages_of(&r.blobs));
     assert_eq!(as_written(&r.blobs), as_written(&theirs));
 }
@@ -505,7 +530,9 @@ fn descheduler_4_20_renders_as_its_catalog() {
 #[test]
 fn descheduler_4_12_renders_as_its_catalog_with_related_images_sorted() {
     let (t, source) = descheduler("4.12");
-    let r = t.render(&source).unwrap();
+    let r = t
+        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .unwrap();
     let mut theirs = catalog_blobs(&source, &packages_of(&r.blobs));
     let mut unsorted = 0;
     for b in &mut theirs {
@@ -541,7 +568,9 @@ fn bundle_directories_stand_for_images() {
         )
         .unwrap(),
     );
-    let r = t.render(&sources).unwrap();
+    let r = t
+        .render(&sources, fbc_edit::template::OpmVersion::DEFAULT)
+        .unwrap();
     assert!(r.notes.is_empty(), "{:?}", r.notes);
     assert_eq!(
         channel_summary(&r.blobs),
@@ -577,7 +606,10 @@ fn bundle_directory_errors_name_the_image_and_directory() {
     )
     .unwrap();
     let source = BundleDirSource::new(vec![("img:1".into(), dir.path().to_path_buf())]);
-    let e = t.render(&source).unwrap_err().to_string();
+    let e = t
+        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.starts_with("t.yaml:3: cannot render bundle image \"img:1\": bundle directory "),
         "{e}"
@@ -632,7 +664,7 @@ fn mangled_templates_do_not_panic() {
         let text = lines.join("\n");
         match template::parse("m.yaml", &text) {
             Ok(t) => {
-                if let Err(e) = t.render(source) {
+                if let Err(e) = t.render(source, fbc_edit::template::OpmVersion::DEFAULT) {
                     assert!(e.to_string().starts_with("m.yaml"), "{e}");
                 }
             }

@@ -8,10 +8,16 @@ use serde_json::{Map, Value};
 use super::{Maturity, Semver, StreamKind, Versions};
 use crate::catalog::schema;
 use crate::catalog::semver_range::Version;
+use crate::template::opm::Linking;
 
 impl Semver {
-    /// Generates the channels (by name) with their linked entries, and the default channel.
-    pub fn channels(&self, versions: &Versions) -> (BTreeMap<String, Vec<ChannelEntry>>, String) {
+    /// Generates the channels (by name) with their entries linked as `linking` says, and the
+    /// default channel.
+    pub fn channels(
+        &self,
+        versions: &Versions,
+        linking: Linking,
+    ) -> (BTreeMap<String, Vec<ChannelEntry>>, String) {
         let mut channels: BTreeMap<String, Vec<ChannelEntry>> = BTreeMap::new();
         let mut tuples: Vec<Tuple> = Vec::new();
         let mut best = HighWater {
@@ -72,7 +78,11 @@ impl Semver {
                 }
             }
         }
-        link(&mut channels, tuples);
+        match linking {
+            Linking::EdgeScoped => link(&mut channels, tuples),
+            Linking::ChannelSkipsReplaced => link_within_channels(&mut channels, &tuples, true),
+            Linking::ChannelReplacesOnly => link_within_channels(&mut channels, &tuples, false),
+        }
         (channels, best.name)
     }
 }
@@ -170,6 +180,49 @@ fn link(channels: &mut BTreeMap<String, Vec<ChannelEntry>>, mut tuples: Vec<Tupl
         && prev.version.major == last.version.major
     {
         set_edges(last, &zmax, &seen);
+    }
+}
+
+/// The channel-scoped linking of opm v1.37–v1.60: each channel on its own, its entries (in
+/// ascending version order) taken in runs of one major and minor version. The last entry of each
+/// run replaces the last entry of the run before it (and, with `skip_replaced`, skips it first),
+/// then skips the run's other entries in ascending order. Nothing links across channels.
+fn link_within_channels(
+    channels: &mut BTreeMap<String, Vec<ChannelEntry>>,
+    tuples: &[Tuple],
+    skip_replaced: bool,
+) {
+    for (name, entries) in channels.iter_mut() {
+        let mut versions: Vec<Option<&Version>> = vec![None; entries.len()];
+        for t in tuples.iter().filter(|t| t.channel == *name) {
+            if let Some(v) = versions.get_mut(t.index) {
+                *v = Some(&t.version);
+            }
+        }
+        let stream = |i: usize| versions[i].map(|v| (v.major, v.minor));
+        let mut previous_head: Option<String> = None;
+        let mut start = 0;
+        while start < entries.len() {
+            let mut end = start + 1;
+            while end < entries.len() && stream(end) == stream(start) {
+                end += 1;
+            }
+            let head = end - 1;
+            let mut skips = Vec::new();
+            let mut replaces = String::new();
+            if let Some(p) = previous_head.take() {
+                if skip_replaced {
+                    skips.push(p.clone());
+                }
+                replaces = p;
+            }
+            skips.extend(entries[start..head].iter().map(|e| e.name.clone()));
+            let e = &mut entries[head];
+            e.replaces = replaces;
+            e.skips = skips;
+            previous_head = Some(e.name.clone());
+            start = end;
+        }
     }
 }
 

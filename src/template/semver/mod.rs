@@ -21,6 +21,7 @@ mod read;
 
 use serde_json::{Map, Value};
 
+use super::opm::{OpmVersion, adjust_bundles};
 use super::source::{BundleSource, resolve_all};
 use super::{Rendered, TemplateError, canonical};
 use crate::catalog::emit::to_node;
@@ -98,6 +99,7 @@ impl Semver {
         &self,
         file: &str,
         source: &dyn BundleSource,
+        opm: OpmVersion,
     ) -> Result<Rendered, TemplateError> {
         let images = self.images();
         if images.is_empty() {
@@ -119,8 +121,9 @@ impl Semver {
             })?;
             bundles.push(b);
         }
+        adjust_bundles(opm, &mut bundles);
         let (package, versions) = self.versions(file, &images, &bundles)?;
-        let (channels, default_channel) = self.channels(&versions);
+        let (channels, default_channel) = self.channels(&versions, opm.linking());
 
         let mut pkg = Map::new();
         pkg.insert("schema".into(), Value::String(schema::PACKAGE.into()));
@@ -130,10 +133,11 @@ impl Semver {
             Value::String(default_channel.clone()),
         );
         let mut notes = Vec::new();
-        if let Some(head) = channels
-            .get(&default_channel)
-            .and_then(|c| c.last())
-            .map(|e| e.name.clone())
+        if opm.package_from_head()
+            && let Some(head) = channels
+                .get(&default_channel)
+                .and_then(|c| c.last())
+                .map(|e| e.name.clone())
             && let Some(b) = bundles
                 .iter()
                 .find(|b| b.get("name").and_then(Value::as_str) == Some(head.as_str()))
@@ -214,6 +218,7 @@ impl Semver {
 mod tests {
     use super::super::parse;
     use super::*;
+    use crate::template::OpmVersion;
     use serde_json::json;
 
     /// Bundles `<pkg>.v<version>` with image `img:<version>`.
@@ -275,7 +280,7 @@ mod tests {
     }
 
     fn render(text: &str) -> Result<Rendered, TemplateError> {
-        parse("t.yaml", text)?.render(&source())
+        parse("t.yaml", text)?.render(&source(), crate::template::OpmVersion::DEFAULT)
     }
 
     /// Channels as `name: entry[>replaces][~skip,skip] ...` and the default channel.
@@ -592,10 +597,12 @@ mod tests {
             "icon": [{"base64data": "aGVs\nbG8=", "mediatype": "image/png"}, {"base64data": "", "mediatype": "x"}]}});
         let src = Versions {
             package: "p",
-            csv: Some(csv),
+            csv: Some(csv.clone()),
             icon: None,
         };
-        let r = t.render(&src).unwrap();
+        let r = t
+            .render(&src, crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert_eq!(
             r.blobs[0],
             json!({"schema": "olm.package", "name": "p", "defaultChannel": "stable-v1.1",
@@ -608,17 +615,99 @@ mod tests {
             csv: None,
             icon: Some(json!({"base64data": "eA==", "mediatype": "image/svg+xml"})),
         };
-        let r = t.render(&src).unwrap();
+        let r = t
+            .render(&src, crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert_eq!(r.blobs[0]["description"], "about 1.1.0");
         assert_eq!(r.blobs[0]["icon"]["base64data"], "eA==");
         assert_eq!(r.notes.len(), 1, "{:?}", r.notes);
-        let r = t.render(&source()).unwrap();
+        let r = t
+            .render(&source(), crate::template::OpmVersion::DEFAULT)
+            .unwrap();
         assert!(r.blobs[0].get("icon").is_none());
         assert!(
             r.notes[0].contains("the package gets none"),
             "{:?}",
             r.notes
         );
+        // Before v1.65 the package is left as it is, and nothing is said about it.
+        for opm in [OpmVersion::V1_46_0, OpmVersion::V1_61_0] {
+            let src = Versions {
+                package: "p",
+                csv: Some(csv.clone()),
+                icon: None,
+            };
+            let r = t.render(&src, opm).unwrap();
+            assert_eq!(
+                r.blobs[0],
+                json!({"schema": "olm.package", "name": "p", "defaultChannel": "stable-v1.1"})
+            );
+            assert!(r.notes.is_empty(), "{:?}", r.notes);
+        }
+    }
+
+    fn render_as(text: &str, opm: &str) -> (Vec<String>, String) {
+        let t = parse("t.yaml", text).unwrap();
+        summary(
+            &t.render(&source(), OpmVersion::parse(opm).unwrap())
+                .unwrap(),
+        )
+    }
+
+    /// opm v1.37–v1.60 link each channel on its own: a minor version's head replaces the previous
+    /// minor version's head (v1.46 also skips it) and skips its own lower entries; minor channels
+    /// are never linked to each other.
+    #[test]
+    fn older_releases_link_within_each_channel() {
+        let major = template(
+            "generateMajorChannels: true\ngenerateMinorChannels: false\n",
+            &[(
+                "fast",
+                &[
+                    "0.1.1", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.3.0", "1.0.0", "1.0.1",
+                ],
+            )],
+        );
+        assert_eq!(
+            render_as(&major, "v1.46.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.1.1,0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.2.3",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        assert_eq!(
+            render_as(&major, "v1.58.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.2.0,0.2.1,0.2.2 0.3.0>0.2.3",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        assert_eq!(
+            render_as(&major, "v1.61.0").0,
+            [
+                "fast-v0: 0.1.1 0.2.0 0.2.1 0.2.2 0.2.3>0.1.1~0.2.0,0.2.1,0.2.2 0.3.0>0.2.3~0.1.1,0.2.0,0.2.1,0.2.2",
+                "fast-v1: 1.0.0 1.0.1~1.0.0"
+            ]
+        );
+        let minor = template(
+            "",
+            &[(
+                "candidate",
+                &[
+                    "0.1.0", "0.1.1", "0.1.2", "0.1.3", "0.2.0", "0.2.1", "0.2.2", "0.3.0",
+                ],
+            )],
+        );
+        let (channels, default) = render_as(&minor, "v1.46.0");
+        assert_eq!(
+            channels,
+            [
+                "candidate-v0.1: 0.1.0 0.1.1 0.1.2 0.1.3~0.1.0,0.1.1,0.1.2",
+                "candidate-v0.2: 0.2.0 0.2.1 0.2.2~0.2.0,0.2.1",
+                "candidate-v0.3: 0.3.0",
+            ]
+        );
+        assert_eq!(default, "candidate-v0.3");
     }
 
     #[test]

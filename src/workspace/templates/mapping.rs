@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::guard::path::{Root, absolute};
-use crate::template::Template;
 use crate::template::edit::release::OperatorDir;
 use crate::template::render_all::{self, RenderAllError};
 use crate::template::source::BundleSource;
+use crate::template::{OpmChoice, OpmVersion, Template};
 use crate::workspace::template::TemplateWorkspace;
 
 /// The catalog files a template maps to in a repository layout (none elsewhere), re-rendered from
@@ -30,19 +30,22 @@ pub fn rerendered(ws: &TemplateWorkspace) -> Result<Vec<(PathBuf, String)>, Stri
 }
 
 /// [`rerendered`] for a template that is not open for editing (one about to be written at
-/// `path`, which may not exist yet), rendered with bundles from `source`.
+/// `path`, which may not exist yet), rendered with bundles from `source` as opm release `opm` when
+/// given, else as its operator's Makefile pins.
 pub fn rerendered_from(
     path: &Path,
     template: &Template,
     source: &dyn BundleSource,
+    opm: Option<OpmVersion>,
 ) -> Result<Vec<(PathBuf, String)>, String> {
     let name = path.display().to_string();
     let files = mapped_files(path)?;
     if files.is_empty() {
         return Ok(Vec::new());
     }
+    let opm = OpmChoice::resolve(opm, path).map_err(|e| e.to_string())?;
     let rendered = template
-        .render(source)
+        .render(source, opm.version)
         .map_err(|e| format!("{name}: cannot re-render the catalogs it maps to: {e}"))?;
     files
         .into_iter()
@@ -80,17 +83,16 @@ pub(super) fn mapped_outputs<'a>(
             let Some(dir) = t.parent() else {
                 return Vec::new();
             };
-            let plan =
-                plans
-                    .entry(dir.to_path_buf())
-                    .or_insert_with(|| match render_all::plan(dir) {
-                        Ok(plan) => Some(plan),
-                        Err(RenderAllError::Layout(_)) => None,
-                        Err(e) => {
-                            error.get_or_insert(e.to_string());
-                            None
-                        }
-                    });
+            let plan = plans
+                .entry(dir.to_path_buf())
+                .or_insert_with(|| match render_all::mapping(dir) {
+                    Ok(plan) => Some(plan),
+                    Err(RenderAllError::Layout(_)) => None,
+                    Err(e) => {
+                        error.get_or_insert(e.to_string());
+                        None
+                    }
+                });
             let Some(plan) = plan else {
                 return Vec::new();
             };

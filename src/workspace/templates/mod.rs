@@ -70,14 +70,29 @@ impl TemplateSet {
     /// are left out with a note; none opening at all is an error. A save writes in the directory
     /// [`save_root`] gives for the paths, fixed here before anything is read.
     pub fn open(paths: &[PathBuf], memo: Memo) -> Result<TemplateSet, SetError> {
+        Self::open_as(paths, memo, None)
+    }
+
+    /// [`TemplateSet::open`], each template rendered as opm release `opm` when given, else as its
+    /// operator's Makefile pins (or the default); the notes say which, and why.
+    pub fn open_as(
+        paths: &[PathBuf],
+        memo: Memo,
+        opm: Option<crate::template::OpmVersion>,
+    ) -> Result<TemplateSet, SetError> {
         let root = save_root_of(paths)
             .map_err(|e| SetError(vec![format!("cannot tell where a save would write: {e}")]))?;
         let mut opened = Vec::new();
         let mut notes = Vec::new();
         for p in paths {
             let abs = p.canonicalize().unwrap_or_else(|_| p.clone());
-            match TemplateWorkspace::open(p, Box::new(memo.clone())) {
-                Ok(ws) => opened.push((abs, ws)),
+            match TemplateWorkspace::open_as(p, Box::new(memo.clone()), opm) {
+                Ok(ws) => {
+                    if let Some(c) = ws.opm().filter(|c| c.is_chosen()) {
+                        notes.push(format!("{}: {}", p.display(), c.note()));
+                    }
+                    opened.push((abs, ws));
+                }
                 Err(e) => notes.push(format!("{}: not opened: {e}", p.display())),
             }
         }
