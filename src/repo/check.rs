@@ -314,6 +314,9 @@ fn render_and_compare(
     let good_catalog = |c: &str| is_ocp_catalog(c);
     let memo = CatalogMemo::default();
     let sources_for = |template: &Path| memo.sources_for(template);
+    // Messages name files under the repository from its root, as the report does.
+    let root_prefix = format!("{}/", plan.root.display());
+    let local = |m: &str| m.replace(&root_prefix, "");
     for job in &plan.jobs {
         if skip_template(&job.template_name) {
             continue;
@@ -331,15 +334,22 @@ fn render_and_compare(
         };
         let outputs = match render_all::render(&one, &sources_for) {
             Ok((outputs, _)) => outputs,
+            // One problem per template: its first, with how many more there are.
             Err(render_all::RenderAllError::Templates(failures)) => {
-                for f in failures {
-                    for p in &f.problems {
-                        out.push(Diagnostic::error(
-                            c::RENDER,
-                            Location::new(&template_rel, p.line, 0),
-                            format!("the template cannot be rendered: {}", p.message),
-                        ));
-                    }
+                let problems: Vec<_> = failures.iter().flat_map(|f| &f.problems).collect();
+                if let Some(first) = problems.first() {
+                    let more = match problems.len() - 1 {
+                        0 => String::new(),
+                        n => format!(" (and {n} more problems)"),
+                    };
+                    out.push(Diagnostic::error(
+                        c::RENDER,
+                        Location::new(&template_rel, first.line, 0),
+                        format!(
+                            "the template cannot be rendered: {}{more}",
+                            local(&first.message)
+                        ),
+                    ));
                 }
                 continue;
             }
@@ -347,7 +357,7 @@ fn render_and_compare(
                 out.push(Diagnostic::error(
                     c::RENDER,
                     Location::new(&template_rel, 0, 0),
-                    format!("the template cannot be rendered: {e}"),
+                    format!("the template cannot be rendered: {}", local(&e.to_string())),
                 ));
                 continue;
             }
@@ -376,7 +386,11 @@ fn render_and_compare(
                     );
                 }
                 Mismatch::Unreadable { rel, why } => {
-                    out.push(Diagnostic::error(c::READ, Location::new(&rel, 0, 0), why));
+                    out.push(Diagnostic::error(
+                        c::READ,
+                        Location::new(&rel, 0, 0),
+                        local(&why),
+                    ));
                 }
             }
         }
