@@ -10,8 +10,8 @@ pub mod list;
 pub mod migrate;
 pub mod open;
 pub mod path;
-pub mod report;
 pub mod repo;
+pub mod report;
 pub mod template;
 pub mod validate;
 

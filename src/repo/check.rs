@@ -5,8 +5,8 @@
 //! `release-config.yaml`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use serde::de::IgnoredAny;
 
@@ -80,7 +80,8 @@ pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
     let mut blocking = false;
     for v in schema::check(&tree, &schema::CI) {
         blocking |= !v.duplicate_key;
-        out.problems.push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
+        out.problems
+            .push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
     }
     blocking |= mapping_rules(root, name, &mappings, catalogs, &mut out.problems);
     if !blocking && !mappings.is_empty() {
@@ -180,7 +181,13 @@ fn mapping_rules(
                     )
                     .with_hint(format!("did you mean {hint}?")),
                 );
-            } else if !is_file(&root.join("catalogs").join(catalog).join(name).join("catalog.yaml")) {
+            } else if !is_file(
+                &root
+                    .join("catalogs")
+                    .join(catalog)
+                    .join(name)
+                    .join("catalog.yaml"),
+            ) {
                 out.push(Diagnostic::error(
                     c::CATALOG_MISSING,
                     Location::new(&ci, *line, 0),
@@ -219,6 +226,19 @@ fn mapping_rules(
         match crate::template::read_text(&path) {
             Ok(text) => {
                 let schema = crate::template::template_schema(&text);
+                let rel = format!("operators/{name}/catalog-templates/{template}");
+                // A file that is no template at all: why, from the template reader.
+                if schema.is_none()
+                    && let Err(e) = crate::template::parse(&rel, &text)
+                    && let Some(p) = e.problems.first()
+                {
+                    out.push(Diagnostic::error(
+                        c::RENDER,
+                        Location::new(&rel, p.line, 0),
+                        format!("the template cannot be read: {}", p.message),
+                    ));
+                    continue;
+                }
                 if (kind == schemas::BASIC || kind == schemas::SEMVER) && schema != Some(kind) {
                     out.push(Diagnostic::error(
                         c::TEMPLATE_TYPE,
@@ -232,7 +252,11 @@ fn mapping_rules(
             }
             Err(e) => out.push(Diagnostic::error(
                 c::READ,
-                Location::new(format!("operators/{name}/catalog-templates/{template}"), 0, 0),
+                Location::new(
+                    format!("operators/{name}/catalog-templates/{template}"),
+                    0,
+                    0,
+                ),
                 e.to_string(),
             )),
         }
@@ -276,12 +300,7 @@ fn mapping_rules(
 /// Renders every mapped catalog with the code `template render-all --check` runs and compares it
 /// with the committed file. Templates and catalogs already reported (missing, misnamed, of the
 /// wrong type) are left out.
-fn render_and_compare(
-    dir: &Path,
-    name: &str,
-    mappings: &[Mapping],
-    out: &mut Vec<Diagnostic>,
-) {
+fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Vec<Diagnostic>) {
     let ci = format!("operators/{name}/ci.yaml");
     let plan = match render_all::plan(dir) {
         Ok(p) => p,
@@ -294,22 +313,35 @@ fn render_and_compare(
             return;
         }
     };
-    // What was already reported is not rendered again.
+    // A template already reported (missing, misnamed, of the wrong type, unreadable) is not
+    // rendered.
     let reported: BTreeSet<(String, u32)> = out
         .iter()
-        .filter(|d| d.location.file == ci)
+        .filter(|d| {
+            [
+                c::TEMPLATE_MISSING,
+                c::TEMPLATE_TYPE,
+                c::NAME,
+                c::RENDER,
+                c::READ,
+            ]
+            .contains(&d.code)
+        })
         .map(|d| (d.location.file.clone(), d.location.line))
         .collect();
+    let templates_dir = format!("operators/{name}/catalog-templates/");
     let skip_template = |t: &str| {
-        mappings.iter().any(|m| {
-            m.template.as_ref().is_some_and(|(n, line)| {
-                n == t
-                    && (reported.contains(&(ci.clone(), *line))
-                        || m.kind
-                            .as_ref()
-                            .is_some_and(|(_, l)| reported.contains(&(ci.clone(), *l))))
+        let file = format!("{templates_dir}{t}");
+        reported.iter().any(|(f, _)| *f == file)
+            || mappings.iter().any(|m| {
+                m.template.as_ref().is_some_and(|(n, line)| {
+                    n == t
+                        && (reported.contains(&(ci.clone(), *line))
+                            || m.kind
+                                .as_ref()
+                                .is_some_and(|(_, l)| reported.contains(&(ci.clone(), *l))))
+                })
             })
-        })
     };
     let good_catalog = |c: &str| is_ocp_catalog(c);
     let memo = CatalogMemo::default();
@@ -416,11 +448,7 @@ impl CatalogMemo {
         }
         let mut sources = Sources::new();
         for dir in dirs {
-            let known = self
-                .loaded
-                .lock()
-                .ok()
-                .and_then(|m| m.get(&dir).cloned());
+            let known = self.loaded.lock().ok().and_then(|m| m.get(&dir).cloned());
             let source = match known {
                 Some(s) => s,
                 None => {
@@ -492,12 +520,7 @@ fn release_configs(
             }
         };
         for v in schema::check(&tree, &schema::RELEASE_CONFIG) {
-            out.push(violation(
-                &rel,
-                v,
-                c::RELEASE_SCHEMA,
-                "release-config.yaml",
-            ));
+            out.push(violation(&rel, v, c::RELEASE_SCHEMA, "release-config.yaml"));
         }
         if !fbc {
             out.push(Diagnostic::error(
@@ -512,7 +535,9 @@ fn release_configs(
             .and_then(Node::as_seq)
             .unwrap_or_default();
         for item in items {
-            let Some(template) = item.get("template_name").and_then(|t| t.as_str().map(|s| (s, t)))
+            let Some(template) = item
+                .get("template_name")
+                .and_then(|t| t.as_str().map(|s| (s, t)))
             else {
                 continue;
             };
@@ -574,7 +599,9 @@ fn release_configs(
                 .is_some_and(|(k, _)| k == schemas::SEMVER);
             const SEMVER_CHANNELS: [&str; 3] = ["Fast", "Candidate", "Stable"];
             if semver && !channels.iter().all(|c| SEMVER_CHANNELS.contains(c)) {
-                let line = item.get("channels").map_or(node.pos().line, |n| n.pos().line);
+                let line = item
+                    .get("channels")
+                    .map_or(node.pos().line, |n| n.pos().line);
                 out.push(Diagnostic::error(
                     c::RELEASE_SEMVER_CHANNEL,
                     Location::new(&rel, line, 0),

@@ -96,8 +96,16 @@ fn the_slice_shows_each_kind_of_drift_and_nothing_on_clean_operators() {
     assert_eq!(
         problems(&r, "ecr-secret-operator"),
         owned(&[
-            ("FBC411", "catalogs/v4.16/ecr-secret-operator/catalog.yaml", 10),
-            ("FBC411", "catalogs/v4.17/ecr-secret-operator/catalog.yaml", 10),
+            (
+                "FBC411",
+                "catalogs/v4.16/ecr-secret-operator/catalog.yaml",
+                10
+            ),
+            (
+                "FBC411",
+                "catalogs/v4.17/ecr-secret-operator/catalog.yaml",
+                10
+            ),
         ])
     );
     assert!(
@@ -146,7 +154,11 @@ fn the_slice_shows_each_kind_of_drift_and_nothing_on_clean_operators() {
 #[test]
 fn text_output_is_grouped_by_operator() {
     let root = crate::common::real(SLICE);
-    let out = fbc().current_dir(&root).args(["repo", "check", "."]).output().unwrap();
+    let out = fbc()
+        .current_dir(&root)
+        .args(["repo", "check", "."])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -185,7 +197,9 @@ fn sarif_and_github_outputs() {
     let log: Value = serde_json::from_slice(&out.stdout).unwrap();
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 11);
-    let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
     let i = results[0]["ruleIndex"].as_u64().unwrap() as usize;
     assert_eq!(rules[i]["id"], results[0]["ruleId"]);
 }
@@ -244,7 +258,11 @@ fn ci_yaml_schema_and_mapping_rules() {
     assert_eq!(
         problems(&r, "trident-operator"),
         owned(&[
-            ("FBC406", "operators/trident-operator/catalog-templates/unused.yaml", 0),
+            (
+                "FBC406",
+                "operators/trident-operator/catalog-templates/unused.yaml",
+                0
+            ),
             ("FBC401", ci, 4),
             ("FBC407", ci, 9),
             ("FBC403", ci, 12),
@@ -256,8 +274,14 @@ fn ci_yaml_schema_and_mapping_rules() {
         "{r:#}"
     );
     let m = messages(&r, "trident-operator");
-    assert!(m.contains("additional property 'promote' is not allowed"), "{m}");
-    assert!(m.contains("maps 'v4.21.yaml' as olm.semver, but its schema is olm.template.basic"), "{m}");
+    assert!(
+        m.contains("additional property 'promote' is not allowed"),
+        "{m}"
+    );
+    assert!(
+        m.contains("maps 'v4.21.yaml' as olm.semver, but its schema is olm.template.basic"),
+        "{m}"
+    );
 }
 
 /// Catalogs no mapping produces, problems opm finds in a catalog (given to the operator whose file
@@ -271,12 +295,19 @@ fn validation_problems_go_to_the_operator_whose_file_they_are_in() {
     assert_ne!(text, broken);
     std::fs::write(&v21, broken).unwrap();
     std::fs::create_dir_all(root.join("catalogs/v4.20/trident-operator")).unwrap();
-    std::fs::write(root.join("catalogs/v4.20/trident-operator/catalog.yaml"), &text).unwrap();
+    std::fs::write(
+        root.join("catalogs/v4.20/trident-operator/catalog.yaml"),
+        &text,
+    )
+    .unwrap();
     std::fs::write(root.join("catalogs/v4.22/stray.yaml"), "a: [\n").unwrap();
     let (code, r) = check_json(&root, &[]);
     assert_eq!(code, 1);
     let got = problems(&r, "trident-operator");
-    let codes: Vec<(&str, &str)> = got.iter().map(|(c, f, _)| (c.as_str(), f.as_str())).collect();
+    let codes: Vec<(&str, &str)> = got
+        .iter()
+        .map(|(c, f, _)| (c.as_str(), f.as_str()))
+        .collect();
     assert_eq!(
         codes,
         [
@@ -440,13 +471,21 @@ fn pull_request_rules_for_the_changes_since_base() {
         "operators/op/1.0.0/manifests/op.clusterserviceversion.yaml",
         "kind: ClusterServiceVersion\nmetadata:\n  name: op.v1.0.0\n  labels: {}\n",
     );
-    write(root, "catalogs/v4.18/op/catalog.yaml", "schema: olm.package\nname: op\n");
+    write(
+        root,
+        "catalogs/v4.18/op/catalog.yaml",
+        "schema: olm.package\nname: op\n",
+    );
     write(root, "README.md", "hello\n");
     git(root, &["add", "-A"]);
     git(root, &["commit", "-qm", "everything at once"]);
     let (code, r) = check_json(root, &["--git", "base"]);
     assert_eq!(code, 1);
-    assert_eq!(pr_codes(&r), ["FBC420", "FBC421", "FBC422", "FBC424"], "{r:#}");
+    assert_eq!(
+        pr_codes(&r),
+        ["FBC420", "FBC421", "FBC422", "FBC424"],
+        "{r:#}"
+    );
     let extra = r["repository"]
         .as_array()
         .unwrap()
@@ -549,9 +588,10 @@ fn the_schema_rules_agree_with_the_pipelines_json_schemas() {
         for doc in docs {
             let value: Value = serde_yaml::from_str(doc).unwrap();
             let expected = validator.is_valid(&value);
-            let tree = fbc_edit::catalog::yaml::typed::parse::<serde::de::IgnoredAny>(doc, "f.yaml")
-                .unwrap()
-                .tree;
+            let tree =
+                fbc_edit::catalog::yaml::typed::parse::<serde::de::IgnoredAny>(doc, "f.yaml")
+                    .unwrap()
+                    .tree;
             let found = schema::check(&tree, shape);
             assert_eq!(
                 found.is_empty(),
