@@ -601,3 +601,43 @@ fn the_schema_rules_agree_with_the_pipelines_json_schemas() {
         }
     }
 }
+
+/// `--git BASE`: bundles added and deleted at once, and bundles of two operators.
+#[test]
+fn pull_request_rules_for_adding_and_deleting_and_several_operators() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    git(root, &["init", "-q", "-b", "main"]);
+    write(root, "operators/op/ci.yaml", "fbc:\n  enabled: true\n");
+    bundle(root, "1.0.0");
+    write(root, "operators/other/ci.yaml", "fbc:\n  enabled: true\n");
+    write(
+        root,
+        "operators/other/0.1.0/manifests/a.yaml",
+        "kind: ConfigMap\n",
+    );
+    write(
+        root,
+        "operators/other/0.1.0/metadata/annotations.yaml",
+        "annotations: {}\n",
+    );
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "base"]);
+    git(root, &["tag", "base"]);
+    bundle(root, "2.0.0");
+    git(root, &["rm", "-rq", "operators/op/1.0.0"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "replace 1.0.0 with 2.0.0"]);
+    let (code, r) = check_json(root, &["--git", "base"]);
+    assert_eq!(code, 1);
+    assert_eq!(pr_codes(&r), ["FBC427"], "{r:#}");
+    write(
+        root,
+        "operators/other/0.1.0/metadata/annotations.yaml",
+        "annotations: {a: b}\n",
+    );
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "and touch other"]);
+    let (_, r) = check_json(root, &["--git", "base"]);
+    assert_eq!(pr_codes(&r), ["FBC422", "FBC426", "FBC427"], "{r:#}");
+}
