@@ -167,18 +167,15 @@ pub fn text(report: &Report, shown: &dyn Fn(&str) -> String) -> String {
     out
 }
 
+/// A problem as the JSON report has it: exactly its code, severity, file, line and message.
 fn problem(d: &Diagnostic) -> Value {
-    let mut v = json!({
+    json!({
         "code": d.code,
         "severity": d.severity.as_str(),
         "file": d.location.file,
         "line": d.location.line,
         "message": d.message,
-    });
-    if let Some(h) = &d.hint {
-        v["hint"] = h.clone().into();
-    }
-    v
+    })
 }
 
 /// The JSON report: operators with their problems, the repository's problems and a summary.

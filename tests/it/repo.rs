@@ -145,6 +145,16 @@ fn the_slice_shows_each_kind_of_drift_and_nothing_on_clean_operators() {
     );
     assert!(messages(&r, "rabbitmq-messaging-topology-operator").contains("'4.17.yaml'"));
     assert_eq!(r["repository"], serde_json::json!([]));
+    // Each problem holds exactly these keys.
+    let first = &r["operators"][0]["problems"][0];
+    let mut keys: Vec<&str> = first
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    assert_eq!(keys, ["code", "file", "line", "message", "severity"]);
     assert_eq!(r["summary"]["fbc_operators"], 6);
     assert_eq!(r["summary"]["errors"], 11);
     assert_eq!(r["summary"]["by_code"]["FBC411"], 3);
@@ -640,4 +650,54 @@ fn pull_request_rules_for_adding_and_deleting_and_several_operators() {
     git(root, &["commit", "-qm", "and touch other"]);
     let (_, r) = check_json(root, &["--git", "base"]);
     assert_eq!(pr_codes(&r), ["FBC422", "FBC426", "FBC427"], "{r:#}");
+}
+
+/// Files that cannot be read: a ci.yaml, a release-config.yaml, a template whose bundle no catalog
+/// holds.
+#[test]
+fn unreadable_files_and_templates_that_cannot_be_rendered() {
+    let (_tmp, root) = slice_copy();
+    std::fs::write(root.join("operators/trident-operator/ci.yaml"), "fbc: [\n").unwrap();
+    let rc = root.join("operators/kubebrowser/0.0.2");
+    std::fs::create_dir_all(&rc).unwrap();
+    std::fs::write(rc.join("release-config.yaml"), "catalog_templates: {\n").unwrap();
+    let t = root.join("operators/ecr-secret-operator/catalog-templates/deprecated.yaml");
+    let text = std::fs::read_to_string(&t).unwrap();
+    let changed = text.replacen("@sha256:90342c48", "@sha256:00342c48", 1);
+    assert_ne!(text, changed);
+    std::fs::write(&t, changed).unwrap();
+    let (code, r) = check_json(&root, &[]);
+    assert_eq!(code, 1);
+    let codes = |op: &str| -> Vec<(String, String)> {
+        problems(&r, op)
+            .into_iter()
+            .map(|(c, f, _)| (c, f))
+            .collect()
+    };
+    assert_eq!(
+        codes("trident-operator"),
+        [(
+            "FBC400".to_string(),
+            "operators/trident-operator/ci.yaml".to_string()
+        )],
+        "{r:#}"
+    );
+    assert!(
+        codes("kubebrowser").contains(&(
+            "FBC413".to_string(),
+            "operators/kubebrowser/0.0.2/release-config.yaml".to_string()
+        )),
+        "{r:#}"
+    );
+    assert!(
+        codes("ecr-secret-operator").contains(&(
+            "FBC412".to_string(),
+            "operators/ecr-secret-operator/catalog-templates/deprecated.yaml".to_string()
+        )),
+        "{r:#}"
+    );
+    assert!(
+        messages(&r, "ecr-secret-operator").contains("00342c48"),
+        "{r:#}"
+    );
 }
