@@ -3,8 +3,9 @@
 //! where the title is not enough, a doc line. Codes are stable.
 //!
 //! The registry is split by what is checked: [`catalog`] (loading and validating a catalog: `FBC00x`,
-//! `FBC010`–`FBC054`, `FBC1xx`, `FBC3xx`), [`bundle`] (bundle directories: `FBC200`–`FBC226`) and
-//! [`migrate`] (package-manifest directories: `FBC230`–`FBC249`). Each group has its constants, its
+//! `FBC010`–`FBC054`, `FBC1xx`, `FBC3xx`), [`bundle`] (bundle directories: `FBC200`–`FBC226`),
+//! [`migrate`] (package-manifest directories: `FBC230`–`FBC249`) and [`repo`] (repositories of
+//! operators and catalogs: `FBC4xx`). Each group has its constants, its
 //! [`Rule`]s in listing order (`REGISTRY`), the same as `(code, severity, title)` tuples (`RULES`), and
 //! the documentation page that explains every code (`DOC_PAGE`, checked by the tests below).
 //!
@@ -239,8 +240,68 @@ pub mod migrate {
     }
 }
 
+/// Repositories laid out as community-operators-prod, certified-operators or marketplace
+/// (`fbc-edit repo check`): `FBC4xx`. Problems inside a catalog keep their [`catalog`] codes.
+pub mod repo {
+    registry! {
+        page "docs/repos.md";
+        /// The file is not valid YAML, is not a regular file, or is over the `yaml-file` budget.
+        CI_UNREADABLE = "FBC400", Error, "an operator's ci.yaml cannot be read or is not valid YAML";
+        /// The rules of operator-pipelines' `ci-schema.json`: `fbc` takes only `enabled`,
+        /// `version_promotion_strategy` and `catalog_mapping`; each mapping needs `template_name`,
+        /// `type` (`olm.template.basic` or `olm.semver`) and `catalog_names` (strings, at least one,
+        /// each once).
+        CI_SCHEMA = "FBC401", Error, "ci.yaml does not comply with the pipeline's schema (wrong type, unknown key under fbc, missing or not allowed value)";
+        /// YAML readers disagree on a repeated key; the pipeline's reader keeps the last one.
+        DUPLICATE_KEY = "FBC402", Warning, "a key written twice in ci.yaml or release-config.yaml (the last one is used)";
+        /// The pipeline's `check_catalog_usage_ci_config`.
+        CATALOG_MAPPED_TWICE = "FBC403", Error, "a catalog named by more than one mapping of ci.yaml";
+        /// A name that would reach outside its directory, or is empty.
+        NAME = "FBC404", Error, "a template or catalog name that is not a plain file name";
+        /// `make catalogs` stops at it.
+        TEMPLATE_MISSING = "FBC405", Error, "a mapped template is not in catalog-templates/";
+        /// `make catalogs` never renders it: a leftover, or a mapping is missing.
+        TEMPLATE_UNMAPPED = "FBC406", Warning, "a file in catalog-templates/ that no mapping names";
+        /// The renderer is chosen by the mapping's type, not by the template's schema.
+        TEMPLATE_TYPE = "FBC407", Error, "a mapping's type is not the schema of its template";
+        /// The pipeline expects `^v\d+\.\d+$`; another name is neither migrated nor released.
+        CATALOG_NAME = "FBC408", Error, "a mapped catalog name that is not an OpenShift version (vX.Y)";
+        /// `make catalogs` would create it.
+        CATALOG_MISSING = "FBC409", Error, "a mapped catalog that was never generated";
+        /// `make catalogs` deletes every `catalogs/*/<op>` before it renders.
+        CATALOG_UNMAPPED = "FBC410", Error, "a catalogs/<name>/<op> directory that no mapping produces";
+        /// Templates changed and catalogs not re-rendered, or a catalog edited by hand.
+        CATALOG_DRIFT = "FBC411", Error, "a committed catalog that differs from its templates' rendering";
+        RENDER = "FBC412", Error, "a mapped template that cannot be rendered";
+        RELEASE_UNREADABLE = "FBC413", Error, "a release-config.yaml cannot be read or is not valid YAML";
+        /// The rules of operator-pipelines' `release-config-schema.json`.
+        RELEASE_SCHEMA = "FBC414", Error, "release-config.yaml does not comply with the pipeline's schema";
+        /// The pipeline's `check_bundle_release_config`; the release step fails on it.
+        RELEASE_TEMPLATE = "FBC415", Error, "release-config.yaml names a template that ci.yaml does not map";
+        /// The release step refuses it.
+        RELEASE_DEFAULT_CHANNEL = "FBC416", Error, "release-config.yaml's defaultChannel is not among its channels";
+        RELEASE_SEMVER_CHANNEL = "FBC417", Error, "release-config.yaml gives a semver template channels other than Candidate, Fast and Stable";
+        RELEASE_FBC_DISABLED = "FBC418", Error, "a release-config.yaml in an operator without fbc.enabled";
+        READ = "FBC419", Error, "a repository file or directory cannot be read";
+        /// Pull-request rules (`--git BASE`), as `parsed_file.py` enforces them.
+        PR_BUNDLE_AND_CATALOG = "FBC420", Error, "the change touches a bundle and catalogs at once";
+        PR_SEVERAL_BUNDLES = "FBC421", Error, "the change adds more than one bundle";
+        PR_MODIFIED_BUNDLE = "FBC422", Error, "the change modifies a bundle that already exists";
+        PR_DELETED_BUNDLE_IN_USE = "FBC423", Error, "the change deletes a bundle a catalog still names";
+        PR_EXTRA_FILES = "FBC424", Error, "the change touches files outside operators/ and catalogs/";
+        PR_DELETE_WITHOUT_FBC = "FBC425", Error, "the change deletes a bundle of an operator without fbc.enabled";
+        PR_SEVERAL_OPERATORS = "FBC426", Error, "the change touches bundles and more than one operator";
+        PR_ADD_AND_DELETE = "FBC427", Error, "the change adds and deletes bundles at once";
+    }
+}
+
 /// Every group, for checks that span them.
-pub const GROUPS: &[&[Rule]] = &[catalog::REGISTRY, bundle::REGISTRY, migrate::REGISTRY];
+pub const GROUPS: &[&[Rule]] = &[
+    catalog::REGISTRY,
+    bundle::REGISTRY,
+    migrate::REGISTRY,
+    repo::REGISTRY,
+];
 
 /// Every code of every group, in listing order (the SARIF rule list).
 pub fn all() -> impl Iterator<Item = &'static Rule> {
@@ -273,6 +334,7 @@ mod tests {
             let rules = match group[0].code {
                 "FBC001" => catalog::RULES,
                 "FBC200" => bundle::RULES,
+                "FBC400" => repo::RULES,
                 _ => migrate::RULES,
             };
             assert_eq!(listed.len(), rules.len());
@@ -290,6 +352,7 @@ mod tests {
             (catalog::REGISTRY, catalog::DOC_PAGE),
             (bundle::REGISTRY, bundle::DOC_PAGE),
             (migrate::REGISTRY, migrate::DOC_PAGE),
+            (repo::REGISTRY, repo::DOC_PAGE),
         ] {
             let doc = std::fs::read_to_string(root.join(page)).unwrap_or_default();
             for r in group {

@@ -25,6 +25,7 @@ mod path;
 mod read_once;
 mod real_values;
 mod remove_bundle;
+mod repo;
 mod roundtrip;
 mod safety;
 mod template;

@@ -1,0 +1,724 @@
+//! One operator of a repository, checked as the pipeline and `make catalogs` see it: its `ci.yaml`
+//! (the pipeline's schema and catalog rules), the mapping against `catalog-templates/` and
+//! `catalogs/*/<op>/`, every mapped catalog re-rendered and compared byte for byte (with
+//! [`render_all`], the code `template render-all --check` runs), and every bundle's
+//! `release-config.yaml`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::de::IgnoredAny;
+
+use super::schema::{self, Violation};
+use crate::catalog::codes::repo as c;
+use crate::catalog::node::{Kind, Node};
+use crate::catalog::yaml::typed;
+use crate::catalog::{Diagnostic, Location};
+use crate::guard::path::plain_name;
+use crate::template::render_all::{self, Mismatch, Plan};
+use crate::template::repository::RepositoryBundles;
+use crate::template::{BundleSource, CatalogSource, ResolveError, Sources, schemas};
+
+/// What checking one operator gave.
+#[derive(Debug, Default)]
+pub struct OperatorCheck {
+    /// Whether `ci.yaml` sets `fbc.enabled: true`.
+    pub fbc: bool,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// One `catalog_mapping` item as written, with the lines of its values.
+#[derive(Debug)]
+struct Mapping {
+    template: Option<(String, u32)>,
+    kind: Option<(String, u32)>,
+    catalogs: Vec<(String, u32)>,
+}
+
+/// Whether `name` is a catalog name the pipeline knows as an OpenShift version: `vX.Y`.
+pub fn is_ocp_catalog(name: &str) -> bool {
+    let Some((x, y)) = name.strip_prefix('v').and_then(|v| v.split_once('.')) else {
+        return false;
+    };
+    [x, y]
+        .iter()
+        .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Checks the operator `name` of the repository at `root`; `catalogs` are the directory names
+/// under `root/catalogs/`, sorted.
+pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
+    let dir = root.join("operators").join(name);
+    let rel = format!("operators/{name}");
+    let mut out = OperatorCheck::default();
+    let ci_rel = format!("{rel}/ci.yaml");
+    let ci_path = dir.join("ci.yaml");
+    let tree = if ci_path.symlink_metadata().is_ok() {
+        match typed::read::<IgnoredAny>(&dir, &ci_path) {
+            Ok(t) => Some(t.tree),
+            Err(e) => {
+                out.problems.push(Diagnostic::error(
+                    c::CI_UNREADABLE,
+                    Location::new(&ci_rel, e.line, e.col),
+                    e.message,
+                ));
+                return out;
+            }
+        }
+    } else {
+        None
+    };
+    let fbc = tree.as_ref().and_then(|t| t.get("fbc"));
+    out.fbc = fbc
+        .and_then(|f| f.get("enabled"))
+        .is_some_and(|e| matches!(e.kind, Kind::Bool(true)));
+    let mappings = fbc.map(read_mappings).unwrap_or_default();
+    release_configs(root, name, out.fbc, &mappings, &mut out.problems);
+    let Some(tree) = tree.filter(|_| out.fbc) else {
+        return out;
+    };
+    let mut blocking = false;
+    for v in schema::check(&tree, &schema::CI) {
+        blocking |= !v.duplicate_key;
+        out.problems
+            .push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
+    }
+    blocking |= mapping_rules(root, name, &mappings, catalogs, &mut out.problems);
+    if !blocking && !mappings.is_empty() {
+        render_and_compare(&dir, name, &mappings, &mut out.problems);
+    }
+    out
+}
+
+fn violation(file: &str, v: Violation, code: &'static str, what: &str) -> Diagnostic {
+    if v.duplicate_key {
+        Diagnostic::warning(
+            c::DUPLICATE_KEY,
+            Location::new(file, v.line, 0),
+            format!("{}: {}", v.path, v.message),
+        )
+    } else {
+        Diagnostic::error(
+            code,
+            Location::new(file, v.line, 0),
+            format!(
+                "{what} does not comply with the pipeline's schema: {}: {}",
+                v.path, v.message
+            ),
+        )
+    }
+}
+
+fn read_mappings(fbc: &Node) -> Vec<Mapping> {
+    let text = |n: Option<&Node>| n.and_then(|n| Some((n.as_str()?.to_string(), n.pos().line)));
+    fbc.get("catalog_mapping")
+        .and_then(Node::as_seq)
+        .unwrap_or_default()
+        .iter()
+        .filter(|m| m.as_map().is_some())
+        .map(|m| Mapping {
+            template: text(m.get("template_name")),
+            kind: text(m.get("type")),
+            catalogs: m
+                .get("catalog_names")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|n| text(Some(n)))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The mapping against the templates and catalogs on disk. True when rendering cannot go ahead
+/// (the mapping itself is wrong).
+fn mapping_rules(
+    root: &Path,
+    name: &str,
+    mappings: &[Mapping],
+    catalogs: &[String],
+    out: &mut Vec<Diagnostic>,
+) -> bool {
+    let ci = format!("operators/{name}/ci.yaml");
+    let templates_dir = root.join("operators").join(name).join("catalog-templates");
+    let mut blocking = false;
+    let mut first_mapping: HashMap<&str, &str> = HashMap::new();
+    for m in mappings {
+        let template = m.template.as_ref().map_or("", |(t, _)| t.as_str());
+        for (catalog, line) in &m.catalogs {
+            // The pipeline counts every occurrence, in one mapping or in several.
+            if let Some(other) = first_mapping.get(catalog.as_str()) {
+                blocking = true;
+                out.push(Diagnostic::error(
+                    c::CATALOG_MAPPED_TWICE,
+                    Location::new(&ci, *line, 0),
+                    format!(
+                        "ci.yaml maps catalog '{catalog}' more than once (templates '{other}' and '{template}')"
+                    ),
+                ));
+            } else {
+                first_mapping.insert(catalog, template);
+            }
+            if let Err(why) = plain_name(catalog) {
+                blocking = true;
+                out.push(Diagnostic::error(
+                    c::NAME,
+                    Location::new(&ci, *line, 0),
+                    format!("catalog name {catalog:?} {why}"),
+                ));
+            } else if !is_ocp_catalog(catalog) {
+                let hint = match catalog.strip_prefix('V') {
+                    Some(rest) if is_ocp_catalog(&format!("v{rest}")) => format!("v{rest}"),
+                    _ => format!("v{catalog}"),
+                };
+                out.push(
+                    Diagnostic::error(
+                        c::CATALOG_NAME,
+                        Location::new(&ci, *line, 0),
+                        format!(
+                            "catalog name '{catalog}' is not an OpenShift version vX.Y: make catalogs would write catalogs/{catalog}/{name}, which no index is built from, and never migrate it"
+                        ),
+                    )
+                    .with_hint(format!("did you mean {hint}?")),
+                );
+            } else if !is_file(
+                &root
+                    .join("catalogs")
+                    .join(catalog)
+                    .join(name)
+                    .join("catalog.yaml"),
+            ) {
+                out.push(Diagnostic::error(
+                    c::CATALOG_MISSING,
+                    Location::new(&ci, *line, 0),
+                    format!(
+                        "catalog '{catalog}' is mapped but catalogs/{catalog}/{name}/catalog.yaml was never generated (run make catalogs)"
+                    ),
+                ));
+            }
+        }
+        let Some((template, line)) = &m.template else {
+            continue;
+        };
+        if let Err(why) = plain_name(template) {
+            blocking = true;
+            out.push(Diagnostic::error(
+                c::NAME,
+                Location::new(&ci, *line, 0),
+                format!("template_name {template:?} {why}"),
+            ));
+            continue;
+        }
+        let path = templates_dir.join(template);
+        if !is_file(&path) {
+            out.push(Diagnostic::error(
+                c::TEMPLATE_MISSING,
+                Location::new(&ci, *line, 0),
+                format!(
+                    "template '{template}' is mapped but operators/{name}/catalog-templates/{template} does not exist"
+                ),
+            ));
+            continue;
+        }
+        let Some((kind, kind_line)) = &m.kind else {
+            continue;
+        };
+        match crate::template::read_text(&path) {
+            Ok(text) => {
+                let schema = crate::template::template_schema(&text);
+                let rel = format!("operators/{name}/catalog-templates/{template}");
+                // A file that is no template at all: why, from the template reader.
+                if schema.is_none()
+                    && let Err(e) = crate::template::parse(&rel, &text)
+                    && let Some(p) = e.problems.first()
+                {
+                    out.push(Diagnostic::error(
+                        c::RENDER,
+                        Location::new(&rel, p.line, 0),
+                        format!("the template cannot be read: {}", p.message),
+                    ));
+                    continue;
+                }
+                if (kind == schemas::BASIC || kind == schemas::SEMVER) && schema != Some(kind) {
+                    out.push(Diagnostic::error(
+                        c::TEMPLATE_TYPE,
+                        Location::new(&ci, *kind_line, 0),
+                        format!(
+                            "ci.yaml maps '{template}' as {kind}, but its schema is {}",
+                            schema.unwrap_or("not a template schema")
+                        ),
+                    ));
+                }
+            }
+            Err(e) => out.push(Diagnostic::error(
+                c::READ,
+                Location::new(
+                    format!("operators/{name}/catalog-templates/{template}"),
+                    0,
+                    0,
+                ),
+                e.to_string(),
+            )),
+        }
+    }
+    let mapped_templates: BTreeSet<&str> = mappings
+        .iter()
+        .filter_map(|m| m.template.as_ref().map(|(t, _)| t.as_str()))
+        .collect();
+    for file in regular_files(&templates_dir) {
+        if !mapped_templates.contains(file.as_str()) {
+            out.push(Diagnostic::warning(
+                c::TEMPLATE_UNMAPPED,
+                Location::new(
+                    format!("operators/{name}/catalog-templates/{file}"),
+                    0,
+                    0,
+                ),
+                format!("template '{file}' is named by no mapping in ci.yaml: make catalogs never renders it"),
+            ));
+        }
+    }
+    let mapped_catalogs: BTreeSet<&str> = mappings
+        .iter()
+        .flat_map(|m| m.catalogs.iter().map(|(c, _)| c.as_str()))
+        .collect();
+    for catalog in catalogs {
+        let here = root.join("catalogs").join(catalog).join(name);
+        if !mapped_catalogs.contains(catalog.as_str()) && is_dir(&here) {
+            out.push(Diagnostic::error(
+                c::CATALOG_UNMAPPED,
+                Location::new(format!("catalogs/{catalog}/{name}"), 0, 0),
+                format!(
+                    "catalogs/{catalog}/{name} is produced by no mapping in ci.yaml: make catalogs deletes it"
+                ),
+            ));
+        }
+    }
+    blocking
+}
+
+/// Renders every mapped catalog with the code `template render-all --check` runs and compares it
+/// with the committed file. Templates and catalogs already reported (missing, misnamed, of the
+/// wrong type) are left out.
+fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Vec<Diagnostic>) {
+    let ci = format!("operators/{name}/ci.yaml");
+    let plan = match render_all::plan(dir) {
+        Ok(p) => p,
+        Err(e) => {
+            out.push(Diagnostic::error(
+                c::RENDER,
+                Location::new(&ci, 0, 0),
+                format!("the catalogs cannot be rendered: {e}"),
+            ));
+            return;
+        }
+    };
+    // A template already reported (missing, misnamed, of the wrong type, unreadable) is not
+    // rendered.
+    let reported: BTreeSet<(String, u32)> = out
+        .iter()
+        .filter(|d| {
+            [
+                c::TEMPLATE_MISSING,
+                c::TEMPLATE_TYPE,
+                c::NAME,
+                c::RENDER,
+                c::READ,
+            ]
+            .contains(&d.code)
+        })
+        .map(|d| (d.location.file.clone(), d.location.line))
+        .collect();
+    let templates_dir = format!("operators/{name}/catalog-templates/");
+    let skip_template = |t: &str| {
+        let file = format!("{templates_dir}{t}");
+        reported.iter().any(|(f, _)| *f == file)
+            || mappings.iter().any(|m| {
+                m.template.as_ref().is_some_and(|(n, line)| {
+                    n == t
+                        && (reported.contains(&(ci.clone(), *line))
+                            || m.kind
+                                .as_ref()
+                                .is_some_and(|(_, l)| reported.contains(&(ci.clone(), *l))))
+                })
+            })
+    };
+    let good_catalog = |c: &str| is_ocp_catalog(c);
+    let memo = CatalogMemo::default();
+    let sources_for = |template: &Path| memo.sources_for(template);
+    // Messages name files under the repository from its root, as the report does.
+    let root_prefix = format!("{}/", plan.root.display());
+    let local = |m: &str| m.replace(&root_prefix, "");
+    for job in &plan.jobs {
+        if skip_template(&job.template_name) {
+            continue;
+        }
+        let mut job = job.clone();
+        job.catalogs.retain(|c| good_catalog(c));
+        if job.catalogs.is_empty() {
+            continue;
+        }
+        let template_rel = format!("operators/{name}/catalog-templates/{}", job.template_name);
+        let one = Plan {
+            jobs: vec![job],
+            notes: Vec::new(),
+            ..plan.clone()
+        };
+        let outputs = match render_all::render(&one, &sources_for) {
+            Ok((outputs, _)) => outputs,
+            // One problem per template: its first, with how many more there are.
+            Err(render_all::RenderAllError::Templates(failures)) => {
+                let problems: Vec<_> = failures.iter().flat_map(|f| &f.problems).collect();
+                if let Some(first) = problems.first() {
+                    let more = match problems.len() - 1 {
+                        0 => String::new(),
+                        n => format!(" (and {n} more problems)"),
+                    };
+                    out.push(Diagnostic::error(
+                        c::RENDER,
+                        Location::new(&template_rel, first.line, 0),
+                        format!(
+                            "the template cannot be rendered: {}{more}",
+                            local(&first.message)
+                        ),
+                    ));
+                }
+                continue;
+            }
+            Err(e) => {
+                out.push(Diagnostic::error(
+                    c::RENDER,
+                    Location::new(&template_rel, 0, 0),
+                    format!("the template cannot be rendered: {}", local(&e.to_string())),
+                ));
+                continue;
+            }
+        };
+        for m in render_all::compare(&plan.root, &outputs) {
+            match m {
+                // Reported from the mapping, at its line in ci.yaml.
+                Mismatch::Missing { .. } => {}
+                Mismatch::Differs { rel, summary } => {
+                    let line = first_line(&summary);
+                    out.push(
+                        Diagnostic::error(
+                            c::CATALOG_DRIFT,
+                            Location::new(&rel, line, 0),
+                            format!(
+                                "differs from the rendering of catalog-templates/{}: {summary}",
+                                outputs
+                                    .iter()
+                                    .find(|o| o.rel == rel)
+                                    .map_or("", |o| o.template_name.as_str())
+                            ),
+                        )
+                        .with_hint(format!(
+                            "re-render with `make catalogs` in operators/{name} (or `fbc-edit template render-all operators/{name}`)"
+                        )),
+                    );
+                }
+                Mismatch::Unreadable { rel, why } => {
+                    out.push(Diagnostic::error(
+                        c::READ,
+                        Location::new(&rel, 0, 0),
+                        local(&why),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The sources `template render-all` takes bundles from (`Sources::for_template` with no source
+/// given: in a community repository its own bundle directories first, then the catalogs
+/// `repository_catalogs` lists, in its order), each loaded once for all the operator's templates
+/// instead of once per template.
+#[derive(Default)]
+struct CatalogMemo {
+    loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
+    /// The repository's bundle directories, told every image the operator's catalogs release.
+    repository: Mutex<Option<Option<Arc<RepositoryBundles>>>>,
+}
+
+impl CatalogMemo {
+    fn sources_for(&self, template: &Path) -> Result<Sources, String> {
+        let dirs = crate::template::source::repository_catalogs(template);
+        if dirs.is_empty() {
+            return Sources::for_template(template, &[], Vec::new(), None)
+                .map(|(s, _)| s)
+                .map_err(|e| e.to_string());
+        }
+        let mut catalogs = Vec::with_capacity(dirs.len());
+        for dir in dirs {
+            let known = self.loaded.lock().ok().and_then(|m| m.get(&dir).cloned());
+            let source = match known {
+                Some(s) => s,
+                None => {
+                    let s = Arc::new(CatalogSource::load(&dir).map_err(|e| e.to_string())?);
+                    if let Ok(mut m) = self.loaded.lock() {
+                        m.insert(dir, Arc::clone(&s));
+                    }
+                    s
+                }
+            };
+            catalogs.push(source);
+        }
+        let mut sources = Sources::new();
+        if let Some(repo) = self.repository(template, &catalogs)? {
+            sources.push(SharedRepository(repo));
+        }
+        for c in catalogs {
+            sources.push(Shared(c));
+        }
+        Ok(sources)
+    }
+
+    /// The repository's bundle directories, opened for the first template asked about (every
+    /// template of one operator shares them).
+    fn repository(
+        &self,
+        template: &Path,
+        catalogs: &[Arc<CatalogSource>],
+    ) -> Result<Option<Arc<RepositoryBundles>>, String> {
+        let mut held = self.repository.lock().map_err(|e| e.to_string())?;
+        if let Some(known) = held.as_ref() {
+            return Ok(known.clone());
+        }
+        let opened = RepositoryBundles::for_template(template)
+            .map_err(|e| e.to_string())?
+            .map(|mut repo| {
+                for (image, version) in catalogs.iter().flat_map(|c| c.versions()) {
+                    repo.released(image, version);
+                }
+                Arc::new(repo)
+            });
+        *held = Some(opened.clone());
+        Ok(opened)
+    }
+}
+
+/// The repository's bundle directories, shared by the operator's renderings.
+struct SharedRepository(Arc<RepositoryBundles>);
+
+impl BundleSource for SharedRepository {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<serde_json::Value, ResolveError>> {
+        self.0.bundle_for_image(image)
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(serde_json::Value, String)> {
+        self.0.package_icon(package)
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+/// A catalog source loaded once and asked by several renderings.
+struct Shared(Arc<CatalogSource>);
+
+impl BundleSource for Shared {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<serde_json::Value, ResolveError>> {
+        self.0.bundle_for_image(image)
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(serde_json::Value, String)> {
+        self.0.package_icon(package)
+    }
+
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
+
+/// The line `render_all::diff_summary` names (`… first at line N: …`), 0 when none.
+fn first_line(summary: &str) -> u32 {
+    summary
+        .split_once("first at line ")
+        .and_then(|(_, rest)| rest.split(':').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Every `operators/<op>/<version>/release-config.yaml`: the pipeline's schema, then its rules
+/// against `ci.yaml`.
+fn release_configs(
+    root: &Path,
+    name: &str,
+    fbc: bool,
+    mappings: &[Mapping],
+    out: &mut Vec<Diagnostic>,
+) {
+    let dir = root.join("operators").join(name);
+    for version in subdirectories(&dir) {
+        let vdir = dir.join(&version);
+        let path = vdir.join("release-config.yaml");
+        if path.symlink_metadata().is_err() {
+            continue;
+        }
+        let rel = format!("operators/{name}/{version}/release-config.yaml");
+        let tree = match typed::read::<IgnoredAny>(&vdir, &path) {
+            Ok(t) => t.tree,
+            Err(e) => {
+                out.push(Diagnostic::error(
+                    c::RELEASE_UNREADABLE,
+                    Location::new(&rel, e.line, e.col),
+                    e.message,
+                ));
+                continue;
+            }
+        };
+        for v in schema::check(&tree, &schema::RELEASE_CONFIG) {
+            out.push(violation(&rel, v, c::RELEASE_SCHEMA, "release-config.yaml"));
+        }
+        if !fbc {
+            out.push(Diagnostic::error(
+                c::RELEASE_FBC_DISABLED,
+                Location::new(&rel, 0, 0),
+                "release-config.yaml is used but FBC is not enabled for the operator: set fbc.enabled: true in ci.yaml",
+            ));
+            continue;
+        }
+        let items = tree
+            .get("catalog_templates")
+            .and_then(Node::as_seq)
+            .unwrap_or_default();
+        for item in items {
+            let Some(template) = item
+                .get("template_name")
+                .and_then(|t| t.as_str().map(|s| (s, t)))
+            else {
+                continue;
+            };
+            let (template, node) = template;
+            if let Err(why) = plain_name(template) {
+                out.push(Diagnostic::error(
+                    c::NAME,
+                    Location::new(&rel, node.pos().line, 0),
+                    format!("template_name {template:?} {why}"),
+                ));
+                continue;
+            }
+            let channels: Vec<&str> = item
+                .get("channels")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(Node::as_str)
+                .collect();
+            if let Some(d) = item.get("defaultChannel")
+                && let Some(default) = d.as_str()
+                && !channels.contains(&default)
+            {
+                out.push(Diagnostic::error(
+                    c::RELEASE_DEFAULT_CHANNEL,
+                    Location::new(&rel, d.pos().line, 0),
+                    format!(
+                        "defaultChannel '{default}' not found in '{template}'. Available channels: {channels:?}"
+                    ),
+                ));
+            }
+            let mapping = mappings
+                .iter()
+                .find(|m| m.template.as_ref().is_some_and(|(t, _)| t == template));
+            let Some(mapping) = mapping else {
+                let known: Vec<&str> = mappings
+                    .iter()
+                    .filter_map(|m| m.template.as_ref().map(|(t, _)| t.as_str()))
+                    .collect();
+                let near = known
+                    .iter()
+                    .find(|k| k.trim_start_matches('v') == template.trim_start_matches('v'));
+                let mut d = Diagnostic::error(
+                    c::RELEASE_TEMPLATE,
+                    Location::new(&rel, node.pos().line, 0),
+                    format!(
+                        "catalog template '{template}' is not defined in ci.yaml under catalog_mapping"
+                    ),
+                );
+                if let Some(near) = near {
+                    d = d.with_hint(format!("did you mean '{near}'?"));
+                }
+                out.push(d);
+                continue;
+            };
+            let semver = mapping
+                .kind
+                .as_ref()
+                .is_some_and(|(k, _)| k == schemas::SEMVER);
+            const SEMVER_CHANNELS: [&str; 3] = ["Fast", "Candidate", "Stable"];
+            if semver && !channels.iter().all(|c| SEMVER_CHANNELS.contains(c)) {
+                let line = item
+                    .get("channels")
+                    .map_or(node.pos().line, |n| n.pos().line);
+                out.push(Diagnostic::error(
+                    c::RELEASE_SEMVER_CHANNEL,
+                    Location::new(&rel, line, 0),
+                    format!(
+                        "semver template '{template}' is given channels {channels:?}; allowed are Fast, Candidate and Stable (case-sensitive)"
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Whether `path` is a regular file, links not followed.
+fn is_file(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_file())
+}
+
+/// Whether `path` is a directory, links not followed.
+fn is_dir(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_dir())
+}
+
+/// The names of the regular files in `dir`, sorted.
+fn regular_files(dir: &Path) -> Vec<String> {
+    names(dir, |t| t.is_file())
+}
+
+/// The names of the directories in `dir` (links not followed), sorted.
+pub fn subdirectories(dir: &Path) -> Vec<String> {
+    names(dir, |t| t.is_dir())
+}
+
+fn names(dir: &Path, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    out.sort();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_names_are_ocp_versions() {
+        for (name, ok) in [
+            ("v4.22", true),
+            ("v5.0", true),
+            ("4.22", false),
+            ("v4", false),
+            ("v4.x", false),
+            ("latest", false),
+            ("v4.22.1", false),
+        ] {
+            assert_eq!(is_ocp_catalog(name), ok, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_summary_line_is_read_back() {
+        let s = render_all::diff_summary("a\nb\n", "a\nc\n");
+        assert_eq!(first_line(&s), 2);
+        assert_eq!(first_line("differs only in its line endings"), 0);
+    }
+}
