@@ -10,8 +10,8 @@ pub mod list;
 pub mod migrate;
 pub mod open;
 pub mod path;
-pub mod report;
 pub mod repo;
+pub mod report;
 pub mod template;
 pub mod validate;
 
@@ -154,6 +154,30 @@ pub fn run(cli: Cli) -> i32 {
                     }
                 };
                 return match crate::tui::run_image(&opened, compare.as_ref()) {
+                    Ok(()) => exit::OK,
+                    Err(e) => {
+                        eprintln!("fbc-edit: {e}");
+                        exit::USAGE
+                    }
+                };
+            }
+            if compare.is_none() && dir.is_dir() && crate::tui::repo::is_repository(&dir) {
+                let (sources, images) = (&cli.sources, &cli.images);
+                let mut open = |op: &std::path::Path| {
+                    if !edit_template::holds_templates(op) {
+                        return Err(
+                            "no catalog templates to open (catalog-templates/ is empty or missing)"
+                                .to_string(),
+                        );
+                    }
+                    match template::run_tui(op, sources, images, false) {
+                        exit::OK => Ok(()),
+                        code => Err(format!(
+                            "could not be opened (exit {code}; its message is printed after quitting)"
+                        )),
+                    }
+                };
+                return match crate::tui::repo::run(&dir, &mut open) {
                     Ok(()) => exit::OK,
                     Err(e) => {
                         eprintln!("fbc-edit: {e}");

@@ -5,8 +5,8 @@
 //! `release-config.yaml`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use serde::de::IgnoredAny;
 
@@ -80,7 +80,8 @@ pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
     let mut blocking = false;
     for v in schema::check(&tree, &schema::CI) {
         blocking |= !v.duplicate_key;
-        out.problems.push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
+        out.problems
+            .push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
     }
     blocking |= mapping_rules(root, name, &mappings, catalogs, &mut out.problems);
     if !blocking && !mappings.is_empty() {
@@ -180,7 +181,13 @@ fn mapping_rules(
                     )
                     .with_hint(format!("did you mean {hint}?")),
                 );
-            } else if !is_file(&root.join("catalogs").join(catalog).join(name).join("catalog.yaml")) {
+            } else if !is_file(
+                &root
+                    .join("catalogs")
+                    .join(catalog)
+                    .join(name)
+                    .join("catalog.yaml"),
+            ) {
                 out.push(Diagnostic::error(
                     c::CATALOG_MISSING,
                     Location::new(&ci, *line, 0),
@@ -232,7 +239,11 @@ fn mapping_rules(
             }
             Err(e) => out.push(Diagnostic::error(
                 c::READ,
-                Location::new(format!("operators/{name}/catalog-templates/{template}"), 0, 0),
+                Location::new(
+                    format!("operators/{name}/catalog-templates/{template}"),
+                    0,
+                    0,
+                ),
                 e.to_string(),
             )),
         }
@@ -276,12 +287,7 @@ fn mapping_rules(
 /// Renders every mapped catalog with the code `template render-all --check` runs and compares it
 /// with the committed file. Templates and catalogs already reported (missing, misnamed, of the
 /// wrong type) are left out.
-fn render_and_compare(
-    dir: &Path,
-    name: &str,
-    mappings: &[Mapping],
-    out: &mut Vec<Diagnostic>,
-) {
+fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Vec<Diagnostic>) {
     let ci = format!("operators/{name}/ci.yaml");
     let plan = match render_all::plan(dir) {
         Ok(p) => p,
@@ -402,11 +408,7 @@ impl CatalogMemo {
         }
         let mut sources = Sources::new();
         for dir in dirs {
-            let known = self
-                .loaded
-                .lock()
-                .ok()
-                .and_then(|m| m.get(&dir).cloned());
+            let known = self.loaded.lock().ok().and_then(|m| m.get(&dir).cloned());
             let source = match known {
                 Some(s) => s,
                 None => {
@@ -478,12 +480,7 @@ fn release_configs(
             }
         };
         for v in schema::check(&tree, &schema::RELEASE_CONFIG) {
-            out.push(violation(
-                &rel,
-                v,
-                c::RELEASE_SCHEMA,
-                "release-config.yaml",
-            ));
+            out.push(violation(&rel, v, c::RELEASE_SCHEMA, "release-config.yaml"));
         }
         if !fbc {
             out.push(Diagnostic::error(
@@ -498,7 +495,9 @@ fn release_configs(
             .and_then(Node::as_seq)
             .unwrap_or_default();
         for item in items {
-            let Some(template) = item.get("template_name").and_then(|t| t.as_str().map(|s| (s, t)))
+            let Some(template) = item
+                .get("template_name")
+                .and_then(|t| t.as_str().map(|s| (s, t)))
             else {
                 continue;
             };
@@ -560,7 +559,9 @@ fn release_configs(
                 .is_some_and(|(k, _)| k == schemas::SEMVER);
             const SEMVER_CHANNELS: [&str; 3] = ["Fast", "Candidate", "Stable"];
             if semver && !channels.iter().all(|c| SEMVER_CHANNELS.contains(c)) {
-                let line = item.get("channels").map_or(node.pos().line, |n| n.pos().line);
+                let line = item
+                    .get("channels")
+                    .map_or(node.pos().line, |n| n.pos().line);
                 out.push(Diagnostic::error(
                     c::RELEASE_SEMVER_CHANNEL,
                     Location::new(&rel, line, 0),

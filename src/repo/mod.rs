@@ -19,8 +19,8 @@ use rayon::prelude::*;
 use serde::Deserialize;
 
 use crate::catalog::codes::repo as c;
-use crate::catalog::{Diagnostic, Location, Severity};
 use crate::catalog::yaml::typed;
+use crate::catalog::{Diagnostic, Location, Severity};
 use crate::validate::{self, profile};
 
 /// What to check besides the repository as it is.
@@ -238,7 +238,10 @@ mod tests {
 
     #[test]
     fn catalog_files_belong_to_their_directory() {
-        assert_eq!(operator_of("trident-operator/catalog.yaml").as_deref(), Some("trident-operator"));
+        assert_eq!(
+            operator_of("trident-operator/catalog.yaml").as_deref(),
+            Some("trident-operator")
+        );
         assert_eq!(operator_of("a/b/c.json").as_deref(), Some("a"));
         assert_eq!(operator_of("catalog.yaml"), None);
         assert_eq!(operator_of("."), None);

@@ -50,7 +50,12 @@ impl Tree {
                 ["operators", op, ver, "metadata", _, ..] => {
                     metadata.insert((op.to_string(), ver.to_string()));
                 }
-                ["catalogs", catalog, op, "catalog.yaml" | "catalog.yml" | "catalog.json"] => {
+                [
+                    "catalogs",
+                    catalog,
+                    op,
+                    "catalog.yaml" | "catalog.yml" | "catalog.json",
+                ] => {
                     t.catalog_operators
                         .insert((catalog.to_string(), op.to_string()));
                 }
@@ -149,7 +154,10 @@ fn paths(bytes: &[u8]) -> Vec<String> {
 }
 
 fn tree(root: &Path, rev: &str) -> Result<Tree, RepoError> {
-    let listing = git(root, &["ls-tree", "-r", "--name-only", "-z", rev, "--", "."])?;
+    let listing = git(
+        root,
+        &["ls-tree", "-r", "--name-only", "-z", rev, "--", "."],
+    )?;
     Ok(Tree::read(paths(&listing)))
 }
 
@@ -214,8 +222,11 @@ pub fn check(root: &Path, base: &str) -> Result<Vec<(Option<String>, Diagnostic)
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let at_bundle = |(op, ver): &(String, String)| Location::new(format!("operators/{op}/{ver}"), 0, 0);
-    let only_operator = (operators.len() == 1).then(|| operators.iter().next().cloned()).flatten();
+    let at_bundle =
+        |(op, ver): &(String, String)| Location::new(format!("operators/{op}/{ver}"), 0, 0);
+    let only_operator = (operators.len() == 1)
+        .then(|| operators.iter().next().cloned())
+        .flatten();
     let mut out: Vec<(Option<String>, Diagnostic)> = Vec::new();
     if !extra.is_empty() {
         let mut sorted = extra.clone();
@@ -225,7 +236,10 @@ pub fn check(root: &Path, base: &str) -> Result<Vec<(Option<String>, Diagnostic)
             Diagnostic::error(
                 c::PR_EXTRA_FILES,
                 Location::new(&sorted[0], 0, 0),
-                format!("the change affects non-operator files: {}", sorted.join(", ")),
+                format!(
+                    "the change affects non-operator files: {}",
+                    sorted.join(", ")
+                ),
             ),
         ));
     }
@@ -277,8 +291,7 @@ pub fn check(root: &Path, base: &str) -> Result<Vec<(Option<String>, Diagnostic)
             ),
         ));
     }
-    let added_or_modified: Vec<(String, String)> =
-        added.iter().chain(&modified).cloned().collect();
+    let added_or_modified: Vec<(String, String)> = added.iter().chain(&modified).cloned().collect();
     if !added_or_modified.is_empty() && !catalog_operators.is_empty() {
         let catalogs: Vec<String> = catalog_operators
             .iter()
@@ -413,9 +426,18 @@ mod tests {
         assert_eq!(t.operators.len(), 2);
         assert_eq!(t.catalog_operators.len(), 1);
         let base = Tree::default();
-        assert!(matches!(owner("operators/a/2.0.0/x", &t, &base), Owner::Operator(_)));
-        assert!(matches!(owner("operators/a/1.0.0/x", &t, &base), Owner::Bundle(..)));
-        assert!(matches!(owner("catalogs/v4.18/c/other.yaml", &t, &base), Owner::None));
+        assert!(matches!(
+            owner("operators/a/2.0.0/x", &t, &base),
+            Owner::Operator(_)
+        ));
+        assert!(matches!(
+            owner("operators/a/1.0.0/x", &t, &base),
+            Owner::Bundle(..)
+        ));
+        assert!(matches!(
+            owner("catalogs/v4.18/c/other.yaml", &t, &base),
+            Owner::None
+        ));
         assert!(matches!(owner("README.md", &t, &base), Owner::None));
     }
 }

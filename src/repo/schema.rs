@@ -328,10 +328,7 @@ mod tests {
     fn ci_yaml_rules_as_the_pipeline_has_them() {
         let text = "fbc:\n  enabled: yes\n  catalog_mapping:\n  - template_name: a.yaml\n    catalog_names: [v4.18, v4.18]\n  - type: olm.template.composite\n    catalog_names: []\n  extra: 1\nupdateGraph: semver-mode\nreviewers: []\nother: fine\n";
         let v = violations(text, &CI);
-        let messages: Vec<String> = v
-            .iter()
-            .map(|(p, l, m)| format!("{l} {p}: {m}"))
-            .collect();
+        let messages: Vec<String> = v.iter().map(|(p, l, m)| format!("{l} {p}: {m}")).collect();
         assert_eq!(
             messages,
             [
