@@ -161,6 +161,30 @@ pub fn run(cli: Cli) -> i32 {
                     }
                 };
             }
+            if compare.is_none() && dir.is_dir() && crate::tui::repo::is_repository(&dir) {
+                let (sources, images) = (&cli.sources, &cli.images);
+                let mut open = |op: &std::path::Path| {
+                    if !edit_template::holds_templates(op) {
+                        return Err(
+                            "no catalog templates to open (catalog-templates/ is empty or missing)"
+                                .to_string(),
+                        );
+                    }
+                    match template::run_tui(op, sources, images, false) {
+                        exit::OK => Ok(()),
+                        code => Err(format!(
+                            "could not be opened (exit {code}; its message is printed after quitting)"
+                        )),
+                    }
+                };
+                return match crate::tui::repo::run(&dir, &mut open) {
+                    Ok(()) => exit::OK,
+                    Err(e) => {
+                        eprintln!("fbc-edit: {e}");
+                        exit::USAGE
+                    }
+                };
+            }
             if dir.is_file() || dir.is_dir() && edit_template::holds_templates(&dir) {
                 return template::run_tui(&dir, &cli.sources, &cli.images, compare.is_some());
             }

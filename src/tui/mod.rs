@@ -18,6 +18,7 @@ pub mod layout;
 mod markers;
 mod model;
 mod picker;
+pub mod repo;
 mod review;
 mod rules;
 mod tree;

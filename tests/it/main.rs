@@ -43,6 +43,7 @@ mod tui_edits2;
 mod tui_graph_cursor;
 mod tui_input;
 mod tui_olm;
+mod tui_repo;
 mod tui_review;
 mod tui_theme;
 mod untrusted;

@@ -74,6 +74,8 @@ pub enum Command {
     Search,
     /// The diff viewer: the whole of the line under the cursor.
     WholeLine,
+    /// A repository's list: check the repository again.
+    Recheck,
 }
 
 /// Every command with its name in the config file and what it does.
@@ -216,6 +218,11 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "whole-line",
         "show the whole line under the cursor, wrapped",
     ),
+    (
+        Command::Recheck,
+        "recheck",
+        "repository: check every operator again",
+    ),
 ];
 
 impl Command {
@@ -289,6 +296,7 @@ impl Command {
             Command::Undo => "undo",
             Command::NextTemplate => "next template",
             Command::Enlarge => "enlarge",
+            Command::Recheck => "recheck",
             _ => return None,
         })
     }

@@ -28,10 +28,12 @@ pub enum Layer {
     /// Text typed at the bottom line or in an input dialog.
     Prompt,
     Help,
+    /// A repository's list of operators.
+    Repo,
 }
 
 impl Layer {
-    pub const ALL: [Layer; 9] = [
+    pub const ALL: [Layer; 10] = [
         Layer::Tree,
         Layer::Graph,
         Layer::Details,
@@ -41,6 +43,7 @@ impl Layer {
         Layer::Picker,
         Layer::Prompt,
         Layer::Help,
+        Layer::Repo,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +57,7 @@ impl Layer {
             Layer::Picker => "picker",
             Layer::Prompt => "prompt",
             Layer::Help => "help",
+            Layer::Repo => "repo",
         }
     }
 
@@ -226,10 +230,33 @@ fn bindings(table: &[(&str, Command)]) -> Vec<Binding> {
         .collect()
 }
 
+/// A repository's list of operators.
+const REPO: &[(&str, Command)] = &[
+    ("j", Command::Down),
+    ("down", Command::Down),
+    ("k", Command::Up),
+    ("up", Command::Up),
+    ("g g", Command::Top),
+    ("home", Command::Top),
+    ("G", Command::Bottom),
+    ("end", Command::Bottom),
+    ("ctrl-d", Command::HalfPageDown),
+    ("pagedown", Command::HalfPageDown),
+    ("ctrl-u", Command::HalfPageUp),
+    ("pageup", Command::HalfPageUp),
+    ("enter", Command::Select),
+    ("/", Command::Filter),
+    ("r", Command::Recheck),
+    ("?", Command::Help),
+    ("esc", Command::Back),
+    ("q", Command::Quit),
+    ("ctrl-c", Command::Quit),
+];
+
 /// The effective bindings, per layer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Keymap {
-    layers: [Vec<Binding>; 9],
+    layers: [Vec<Binding>; 10],
 }
 
 impl Default for Keymap {
@@ -248,6 +275,7 @@ impl Default for Keymap {
             Layer::Picker => bindings(PICKER),
             Layer::Prompt => bindings(PROMPT),
             Layer::Help => bindings(HELP),
+            Layer::Repo => bindings(REPO),
         });
         Keymap { layers }
     }
