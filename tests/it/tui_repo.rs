@@ -194,8 +194,9 @@ fn a_failed_check_says_why() {
 
 #[test]
 fn a_real_repository_lists_its_operators() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/real/redhat-openshift-ecosystem__community-operators-prod__repo-check-slice");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "testdata/real/redhat-openshift-ecosystem__community-operators-prod__repo-check-slice",
+    );
     assert!(fbc_edit::tui::repo::is_repository(&root));
     assert!(!fbc_edit::tui::repo::is_repository(&root.join("operators")));
     let report = fbc_edit::repo::check(&root, &Default::default()).unwrap();
