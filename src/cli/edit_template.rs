@@ -508,7 +508,7 @@ fn release_plan(
     let op = OperatorDir::find(dir);
     let config = release::read_release_config(from).map_err(|e| e.to_string())?;
     let ci = op.dir.join("ci.yaml");
-    let (enabled, mappings) = release::read_ci_mapping(&op.dir).map_err(|e| e.to_string())?;
+    let (enabled, mappings) = release_mappings(&op)?;
     if !enabled {
         return Err(format!(
             "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",
@@ -561,6 +561,27 @@ fn release_plan(
     }
     let what = format!("release {name} ({image})");
     Ok((docs, new_files, what))
+}
+
+/// Whether FBC delivery is on, and which template renders into which catalogs: `ci.yaml`'s
+/// `fbc` section, or, without a `ci.yaml`, the convention `template render-all` follows (each
+/// `catalog-templates/vX.Y.yaml` renders into catalog `vX.Y`, its type read from its schema).
+fn release_mappings(op: &OperatorDir) -> Result<(bool, Vec<release::CatalogMapping>), String> {
+    // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
+    if op.dir.join("ci.yaml").symlink_metadata().is_ok() {
+        return release::read_ci_mapping(&op.dir).map_err(|e| e.to_string());
+    }
+    let plan = crate::template::render_all::plan(&op.dir).map_err(|e| e.to_string())?;
+    let mappings = plan
+        .jobs
+        .into_iter()
+        .map(|j| release::CatalogMapping {
+            template_name: j.template_name,
+            kind: j.kind,
+            catalog_names: j.catalogs,
+        })
+        .collect();
+    Ok((true, mappings))
 }
 
 /// The bundle name each `olm.bundle` image of a basic template renders to, where a source knows it.
