@@ -40,6 +40,7 @@ pub mod graph;
 pub mod guard;
 pub mod image;
 pub mod migrate;
+pub mod repo;
 pub mod template;
 pub mod text;
 pub mod tui;

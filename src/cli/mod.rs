@@ -10,6 +10,7 @@ pub mod list;
 pub mod migrate;
 pub mod open;
 pub mod path;
+pub mod repo;
 pub mod report;
 pub mod template;
 pub mod validate;
@@ -90,6 +91,8 @@ pub enum Command {
     Export(image::ExportArgs),
     /// Catalog templates (olm.template.basic, olm.semver): render them offline.
     Template(template::TemplateArgs),
+    /// A whole catalog repository (operators/ beside catalogs/): open a new OCP catalog version.
+    Repo(repo::RepoArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -122,6 +125,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Migrate(args)) => migrate::run(&args),
         Some(Command::Export(args)) => image::run_export(&args),
         Some(Command::Template(args)) => template::run(&args),
+        Some(Command::Repo(args)) => repo::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

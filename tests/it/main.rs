@@ -24,6 +24,7 @@ mod path;
 mod read_once;
 mod real_values;
 mod remove_bundle;
+mod repo_add_ocp;
 mod roundtrip;
 mod safety;
 mod template;
