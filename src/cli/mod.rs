@@ -10,6 +10,7 @@ pub mod list;
 pub mod migrate;
 pub mod open;
 pub mod path;
+pub mod release;
 pub mod repo;
 pub mod report;
 pub mod template;
@@ -91,6 +92,8 @@ pub enum Command {
     Export(image::ExportArgs),
     /// Catalog templates (olm.template.basic, olm.semver): render them offline.
     Template(template::TemplateArgs),
+    /// The release pipeline's step for a bundle with a release-config.yaml: preview it.
+    Release(release::ReleaseArgs),
     /// A whole catalog repository (operators/ beside catalogs/): open a new OCP catalog version.
     Repo(repo::RepoArgs),
     /// Where the config file is, and the effective key bindings.
@@ -126,6 +129,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Export(args)) => image::run_export(&args),
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Repo(args)) => repo::run(&args),
+        Some(Command::Release(args)) => release::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

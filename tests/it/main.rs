@@ -23,6 +23,7 @@ mod migrate;
 mod path;
 mod read_once;
 mod real_values;
+mod release_preview;
 mod remove_bundle;
 mod repo_add_ocp;
 mod roundtrip;
