@@ -417,44 +417,32 @@ fn plan_operator(
     let template = mapped_to.or(mapped_from).map(|i| &mappings[i]);
     let source = format!("catalogs/{from}/{name}");
     let target = format!("catalogs/{to}/{name}");
-    let copied_bytes_are_wrong = !from.migrates() && to.migrates();
-    if copied_bytes_are_wrong {
-        let rel = format!("{target}/catalog.yaml");
-        if exists(root, &rel) {
-            op.catalog.push(CatalogStep::Present { to: rel });
-        } else {
-            let Some(m) = template else {
-                return Err(format!(
-                    "a copy of {source} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci_rel} names a template to render {target} from"
-                ));
-            };
-            let template = m.template_name.clone().unwrap_or_default();
-            let text = render_template(root, name, m)?;
-            op.catalog.push(CatalogStep::Rendered {
-                template: format!("operators/{name}/catalog-templates/{template}"),
-                to: rel.clone(),
-                migrate: true,
-            });
-            files.push(PlannedFile {
-                rel,
-                bytes: text.into_bytes(),
-                expect: Expect::Absent,
-            });
+    // The copies, read first: whether they can be copied depends on what they hold.
+    let mut copies = Vec::new();
+    for file_name in catalog_files(root, &source)? {
+        let from_rel = format!("{source}/{file_name}");
+        let to_rel = format!("{target}/{file_name}");
+        if exists(root, &to_rel) {
+            op.catalog.push(CatalogStep::Present { to: to_rel });
+            continue;
         }
-    } else {
-        for file_name in catalog_files(root, &source)? {
-            let from_rel = format!("{source}/{file_name}");
-            let to_rel = format!("{target}/{file_name}");
-            if exists(root, &to_rel) {
-                op.catalog.push(CatalogStep::Present { to: to_rel });
-                continue;
-            }
-            let bytes = file::read_limited_within(
-                root.path(),
-                &root.path().join(&from_rel),
-                crate::catalog::load::MAX_FILE,
-            )
-            .map_err(|e| format!("{from_rel}: {e}"))?;
+        let bytes = file::read_limited_within(
+            root.path(),
+            &root.path().join(&from_rel),
+            crate::catalog::load::MAX_FILE,
+        )
+        .map_err(|e| format!("{from_rel}: {e}"))?;
+        copies.push((from_rel, to_rel, bytes));
+    }
+    // A pre-4.17 catalog holds olm.bundle.object, and so does a 4.17+ one never re-rendered
+    // since: opm would not write that from 4.17 on, and the pipeline rejects it.
+    let copy_keeps_objects = to.migrates()
+        && (!from.migrates()
+            || copies
+                .iter()
+                .any(|(rel, _, bytes)| holds_bundle_objects(bytes, rel)));
+    if !copy_keeps_objects {
+        for (from_rel, to_rel, bytes) in copies {
             op.catalog.push(CatalogStep::Copied {
                 from: from_rel,
                 to: to_rel.clone(),
@@ -465,8 +453,64 @@ fn plan_operator(
                 expect: Expect::Absent,
             });
         }
+        return Ok((files, edit));
     }
+    let rel = format!("{target}/catalog.yaml");
+    if exists(root, &rel) {
+        if !op
+            .catalog
+            .iter()
+            .any(|c| matches!(c, CatalogStep::Present { to } if *to == rel))
+        {
+            op.catalog.push(CatalogStep::Present { to: rel });
+        }
+        return Ok((files, edit));
+    }
+    let Some(m) = template else {
+        return Err(format!(
+            "a copy of {source} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci_rel} names a template to render {target} from"
+        ));
+    };
+    let template = m.template_name.clone().unwrap_or_default();
+    let text = render_template(root, name, m)?;
+    op.catalog.push(CatalogStep::Rendered {
+        template: format!("operators/{name}/catalog-templates/{template}"),
+        to: rel.clone(),
+        migrate: true,
+    });
+    files.push(PlannedFile {
+        rel,
+        bytes: text.into_bytes(),
+        expect: Expect::Absent,
+    });
     Ok((files, edit))
+}
+
+/// Whether a catalog file holds a bundle with an `olm.bundle.object` property.
+fn holds_bundle_objects(bytes: &[u8], rel: &str) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    if !text.contains(crate::catalog::model::property_type::BUNDLE_OBJECT) {
+        return false;
+    }
+    let mut problems = Vec::new();
+    crate::catalog::decode::decode(text, 0, rel, &mut problems)
+        .iter()
+        .filter(|d| {
+            d.node.get_field("schema").and_then(Node::as_str)
+                == Some(crate::catalog::schema::BUNDLE)
+        })
+        .flat_map(|d| {
+            d.node
+                .get_field("properties")
+                .and_then(Node::as_seq)
+                .unwrap_or_default()
+        })
+        .any(|p| {
+            p.get_field("type").and_then(Node::as_str)
+                == Some(crate::catalog::model::property_type::BUNDLE_OBJECT)
+        })
 }
 
 /// Whether anything (a link included) is at `rel` under the root.

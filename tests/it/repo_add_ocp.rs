@@ -317,3 +317,31 @@ fn an_operator_that_cannot_be_promoted_is_named_and_the_others_go_on() {
     assert!(!read(&root, "operators/dxoperator/ci.yaml").contains("v4.23"));
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "secret\n");
 }
+
+#[test]
+fn a_catalog_never_migrated_is_rendered_too() {
+    // A v4.22 catalog that still holds olm.bundle.object (committed before its operator was
+    // re-rendered, as eda-openshift-operator's v4.17 upstream): copying it into v4.23 would carry
+    // the properties the pipeline rejects there, so the mapped template is rendered instead.
+    let (_tmp, root) = repo();
+    let old = root.join("catalogs/v4.15/ako-operator/catalog.yaml");
+    let stale = root.join("catalogs/v4.22/ako-operator/catalog.yaml");
+    std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+    std::fs::copy(&old, &stale).unwrap();
+    let ci = root.join("operators/ako-operator/ci.yaml");
+    let text = std::fs::read_to_string(&ci).unwrap();
+    std::fs::write(
+        &ci,
+        text.replace("    - v4.15\n", "    - v4.15\n    - v4.22\n"),
+    )
+    .unwrap();
+    let (code, out, err) = add_ocp(&root, &["v4.23", "--operator", "ako-operator", "--yes"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("catalogs/v4.23/ako-operator/catalog.yaml: rendered from operators/ako-operator/catalog-templates/v4.15.yaml with --migrate-level"),
+        "{out}"
+    );
+    let new = read(&root, "catalogs/v4.23/ako-operator/catalog.yaml");
+    assert!(!new.contains("olm.bundle.object") && new.contains("olm.csv.metadata"));
+    assert!(read(&root, "operators/ako-operator/ci.yaml").contains("    - v4.22\n    - v4.23\n"));
+}
