@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
+use super::template::SourceArgs;
 use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
 use crate::catalog::node::{Node, Str};
 use crate::catalog::write::WriteError;
@@ -14,7 +15,7 @@ use crate::template::edit::release::{self, OperatorDir, Release};
 use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use crate::template::{ImageSource, Sources, schemas};
 use crate::workspace::template::TemplateWorkspace;
-use crate::workspace::templates::{place, save_root_of};
+use crate::workspace::templates::{Rerendered, place, rerendered_checked, save_root_of};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -69,7 +70,7 @@ pub(crate) fn template_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The directory a save writes in, fixed from the paths given before anything is read.
-fn root_of(paths: &[PathBuf]) -> Result<Root, i32> {
+pub(crate) fn root_of(paths: &[PathBuf]) -> Result<Root, i32> {
     save_root_of(paths).map_err(|e| {
         eprintln!("fbc-edit: cannot tell where to write: {e}");
         exit::USAGE
@@ -189,15 +190,19 @@ fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), 
 /// The sources a template's images are resolved from: the given ones, else the catalogs rendered
 /// from the operator's templates in a repository layout, else the template's directory; plus a
 /// bundle directory standing for an image the edit adds.
-fn sources(args: &EditArgs, template: &Path, extra: &Option<ImageDir>) -> Result<Sources, String> {
-    let mut dirs = args.sources.bundle_dirs.clone();
+fn sources(
+    given: &SourceArgs,
+    template: &Path,
+    extra: &Option<ImageDir>,
+) -> Result<Sources, String> {
+    let mut dirs = given.bundle_dirs.clone();
     dirs.extend(extra.clone());
-    let images = args.sources.pull.then(|| ImageSource {
+    let images = given.pull.then(|| ImageSource {
         pull: true,
         ..Default::default()
     });
-    let (sources, _) = Sources::for_template(template, &args.sources.catalog, dirs, images)
-        .map_err(|e| e.to_string())?;
+    let (sources, _) =
+        Sources::for_template(template, &given.catalog, dirs, images).map_err(|e| e.to_string())?;
     Ok(sources)
 }
 
@@ -287,7 +292,7 @@ fn apply_one(
     edit: &TemplateEdit,
     extra: &Option<ImageDir>,
 ) -> Result<(TemplateWorkspace, bool), String> {
-    let srcs = sources(args, t, extra)?;
+    let srcs = sources(&args.sources, t, extra)?;
     let mut ws = TemplateWorkspace::open_as(t, Box::new(srcs), args.sources.opm_version)
         .map_err(|e| e.to_string())?;
     if let Some(c) = ws.opm().filter(|c| c.is_chosen()) {
@@ -338,7 +343,7 @@ fn rerender_changed(
 
 /// The catalogs a save re-renders, each with how it changes. A catalog is read only when it
 /// resolves inside `root`, the directory the save writes in.
-fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
+pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
     let limit = crate::catalog::load::MAX_FILE;
     for (file, text) in rendered {
         let change = match crate::guard::file::read_limited_within(root.path(), file, limit) {
@@ -417,7 +422,7 @@ fn new_template_text(node: &Node) -> String {
 }
 
 fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &str) -> i32 {
-    match release_plan(args, dir, from, image) {
+    match release_plan(&args.sources, dir, from, image) {
         Err(e) => {
             eprintln!("fbc-edit: nothing written: {e}");
             exit::INVALID
@@ -438,7 +443,8 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
             let rendered = if args.no_render {
                 Ok(Vec::new())
             } else {
-                release_rendered(args, &docs, &new_files, from, image)
+                release_rendered(&args.sources, &docs, &new_files, from, image, false)
+                    .map(|r| r.into_iter().map(|c| (c.file, c.text)).collect())
             };
             let rendered = match rendered {
                 Ok(r) => r,
@@ -470,45 +476,48 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
 }
 
 /// The catalogs the released templates map to, re-rendered with the bundle directory standing for
-/// the released image.
-fn release_rendered(
-    args: &EditArgs,
+/// the released image; each checked when `check`.
+pub(crate) fn release_rendered(
+    given: &SourceArgs,
     docs: &[TemplateDoc],
     new_files: &[(PathBuf, String)],
     from: &Path,
     image: &str,
-) -> Result<Vec<(PathBuf, String)>, String> {
+    check: bool,
+) -> Result<Vec<Rerendered>, String> {
     let extra = Some((image.to_string(), from.to_path_buf()));
     let mut out = Vec::new();
     for d in docs {
-        let srcs = sources(args, d.path(), &extra)?;
+        let srcs = sources(given, d.path(), &extra)?;
         let template = d.template().map_err(|e| e.to_string())?;
-        out.extend(crate::workspace::templates::rerendered_from(
+        out.extend(rerendered_checked(
             d.path(),
             &template,
             &srcs,
-            args.sources.opm_version,
+            given.opm_version,
+            check,
         )?);
     }
     for (path, text) in new_files {
-        let srcs = sources(args, path, &extra)?;
+        let srcs = sources(given, path, &extra)?;
         let template =
             crate::template::parse(&path.display().to_string(), text).map_err(|e| e.to_string())?;
-        out.extend(crate::workspace::templates::rerendered_from(
+        out.extend(rerendered_checked(
             path,
             &template,
             &srcs,
-            args.sources.opm_version,
+            given.opm_version,
+            check,
         )?);
     }
     Ok(out)
 }
 
-type ReleasePlan = (Vec<TemplateDoc>, Vec<(PathBuf, String)>, String);
+pub(crate) type ReleasePlan = (Vec<TemplateDoc>, Vec<(PathBuf, String)>, String);
 
 /// The templates the release changes and the ones it creates.
-fn release_plan(
-    args: &EditArgs,
+pub(crate) fn release_plan(
+    given: &SourceArgs,
     dir: &Path,
     from: &Path,
     image: &str,
@@ -516,7 +525,7 @@ fn release_plan(
     let op = OperatorDir::find(dir);
     let config = release::read_release_config(from).map_err(|e| e.to_string())?;
     let ci = op.dir.join("ci.yaml");
-    let (enabled, mappings) = release::read_ci_mapping(&op.dir).map_err(|e| e.to_string())?;
+    let (enabled, mappings) = release_mappings(&op)?;
     if !enabled {
         return Err(format!(
             "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",
@@ -559,7 +568,7 @@ fn release_plan(
         let node = if kind == schemas::SEMVER {
             release::amend_semver(doc.node(), &r)
         } else {
-            let srcs = sources(args, &path, &Some((image.to_string(), from.to_path_buf())))?;
+            let srcs = sources(given, &path, &Some((image.to_string(), from.to_path_buf())))?;
             let images = bundle_names(&doc, &srcs);
             release::amend_basic(doc.node(), &r, &images)
         }
@@ -569,6 +578,27 @@ fn release_plan(
     }
     let what = format!("release {name} ({image})");
     Ok((docs, new_files, what))
+}
+
+/// Whether FBC delivery is on, and which template renders into which catalogs: `ci.yaml`'s
+/// `fbc` section, or, without a `ci.yaml`, the convention `template render-all` follows (each
+/// `catalog-templates/vX.Y.yaml` renders into catalog `vX.Y`, its type read from its schema).
+fn release_mappings(op: &OperatorDir) -> Result<(bool, Vec<release::CatalogMapping>), String> {
+    // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
+    if op.dir.join("ci.yaml").symlink_metadata().is_ok() {
+        return release::read_ci_mapping(&op.dir).map_err(|e| e.to_string());
+    }
+    let plan = crate::template::render_all::plan(&op.dir).map_err(|e| e.to_string())?;
+    let mappings = plan
+        .jobs
+        .into_iter()
+        .map(|j| release::CatalogMapping {
+            template_name: j.template_name,
+            kind: j.kind,
+            catalog_names: j.catalogs,
+        })
+        .collect();
+    Ok((true, mappings))
 }
 
 /// The bundle name each `olm.bundle` image of a basic template renders to, where a source knows it.

@@ -10,6 +10,7 @@ pub mod list;
 pub mod migrate;
 pub mod open;
 pub mod path;
+pub mod release;
 pub mod repo;
 pub mod report;
 pub mod template;
@@ -91,8 +92,11 @@ pub enum Command {
     Export(image::ExportArgs),
     /// Catalog templates (olm.template.basic, olm.semver): render them offline.
     Template(template::TemplateArgs),
+    /// The release pipeline's step for a bundle with a release-config.yaml: preview it.
+    Release(release::ReleaseArgs),
     /// Whole repositories of operators and catalogs (community-operators-prod,
-    /// certified-operators, marketplace): check every FBC operator as the repository's CI does.
+    /// certified-operators, marketplace): check every FBC operator as the repository's CI does,
+    /// or open a new OCP catalog version.
     Repo(repo::RepoArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
@@ -127,6 +131,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Export(args)) => image::run_export(&args),
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Repo(args)) => repo::run(&args),
+        Some(Command::Release(args)) => release::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

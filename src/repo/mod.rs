@@ -3,11 +3,12 @@
 //! the way their CI and `make catalogs` see them: every operator with `fbc.enabled: true`
 //! ([`check::operator`]), every `catalogs/<ocp>` validated as opm does with the community profile
 //! for its OpenShift version, and with a git base, the pull-request rules for the changes since
-//! ([`pr`]).
+//! ([`pr`]). `add_ocp` opens a new OCP catalog version as the pipeline's promotion script does.
 //!
 //! Operators are checked, and catalogs validated, in parallel; the report is sorted (operators by
 //! name, problems by file and line), so it does not depend on thread timing.
 
+pub mod add_ocp;
 pub mod check;
 pub mod pr;
 pub mod schema;

@@ -794,3 +794,44 @@ fn an_edit_rerenders_the_catalogs_the_template_maps_to() {
         catalog_before.replacen("defaultChannel: alpha\n", "defaultChannel: mce-2.0\n", 1)
     );
 }
+
+#[test]
+fn release_without_ci_yaml_maps_templates_by_their_names() {
+    // Without ci.yaml, `template render-all` renders each catalog-templates/vX.Y.yaml into
+    // catalogs/vX.Y; the release step follows the same convention instead of failing.
+    let (_tmp, root) = repo();
+    std::fs::remove_file(root.join(RABBIT).join("ci.yaml")).unwrap();
+    let upstream = templates(&root, RABBIT);
+    let v420 = root.join("catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml");
+    let upstream_catalog = std::fs::read(&v420).unwrap();
+    for (name, _) in &upstream {
+        let file = root.join(RABBIT).join("catalog-templates").join(name);
+        strip(
+            &file,
+            "  - name: rabbitmq-messaging-topology-operator.v1.19.3\n    replaces: rabbitmq-messaging-topology-operator.v1.19.2\n",
+        );
+        strip(
+            &file,
+            &format!("- schema: olm.bundle\n  image: \n    {RABBIT_IMAGE}\n"),
+        );
+    }
+    let out = fbc_edit()
+        .current_dir(&root)
+        .args(["edit", RABBIT, "release", "--from"])
+        .arg(format!("{RABBIT}/1.19.3"))
+        .args(["--image", RABBIT_IMAGE])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert_eq!(templates(&root, RABBIT), upstream, "byte for byte");
+    assert_eq!(std::fs::read(&v420).unwrap(), upstream_catalog);
+    // v4.21.yaml renders into v4.21 alone: the name says nothing of v4.22.
+    let catalog = |v: &str| {
+        root.join(format!(
+            "catalogs/{v}/rabbitmq-messaging-topology-operator/catalog.yaml"
+        ))
+    };
+    assert!(catalog("v4.21").is_file());
+    assert!(!catalog("v4.22").exists());
+}

@@ -38,6 +38,30 @@ pub fn rerendered_from(
     source: &dyn BundleSource,
     opm: Option<OpmVersion>,
 ) -> Result<Vec<(PathBuf, String)>, String> {
+    Ok(rerendered_checked(path, template, source, opm, false)?
+        .into_iter()
+        .map(|r| (r.file, r.text))
+        .collect())
+}
+
+/// A catalog file re-rendered from a template: its absolute path, its bytes, and the problems
+/// opm's rules find in it (when asked for).
+#[derive(Debug, Clone)]
+pub struct Rerendered {
+    pub file: PathBuf,
+    pub text: String,
+    pub problems: Vec<crate::catalog::Diagnostic>,
+}
+
+/// [`rerendered_from`], each catalog also checked with opm's rules when `check` (the catalog of
+/// this one operator, as the rendering holds it).
+pub fn rerendered_checked(
+    path: &Path,
+    template: &Template,
+    source: &dyn BundleSource,
+    opm: Option<OpmVersion>,
+    check: bool,
+) -> Result<Vec<Rerendered>, String> {
     let name = path.display().to_string();
     let files = mapped_files(path)?;
     if files.is_empty() {
@@ -50,9 +74,20 @@ pub fn rerendered_from(
     files
         .into_iter()
         .map(|(file, migrate)| {
-            let text = render_all::catalog_text(&name, &mut rendered.clone(), migrate)
+            let mut r = rendered.clone();
+            let text = render_all::catalog_text(&name, &mut r, migrate)
                 .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
-            Ok((file, text))
+            let problems = if check {
+                let catalog = crate::workspace::template::catalog_of(&r);
+                crate::validate::validate(&catalog).diagnostics
+            } else {
+                Vec::new()
+            };
+            Ok(Rerendered {
+                file,
+                text,
+                problems,
+            })
         })
         .collect()
 }

@@ -25,7 +25,9 @@ mod mapping;
 use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
-pub use mapping::{place, rerendered, rerendered_from, save_root, save_root_of};
+pub use mapping::{
+    Rerendered, place, rerendered, rerendered_checked, rerendered_from, save_root, save_root_of,
+};
 
 /// A template of the set, with the catalog files it renders into.
 struct Member {
