@@ -5,9 +5,17 @@
 //! so a template naming that image names the directory. Such an image is rendered from its
 //! directory the way `opm render` renders the image, before any committed catalog is asked.
 //!
-//! Not mapped: a reference by digest (`…@sha256:`), whose content the name does not tell, and every
-//! image of certified-operators and redhat-marketplace, which the pipeline copies to
-//! `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
+//! A reference by digest (`quay.io/community-operator-pipeline-prod/<op>@sha256:…`, or the earlier
+//! pipeline's `quay.io/openshift-community-operators/<op>@sha256:…`) does not tell its content by
+//! its name. It stands for a directory only when that is proven without the network: a committed
+//! catalog holds a bundle with exactly that `image`, its version picks the directory
+//! (`operators/<op>/<version>/`, else the one directory whose CSV holds that version), and the
+//! directory's render agrees with every committed form of the bundle — equal as a whole to an
+//! `olm.bundle.object` bundle, equal once migrated to an `olm.csv.metadata` one. Otherwise the
+//! reference is not answered here, and why is kept ([`RepositoryBundles::unproven`]).
+//!
+//! Not mapped at all: every image of certified-operators and redhat-marketplace, which the pipeline
+//! copies to `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
 //!
 //! The directory is someone else's: it is read only inside the repository, and a file that cannot
 //! be read as opm would read it from the image (a link leading out of the bundle directory, a FIFO,
@@ -15,18 +23,24 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::source::{BundleSource, ResolveError};
+use super::source::{BundleSource, ResolveError, has_property};
 use crate::bundle::{BundleError, MANIFESTS_KEY, METADATA_KEY, PACKAGE_KEY, RegistryBundle};
+use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
 use crate::guard::path::plain_name;
 
 /// Where the community pipeline releases the bundle image built from `operators/<op>/<version>/`.
 pub const COMMUNITY_IMAGES: &str = "quay.io/community-operator-pipeline-prod/";
+
+/// The repositories the community pipelines have released bundle images to, by digest in
+/// templates: its `allowed_bundle_registries`.
+pub const COMMUNITY_DIGEST_IMAGES: [&str; 2] =
+    [COMMUNITY_IMAGES, "quay.io/openshift-community-operators/"];
 
 /// The `organization` of the repositories whose bundle images are named after their directories.
 pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
@@ -102,6 +116,29 @@ struct AnnotationsFile {
     annotations: HashMap<String, serde_yaml::Value>,
 }
 
+/// A bundle directory rendered for an image, with what its CSV and annotations declare.
+#[derive(Debug, Clone)]
+struct DirRender {
+    value: Value,
+    version: String,
+    package: String,
+}
+
+/// The bundle directories rendered, by image: shared by the sources opened for one repository
+/// (every template and catalog group of a `render-all`), so that each directory is rendered once
+/// per image. Clones share the renders.
+#[derive(Debug, Clone, Default)]
+pub struct RenderCache {
+    renders: Arc<Mutex<HashMap<String, DirRender>>>,
+}
+
+/// A committed bundle held for a digest reference: the catalog holding it and the bundle.
+#[derive(Debug, Clone)]
+struct Committed {
+    catalog: String,
+    bundle: Value,
+}
+
 /// The bundle directories of a community repository, by the image the pipeline builds from each.
 pub struct RepositoryBundles {
     /// The repository's root, every link resolved.
@@ -111,6 +148,12 @@ pub struct RepositoryBundles {
     /// The version the committed catalogs hold each image as, for the images named
     /// `<op>:<version>` ([`RepositoryBundles::released`]).
     released: HashMap<String, String>,
+    /// The bundles committed catalogs hold for the digest references of the pipelines'
+    /// repositories ([`RepositoryBundles::committed`]).
+    committed: HashMap<String, Vec<Committed>>,
+    /// Why a digest reference held by a committed catalog is not answered from a directory.
+    unproven: Mutex<HashMap<String, String>>,
+    cache: RenderCache,
 }
 
 impl RepositoryBundles {
@@ -133,7 +176,43 @@ impl RepositoryBundles {
             root,
             packages: Mutex::default(),
             released: HashMap::new(),
+            committed: HashMap::new(),
+            unproven: Mutex::default(),
+            cache: RenderCache::default(),
         }))
+    }
+
+    /// Shares `cache` with the other sources of the repository: directories another has rendered
+    /// are not rendered again.
+    pub fn with_cache(mut self, cache: RenderCache) -> RepositoryBundles {
+        self.cache = cache;
+        self
+    }
+
+    /// Records the bundle the committed catalog `catalog` holds `image` as, for a digest
+    /// reference of the pipelines' repositories (any other image is passed over): what a directory
+    /// must render as to stand for the image.
+    pub fn committed(&mut self, image: &str, catalog: &str, bundle: Value) {
+        if RepositoryBundles::digest_names(image).is_none() {
+            return;
+        }
+        let held = self.committed.entry(image.to_string()).or_default();
+        if !held.iter().any(|c| c.bundle == bundle) {
+            held.push(Committed {
+                catalog: catalog.to_string(),
+                bundle,
+            });
+        }
+    }
+
+    /// Why the digest reference `image`, held by a committed catalog, was not answered from a
+    /// bundle directory (once it has been asked for).
+    pub fn unproven(&self, image: &str) -> Option<String> {
+        self.unproven
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned()
     }
 
     /// Records the version committed catalogs hold `image` as. The pipeline tags the image with
@@ -186,12 +265,35 @@ impl RepositoryBundles {
         Some((plain_name(op).ok()?, plain_name(version).ok()?))
     }
 
+    /// The operator a digest reference of the pipelines' repositories names:
+    /// `<repository><op>@sha256:<64 hex digits>`.
+    pub fn digest_names(image: &str) -> Option<&str> {
+        let rest = COMMUNITY_DIGEST_IMAGES
+            .iter()
+            .find_map(|r| image.strip_prefix(r))?;
+        let (op, digest) = rest.split_once("@sha256:")?;
+        if digest.len() != 64
+            || !digest
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        {
+            return None;
+        }
+        plain_name(op).ok()
+    }
+
     /// The directory standing for `image`: `Ok(None)` when the image is not one the repository
     /// builds, or its directory is not there (a bundle removed since).
     pub fn dir_for_image(&self, image: &str) -> Result<Option<PathBuf>, RepositoryError> {
         let Some((op, version)) = RepositoryBundles::names(image) else {
             return Ok(None);
         };
+        self.version_dir(op, version)
+    }
+
+    /// `operators/<op>/<version>/` when it is there, checked to be a directory inside the
+    /// repository.
+    fn version_dir(&self, op: &str, version: &str) -> Result<Option<PathBuf>, RepositoryError> {
         let dir = self.root.join("operators").join(op).join(version);
         if dir.symlink_metadata().is_err() {
             return Ok(None);
@@ -216,6 +318,9 @@ impl RepositoryBundles {
 
     /// Renders the directory standing for `image` as `opm render IMAGE` renders the image.
     pub fn render(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        if RepositoryBundles::names(image).is_none() {
+            return self.render_digest(image);
+        }
         let dir = match self.dir_for_image(image) {
             Ok(Some(d)) => d,
             Ok(None) => return None,
@@ -225,71 +330,160 @@ impl RepositoryBundles {
     }
 
     fn render_dir(&self, image: &str, dir: &Path) -> Result<Value, RepositoryError> {
-        let b = RegistryBundle::read(dir);
-        let files: Vec<String> = b
-            .unread()
-            .map(|d| {
-                let why = d
-                    .message
-                    .strip_prefix("cannot read: ")
-                    .unwrap_or(&d.message);
-                format!("{}: {why}", d.location.file)
-            })
-            .collect();
-        if !files.is_empty() {
-            return Err(RepositoryError::Unreadable {
-                dir: dir.to_path_buf(),
-                files,
-            });
-        }
-        for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
-            if let Some(a) = b.annotation(key)
-                && a.value.trim_end_matches('/') != what
-            {
-                return Err(RepositoryError::BuildPath {
-                    dir: dir.to_path_buf(),
-                    key,
-                    value: a.value.clone(),
-                    what,
-                });
-            }
-        }
-        let options = crate::bundle::RenderOptions {
-            image: Some(image.to_string()),
-            csv_metadata: false,
-        };
-        let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
-            dir: dir.to_path_buf(),
-            why,
-        })?;
+        let r = self.render_cached(image, dir)?;
         let (op, tag) = RepositoryBundles::names(image).unwrap_or_default();
-        let version = b.version().unwrap_or_default();
         let released = self.released.get(image);
-        if version != tag && released != Some(&version) {
+        if r.version != tag && released != Some(&r.version) {
             return Err(RepositoryError::Version {
                 image: image.to_string(),
                 tag: tag.to_string(),
                 dir: dir.to_path_buf(),
-                version,
+                version: r.version,
                 released: released.cloned(),
             });
         }
-        let package = b.package();
-        if package != op {
+        if r.package != op {
             // An operator may be packaged under another name (konflux: konflux-operator); then
             // none of its bundles declares another.
             let others = self.packages_of(op, dir);
-            if package.is_empty() || others.iter().any(|p| p != package) {
+            if r.package.is_empty() || others.iter().any(|p| *p != r.package) {
                 return Err(RepositoryError::Package {
                     image: image.to_string(),
                     operator: op.to_string(),
                     dir: dir.to_path_buf(),
-                    package: package.to_string(),
-                    others: others.into_iter().filter(|p| p != package).collect(),
+                    others: others.into_iter().filter(|p| *p != r.package).collect(),
+                    package: r.package,
                 });
             }
         }
-        Ok(value)
+        Ok(r.value)
+    }
+
+    /// The directory rendered for `image`, from the cache when it has been rendered for it.
+    fn render_cached(&self, image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+        let known = self
+            .cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        if let Some(r) = known {
+            return Ok(r);
+        }
+        let r = render_plain(image, dir)?;
+        self.cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), r.clone());
+        Ok(r)
+    }
+
+    /// A digest reference answered from the directory it is proven to be built from; `None` (and
+    /// the reason kept) when it is not proven.
+    fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        let op = RepositoryBundles::digest_names(image)?;
+        let held = self.committed.get(image)?;
+        match self.prove(image, op, held) {
+            Ok(v) => Some(Ok(v)),
+            Err(Unproven::Refused(e)) => Some(Err(e)),
+            Err(Unproven::Because(why)) => {
+                self.unproven
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(image.to_string(), why);
+                None
+            }
+        }
+    }
+
+    fn prove(&self, image: &str, op: &str, held: &[Committed]) -> Result<Value, Unproven> {
+        // Every committed form names one bundle version.
+        let mut versions: BTreeSet<&str> = BTreeSet::new();
+        for c in held {
+            versions.insert(package_version(&c.bundle).ok_or_else(|| {
+                Unproven::Because(format!(
+                    "the bundle catalog {} holds for it has no olm.package version",
+                    c.catalog
+                ))
+            })?);
+        }
+        let version = match versions.len() {
+            1 => versions.into_iter().next().unwrap_or_default(),
+            _ => {
+                return Err(Unproven::Because(format!(
+                    "the committed catalogs hold it as versions {}",
+                    versions.into_iter().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        };
+        let dir = match plain_name(version)
+            .ok()
+            .map(|v| self.version_dir(op, v))
+            .transpose()
+            .map_err(Unproven::Refused)?
+            .flatten()
+        {
+            Some(d) => d,
+            None => self.dir_holding(op, version)?,
+        };
+        let r = self.render_cached(image, &dir).map_err(Unproven::Refused)?;
+        for c in held {
+            let migrated = has_property(&c.bundle, CSV_METADATA);
+            let mut ours = r.value.clone();
+            if migrated {
+                crate::bundle::migrate_bundle_objects(&mut ours).map_err(|e| {
+                    Unproven::Because(format!(
+                        "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
+                        dir.display()
+                    ))
+                })?;
+            }
+            if let Some(at) = first_difference(&ours, &c.bundle, String::new()) {
+                return Err(Unproven::Because(format!(
+                    "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
+                    dir.display(),
+                    if migrated {
+                        ", migrated to olm.csv.metadata,"
+                    } else {
+                        ""
+                    },
+                    c.catalog
+                )));
+            }
+        }
+        Ok(r.value)
+    }
+
+    /// The one version directory of `op` whose CSV holds `version`.
+    fn dir_holding(&self, op: &str, version: &str) -> Result<PathBuf, Unproven> {
+        let op_dir = self.root.join("operators").join(op);
+        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+        let mut found = Vec::new();
+        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+            if !is_dir || plain_name(&name).is_err() {
+                continue;
+            }
+            let Ok(Some(dir)) = self.version_dir(op, &name) else {
+                continue;
+            };
+            if !dir.join("manifests").is_dir() {
+                continue;
+            }
+            if RegistryBundle::read(&dir).version().ok().as_deref() == Some(version) {
+                found.push(dir);
+            }
+        }
+        match found.len() {
+            1 => Ok(found.remove(0)),
+            0 => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, and no directory of operators/{op}/ holds that version"
+            ))),
+            n => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, which {n} directories of operators/{op}/ hold"
+            ))),
+        }
     }
 
     /// The packages the bundle directories of `op` other than `except` declare in
@@ -320,14 +514,135 @@ impl RepositoryBundles {
     }
 }
 
+/// Why a digest reference is not answered from a directory.
+enum Unproven {
+    /// The directory it would be cannot be read as the image would be: an error.
+    Refused(RepositoryError),
+    /// It is not shown to be the directory's image.
+    Because(String),
+}
+
+/// The `olm.package` version of a bundle blob.
+fn package_version(bundle: &Value) -> Option<&str> {
+    bundle
+        .get("properties")?
+        .as_array()?
+        .iter()
+        .find(|p| p.get("type").and_then(Value::as_str) == Some("olm.package"))?
+        .pointer("/value/version")?
+        .as_str()
+}
+
+/// Where two values first differ (a JSON pointer-like path with what each holds), `None` when they
+/// are equal. Objects compare by their fields whatever their order, arrays in order.
+fn first_difference(ours: &Value, theirs: &Value, at: String) -> Option<String> {
+    let here = || {
+        if at.is_empty() {
+            "/".to_string()
+        } else {
+            at.clone()
+        }
+    };
+    match (ours, theirs) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|k| match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) => first_difference(x, y, format!("{at}/{k}")),
+                (Some(_), None) => Some(format!("{at}/{k} (only the directory's render has it)")),
+                (None, _) => Some(format!("{at}/{k} (only the committed bundle has it)")),
+            })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let diff = a
+                .iter()
+                .zip(b)
+                .enumerate()
+                .find_map(|(i, (x, y))| first_difference(x, y, format!("{at}/{i}")));
+            diff.or_else(|| {
+                (a.len() != b.len()).then(|| {
+                    format!(
+                        "{} ({} entries in the directory's render, {} in the committed bundle)",
+                        here(),
+                        a.len(),
+                        b.len()
+                    )
+                })
+            })
+        }
+        (a, b) if a == b => None,
+        (a, b) => {
+            let clip = |v: &Value| {
+                let s = v.to_string();
+                if s.chars().count() > 80 {
+                    format!("{}…", s.chars().take(80).collect::<String>())
+                } else {
+                    s
+                }
+            };
+            Some(format!("{} ({} against {})", here(), clip(a), clip(b)))
+        }
+    }
+}
+
+/// The directory rendered as `opm render` renders the image `image` built from it.
+fn render_plain(image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+    let b = RegistryBundle::read(dir);
+    let files: Vec<String> = b
+        .unread()
+        .map(|d| {
+            let why = d
+                .message
+                .strip_prefix("cannot read: ")
+                .unwrap_or(&d.message);
+            format!("{}: {why}", d.location.file)
+        })
+        .collect();
+    if !files.is_empty() {
+        return Err(RepositoryError::Unreadable {
+            dir: dir.to_path_buf(),
+            files,
+        });
+    }
+    for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
+        if let Some(a) = b.annotation(key)
+            && a.value.trim_end_matches('/') != what
+        {
+            return Err(RepositoryError::BuildPath {
+                dir: dir.to_path_buf(),
+                key,
+                value: a.value.clone(),
+                what,
+            });
+        }
+    }
+    let options = crate::bundle::RenderOptions {
+        image: Some(image.to_string()),
+        csv_metadata: false,
+    };
+    let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
+        dir: dir.to_path_buf(),
+        why,
+    })?;
+    Ok(DirRender {
+        value,
+        version: b.version().unwrap_or_default(),
+        package: b.package().to_string(),
+    })
+}
+
 impl BundleSource for RepositoryBundles {
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         self.render(image).map(|r| r.map_err(ResolveError::from))
     }
 
+    fn unresolved(&self, image: &str) -> Option<String> {
+        self.unproven(image)
+            .map(|why| format!("not taken from the repository's bundle directories: {why}"))
+    }
+
     fn describe(&self) -> String {
         format!(
-            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>)",
+            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>, and digest references committed catalogs prove to be built from them)",
             self.root.display()
         )
     }
