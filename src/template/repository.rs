@@ -861,4 +861,137 @@ mod tests {
             assert!(e.contains("manifests/pipe.yaml"), "{e}");
         }
     }
+
+    const DIGEST: &str = "quay.io/community-operator-pipeline-prod/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6";
+
+    #[test]
+    fn only_digests_of_the_pipelines_repositories_name_an_operator() {
+        assert_eq!(RepositoryBundles::digest_names(DIGEST), Some("op"));
+        let old = DIGEST.replace(COMMUNITY_IMAGES, "quay.io/openshift-community-operators/");
+        assert_eq!(RepositoryBundles::digest_names(&old), Some("op"));
+        for image in [
+            "quay.io/community-operator-pipeline-prod/op:1.0.0",
+            "quay.io/community-operator-pipeline-prod/op@sha256:00",
+            "quay.io/community-operator-pipeline-prod/../op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+            "quay.io/community-operator-pipeline-prod/op@sha256:5454491AD316D474619CC0574D8238CAC793F8677AE265501BEB3C87C9F2B0A6",
+            "registry.connect.redhat.com/ns/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+        ] {
+            assert_eq!(RepositoryBundles::digest_names(image), None, "{image}");
+        }
+    }
+
+    /// The bundle `dir` renders as for `image`, migrated when `migrate`.
+    fn committed_form(dir: &Path, image: &str, migrate: bool) -> Value {
+        let mut v = render_plain(image, dir).unwrap().value;
+        if migrate {
+            crate::bundle::migrate_bundle_objects(&mut v).unwrap();
+        }
+        v
+    }
+
+    #[test]
+    fn a_digest_is_its_directory_only_when_the_committed_bundle_agrees() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        // The directory is named after its tag, not the version its CSV holds.
+        bundle(&root.path().join("operators/op/1.1"), "op", "1.1.0");
+        let open = || RepositoryBundles::open(root.path()).unwrap().unwrap();
+        // No committed catalog holds it: not known here.
+        assert!(open().bundle_for_image(DIGEST).is_none());
+        assert!(open().unproven(DIGEST).is_none());
+        for migrate in [false, true] {
+            let held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, migrate);
+            let mut s = open();
+            s.committed(DIGEST, "catalogs/v4.17/op", held);
+            let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+            assert_eq!(b["image"], DIGEST);
+            assert_eq!(b["name"], "op.v1.0.0");
+            // Answered as opm renders the image: with its manifests.
+            assert!(has_property(&b, "olm.bundle.object"), "{b}");
+        }
+        let held = committed_form(&root.path().join("operators/op/1.1"), DIGEST, true);
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", held.clone());
+        assert_eq!(
+            s.bundle_for_image(DIGEST).unwrap().unwrap()["name"],
+            "op.v1.1.0"
+        );
+        // A committed bundle the directory does not render as: not proven, and why is said.
+        let mut other = held;
+        other["properties"][0]["value"]["version"] = "1.0.0".into();
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other.clone());
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unresolved(DIGEST).unwrap();
+        assert!(
+            why.contains("operators/op/1.0.0 renders, migrated to olm.csv.metadata, unlike the bundle catalog catalogs/v4.17/op holds")
+                && why.contains("at /name (\"op.v1.0.0\" against \"op.v1.1.0\")"),
+            "{why}"
+        );
+        // Two committed versions for one image: not proven.
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other);
+        s.committed(
+            DIGEST,
+            "catalogs/v4.16/op",
+            committed_form(&root.path().join("operators/op/1.1"), DIGEST, false),
+        );
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("versions 1.0.0, 1.1.0"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    #[test]
+    fn a_version_no_directory_holds_proves_nothing() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        let mut held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, true);
+        held["properties"][0]["value"]["version"] = "2.0.0".into();
+        assert_eq!(package_version(&held), Some("2.0.0"));
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("no directory of operators/op/ holds that version"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    #[test]
+    fn sources_sharing_a_cache_render_a_directory_once() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let image = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let cache = RenderCache::default();
+        let first = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache.clone());
+        assert_eq!(
+            first.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        // The directory is gone, yet a source sharing the cache answers as before; one that does
+        // not finds nothing.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        let second = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache);
+        assert_eq!(
+            second.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        let alone = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        assert!(alone.bundle_for_image(image).unwrap().is_err());
+    }
 }
