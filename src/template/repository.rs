@@ -387,7 +387,7 @@ impl RepositoryBundles {
         let held = self.committed.get(image)?;
         match self.prove(image, op, held) {
             Ok(v) => Some(Ok(v)),
-            Err(Unproven::Refused(e)) => Some(Err(e)),
+            Err(Unproven::Refused(e)) => Some(Err(*e)),
             Err(Unproven::Because(why)) => {
                 self.unproven
                     .lock()
@@ -422,13 +422,15 @@ impl RepositoryBundles {
             .ok()
             .map(|v| self.version_dir(op, v))
             .transpose()
-            .map_err(Unproven::Refused)?
+            .map_err(|e| Unproven::Refused(Box::new(e)))?
             .flatten()
         {
             Some(d) => d,
             None => self.dir_holding(op, version)?,
         };
-        let r = self.render_cached(image, &dir).map_err(Unproven::Refused)?;
+        let r = self
+            .render_cached(image, &dir)
+            .map_err(|e| Unproven::Refused(Box::new(e)))?;
         for c in held {
             let migrated = has_property(&c.bundle, CSV_METADATA);
             let mut ours = r.value.clone();
@@ -517,7 +519,7 @@ impl RepositoryBundles {
 /// Why a digest reference is not answered from a directory.
 enum Unproven {
     /// The directory it would be cannot be read as the image would be: an error.
-    Refused(RepositoryError),
+    Refused(Box<RepositoryError>),
     /// It is not shown to be the directory's image.
     Because(String),
 }
