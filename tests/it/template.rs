@@ -141,7 +141,7 @@ fn every_template_in_the_real_test_data_is_read() {
     assert_eq!(
         count,
         BTreeMap::from([
-            (schemas::BASIC, 132),
+            (schemas::BASIC, 143),
             (schemas::SEMVER, 12),
             (schemas::COMPOSITE, 1),
             (schemas::COMPOSITE_CATALOGS, 1),
