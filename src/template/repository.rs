@@ -387,7 +387,6 @@ impl RepositoryBundles {
         let held = self.committed.get(image)?;
         match self.prove(image, op, held) {
             Ok(v) => Some(Ok(v)),
-            Err(Unproven::Refused(e)) => Some(Err(*e)),
             Err(Unproven::Because(why)) => {
                 self.unproven
                     .lock()
@@ -422,15 +421,17 @@ impl RepositoryBundles {
             .ok()
             .map(|v| self.version_dir(op, v))
             .transpose()
-            .map_err(|e| Unproven::Refused(Box::new(e)))?
+            .map_err(|e| Unproven::Because(e.to_string()))?
             .flatten()
         {
             Some(d) => d,
             None => self.dir_holding(op, version)?,
         };
+        // A directory that cannot be rendered (or read as the image would be) is not shown to be
+        // the image opm rendered: the committed catalogs answer, as they would without it.
         let r = self
             .render_cached(image, &dir)
-            .map_err(|e| Unproven::Refused(Box::new(e)))?;
+            .map_err(|e| Unproven::Because(e.to_string()))?;
         for c in held {
             let migrated = has_property(&c.bundle, CSV_METADATA);
             let mut ours = r.value.clone();
@@ -516,11 +517,9 @@ impl RepositoryBundles {
     }
 }
 
-/// Why a digest reference is not answered from a directory.
+/// Why a digest reference is not answered from a directory: it is not shown to be the
+/// directory's image.
 enum Unproven {
-    /// The directory it would be cannot be read as the image would be: an error.
-    Refused(Box<RepositoryError>),
-    /// It is not shown to be the directory's image.
     Because(String),
 }
 
@@ -965,6 +964,24 @@ mod tests {
             "{:?}",
             s.unproven(DIGEST)
         );
+    }
+
+    /// opendatahub-operator 1.4.1 cannot be rendered (a CRD its CSV owns is not in it), yet its
+    /// image was: the directory proves nothing, and the catalogs are asked as without it.
+    #[test]
+    fn a_directory_that_cannot_be_rendered_proves_nothing() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let held = committed_form(&dir, DIGEST, true);
+        let annotations = dir.join("metadata/annotations.yaml");
+        let text = std::fs::read_to_string(&annotations).unwrap();
+        std::fs::write(&annotations, text.replace("manifests/", "other/")).unwrap();
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unproven(DIGEST).unwrap();
+        assert!(why.contains("is \"other/\""), "{why}");
     }
 
     #[test]
