@@ -151,6 +151,8 @@ pub struct RepositoryBundles {
     /// The bundles committed catalogs hold for the digest references of the pipelines'
     /// repositories ([`RepositoryBundles::committed`]).
     committed: HashMap<String, Vec<Committed>>,
+    /// The committed catalogs, asked for a digest reference when it is first asked for.
+    catalogs: Vec<Arc<super::source::CatalogSource>>,
     /// Why a digest reference held by a committed catalog is not answered from a directory.
     unproven: Mutex<HashMap<String, String>>,
     cache: RenderCache,
@@ -177,6 +179,7 @@ impl RepositoryBundles {
             packages: Mutex::default(),
             released: HashMap::new(),
             committed: HashMap::new(),
+            catalogs: Vec::new(),
             unproven: Mutex::default(),
             cache: RenderCache::default(),
         }))
@@ -203,6 +206,12 @@ impl RepositoryBundles {
                 bundle,
             });
         }
+    }
+
+    /// The committed catalogs whose bundles the digest references are proven against (as
+    /// [`RepositoryBundles::committed`] records one, but read only for the images asked for).
+    pub fn committed_catalogs(&mut self, catalogs: Vec<Arc<super::source::CatalogSource>>) {
+        self.catalogs = catalogs;
     }
 
     /// Why the digest reference `image`, held by a committed catalog, was not answered from a
@@ -384,8 +393,22 @@ impl RepositoryBundles {
     /// the reason kept) when it is not proven.
     fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
         let op = RepositoryBundles::digest_names(image)?;
-        let held = self.committed.get(image)?;
-        match self.prove(image, op, held) {
+        let mut held = self.committed.get(image).cloned().unwrap_or_default();
+        for c in &self.catalogs {
+            // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
+            if let Some(Ok(bundle)) = c.bundle_for_image(image)
+                && !held.iter().any(|h| h.bundle == bundle)
+            {
+                held.push(Committed {
+                    catalog: c.dir().display().to_string(),
+                    bundle,
+                });
+            }
+        }
+        if held.is_empty() {
+            return None;
+        }
+        match self.prove(image, op, &held) {
             Ok(v) => Some(Ok(v)),
             Err(Unproven::Because(why)) => {
                 self.unproven

@@ -92,6 +92,25 @@ pub trait BundleSource {
     }
 }
 
+/// A shared source answers as the source it shares.
+impl<T: BundleSource + ?Sized> BundleSource for std::sync::Arc<T> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        (**self).bundle_for_image(image)
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(Value, String)> {
+        (**self).package_icon(package)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+
+    fn unresolved(&self, image: &str) -> Option<String> {
+        (**self).unresolved(image)
+    }
+}
+
 /// Bundles found in a loaded catalog, by their `image`.
 pub struct CatalogSource {
     dir: PathBuf,
@@ -550,23 +569,17 @@ impl Sources {
             for (image, version) in loaded.iter().flat_map(CatalogSource::versions) {
                 repo.released(image, version);
             }
-            for c in &loaded {
-                let mut digests: Vec<&str> = c
-                    .images()
-                    .filter(|i| super::repository::RepositoryBundles::digest_names(i).is_some())
-                    .collect();
-                digests.sort_unstable();
-                for image in digests {
-                    // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
-                    if let Some(Ok(bundle)) = c.bundle_for_image(image) {
-                        repo.committed(image, &c.dir().display().to_string(), bundle);
-                    }
-                }
-            }
+            let shared: Vec<std::sync::Arc<CatalogSource>> =
+                loaded.into_iter().map(std::sync::Arc::new).collect();
+            repo.committed_catalogs(shared.clone());
             sources.push(repo);
-        }
-        for source in loaded {
-            sources.push(source);
+            for source in shared {
+                sources.push(source);
+            }
+        } else {
+            for source in loaded {
+                sources.push(source);
+            }
         }
         if pull {
             sources.push(ImageSource {
