@@ -157,12 +157,15 @@ fn run_render_all(args: &RenderAllArgs) -> i32 {
     for n in &plan.notes {
         eprintln!("note: {n}");
     }
+    // Every template of the operator renders the repository's bundle directories once per image.
+    let cache = crate::template::repository::RenderCache::default();
     let sources_for = |template: &Path| {
-        Sources::for_template(
+        Sources::for_template_sharing(
             template,
             &args.sources.catalog,
             args.sources.bundle_dirs.clone(),
             Some(args.sources.images(&args.images, true)),
+            Some(&cache),
         )
         .map(|(s, _)| s)
         .map_err(|e| e.to_string())

@@ -17,8 +17,8 @@ use crate::catalog::yaml::typed;
 use crate::catalog::{Diagnostic, Location};
 use crate::guard::path::plain_name;
 use crate::template::render_all::{self, Mismatch, Plan};
-use crate::template::repository::RepositoryBundles;
-use crate::template::{BundleSource, CatalogSource, ResolveError, Sources, schemas};
+use crate::template::repository::{RenderCache, RepositoryBundles};
+use crate::template::{CatalogSource, Sources, schemas};
 
 /// What checking one operator gave.
 #[derive(Debug, Default)]
@@ -430,24 +430,31 @@ fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Ve
     }
 }
 
-/// The sources `template render-all` takes bundles from (`Sources::for_template` with no source
-/// given: in a community repository its own bundle directories first, then the catalogs
-/// `repository_catalogs` lists, in its order), each loaded once for all the operator's templates
-/// instead of once per template.
+/// The sources `template render-all` takes bundles from (`Sources::for_template_sharing` with no
+/// source given: in a community repository its own bundle directories first, each rendered once
+/// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
+/// all the operator's templates instead of once per template.
 #[derive(Default)]
 struct CatalogMemo {
     loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
     /// The repository's bundle directories, told every image the operator's catalogs release.
     repository: Mutex<Option<Option<Arc<RepositoryBundles>>>>,
+    cache: RenderCache,
 }
 
 impl CatalogMemo {
     fn sources_for(&self, template: &Path) -> Result<Sources, String> {
         let dirs = crate::template::source::repository_catalogs(template);
         if dirs.is_empty() {
-            return Sources::for_template(template, &[], Vec::new(), None)
-                .map(|(s, _)| s)
-                .map_err(|e| e.to_string());
+            return Sources::for_template_sharing(
+                template,
+                &[],
+                Vec::new(),
+                None,
+                Some(&self.cache),
+            )
+            .map(|(s, _)| s)
+            .map_err(|e| e.to_string());
         }
         let mut catalogs = Vec::with_capacity(dirs.len());
         for dir in dirs {
@@ -466,16 +473,16 @@ impl CatalogMemo {
         }
         let mut sources = Sources::new();
         if let Some(repo) = self.repository(template, &catalogs)? {
-            sources.push(SharedRepository(repo));
+            sources.push(repo);
         }
         for c in catalogs {
-            sources.push(Shared(c));
+            sources.push(c);
         }
         Ok(sources)
     }
 
     /// The repository's bundle directories, opened for the first template asked about (every
-    /// template of one operator shares them).
+    /// template of one operator shares them, and the renders of their directories).
     fn repository(
         &self,
         template: &Path,
@@ -487,48 +494,16 @@ impl CatalogMemo {
         }
         let opened = RepositoryBundles::for_template(template)
             .map_err(|e| e.to_string())?
-            .map(|mut repo| {
+            .map(|repo| {
+                let mut repo = repo.with_cache(self.cache.clone());
                 for (image, version) in catalogs.iter().flat_map(|c| c.versions()) {
                     repo.released(image, version);
                 }
+                repo.committed_catalogs(catalogs.to_vec());
                 Arc::new(repo)
             });
         *held = Some(opened.clone());
         Ok(opened)
-    }
-}
-
-/// The repository's bundle directories, shared by the operator's renderings.
-struct SharedRepository(Arc<RepositoryBundles>);
-
-impl BundleSource for SharedRepository {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<serde_json::Value, ResolveError>> {
-        self.0.bundle_for_image(image)
-    }
-
-    fn package_icon(&self, package: &str) -> Option<(serde_json::Value, String)> {
-        self.0.package_icon(package)
-    }
-
-    fn describe(&self) -> String {
-        self.0.describe()
-    }
-}
-
-/// A catalog source loaded once and asked by several renderings.
-struct Shared(Arc<CatalogSource>);
-
-impl BundleSource for Shared {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<serde_json::Value, ResolveError>> {
-        self.0.bundle_for_image(image)
-    }
-
-    fn package_icon(&self, package: &str) -> Option<(serde_json::Value, String)> {
-        self.0.package_icon(package)
-    }
-
-    fn describe(&self) -> String {
-        self.0.describe()
     }
 }
 

@@ -77,6 +77,10 @@ impl BundleSource for Memo {
     fn describe(&self) -> String {
         self.inner.describe()
     }
+
+    fn unresolved(&self, image: &str) -> Option<String> {
+        self.inner.unresolved(image)
+    }
 }
 
 #[cfg(test)]

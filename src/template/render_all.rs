@@ -353,6 +353,7 @@ fn render_job(
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
     let mut rendered = template.render(&sources, opm)?;
+    let images = rendered.images.clone();
     let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {
         let group = if job.migrate {
             "rendered with the migration"
@@ -367,6 +368,14 @@ fn render_job(
             .join(", ");
         for p in &mut e.problems {
             p.message = format!("rendering {into} ({group}): {}", p.message);
+            // Why a source that might have given the bundle in the right form did not.
+            let why = images
+                .iter()
+                .filter(|(_, line)| *line == p.line)
+                .find_map(|(image, _)| super::BundleSource::unresolved(&sources, image));
+            if let Some(why) = why {
+                p.message = format!("{}; {why}", p.message);
+            }
         }
         e
     })?;

@@ -5,9 +5,17 @@
 //! so a template naming that image names the directory. Such an image is rendered from its
 //! directory the way `opm render` renders the image, before any committed catalog is asked.
 //!
-//! Not mapped: a reference by digest (`…@sha256:`), whose content the name does not tell, and every
-//! image of certified-operators and redhat-marketplace, which the pipeline copies to
-//! `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
+//! A reference by digest (`quay.io/community-operator-pipeline-prod/<op>@sha256:…`, or the earlier
+//! pipeline's `quay.io/openshift-community-operators/<op>@sha256:…`) does not tell its content by
+//! its name. It stands for a directory only when that is proven without the network: a committed
+//! catalog holds a bundle with exactly that `image`, its version picks the directory
+//! (`operators/<op>/<version>/`, else the one directory whose CSV holds that version), and the
+//! directory's render agrees with every committed form of the bundle — equal as a whole to an
+//! `olm.bundle.object` bundle, equal once migrated to an `olm.csv.metadata` one. Otherwise the
+//! reference is not answered here, and why is kept ([`RepositoryBundles::unproven`]).
+//!
+//! Not mapped at all: every image of certified-operators and redhat-marketplace, which the pipeline
+//! copies to `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
 //!
 //! The directory is someone else's: it is read only inside the repository, and a file that cannot
 //! be read as opm would read it from the image (a link leading out of the bundle directory, a FIFO,
@@ -15,18 +23,24 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::source::{BundleSource, ResolveError};
+use super::source::{BundleSource, ResolveError, has_property};
 use crate::bundle::{BundleError, MANIFESTS_KEY, METADATA_KEY, PACKAGE_KEY, RegistryBundle};
+use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
 use crate::guard::path::plain_name;
 
 /// Where the community pipeline releases the bundle image built from `operators/<op>/<version>/`.
 pub const COMMUNITY_IMAGES: &str = "quay.io/community-operator-pipeline-prod/";
+
+/// The repositories the community pipelines have released bundle images to, by digest in
+/// templates: its `allowed_bundle_registries`.
+pub const COMMUNITY_DIGEST_IMAGES: [&str; 2] =
+    [COMMUNITY_IMAGES, "quay.io/openshift-community-operators/"];
 
 /// The `organization` of the repositories whose bundle images are named after their directories.
 pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
@@ -102,6 +116,29 @@ struct AnnotationsFile {
     annotations: HashMap<String, serde_yaml::Value>,
 }
 
+/// A bundle directory rendered for an image, with what its CSV and annotations declare.
+#[derive(Debug, Clone)]
+struct DirRender {
+    value: Value,
+    version: String,
+    package: String,
+}
+
+/// The bundle directories rendered, by image: shared by the sources opened for one repository
+/// (every template and catalog group of a `render-all`), so that each directory is rendered once
+/// per image. Clones share the renders.
+#[derive(Debug, Clone, Default)]
+pub struct RenderCache {
+    renders: Arc<Mutex<HashMap<String, DirRender>>>,
+}
+
+/// A committed bundle held for a digest reference: the catalog holding it and the bundle.
+#[derive(Debug, Clone)]
+struct Committed {
+    catalog: String,
+    bundle: Value,
+}
+
 /// The bundle directories of a community repository, by the image the pipeline builds from each.
 pub struct RepositoryBundles {
     /// The repository's root, every link resolved.
@@ -111,6 +148,14 @@ pub struct RepositoryBundles {
     /// The version the committed catalogs hold each image as, for the images named
     /// `<op>:<version>` ([`RepositoryBundles::released`]).
     released: HashMap<String, String>,
+    /// The bundles committed catalogs hold for the digest references of the pipelines'
+    /// repositories ([`RepositoryBundles::committed`]).
+    committed: HashMap<String, Vec<Committed>>,
+    /// The committed catalogs, asked for a digest reference when it is first asked for.
+    catalogs: Vec<Arc<super::source::CatalogSource>>,
+    /// Why a digest reference held by a committed catalog is not answered from a directory.
+    unproven: Mutex<HashMap<String, String>>,
+    cache: RenderCache,
 }
 
 impl RepositoryBundles {
@@ -133,7 +178,50 @@ impl RepositoryBundles {
             root,
             packages: Mutex::default(),
             released: HashMap::new(),
+            committed: HashMap::new(),
+            catalogs: Vec::new(),
+            unproven: Mutex::default(),
+            cache: RenderCache::default(),
         }))
+    }
+
+    /// Shares `cache` with the other sources of the repository: directories another has rendered
+    /// are not rendered again.
+    pub fn with_cache(mut self, cache: RenderCache) -> RepositoryBundles {
+        self.cache = cache;
+        self
+    }
+
+    /// Records the bundle the committed catalog `catalog` holds `image` as, for a digest
+    /// reference of the pipelines' repositories (any other image is passed over): what a directory
+    /// must render as to stand for the image.
+    pub fn committed(&mut self, image: &str, catalog: &str, bundle: Value) {
+        if RepositoryBundles::digest_names(image).is_none() {
+            return;
+        }
+        let held = self.committed.entry(image.to_string()).or_default();
+        if !held.iter().any(|c| c.bundle == bundle) {
+            held.push(Committed {
+                catalog: catalog.to_string(),
+                bundle,
+            });
+        }
+    }
+
+    /// The committed catalogs whose bundles the digest references are proven against (as
+    /// [`RepositoryBundles::committed`] records one, but read only for the images asked for).
+    pub fn committed_catalogs(&mut self, catalogs: Vec<Arc<super::source::CatalogSource>>) {
+        self.catalogs = catalogs;
+    }
+
+    /// Why the digest reference `image`, held by a committed catalog, was not answered from a
+    /// bundle directory (once it has been asked for).
+    pub fn unproven(&self, image: &str) -> Option<String> {
+        self.unproven
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned()
     }
 
     /// Records the version committed catalogs hold `image` as. The pipeline tags the image with
@@ -186,12 +274,35 @@ impl RepositoryBundles {
         Some((plain_name(op).ok()?, plain_name(version).ok()?))
     }
 
+    /// The operator a digest reference of the pipelines' repositories names:
+    /// `<repository><op>@sha256:<64 hex digits>`.
+    pub fn digest_names(image: &str) -> Option<&str> {
+        let rest = COMMUNITY_DIGEST_IMAGES
+            .iter()
+            .find_map(|r| image.strip_prefix(r))?;
+        let (op, digest) = rest.split_once("@sha256:")?;
+        if digest.len() != 64
+            || !digest
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        {
+            return None;
+        }
+        plain_name(op).ok()
+    }
+
     /// The directory standing for `image`: `Ok(None)` when the image is not one the repository
     /// builds, or its directory is not there (a bundle removed since).
     pub fn dir_for_image(&self, image: &str) -> Result<Option<PathBuf>, RepositoryError> {
         let Some((op, version)) = RepositoryBundles::names(image) else {
             return Ok(None);
         };
+        self.version_dir(op, version)
+    }
+
+    /// `operators/<op>/<version>/` when it is there, checked to be a directory inside the
+    /// repository.
+    fn version_dir(&self, op: &str, version: &str) -> Result<Option<PathBuf>, RepositoryError> {
         let dir = self.root.join("operators").join(op).join(version);
         if dir.symlink_metadata().is_err() {
             return Ok(None);
@@ -216,6 +327,9 @@ impl RepositoryBundles {
 
     /// Renders the directory standing for `image` as `opm render IMAGE` renders the image.
     pub fn render(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        if RepositoryBundles::names(image).is_none() {
+            return self.render_digest(image);
+        }
         let dir = match self.dir_for_image(image) {
             Ok(Some(d)) => d,
             Ok(None) => return None,
@@ -225,71 +339,177 @@ impl RepositoryBundles {
     }
 
     fn render_dir(&self, image: &str, dir: &Path) -> Result<Value, RepositoryError> {
-        let b = RegistryBundle::read(dir);
-        let files: Vec<String> = b
-            .unread()
-            .map(|d| {
-                let why = d
-                    .message
-                    .strip_prefix("cannot read: ")
-                    .unwrap_or(&d.message);
-                format!("{}: {why}", d.location.file)
-            })
-            .collect();
-        if !files.is_empty() {
-            return Err(RepositoryError::Unreadable {
-                dir: dir.to_path_buf(),
-                files,
-            });
-        }
-        for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
-            if let Some(a) = b.annotation(key)
-                && a.value.trim_end_matches('/') != what
-            {
-                return Err(RepositoryError::BuildPath {
-                    dir: dir.to_path_buf(),
-                    key,
-                    value: a.value.clone(),
-                    what,
-                });
-            }
-        }
-        let options = crate::bundle::RenderOptions {
-            image: Some(image.to_string()),
-            csv_metadata: false,
-        };
-        let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
-            dir: dir.to_path_buf(),
-            why,
-        })?;
+        let r = self.render_cached(image, dir)?;
         let (op, tag) = RepositoryBundles::names(image).unwrap_or_default();
-        let version = b.version().unwrap_or_default();
         let released = self.released.get(image);
-        if version != tag && released != Some(&version) {
+        if r.version != tag && released != Some(&r.version) {
             return Err(RepositoryError::Version {
                 image: image.to_string(),
                 tag: tag.to_string(),
                 dir: dir.to_path_buf(),
-                version,
+                version: r.version,
                 released: released.cloned(),
             });
         }
-        let package = b.package();
-        if package != op {
+        if r.package != op {
             // An operator may be packaged under another name (konflux: konflux-operator); then
             // none of its bundles declares another.
             let others = self.packages_of(op, dir);
-            if package.is_empty() || others.iter().any(|p| p != package) {
+            if r.package.is_empty() || others.iter().any(|p| *p != r.package) {
                 return Err(RepositoryError::Package {
                     image: image.to_string(),
                     operator: op.to_string(),
                     dir: dir.to_path_buf(),
-                    package: package.to_string(),
-                    others: others.into_iter().filter(|p| p != package).collect(),
+                    others: others.into_iter().filter(|p| *p != r.package).collect(),
+                    package: r.package,
                 });
             }
         }
-        Ok(value)
+        Ok(r.value)
+    }
+
+    /// The directory rendered for `image`, from the cache when it has been rendered for it.
+    fn render_cached(&self, image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+        let known = self
+            .cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        if let Some(r) = known {
+            return Ok(r);
+        }
+        let r = render_plain(image, dir)?;
+        self.cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), r.clone());
+        Ok(r)
+    }
+
+    /// A digest reference answered from the directory it is proven to be built from; `None` (and
+    /// the reason kept) when it is not proven.
+    fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        let op = RepositoryBundles::digest_names(image)?;
+        let mut held = self.committed.get(image).cloned().unwrap_or_default();
+        for c in &self.catalogs {
+            // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
+            if let Some(Ok(bundle)) = c.bundle_for_image(image)
+                && !held.iter().any(|h| h.bundle == bundle)
+            {
+                held.push(Committed {
+                    catalog: c.dir().display().to_string(),
+                    bundle,
+                });
+            }
+        }
+        if held.is_empty() {
+            return None;
+        }
+        match self.prove(image, op, &held) {
+            Ok(v) => Some(Ok(v)),
+            Err(Unproven::Because(why)) => {
+                self.unproven
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(image.to_string(), why);
+                None
+            }
+        }
+    }
+
+    fn prove(&self, image: &str, op: &str, held: &[Committed]) -> Result<Value, Unproven> {
+        // Every committed form names one bundle version.
+        let mut versions: BTreeSet<&str> = BTreeSet::new();
+        for c in held {
+            versions.insert(package_version(&c.bundle).ok_or_else(|| {
+                Unproven::Because(format!(
+                    "the bundle catalog {} holds for it has no olm.package version",
+                    c.catalog
+                ))
+            })?);
+        }
+        let version = match versions.len() {
+            1 => versions.into_iter().next().unwrap_or_default(),
+            _ => {
+                return Err(Unproven::Because(format!(
+                    "the committed catalogs hold it as versions {}",
+                    versions.into_iter().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        };
+        let dir = match plain_name(version)
+            .ok()
+            .map(|v| self.version_dir(op, v))
+            .transpose()
+            .map_err(|e| Unproven::Because(e.to_string()))?
+            .flatten()
+        {
+            Some(d) => d,
+            None => self.dir_holding(op, version)?,
+        };
+        // A directory that cannot be rendered (or read as the image would be) is not shown to be
+        // the image opm rendered: the committed catalogs answer, as they would without it.
+        let r = self
+            .render_cached(image, &dir)
+            .map_err(|e| Unproven::Because(e.to_string()))?;
+        for c in held {
+            let migrated = has_property(&c.bundle, CSV_METADATA);
+            let mut ours = r.value.clone();
+            if migrated {
+                crate::bundle::migrate_bundle_objects(&mut ours).map_err(|e| {
+                    Unproven::Because(format!(
+                        "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
+                        dir.display()
+                    ))
+                })?;
+            }
+            if let Some(at) = first_difference(&ours, &c.bundle, String::new()) {
+                return Err(Unproven::Because(format!(
+                    "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
+                    dir.display(),
+                    if migrated {
+                        ", migrated to olm.csv.metadata,"
+                    } else {
+                        ""
+                    },
+                    c.catalog
+                )));
+            }
+        }
+        Ok(r.value)
+    }
+
+    /// The one version directory of `op` whose CSV holds `version`.
+    fn dir_holding(&self, op: &str, version: &str) -> Result<PathBuf, Unproven> {
+        let op_dir = self.root.join("operators").join(op);
+        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+        let mut found = Vec::new();
+        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+            if !is_dir || plain_name(&name).is_err() {
+                continue;
+            }
+            let Ok(Some(dir)) = self.version_dir(op, &name) else {
+                continue;
+            };
+            if !dir.join("manifests").is_dir() {
+                continue;
+            }
+            if RegistryBundle::read(&dir).version().ok().as_deref() == Some(version) {
+                found.push(dir);
+            }
+        }
+        match found.len() {
+            1 => Ok(found.remove(0)),
+            0 => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, and no directory of operators/{op}/ holds that version"
+            ))),
+            n => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, which {n} directories of operators/{op}/ hold"
+            ))),
+        }
     }
 
     /// The packages the bundle directories of `op` other than `except` declare in
@@ -320,14 +540,133 @@ impl RepositoryBundles {
     }
 }
 
+/// Why a digest reference is not answered from a directory: it is not shown to be the
+/// directory's image.
+enum Unproven {
+    Because(String),
+}
+
+/// The `olm.package` version of a bundle blob.
+fn package_version(bundle: &Value) -> Option<&str> {
+    bundle
+        .get("properties")?
+        .as_array()?
+        .iter()
+        .find(|p| p.get("type").and_then(Value::as_str) == Some("olm.package"))?
+        .pointer("/value/version")?
+        .as_str()
+}
+
+/// Where two values first differ (a JSON pointer-like path with what each holds), `None` when they
+/// are equal. Objects compare by their fields whatever their order, arrays in order.
+fn first_difference(ours: &Value, theirs: &Value, at: String) -> Option<String> {
+    let here = || {
+        if at.is_empty() {
+            "/".to_string()
+        } else {
+            at.clone()
+        }
+    };
+    match (ours, theirs) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|k| match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) => first_difference(x, y, format!("{at}/{k}")),
+                (Some(_), None) => Some(format!("{at}/{k} (only the directory's render has it)")),
+                (None, _) => Some(format!("{at}/{k} (only the committed bundle has it)")),
+            })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let diff = a
+                .iter()
+                .zip(b)
+                .enumerate()
+                .find_map(|(i, (x, y))| first_difference(x, y, format!("{at}/{i}")));
+            diff.or_else(|| {
+                (a.len() != b.len()).then(|| {
+                    format!(
+                        "{} ({} entries in the directory's render, {} in the committed bundle)",
+                        here(),
+                        a.len(),
+                        b.len()
+                    )
+                })
+            })
+        }
+        (a, b) if a == b => None,
+        (a, b) => {
+            let clip = |v: &Value| {
+                let s = v.to_string();
+                if s.chars().count() > 80 {
+                    format!("{}…", s.chars().take(80).collect::<String>())
+                } else {
+                    s
+                }
+            };
+            Some(format!("{} ({} against {})", here(), clip(a), clip(b)))
+        }
+    }
+}
+
+/// The directory rendered as `opm render` renders the image `image` built from it.
+fn render_plain(image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+    let b = RegistryBundle::read(dir);
+    let files: Vec<String> = b
+        .unread()
+        .map(|d| {
+            let why = d
+                .message
+                .strip_prefix("cannot read: ")
+                .unwrap_or(&d.message);
+            format!("{}: {why}", d.location.file)
+        })
+        .collect();
+    if !files.is_empty() {
+        return Err(RepositoryError::Unreadable {
+            dir: dir.to_path_buf(),
+            files,
+        });
+    }
+    for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
+        if let Some(a) = b.annotation(key)
+            && a.value.trim_end_matches('/') != what
+        {
+            return Err(RepositoryError::BuildPath {
+                dir: dir.to_path_buf(),
+                key,
+                value: a.value.clone(),
+                what,
+            });
+        }
+    }
+    let options = crate::bundle::RenderOptions {
+        image: Some(image.to_string()),
+        csv_metadata: false,
+    };
+    let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
+        dir: dir.to_path_buf(),
+        why,
+    })?;
+    Ok(DirRender {
+        value,
+        version: b.version().unwrap_or_default(),
+        package: b.package().to_string(),
+    })
+}
+
 impl BundleSource for RepositoryBundles {
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         self.render(image).map(|r| r.map_err(ResolveError::from))
     }
 
+    fn unresolved(&self, image: &str) -> Option<String> {
+        self.unproven(image)
+            .map(|why| format!("not taken from the repository's bundle directories: {why}"))
+    }
+
     fn describe(&self) -> String {
         format!(
-            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>)",
+            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>, and digest references committed catalogs prove to be built from them)",
             self.root.display()
         )
     }
@@ -545,5 +884,156 @@ mod tests {
         if made.is_ok_and(|s| s.success()) {
             assert!(e.contains("manifests/pipe.yaml"), "{e}");
         }
+    }
+
+    const DIGEST: &str = "quay.io/community-operator-pipeline-prod/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6";
+
+    #[test]
+    fn only_digests_of_the_pipelines_repositories_name_an_operator() {
+        assert_eq!(RepositoryBundles::digest_names(DIGEST), Some("op"));
+        let old = DIGEST.replace(COMMUNITY_IMAGES, "quay.io/openshift-community-operators/");
+        assert_eq!(RepositoryBundles::digest_names(&old), Some("op"));
+        for image in [
+            "quay.io/community-operator-pipeline-prod/op:1.0.0",
+            "quay.io/community-operator-pipeline-prod/op@sha256:00",
+            "quay.io/community-operator-pipeline-prod/../op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+            "quay.io/community-operator-pipeline-prod/op@sha256:5454491AD316D474619CC0574D8238CAC793F8677AE265501BEB3C87C9F2B0A6",
+            "registry.connect.redhat.com/ns/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+        ] {
+            assert_eq!(RepositoryBundles::digest_names(image), None, "{image}");
+        }
+    }
+
+    /// The bundle `dir` renders as for `image`, migrated when `migrate`.
+    fn committed_form(dir: &Path, image: &str, migrate: bool) -> Value {
+        let mut v = render_plain(image, dir).unwrap().value;
+        if migrate {
+            crate::bundle::migrate_bundle_objects(&mut v).unwrap();
+        }
+        v
+    }
+
+    #[test]
+    fn a_digest_is_its_directory_only_when_the_committed_bundle_agrees() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        // The directory is named after its tag, not the version its CSV holds.
+        bundle(&root.path().join("operators/op/1.1"), "op", "1.1.0");
+        let open = || RepositoryBundles::open(root.path()).unwrap().unwrap();
+        // No committed catalog holds it: not known here.
+        assert!(open().bundle_for_image(DIGEST).is_none());
+        assert!(open().unproven(DIGEST).is_none());
+        for migrate in [false, true] {
+            let held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, migrate);
+            let mut s = open();
+            s.committed(DIGEST, "catalogs/v4.17/op", held);
+            let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+            assert_eq!(b["image"], DIGEST);
+            assert_eq!(b["name"], "op.v1.0.0");
+            // Answered as opm renders the image: with its manifests.
+            assert!(has_property(&b, "olm.bundle.object"), "{b}");
+        }
+        let held = committed_form(&root.path().join("operators/op/1.1"), DIGEST, true);
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", held.clone());
+        assert_eq!(
+            s.bundle_for_image(DIGEST).unwrap().unwrap()["name"],
+            "op.v1.1.0"
+        );
+        // A committed bundle the directory does not render as: not proven, and why is said.
+        let mut other = held;
+        other["properties"][0]["value"]["version"] = "1.0.0".into();
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other.clone());
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unresolved(DIGEST).unwrap();
+        assert!(
+            why.contains("operators/op/1.0.0 renders, migrated to olm.csv.metadata, unlike the bundle catalog catalogs/v4.17/op holds")
+                && why.contains("at /name (\"op.v1.0.0\" against \"op.v1.1.0\")"),
+            "{why}"
+        );
+        // Two committed versions for one image: not proven.
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other);
+        s.committed(
+            DIGEST,
+            "catalogs/v4.16/op",
+            committed_form(&root.path().join("operators/op/1.1"), DIGEST, false),
+        );
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("versions 1.0.0, 1.1.0"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    #[test]
+    fn a_version_no_directory_holds_proves_nothing() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        let mut held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, true);
+        held["properties"][0]["value"]["version"] = "2.0.0".into();
+        assert_eq!(package_version(&held), Some("2.0.0"));
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("no directory of operators/op/ holds that version"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    /// opendatahub-operator 1.4.1 cannot be rendered (a CRD its CSV owns is not in it), yet its
+    /// image was: the directory proves nothing, and the catalogs are asked as without it.
+    #[test]
+    fn a_directory_that_cannot_be_rendered_proves_nothing() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let held = committed_form(&dir, DIGEST, true);
+        let annotations = dir.join("metadata/annotations.yaml");
+        let text = std::fs::read_to_string(&annotations).unwrap();
+        std::fs::write(&annotations, text.replace("manifests/", "other/")).unwrap();
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unproven(DIGEST).unwrap();
+        assert!(why.contains("is \"other/\""), "{why}");
+    }
+
+    #[test]
+    fn sources_sharing_a_cache_render_a_directory_once() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let image = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let cache = RenderCache::default();
+        let first = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache.clone());
+        assert_eq!(
+            first.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        // The directory is gone, yet a source sharing the cache answers as before; one that does
+        // not finds nothing.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        let second = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache);
+        assert_eq!(
+            second.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        let alone = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        assert!(alone.bundle_for_image(image).unwrap().is_err());
     }
 }

@@ -83,6 +83,32 @@ pub trait BundleSource {
 
     /// What the source is, for messages ("catalog catalogs/v4.20").
     fn describe(&self) -> String;
+
+    /// Why this source, asked for `image`, did not answer for it although it might have (a digest
+    /// reference not proven to be a bundle directory's image), for the messages of whatever
+    /// refuses the answer another source gave.
+    fn unresolved(&self, _image: &str) -> Option<String> {
+        None
+    }
+}
+
+/// A shared source answers as the source it shares.
+impl<T: BundleSource + ?Sized> BundleSource for std::sync::Arc<T> {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        (**self).bundle_for_image(image)
+    }
+
+    fn package_icon(&self, package: &str) -> Option<(Value, String)> {
+        (**self).package_icon(package)
+    }
+
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+
+    fn unresolved(&self, image: &str) -> Option<String> {
+        (**self).unresolved(image)
+    }
 }
 
 /// Bundles found in a loaded catalog, by their `image`.
@@ -120,6 +146,16 @@ impl CatalogSource {
 
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// The images of the bundles the catalog holds, in no particular order.
+    pub fn images(&self) -> impl Iterator<Item = &str> {
+        self.by_image.keys().map(String::as_str)
+    }
+
+    /// Where the catalog is, as messages name it.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// Each image with the version (`olm.package`) of the bundle the catalog holds it as.
@@ -325,6 +361,10 @@ impl BundleSource for Sources {
         self.list.iter().find_map(|s| s.package_icon(package))
     }
 
+    fn unresolved(&self, image: &str) -> Option<String> {
+        self.list.iter().find_map(|s| s.unresolved(image))
+    }
+
     fn describe(&self) -> String {
         match self.list.len() {
             0 => "no catalog or bundle directory (none was given)".to_string(),
@@ -441,6 +481,18 @@ impl Sources {
         bundle_dirs: Vec<(String, PathBuf)>,
         images: Option<ImageSource>,
     ) -> Result<(Sources, Option<String>), SourcesError> {
+        Sources::for_template_sharing(template, catalogs, bundle_dirs, images, None)
+    }
+
+    /// [`Sources::for_template`], the repository's bundle directories rendered into `cache`
+    /// (shared by every template rendered with it, so each directory is rendered once per image).
+    pub fn for_template_sharing(
+        template: &Path,
+        catalogs: &[PathBuf],
+        bundle_dirs: Vec<(String, PathBuf)>,
+        images: Option<ImageSource>,
+        cache: Option<&super::repository::RenderCache>,
+    ) -> Result<(Sources, Option<String>), SourcesError> {
         let mut sources = Sources::new();
         let mut note = None;
         let mut images = images.unwrap_or_default();
@@ -511,13 +563,23 @@ impl Sources {
             loaded.push(CatalogSource::load(dir).map_err(SourcesError::Catalog)?);
         }
         if let Some(mut repo) = repo_dirs {
+            if let Some(cache) = cache {
+                repo = repo.with_cache(cache.clone());
+            }
             for (image, version) in loaded.iter().flat_map(CatalogSource::versions) {
                 repo.released(image, version);
             }
+            let shared: Vec<std::sync::Arc<CatalogSource>> =
+                loaded.into_iter().map(std::sync::Arc::new).collect();
+            repo.committed_catalogs(shared.clone());
             sources.push(repo);
-        }
-        for source in loaded {
-            sources.push(source);
+            for source in shared {
+                sources.push(source);
+            }
+        } else {
+            for source in loaded {
+                sources.push(source);
+            }
         }
         if pull {
             sources.push(ImageSource {

@@ -4,8 +4,9 @@
 //!
 //! The data (testdata/real/…community-operators-prod__repo-slice, see testdata/real/SOURCES.md) is
 //! a slice of community-operators-prod: kairos-operator with its four bundle directories and its
-//! v4.12 and v4.17 catalogs, kube-green's template (digest references) with its v4.17 catalog, and
-//! konflux's template with the head of its default channel (0.2.1) and its v4.20 catalog as it was
+//! v4.12 and v4.17 catalogs, kube-green's template (digest references) with its ten bundle
+//! directories and its v4.15 and v4.17 catalogs, trident-operator (tags and digests) with its
+//! bundle directories and four of its catalogs, and konflux's template with the head of its default channel (0.2.1) and its v4.20 catalog as it was
 //! before 0.2.2-rc.10 was released.
 
 use std::path::{Path, PathBuf};
@@ -87,30 +88,131 @@ fn catalogs_before_4_17_come_back_from_the_bundle_directories() {
     );
 }
 
-/// kube-green names its bundles by digest, which no directory stands for; its catalogs before 4.17
-/// are gone, and the v4.17 catalog holds the bundles as olm.csv.metadata only. Before, render-all
-/// wrote those into v4.15 and v4.16 and exited 0; now it names the bundle, its image and the
-/// catalogs, and writes nothing.
+/// kube-green names its bundles by digest, of the pipeline's repository and of the earlier one
+/// (quay.io/openshift-community-operators). With its catalogs before 4.17 gone, the v4.17 catalog
+/// holds the bundles as olm.csv.metadata only: each digest is proven to be a bundle directory's
+/// image (the directory, rendered and migrated, is that bundle), so the catalogs before 4.17 come
+/// back from the directories byte for byte. Before, render-all refused them.
 #[test]
-fn csv_metadata_is_not_written_into_a_catalog_before_4_17() {
+fn digest_references_come_back_from_the_bundle_directories() {
     let (_tmp, root) = repo();
+    std::fs::remove_dir_all(root.join("catalogs/v4.15")).unwrap();
+    let v415 = slice_file("catalogs/v4.15/kube-green/catalog.yaml");
     let v417 = slice_file("catalogs/v4.17/kube-green/catalog.yaml");
+    let out = render_all(&root, "kube-green", false);
+    assert!(out.status.success(), "{out:?}");
+    for v in ["v4.15", "v4.16"] {
+        assert!(
+            std::fs::read(catalog(&root, v, "kube-green")).unwrap() == v415,
+            "{v} is not the committed v4.15 catalog"
+        );
+    }
+    for v in ["v4.17", "v4.18", "v4.19", "v4.20", "v4.21"] {
+        assert!(
+            std::fs::read(catalog(&root, v, "kube-green")).unwrap() == v417,
+            "{v} is not the committed v4.17 catalog"
+        );
+    }
+    let out = render_all(&root, "kube-green", true);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("7 of 7 catalogs match"),
+        "{out:?}"
+    );
+}
+
+/// trident-operator's templates mix tags and digests, one template per catalog; its catalogs before
+/// 4.17 (two different ones upstream) come back from the bundle directories byte for byte.
+#[test]
+fn tags_and_digests_together_come_back_from_the_bundle_directories() {
+    let (_tmp, root) = repo();
+    let v412 = slice_file("catalogs/v4.12/trident-operator/catalog.yaml");
+    let v414 = slice_file("catalogs/v4.14/trident-operator/catalog.yaml");
+    for v in ["v4.12", "v4.14"] {
+        std::fs::remove_dir_all(root.join("catalogs").join(v).join("trident-operator")).unwrap();
+    }
+    let out = render_all(&root, "trident-operator", false);
+    assert!(out.status.success(), "{out:?}");
+    for (v, want) in [
+        ("v4.12", &v412),
+        ("v4.13", &v412),
+        ("v4.14", &v414),
+        ("v4.15", &v414),
+        ("v4.16", &v414),
+    ] {
+        assert!(
+            std::fs::read(catalog(&root, v, "trident-operator")).unwrap() == *want,
+            "{v} is not the committed catalog"
+        );
+    }
+    let out = render_all(&root, "trident-operator", true);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("11 of 11 catalogs match"),
+        "{out:?}"
+    );
+}
+
+const KUBE_GREEN_071: &str = "quay.io/community-operator-pipeline-prod/kube-green@sha256:6a3babd5a11f00ce3786a1a2c7f7543ee72b4fe41d10a4e184a566da36b75bd0";
+
+/// A bundle directory that does not render as the committed bundle is not taken for the digest: the
+/// catalogs before 4.17 are refused as before, the message saying where the two differ.
+#[test]
+fn a_directory_unlike_the_committed_bundle_is_not_taken_for_its_digest() {
+    let (_tmp, root) = repo();
+    std::fs::remove_dir_all(root.join("catalogs/v4.15")).unwrap();
+    let csv =
+        root.join("operators/kube-green/0.7.1/manifests/kube-green.clusterserviceversion.yaml");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.contains("  maturity: alpha\n"));
+    std::fs::write(
+        &csv,
+        text.replace("  maturity: alpha\n", "  maturity: beta\n"),
+    )
+    .unwrap();
+    let out = render_all(&root, "kube-green", false);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(KUBE_GREEN_071))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(
+        line.contains("rendering catalogs/v4.15, catalogs/v4.16 (rendered without migration): bundle kube-green.v0.7.1")
+            && line.contains("its only source holds it as olm.csv.metadata")
+            && line.contains("not taken from the repository's bundle directories: bundle directory")
+            && line.contains("renders, migrated to olm.csv.metadata, unlike the bundle catalog")
+            && line.contains("\"beta\" against \"alpha\""),
+        "{line}"
+    );
+    // Only that bundle is refused, and nothing is written.
+    assert_eq!(
+        stderr.matches("its only source holds it as").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert!(!root.join("catalogs/v4.16").exists());
+}
+
+/// A digest no committed catalog holds proves nothing: it is not found, as before.
+#[test]
+fn a_digest_no_catalog_holds_is_not_found() {
+    let (_tmp, root) = repo();
+    let template = root.join("operators/kube-green/catalog-templates/basic-template.yaml");
+    let text = std::fs::read_to_string(&template).unwrap();
+    let unknown = format!("{}{}", &KUBE_GREEN_071[..KUBE_GREEN_071.len() - 4], "0000");
+    assert!(text.contains(KUBE_GREEN_071));
+    std::fs::write(&template, text.replace(KUBE_GREEN_071, &unknown)).unwrap();
     let out = render_all(&root, "kube-green", false);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains("basic-template.yaml:32: rendering catalogs/v4.15, catalogs/v4.16 (rendered without migration): bundle kube-green.v0.3.0 (image quay.io/openshift-community-operators/kube-green@sha256:21e3c746595aff170a790207f4607def2102b5410d999bc48eed4458e7fc5b2d): its only source holds it as olm.csv.metadata"),
+        stderr.contains(&format!(
+            "cannot resolve bundle image {unknown:?}: not found in"
+        )),
         "{stderr}"
     );
-    // Every such bundle is named, and nothing is written.
-    assert_eq!(stderr.matches("its only source holds it as").count(), 10);
     assert!(stderr.contains("nothing was written"), "{stderr}");
-    assert!(!root.join("catalogs/v4.15").exists());
-    assert!(!root.join("catalogs/v4.16").exists());
-    assert!(std::fs::read(catalog(&root, "v4.17", "kube-green")).unwrap() == v417);
     assert!(!root.join("catalogs/v4.18").exists());
-    let out = render_all(&root, "kube-green", true);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
 }
 
 /// The konflux 0.2.2-rc.10 release: the default channel's head (0.2.1) is in the v4.20 catalog as
