@@ -14,8 +14,27 @@ use std::fmt::Write as _;
 /// Writes `s` as a JSON string the way Go's encoder does: `\b \f \n \r \t` short, other control
 /// characters as `\u00xx`, U+2028 and U+2029 always escaped, `<>&` escaped when `escape_html`.
 pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
+    out.reserve(s.len() + 2);
     out.push('"');
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    // Runs of bytes that need no escape are copied whole; only the bytes that do are looked at
+    // one by one (every one of them is ASCII, or the first byte of U+2028 / U+2029).
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let plain = match b {
+            b'"' | b'\\' => false,
+            b'<' | b'>' | b'&' => !escape_html,
+            0xE2 => !(bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9))),
+            _ => b >= 0x20,
+        };
+        if plain {
+            i += 1;
+            continue;
+        }
+        out.push_str(&s[start..i]);
+        let c = s[i..].chars().next().unwrap_or_default();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -24,15 +43,14 @@ pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
             '\t' => out.push_str("\\t"),
             '\u{8}' => out.push_str("\\b"),
             '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' if escape_html => {
+            c => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
             }
-            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
         }
+        i += c.len_utf8();
+        start = i;
     }
+    out.push_str(&s[start..]);
     out.push('"');
 }
 
@@ -135,6 +153,41 @@ mod tests {
         let mut s = String::new();
         write_json_string(&mut s, "a<b>&\u{1}\u{8}\u{2028}é", true);
         assert_eq!(s, r#""a\u003cb\u003e\u0026\u0001\b\u2028é""#);
+    }
+
+    /// Go's rules applied one character at a time, as the writer did before it copied runs.
+    fn one_by_one(s: &str, escape_html: bool) -> String {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '<' | '>' | '&' if escape_html => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                    out.push_str(&format!("\\u{:04x}", c as u32))
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_are_escaped_as_each_character_is(
+            s in "([\\x00-\\x7f]|[\u{2020}-\u{2030}]|\u{e2}|é|\u{10348}){0,40}",
+            html: bool,
+        ) {
+            let mut out = String::new();
+            write_json_string(&mut out, &s, html);
+            proptest::prop_assert_eq!(out, one_by_one(&s, html));
+        }
     }
 
     #[test]
