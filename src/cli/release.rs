@@ -43,6 +43,10 @@ pub struct PreviewArgs {
     pub sources: SourceArgs,
 }
 
+/// The opm release the community and certified release pipelines render with (their image's, since
+/// July 2026).
+const PIPELINE_OPM: crate::template::OpmVersion = crate::template::OpmVersion::V1_71_0;
+
 pub fn run(args: &ReleaseArgs) -> i32 {
     match &args.command {
         ReleaseCommand::Preview(a) => preview(a),
@@ -83,7 +87,19 @@ fn preview(args: &PreviewArgs) -> i32 {
         .clone()
         .unwrap_or_else(|| format!("{COMMUNITY_REGISTRY}/{op}:{version}"));
     println!("release of {op} {version} as {image}");
-    let (docs, new_files, what) = match release_plan(&args.sources, &op_dir, &args.bundle, &image) {
+    // The pipeline's release step renders with its own opm, whatever the Makefile pins.
+    let mut sources = args.sources.clone();
+    match sources.opm_version {
+        Some(v) => println!("rendered as opm {v} (--opm-version)"),
+        None => {
+            sources.opm_version = Some(PIPELINE_OPM);
+            println!(
+                "rendered as opm {PIPELINE_OPM}, the release pipeline's (--opm-version chooses another)"
+            );
+        }
+    }
+    let sources = &sources;
+    let (docs, new_files, what) = match release_plan(sources, &op_dir, &args.bundle, &image) {
         Ok(p) => p,
         Err(e) => {
             println!("the pipeline would stop: {e}");
@@ -115,14 +131,13 @@ fn preview(args: &PreviewArgs) -> i32 {
     } else {
         print!("{}", unified_diff(&templates));
     }
-    let rendered =
-        match release_rendered(&args.sources, &docs, &new_files, &args.bundle, &image, true) {
-            Ok(r) => r,
-            Err(e) => {
-                println!("the catalogs cannot be re-rendered: {e}");
-                return exit::INVALID;
-            }
-        };
+    let rendered = match release_rendered(sources, &docs, &new_files, &args.bundle, &image, true) {
+        Ok(r) => r,
+        Err(e) => {
+            println!("the catalogs cannot be re-rendered: {e}");
+            return exit::INVALID;
+        }
+    };
     let mut catalogs = Vec::new();
     for r in &rendered {
         let rel = shown(&r.file);

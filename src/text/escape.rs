@@ -26,7 +26,9 @@ pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
         let plain = match b {
             b'"' | b'\\' => false,
             b'<' | b'>' | b'&' => !escape_html,
-            0xE2 => !(bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9))),
+            0xE2 => {
+                !(bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+            }
             _ => b >= 0x20,
         };
         if plain {

@@ -79,6 +79,13 @@ fn the_preview_shows_template_and_catalog_changes_and_writes_nothing() {
     assert_eq!(code, 0, "{err}\n{out}");
     assert_eq!(tree(&root), before, "written nowhere");
     assert!(out.starts_with("release of rabbitmq-messaging-topology-operator 1.19.3 as quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3\n"), "{out}");
+    // Rendered as the release pipeline's opm renders, not the Makefile's pin.
+    assert!(
+        out.contains(
+            "rendered as opm v1.71.0, the release pipeline's (--opm-version chooses another)\n"
+        ),
+        "{out}"
+    );
     // Each template gains the entry and the bundle, nothing else.
     for v in ["v4.17", "v4.18", "v4.19", "v4.20", "v4.21"] {
         assert!(
