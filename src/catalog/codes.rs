@@ -292,6 +292,9 @@ pub mod repo {
         PR_DELETE_WITHOUT_FBC = "FBC425", Error, "the change deletes a bundle of an operator without fbc.enabled";
         PR_SEVERAL_OPERATORS = "FBC426", Error, "the change touches bundles and more than one operator";
         PR_ADD_AND_DELETE = "FBC427", Error, "the change adds and deletes bundles at once";
+        /// The committed catalog is the release pipeline's opm rendering, while the Makefile pins
+        /// another release whose `make catalogs` would rewrite it.
+        OPM_PIN_DRIFT = "FBC428", Warning, "a committed catalog rendered by the pipeline's opm, which the Makefile's pinned opm would rewrite";
     }
 }
 

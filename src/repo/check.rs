@@ -395,10 +395,37 @@ fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Ve
                 continue;
             }
         };
+        // Catalogs that differ under the Makefile's pin may be what the release pipeline's opm
+        // wrote: rendered once more as that release, only when something differs.
+        let mut as_pipeline: Option<Vec<render_all::Output>> = None;
         for m in render_all::compare(&plan.root, &outputs) {
             match m {
                 // Reported from the mapping, at its line in ci.yaml.
                 Mismatch::Missing { .. } => {}
+                Mismatch::Differs { rel, summary }
+                    if plan.opm.version != PIPELINE_OPM
+                        && pipeline_wrote(
+                            &plan.root,
+                            &one,
+                            &sources_for,
+                            &mut as_pipeline,
+                            &rel,
+                        ) =>
+                {
+                    out.push(
+                        Diagnostic::warning(
+                            c::OPM_PIN_DRIFT,
+                            Location::new(&rel, first_line(&summary), 0),
+                            format!(
+                                "is opm {PIPELINE_OPM}'s rendering (the release pipeline's), but the Makefile pins opm {}: `make catalogs` would rewrite it ({summary})",
+                                plan.opm.version
+                            ),
+                        )
+                        .with_hint(format!(
+                            "set OPM_VERSION ?= {PIPELINE_OPM} in operators/{name}/Makefile, or re-render with the pinned release"
+                        )),
+                    );
+                }
                 Mismatch::Differs { rel, summary } => {
                     let line = first_line(&summary);
                     out.push(
@@ -505,6 +532,36 @@ impl CatalogMemo {
         *held = Some(opened.clone());
         Ok(opened)
     }
+}
+
+/// The opm release the repositories' release pipeline renders with.
+const PIPELINE_OPM: crate::template::OpmVersion = crate::template::OpmVersion::V1_71_0;
+
+/// Whether the committed catalog `rel` is exactly what the plan's job renders as the pipeline's
+/// opm; the rendering is made once, on the first catalog asked about.
+fn pipeline_wrote(
+    root: &Path,
+    one: &Plan,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    rendered: &mut Option<Vec<render_all::Output>>,
+    rel: &str,
+) -> bool {
+    if rendered.is_none() {
+        let mut plan = one.clone();
+        plan.opm = crate::template::OpmChoice {
+            version: PIPELINE_OPM,
+            reason: crate::template::opm::Reason::Flag,
+        };
+        *rendered = Some(
+            render_all::render(&plan, sources_for)
+                .map(|(outputs, _)| outputs)
+                .unwrap_or_default(),
+        );
+    }
+    let Some(output) = rendered.iter().flatten().find(|o| o.rel == rel) else {
+        return false;
+    };
+    render_all::compare(root, std::slice::from_ref(output)).is_empty()
 }
 
 /// The line `render_all::diff_summary` names (`… first at line N: …`), 0 when none.

@@ -703,3 +703,65 @@ fn unreadable_files_and_templates_that_cannot_be_rendered() {
         "{r:#}"
     );
 }
+
+/// A catalog the release pipeline wrote with its opm v1.71.0, in an operator whose Makefile pins
+/// v1.46.0, is no drift of the templates: a warning that `make catalogs` would rewrite it.
+#[test]
+fn catalogs_the_pipelines_opm_wrote_under_an_older_pin_are_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("repo");
+    crate::common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/opm-versions/community-operators-prod"),
+        &root,
+    );
+    let (code, r) = check_json(&root, &[]);
+    assert_eq!(code, 1, "{r:#}");
+    // Its catalogs are what the pinned v1.46.0 renders (it has validation errors of its own).
+    let rendering = |r: &Value| -> Vec<String> {
+        problems(r, "clusterpulse")
+            .into_iter()
+            .map(|(c, ..)| c)
+            .filter(|c| c == "FBC411" || c == "FBC428")
+            .collect()
+    };
+    assert_eq!(rendering(&r), Vec::<String>::new(), "{r:#}");
+    // The catalogs as the pipeline's release step renders them.
+    let out = fbc()
+        .args(["template", "render-all", "--opm-version", "v1.71.0"])
+        .arg(root.join("operators/clusterpulse"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (_, r) = check_json(&root, &[]);
+    assert_eq!(rendering(&r), vec!["FBC428".to_string(); 6], "{r:#}");
+    let op = r["operators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "clusterpulse")
+        .unwrap();
+    assert!(
+        op["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["severity"] == "warning"
+                && p["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("the Makefile pins opm v1.46.0")),
+        "{r:#}"
+    );
+    // Without a Makefile the pipeline's release is the one followed: a difference stays drift.
+    assert!(
+        problems(&r, "kubevirt-wol")
+            .iter()
+            .all(|(c, ..)| c == "FBC411"),
+        "{r:#}"
+    );
+}
