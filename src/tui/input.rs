@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::keymap::{Key, Layer, Lookup};
+use super::keymap::{Key, Keymap, Layer, Lookup};
 use super::model::{Action, Dialog, Model, Overlay, Pane};
 
 /// A key press, resolved.
@@ -54,15 +54,19 @@ pub fn layer(m: &Model) -> Layer {
 
 /// What a key press means on the model as it is.
 pub fn resolve(m: &Model, ev: &KeyEvent) -> Input {
-    let layer = layer(m);
+    resolve_in(&m.keymap, layer(m), &m.pending, ev)
+}
+
+/// What a key press means in `layer`, after the keys of a sequence pressed so far.
+pub fn resolve_in(keymap: &Keymap, layer: Layer, pending: &[Key], ev: &KeyEvent) -> Input {
     let key = Key::of(ev);
-    match m.keymap.lookup(layer, &m.pending, key) {
+    match keymap.lookup(layer, pending, key) {
         Lookup::Command(c) => Input::Command(c),
         Lookup::Pending => Input::Pending(key),
         Lookup::None => match ev.code {
             KeyCode::Char(c)
                 if layer.takes_text()
-                    && m.pending.is_empty()
+                    && pending.is_empty()
                     && !ev
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{self, Event, KeyEvent, KeyEventKind};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
@@ -19,7 +19,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use super::input::Input;
-use super::keymap::{self, Command, Key, Keymap, Layer, Lookup};
+use super::keymap::{self, Command, Key, Keymap, Layer};
 use super::view::{Role, Theme};
 use crate::catalog::{Diagnostic, Severity};
 use crate::repo::{Options, Report};
@@ -144,24 +144,7 @@ impl RepoList {
 
     /// What a key press means here.
     pub fn resolve(&self, ev: &KeyEvent) -> Input {
-        let layer = self.layer();
-        let key = Key::of(ev);
-        match self.keymap.lookup(layer, &self.pending, key) {
-            Lookup::Command(c) => Input::Command(c),
-            Lookup::Pending => Input::Pending(key),
-            Lookup::None => match ev.code {
-                KeyCode::Char(c)
-                    if layer.takes_text()
-                        && self.pending.is_empty()
-                        && !ev
-                            .modifiers
-                            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
-                {
-                    Input::Text(c)
-                }
-                _ => Input::Other,
-            },
-        }
+        super::input::resolve_in(&self.keymap, self.layer(), &self.pending, ev)
     }
 
     /// How many rows of the list fit on the screen.
