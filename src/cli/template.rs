@@ -314,6 +314,28 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
                 eprintln!("fbc-edit: {e}");
                 return exit::INVALID;
             }
+            // The output is a preview on stdout, not a catalog written into a repository (there
+            // render-all refuses): bundles not in the form opm writes at this migration level
+            // are said, the first with its line.
+            if let Err(e) = crate::template::render_all::check_forms(
+                &args.file.display().to_string(),
+                &r,
+                args.migrate_level.is_some(),
+            ) && let Some(first) = e.problems.first()
+            {
+                eprintln!(
+                    "warning: {} bundle(s) are not in the form opm writes {}; the first, at {}:{}: {}",
+                    e.problems.len(),
+                    if args.migrate_level.is_some() {
+                        "with the migration"
+                    } else {
+                        "without --migrate-level"
+                    },
+                    e.file,
+                    first.line,
+                    first.message
+                );
+            }
             for n in note.iter().chain(&r.notes) {
                 eprintln!("note: {n}");
             }
