@@ -5,20 +5,18 @@
 //! `release-config.yaml`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
 
 use serde::de::IgnoredAny;
 
+use super::rendering::render_and_compare;
 use super::schema::{self, Violation};
 use crate::catalog::codes::repo as c;
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::yaml::typed;
 use crate::catalog::{Diagnostic, Location};
 use crate::guard::path::plain_name;
-use crate::template::render_all::{self, Mismatch, Plan};
-use crate::template::repository::{RenderCache, RepositoryBundles};
-use crate::template::{CatalogSource, Sources, schemas};
+use crate::template::schemas;
 
 /// What checking one operator gave.
 #[derive(Debug, Default)]
@@ -30,10 +28,10 @@ pub struct OperatorCheck {
 
 /// One `catalog_mapping` item as written, with the lines of its values.
 #[derive(Debug)]
-struct Mapping {
-    template: Option<(String, u32)>,
-    kind: Option<(String, u32)>,
-    catalogs: Vec<(String, u32)>,
+pub(super) struct Mapping {
+    pub(super) template: Option<(String, u32)>,
+    pub(super) kind: Option<(String, u32)>,
+    pub(super) catalogs: Vec<(String, u32)>,
 }
 
 /// Whether `name` is a catalog name the pipeline knows as an OpenShift version: `vX.Y`.
@@ -298,281 +296,6 @@ fn mapping_rules(
     blocking
 }
 
-/// Renders every mapped catalog with the code `template render-all --check` runs and compares it
-/// with the committed file. Templates and catalogs already reported (missing, misnamed, of the
-/// wrong type) are left out.
-fn render_and_compare(dir: &Path, name: &str, mappings: &[Mapping], out: &mut Vec<Diagnostic>) {
-    let ci = format!("operators/{name}/ci.yaml");
-    let plan = match render_all::plan(dir) {
-        Ok(p) => p,
-        Err(e) => {
-            out.push(Diagnostic::error(
-                c::RENDER,
-                Location::new(&ci, 0, 0),
-                format!("the catalogs cannot be rendered: {e}"),
-            ));
-            return;
-        }
-    };
-    // A template already reported (missing, misnamed, of the wrong type, unreadable) is not
-    // rendered.
-    let reported: BTreeSet<(String, u32)> = out
-        .iter()
-        .filter(|d| {
-            [
-                c::TEMPLATE_MISSING,
-                c::TEMPLATE_TYPE,
-                c::NAME,
-                c::RENDER,
-                c::READ,
-            ]
-            .contains(&d.code)
-        })
-        .map(|d| (d.location.file.clone(), d.location.line))
-        .collect();
-    let templates_dir = format!("operators/{name}/catalog-templates/");
-    let skip_template = |t: &str| {
-        let file = format!("{templates_dir}{t}");
-        reported.iter().any(|(f, _)| *f == file)
-            || mappings.iter().any(|m| {
-                m.template.as_ref().is_some_and(|(n, line)| {
-                    n == t
-                        && (reported.contains(&(ci.clone(), *line))
-                            || m.kind
-                                .as_ref()
-                                .is_some_and(|(_, l)| reported.contains(&(ci.clone(), *l))))
-                })
-            })
-    };
-    let good_catalog = |c: &str| is_ocp_catalog(c);
-    let memo = CatalogMemo::default();
-    let sources_for = |template: &Path| memo.sources_for(template);
-    // Messages name files under the repository from its root, as the report does.
-    let root_prefix = format!("{}/", plan.root.display());
-    let local = |m: &str| m.replace(&root_prefix, "");
-    for job in &plan.jobs {
-        if skip_template(&job.template_name) {
-            continue;
-        }
-        let mut job = job.clone();
-        job.catalogs.retain(|c| good_catalog(c));
-        if job.catalogs.is_empty() {
-            continue;
-        }
-        let template_rel = format!("operators/{name}/catalog-templates/{}", job.template_name);
-        let one = Plan {
-            jobs: vec![job],
-            notes: Vec::new(),
-            ..plan.clone()
-        };
-        let outputs = match render_all::render(&one, &sources_for) {
-            Ok((outputs, _)) => outputs,
-            // One problem per template: its first, with how many more there are.
-            Err(render_all::RenderAllError::Templates(failures)) => {
-                let problems: Vec<_> = failures.iter().flat_map(|f| &f.problems).collect();
-                if let Some(first) = problems.first() {
-                    let more = match problems.len() - 1 {
-                        0 => String::new(),
-                        n => format!(" (and {n} more problems)"),
-                    };
-                    out.push(Diagnostic::error(
-                        c::RENDER,
-                        Location::new(&template_rel, first.line, 0),
-                        format!(
-                            "the template cannot be rendered: {}{more}",
-                            local(&first.message)
-                        ),
-                    ));
-                }
-                continue;
-            }
-            Err(e) => {
-                out.push(Diagnostic::error(
-                    c::RENDER,
-                    Location::new(&template_rel, 0, 0),
-                    format!("the template cannot be rendered: {}", local(&e.to_string())),
-                ));
-                continue;
-            }
-        };
-        // Catalogs that differ under the Makefile's pin may be what the release pipeline's opm
-        // wrote: rendered once more as that release, only when something differs.
-        let mut as_pipeline: Option<Vec<render_all::Output>> = None;
-        for m in render_all::compare(&plan.root, &outputs) {
-            match m {
-                // Reported from the mapping, at its line in ci.yaml.
-                Mismatch::Missing { .. } => {}
-                Mismatch::Differs { rel, summary }
-                    if plan.opm.version != PIPELINE_OPM
-                        && pipeline_wrote(
-                            &plan.root,
-                            &one,
-                            &sources_for,
-                            &mut as_pipeline,
-                            &rel,
-                        ) =>
-                {
-                    out.push(
-                        Diagnostic::warning(
-                            c::OPM_PIN_DRIFT,
-                            Location::new(&rel, first_line(&summary), 0),
-                            format!(
-                                "is opm {PIPELINE_OPM}'s rendering (the release pipeline's), but the Makefile pins opm {}: `make catalogs` would rewrite it ({summary})",
-                                plan.opm.version
-                            ),
-                        )
-                        .with_hint(format!(
-                            "set OPM_VERSION ?= {PIPELINE_OPM} in operators/{name}/Makefile, or re-render with the pinned release"
-                        )),
-                    );
-                }
-                Mismatch::Differs { rel, summary } => {
-                    let line = first_line(&summary);
-                    out.push(
-                        Diagnostic::error(
-                            c::CATALOG_DRIFT,
-                            Location::new(&rel, line, 0),
-                            format!(
-                                "differs from the rendering of catalog-templates/{}: {summary}",
-                                outputs
-                                    .iter()
-                                    .find(|o| o.rel == rel)
-                                    .map_or("", |o| o.template_name.as_str())
-                            ),
-                        )
-                        .with_hint(format!(
-                            "re-render with `make catalogs` in operators/{name} (or `fbc-edit template render-all operators/{name}`)"
-                        )),
-                    );
-                }
-                Mismatch::Unreadable { rel, why } => {
-                    out.push(Diagnostic::error(
-                        c::READ,
-                        Location::new(&rel, 0, 0),
-                        local(&why),
-                    ));
-                }
-            }
-        }
-    }
-}
-
-/// The sources `template render-all` takes bundles from (`Sources::for_template_sharing` with no
-/// source given: in a community repository its own bundle directories first, each rendered once
-/// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
-/// all the operator's templates instead of once per template.
-#[derive(Default)]
-struct CatalogMemo {
-    loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
-    /// The repository's bundle directories, told every image the operator's catalogs release.
-    repository: Mutex<Option<Option<Arc<RepositoryBundles>>>>,
-    cache: RenderCache,
-}
-
-impl CatalogMemo {
-    fn sources_for(&self, template: &Path) -> Result<Sources, String> {
-        let dirs = crate::template::source::repository_catalogs(template);
-        if dirs.is_empty() {
-            return Sources::for_template_sharing(
-                template,
-                &[],
-                Vec::new(),
-                None,
-                Some(&self.cache),
-            )
-            .map(|(s, _)| s)
-            .map_err(|e| e.to_string());
-        }
-        let mut catalogs = Vec::with_capacity(dirs.len());
-        for dir in dirs {
-            let known = self.loaded.lock().ok().and_then(|m| m.get(&dir).cloned());
-            let source = match known {
-                Some(s) => s,
-                None => {
-                    let s = Arc::new(CatalogSource::load(&dir).map_err(|e| e.to_string())?);
-                    if let Ok(mut m) = self.loaded.lock() {
-                        m.insert(dir, Arc::clone(&s));
-                    }
-                    s
-                }
-            };
-            catalogs.push(source);
-        }
-        let mut sources = Sources::new();
-        if let Some(repo) = self.repository(template, &catalogs)? {
-            sources.push(repo);
-        }
-        for c in catalogs {
-            sources.push(c);
-        }
-        Ok(sources)
-    }
-
-    /// The repository's bundle directories, opened for the first template asked about (every
-    /// template of one operator shares them, and the renders of their directories).
-    fn repository(
-        &self,
-        template: &Path,
-        catalogs: &[Arc<CatalogSource>],
-    ) -> Result<Option<Arc<RepositoryBundles>>, String> {
-        let mut held = self.repository.lock().map_err(|e| e.to_string())?;
-        if let Some(known) = held.as_ref() {
-            return Ok(known.clone());
-        }
-        let opened = RepositoryBundles::for_template(template)
-            .map_err(|e| e.to_string())?
-            .map(|repo| {
-                let mut repo = repo.with_cache(self.cache.clone());
-                for (image, version) in catalogs.iter().flat_map(|c| c.versions()) {
-                    repo.released(image, version);
-                }
-                repo.committed_catalogs(catalogs.to_vec());
-                Arc::new(repo)
-            });
-        *held = Some(opened.clone());
-        Ok(opened)
-    }
-}
-
-/// The opm release the repositories' release pipeline renders with.
-const PIPELINE_OPM: crate::template::OpmVersion = crate::template::OpmVersion::V1_71_0;
-
-/// Whether the committed catalog `rel` is exactly what the plan's job renders as the pipeline's
-/// opm; the rendering is made once, on the first catalog asked about.
-fn pipeline_wrote(
-    root: &Path,
-    one: &Plan,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
-    rendered: &mut Option<Vec<render_all::Output>>,
-    rel: &str,
-) -> bool {
-    if rendered.is_none() {
-        let mut plan = one.clone();
-        plan.opm = crate::template::OpmChoice {
-            version: PIPELINE_OPM,
-            reason: crate::template::opm::Reason::Flag,
-        };
-        *rendered = Some(
-            render_all::render(&plan, sources_for)
-                .map(|(outputs, _)| outputs)
-                .unwrap_or_default(),
-        );
-    }
-    let Some(output) = rendered.iter().flatten().find(|o| o.rel == rel) else {
-        return false;
-    };
-    render_all::compare(root, std::slice::from_ref(output)).is_empty()
-}
-
-/// The line `render_all::diff_summary` names (`… first at line N: …`), 0 when none.
-fn first_line(summary: &str) -> u32 {
-    summary
-        .split_once("first at line ")
-        .and_then(|(_, rest)| rest.split(':').next())
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// Every `operators/<op>/<version>/release-config.yaml`: the pipeline's schema, then its rules
 /// against `ci.yaml`.
 fn release_configs(
@@ -730,7 +453,9 @@ fn names(dir: &Path, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::rendering::first_line;
     use super::*;
+    use crate::template::render_all;
 
     #[test]
     fn catalog_names_are_ocp_versions() {

@@ -11,6 +11,7 @@
 pub mod add_ocp;
 pub mod check;
 pub mod pr;
+mod rendering;
 pub mod schema;
 
 use std::collections::BTreeMap;

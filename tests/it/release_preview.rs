@@ -2,7 +2,6 @@
 //! merges, on rabbitmq-messaging-topology-operator 1.19.3 and its release-config.yaml, shown and
 //! written nowhere.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -39,24 +38,6 @@ fn repo() -> (tempfile::TempDir, PathBuf) {
     (tmp, root)
 }
 
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 fn preview(root: &Path, bundle: &str) -> (i32, String, String) {
     let out = Command::cargo_bin("fbc-edit")
         .unwrap()
@@ -74,10 +55,10 @@ fn preview(root: &Path, bundle: &str) -> (i32, String, String) {
 #[test]
 fn the_preview_shows_template_and_catalog_changes_and_writes_nothing() {
     let (_tmp, root) = repo();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, out, err) = preview(&root, &format!("{RABBIT}/1.19.3"));
     assert_eq!(code, 0, "{err}\n{out}");
-    assert_eq!(tree(&root), before, "written nowhere");
+    assert_eq!(common::tree(&root), before, "written nowhere");
     assert!(out.starts_with("release of rabbitmq-messaging-topology-operator 1.19.3 as quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3\n"), "{out}");
     // Rendered as the release pipeline's opm renders, not the Makefile's pin.
     assert!(
@@ -130,10 +111,10 @@ fn a_catalog_left_invalid_shows_its_problems_and_fails() {
         "catalog_templates:\n- template_name: v4.20.yaml\n  channels:\n  - stable\n",
     )
     .unwrap();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, out, err) = preview(&root, &format!("{RABBIT}/1.19.3"));
     assert_eq!(code, 1, "{err}\n{out}");
-    assert_eq!(tree(&root), before);
+    assert_eq!(common::tree(&root), before);
     assert!(
         out.contains("catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml: changes, invalid: 1 error(s)"),
         "{out}"
@@ -157,7 +138,7 @@ fn what_the_pipeline_refuses_is_said_and_nothing_else_happens() {
         "catalog_templates:\n- template_name: 4.17.yaml\n  channels:\n  - stable\n",
     )
     .unwrap();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, out, _) = preview(&root, &format!("{RABBIT}/1.19.3"));
     assert_eq!(code, 1);
     assert!(
@@ -166,7 +147,7 @@ fn what_the_pipeline_refuses_is_said_and_nothing_else_happens() {
         ),
         "{out}"
     );
-    assert_eq!(tree(&root), before);
+    assert_eq!(common::tree(&root), before);
     // A bundle without release-config.yaml is not released into the catalogs at all.
     std::fs::remove_file(root.join(RABBIT).join("1.19.3/release-config.yaml")).unwrap();
     let (code, _, err) = preview(&root, &format!("{RABBIT}/1.19.3"));

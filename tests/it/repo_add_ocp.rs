@@ -2,7 +2,6 @@
 //! operator per promotion strategy, as the pipeline's promote-catalog.py does it, with what it gets
 //! wrong put right, previewed first and written all or nothing.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -19,24 +18,6 @@ fn repo() -> (tempfile::TempDir, PathBuf) {
     let root = tmp.path().join("repo");
     common::copy_dir(&local("testdata/repo-promote"), &root);
     (tmp, root)
-}
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 fn add_ocp(root: &Path, args: &[&str]) -> (i32, String, String) {
@@ -65,7 +46,7 @@ const OCO_FLOW: &str = "\"v4.19\", \"v4.20\", \"v4.21\", \"v4.22\", \"v5.0\"]";
 #[test]
 fn a_dry_run_previews_each_strategy_and_writes_nothing() {
     let (_tmp, root) = repo();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, out, err) = add_ocp(&root, &["v4.23", "--dry-run"]);
     assert_eq!(code, 0, "{err}");
     // 5.0 is not below 4.23: the source is v4.22, and the output says it was chosen.
@@ -98,16 +79,16 @@ fn a_dry_run_previews_each_strategy_and_writes_nothing() {
         err.contains("4 file(s) would be written (dry run: nothing written)"),
         "{err}"
     );
-    assert_eq!(tree(&root), before);
+    assert_eq!(common::tree(&root), before);
 }
 
 #[test]
 fn opening_a_version_copies_catalogs_and_extends_mappings_and_nothing_else() {
     let (_tmp, root) = repo();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, _, err) = add_ocp(&root, &["v4.23", "--yes"]);
     assert_eq!(code, 0, "{err}");
-    let after = tree(&root);
+    let after = common::tree(&root);
     let changed: Vec<&String> = after
         .iter()
         .filter(|(k, v)| before.get(*k) != Some(v))
@@ -160,7 +141,7 @@ fn opening_a_version_copies_catalogs_and_extends_mappings_and_nothing_else() {
         out.contains("v4.23 is mapped already (to basic.yaml); unchanged"),
         "{out}"
     );
-    assert_eq!(tree(&root), after);
+    assert_eq!(common::tree(&root), after);
 }
 
 #[test]
@@ -237,7 +218,7 @@ fn a_pre_4_17_catalog_is_rendered_migrated_instead_of_copied() {
 #[test]
 fn operators_can_be_chosen_and_bad_requests_write_nothing() {
     let (_tmp, root) = repo();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let (code, out, err) = add_ocp(&root, &["v4.23", "--operator", "dxoperator", "--dry-run"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -268,13 +249,13 @@ fn operators_can_be_chosen_and_bad_requests_write_nothing() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(why), "{args:?}: {err}");
     }
-    assert_eq!(tree(&root), before);
+    assert_eq!(common::tree(&root), before);
 }
 
 #[test]
 fn a_failed_write_leaves_the_repository_as_it_was() {
     let (_tmp, root) = repo();
-    let before = tree(&root);
+    let before = common::tree(&root);
     let out = Command::cargo_bin("fbc-edit")
         .unwrap()
         .env("FBC_EDIT_FAULT", "rename:3")
@@ -284,7 +265,7 @@ fn a_failed_write_leaves_the_repository_as_it_was() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(tree(&root), before);
+    assert_eq!(common::tree(&root), before);
     assert!(!root.join("catalogs/v4.23").exists());
 }
 
