@@ -390,6 +390,7 @@ impl EditCommand {
                 let opts = bundle::RenderOptions {
                     image: image.clone(),
                     csv_metadata: *csv_metadata,
+                    related: crate::bundle::RelatedOrder::default(),
                 };
                 let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
                     (
