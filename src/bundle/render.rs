@@ -9,7 +9,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use super::{ApiKey, BundleError, Object, RegistryBundle, TypedValue, codes, csv_metadata, str_of};
-use crate::catalog::emit::{sort_keys, write_go_json};
+use crate::catalog::emit::{write_go_json, write_go_json_sorted};
 use crate::text::gosort::{self, GoRelease};
 
 /// How to render a bundle directory.
@@ -223,12 +223,19 @@ fn bundle_objects(b: &RegistryBundle) -> Vec<Prop> {
     b.objects
         .iter()
         .map(|o| {
-            let mut v = o.value.clone();
-            sort_keys(&mut v);
+            // The manifest as Go's encoder writes it, keys sorted, written without sorting a copy.
             let mut json = String::new();
-            write_go_json(&mut json, &v, None, true, 0);
+            write_go_json_sorted(&mut json, &o.value, true);
             let data = base64::engine::general_purpose::STANDARD.encode(json.as_bytes());
-            Prop::typed("olm.bundle.object", &[("data", &data)])
+            // What `Prop::typed` writes for `{"data": data}`: base64 holds nothing JSON escapes.
+            let raw = format!(r#"{{"data":"{data}"}}"#);
+            let mut m = Map::new();
+            m.insert("data".to_string(), Value::String(data));
+            Prop {
+                type_: "olm.bundle.object".into(),
+                raw,
+                value: Value::Object(m),
+            }
         })
         .collect()
 }

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
+use crate::bundle::MigrationMemo;
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
 use crate::template::edit::release::{CatalogMapping, OperatorDir, ReleaseError, read_ci_mapping};
@@ -305,13 +306,28 @@ pub fn render(
     plan: &Plan,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
+    render_where(plan, sources_for, &|_| true)
+}
+
+/// [`render`], writing out only the catalogs of the jobs `wanted` picks: the others are rendered and
+/// checked as they would be written (so a template that cannot be rendered fails as in [`render`]),
+/// but give no output.
+pub fn render_where(
+    plan: &Plan,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    wanted: &dyn Fn(&Job) -> bool,
+) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
     let mut outputs = Vec::new();
     let mut notes = Vec::new();
     let mut failures = Vec::new();
     for job in &plan.jobs {
-        match render_job(job, sources_for, plan.opm.version) {
+        let write = wanted(job);
+        match render_job(job, sources_for, plan.opm.version, write) {
             Ok((text, mut n)) => {
                 notes.append(&mut n);
+                if !write {
+                    continue;
+                }
                 for c in &job.catalogs {
                     outputs.push(Output {
                         rel: format!("catalogs/{c}/{}/catalog.yaml", plan.operator),
@@ -336,6 +352,7 @@ fn render_job(
     job: &Job,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
     opm: OpmVersion,
+    write: bool,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
     let template =
@@ -354,7 +371,13 @@ fn render_job(
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
     let mut rendered = template.render(&sources, opm)?;
     let images = rendered.images.clone();
-    let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {
+    let memo = sources.migrations();
+    let made = if write {
+        catalog_text_with(&file, &mut rendered, job.migrate, memo)
+    } else {
+        prepare(&file, &mut rendered, job.migrate, memo).map(|()| String::new())
+    };
+    let text = made.map_err(|mut e| {
         let group = if job.migrate {
             "rendered with the migration"
         } else {
@@ -390,6 +413,29 @@ pub fn catalog_text(
     rendered: &mut super::Rendered,
     migrate: bool,
 ) -> Result<String, TemplateError> {
+    catalog_text_with(file, rendered, migrate, None)
+}
+
+/// [`catalog_text`], the bundles' manifests decoded for the migration once for all the renderings
+/// sharing `memo`.
+pub fn catalog_text_with(
+    file: &str,
+    rendered: &mut super::Rendered,
+    migrate: bool,
+    memo: Option<&MigrationMemo>,
+) -> Result<String, TemplateError> {
+    prepare(file, rendered, migrate, memo)?;
+    let text = rendered.to_text(OutFormat::Yaml);
+    Ok(format!("{}\n", text.trim_end_matches('\n')))
+}
+
+/// The rendering migrated when `migrate`, and checked to be in the form opm writes.
+fn prepare(
+    file: &str,
+    rendered: &mut super::Rendered,
+    migrate: bool,
+    memo: Option<&MigrationMemo>,
+) -> Result<(), TemplateError> {
     if migrate {
         for blob in rendered
             .blobs
@@ -397,13 +443,11 @@ pub fn catalog_text(
             .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
         {
             let name = blob["name"].as_str().unwrap_or_default().to_string();
-            crate::bundle::migrate_bundle_objects(blob)
+            crate::bundle::migrate_bundle_objects_with(blob, memo)
                 .map_err(|e| TemplateError::new(file, 0, format!("bundle {name}: {e}")))?;
         }
     }
-    check_forms(file, rendered, migrate)?;
-    let text = rendered.to_text(OutFormat::Yaml);
-    Ok(format!("{}\n", text.trim_end_matches('\n')))
+    check_forms(file, rendered, migrate)
 }
 
 /// Checks that every bundle rendered from an image the template names carries its content as opm
