@@ -92,7 +92,9 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
         });
     } else {
         let mut objects = bundle_objects(b);
-        objects.sort_by(|a, b| a.raw.cmp(&b.raw));
+        // By their JSON text `{"data":"…"}`, which orders as the data does: base64 holds no
+        // character below the closing quote.
+        objects.sort_by(|a, b| object_data(a).cmp(object_data(b)));
         props.extend(objects);
     }
     let image = opts.image.clone().unwrap_or_default();
@@ -227,17 +229,21 @@ fn bundle_objects(b: &RegistryBundle) -> Vec<Prop> {
             let mut json = String::new();
             write_go_json_sorted(&mut json, &o.value, true);
             let data = base64::engine::general_purpose::STANDARD.encode(json.as_bytes());
-            // What `Prop::typed` writes for `{"data": data}`: base64 holds nothing JSON escapes.
-            let raw = format!(r#"{{"data":"{data}"}}"#);
             let mut m = Map::new();
             m.insert("data".to_string(), Value::String(data));
+            // Ordered by its data (`object_data`), so its text is not written.
             Prop {
                 type_: "olm.bundle.object".into(),
-                raw,
+                raw: String::new(),
                 value: Value::Object(m),
             }
         })
         .collect()
+}
+
+/// The base64 data of a property `bundle_objects` made.
+fn object_data(p: &Prop) -> &str {
+    p.value["data"].as_str().unwrap_or_default()
 }
 
 /// The `olm.bundle` blob.

@@ -198,7 +198,9 @@ pub(super) fn render_and_compare(
 /// The sources `template render-all` takes bundles from (`Sources::for_template_sharing` with no
 /// source given: in a community repository its own bundle directories first, each rendered once
 /// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
-/// all the operator's templates instead of once per template.
+/// all the operator's templates instead of once per template, the catalogs remembering the
+/// bundles they give, the directories' renders and the migration's decoded manifests shared
+/// through one `RenderCache`.
 #[derive(Default)]
 struct CatalogMemo {
     loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
@@ -227,7 +229,8 @@ impl CatalogMemo {
             let source = match known {
                 Some(s) => s,
                 None => {
-                    let s = Arc::new(CatalogSource::load(&dir).map_err(|e| e.to_string())?);
+                    let s = CatalogSource::load(&dir).map_err(|e| e.to_string())?;
+                    let s = Arc::new(s.remembering());
                     if let Ok(mut m) = self.loaded.lock() {
                         m.insert(dir, Arc::clone(&s));
                     }

@@ -1098,4 +1098,57 @@ mod tests {
         let alone = RepositoryBundles::open(root.path()).unwrap().unwrap();
         assert!(alone.bundle_for_image(image).unwrap().is_err());
     }
+
+    /// Which directory is asked about first does not change the answers: when an operator's
+    /// directories declare different packages, none of them is taken for its image.
+    #[test]
+    fn directories_declaring_different_packages_are_refused_whichever_is_asked_first() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op-operator", "1.0.0");
+        bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
+        let one = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let two = "quay.io/community-operator-pipeline-prod/op:2.0.0";
+        for order in [[one, two], [two, one]] {
+            let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+            for image in order {
+                let e = s.bundle_for_image(image).unwrap().unwrap_err().to_string();
+                assert!(
+                    e.contains("where the operator's other bundles declare"),
+                    "{order:?}, {image}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn warmed_directories_and_proofs_are_answered_without_reading_them_again() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let tag = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", committed_form(&dir, DIGEST, true));
+        s.warm(&[tag, DIGEST, tag, "quay.io/community-operator-pipeline-prod/op:9.0.0"]);
+        // The directory is gone: what the warm-up rendered and proved is answered as it was.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        assert_eq!(s.bundle_for_image(tag).unwrap().unwrap()["name"], "op.v1.0.0");
+        let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+        assert_eq!((b["name"].as_str(), b["image"].as_str()), (Some("op.v1.0.0"), Some(DIGEST)));
+        // A source not warmed reads the directory as it is now.
+        let mut fresh = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        fresh.committed(DIGEST, "catalogs/v4.17/op", committed_form_of_name(DIGEST));
+        assert!(fresh.bundle_for_image(tag).unwrap().is_err());
+        assert!(fresh.bundle_for_image(DIGEST).is_none());
+    }
+
+    /// A committed bundle holding only a name and a version, as a catalog from 4.17 on would.
+    fn committed_form_of_name(image: &str) -> Value {
+        serde_json::json!({
+            "schema": "olm.bundle", "name": "op.v1.0.0", "package": "op", "image": image,
+            "properties": [
+                {"type": "olm.package", "value": {"packageName": "op", "version": "1.0.0"}},
+                {"type": "olm.csv.metadata", "value": {}},
+            ],
+        })
+    }
 }
