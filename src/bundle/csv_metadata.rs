@@ -399,7 +399,8 @@ mod tests {
         let bad_csv = json!({"kind": "ClusterServiceVersion", "spec": {"keywords": "x"}});
         let not_base64 = json!({"type": "olm.bundle.object", "value": {"data": "%%"}});
         let bundle = |objects: Vec<Value>| {
-            let mut props = vec![json!({"type": "olm.package", "value": {"packageName": "a", "version": "1"}})];
+            let mut props =
+                vec![json!({"type": "olm.package", "value": {"packageName": "a", "version": "1"}})];
             props.extend(objects);
             json!({"schema": "olm.bundle", "name": "a.v1", "image": "r/a:1", "properties": props})
         };
@@ -422,12 +423,18 @@ mod tests {
             }
         }
         let mut migrated = cases[0].clone();
-        assert_eq!(migrate_bundle_objects_with(&mut migrated, Some(&memo)), Ok(true));
         assert_eq!(
-            migrated["properties"][1]["value"]["displayName"],
-            "A",
+            migrate_bundle_objects_with(&mut migrated, Some(&memo)),
+            Ok(true)
+        );
+        assert_eq!(
+            migrated["properties"][1]["value"]["displayName"], "A",
             "{migrated}"
         );
-        assert!(migrate_bundle_objects(&mut cases[2].clone()).unwrap_err().contains("not base64"));
+        assert!(
+            migrate_bundle_objects(&mut cases[2].clone())
+                .unwrap_err()
+                .contains("not base64")
+        );
     }
 }

@@ -487,7 +487,11 @@ mod tests {
             write_go_json_sorted(&mut got, &v, html);
             assert_eq!(got, want);
         }
-        assert!(want_order(&v).starts_with(r#"{"a":{"B":"#), "{}", want_order(&v));
+        assert!(
+            want_order(&v).starts_with(r#"{"a":{"B":"#),
+            "{}",
+            want_order(&v)
+        );
     }
 
     fn want_order(v: &Value) -> String {

@@ -274,7 +274,12 @@ impl CatalogMemo {
             return;
         }
         let images: Vec<&str> = images.iter().map(String::as_str).collect();
-        let shared = self.repository.lock().ok().and_then(|held| held.clone()).flatten();
+        let shared = self
+            .repository
+            .lock()
+            .ok()
+            .and_then(|held| held.clone())
+            .flatten();
         match shared {
             Some(repo) => repo.warm(&images),
             // Sources opened per template: their directories' renders are shared in the cache.

@@ -168,7 +168,7 @@ pub struct RepositoryBundles {
     unproven: Mutex<HashMap<String, String>>,
     /// The digest references asked for, each with its answer (`None`: not proven), so that a
     /// reference is proven once however many renderings ask for it.
-    proofs: Mutex<HashMap<String, Option<Value>>>,
+    proofs: Mutex<HashMap<String, Option<Arc<Value>>>>,
     cache: RenderCache,
 }
 
@@ -214,7 +214,10 @@ impl RepositoryBundles {
         if RepositoryBundles::digest_names(image).is_none() {
             return;
         }
-        self.proofs.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
         let held = self.committed.entry(image.to_string()).or_default();
         if !held.iter().any(|c| c.bundle == bundle) {
             held.push(Committed {
@@ -227,7 +230,10 @@ impl RepositoryBundles {
     /// The committed catalogs whose bundles the digest references are proven against (as
     /// [`RepositoryBundles::committed`] records one, but read only for the images asked for).
     pub fn committed_catalogs(&mut self, catalogs: Vec<Arc<super::source::CatalogSource>>) {
-        self.proofs.get_mut().unwrap_or_else(PoisonError::into_inner).clear();
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
         self.catalogs = catalogs;
     }
 
@@ -240,7 +246,13 @@ impl RepositoryBundles {
         images.sort_unstable();
         images.dedup();
         images.par_iter().for_each(|image| {
-            let _ = self.render(image);
+            if RepositoryBundles::names(image).is_some() {
+                if let Ok(Some(dir)) = self.dir_for_image(image) {
+                    let _ = self.render_cached(image, &dir);
+                }
+            } else if let Some(op) = RepositoryBundles::digest_names(image) {
+                let _ = self.proof(image, op);
+            }
         });
     }
 
@@ -423,6 +435,11 @@ impl RepositoryBundles {
     /// the reason kept) when it is not proven.
     fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
         let op = RepositoryBundles::digest_names(image)?;
+        self.proof(image, op).map(|v| Ok(Value::clone(&v)))
+    }
+
+    /// [`RepositoryBundles::render_digest`]'s answer, proven on the first time it is asked for.
+    fn proof(&self, image: &str, op: &str) -> Option<Arc<Value>> {
         let known = self
             .proofs
             .lock()
@@ -430,14 +447,14 @@ impl RepositoryBundles {
             .get(image)
             .cloned();
         if let Some(answer) = known {
-            return answer.map(Ok);
+            return answer;
         }
-        let answer = self.prove_digest(image, op);
+        let answer = self.prove_digest(image, op).map(Arc::new);
         self.proofs
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(image.to_string(), answer.clone());
-        answer.map(Ok)
+        answer
     }
 
     /// The bundle of the directory the digest reference `image` of operator `op` is proven to be
@@ -512,11 +529,11 @@ impl RepositoryBundles {
                 let mut v = r.value.clone();
                 crate::bundle::migrate_bundle_objects_with(&mut v, Some(self.cache.migrations()))
                     .map_err(|e| {
-                        Unproven::Because(format!(
-                            "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
-                            dir.display()
-                        ))
-                    })?;
+                    Unproven::Because(format!(
+                        "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
+                        dir.display()
+                    ))
+                })?;
                 migration = v;
                 &migration
             } else {
@@ -586,8 +603,7 @@ impl RepositoryBundles {
                 let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
                     continue;
                 };
-                if let Some(serde_yaml::Value::String(p)) =
-                    read.value.annotations.get(PACKAGE_KEY)
+                if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY)
                 {
                     found.push((dir, p.clone()));
                 }
@@ -1104,7 +1120,11 @@ mod tests {
     #[test]
     fn directories_declaring_different_packages_are_refused_whichever_is_asked_first() {
         let root = repo("community-operators");
-        bundle(&root.path().join("operators/op/1.0.0"), "op-operator", "1.0.0");
+        bundle(
+            &root.path().join("operators/op/1.0.0"),
+            "op-operator",
+            "1.0.0",
+        );
         bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
         let one = "quay.io/community-operator-pipeline-prod/op:1.0.0";
         let two = "quay.io/community-operator-pipeline-prod/op:2.0.0";
@@ -1127,13 +1147,28 @@ mod tests {
         bundle(&dir, "op", "1.0.0");
         let tag = "quay.io/community-operator-pipeline-prod/op:1.0.0";
         let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
-        s.committed(DIGEST, "catalogs/v4.17/op", committed_form(&dir, DIGEST, true));
-        s.warm(&[tag, DIGEST, tag, "quay.io/community-operator-pipeline-prod/op:9.0.0"]);
+        s.committed(
+            DIGEST,
+            "catalogs/v4.17/op",
+            committed_form(&dir, DIGEST, true),
+        );
+        s.warm(&[
+            tag,
+            DIGEST,
+            tag,
+            "quay.io/community-operator-pipeline-prod/op:9.0.0",
+        ]);
         // The directory is gone: what the warm-up rendered and proved is answered as it was.
         std::fs::remove_dir_all(dir.join("manifests")).unwrap();
-        assert_eq!(s.bundle_for_image(tag).unwrap().unwrap()["name"], "op.v1.0.0");
+        assert_eq!(
+            s.bundle_for_image(tag).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
         let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
-        assert_eq!((b["name"].as_str(), b["image"].as_str()), (Some("op.v1.0.0"), Some(DIGEST)));
+        assert_eq!(
+            (b["name"].as_str(), b["image"].as_str()),
+            (Some("op.v1.0.0"), Some(DIGEST))
+        );
         // A source not warmed reads the directory as it is now.
         let mut fresh = RepositoryBundles::open(root.path()).unwrap().unwrap();
         fresh.committed(DIGEST, "catalogs/v4.17/op", committed_form_of_name(DIGEST));
