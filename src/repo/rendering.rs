@@ -96,14 +96,24 @@ pub(super) fn render_and_compare(
         )
     };
     let wanted = |job: &Job| job.catalogs.iter().any(|c| on_disk(c));
-    for job in jobs {
+    // A template's two groups of catalogs are two jobs, one after the other: the second takes the
+    // first's rendering.
+    let kept = render_all::Kept::default();
+    let next_templates: Vec<Option<PathBuf>> = jobs
+        .iter()
+        .skip(1)
+        .map(|j| Some(j.template.clone()))
+        .chain([None])
+        .collect();
+    for (job, next) in jobs.into_iter().zip(next_templates) {
+        kept.keep_next(next.as_ref() == Some(&job.template));
         let template_rel = format!("operators/{name}/catalog-templates/{}", job.template_name);
         let one = Plan {
             jobs: vec![job],
             notes: Vec::new(),
             ..plan.clone()
         };
-        let outputs = match render_all::render_where(&one, &sources_for, &wanted) {
+        let outputs = match render_all::render_where(&one, &sources_for, &wanted, Some(&kept)) {
             Ok((outputs, _)) => outputs,
             // One problem per template: its first, with how many more there are.
             Err(render_all::RenderAllError::Templates(failures)) => {
@@ -198,9 +208,8 @@ pub(super) fn render_and_compare(
 /// The sources `template render-all` takes bundles from (`Sources::for_template_sharing` with no
 /// source given: in a community repository its own bundle directories first, each rendered once
 /// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
-/// all the operator's templates instead of once per template, the catalogs remembering the
-/// bundles they give, the directories' renders and the migration's decoded manifests shared
-/// through one `RenderCache`.
+/// all the operator's templates instead of once per template, the directories' renders and the
+/// migration's decoded manifests shared through one `RenderCache`.
 #[derive(Default)]
 struct CatalogMemo {
     loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
@@ -229,8 +238,7 @@ impl CatalogMemo {
             let source = match known {
                 Some(s) => s,
                 None => {
-                    let s = CatalogSource::load(&dir).map_err(|e| e.to_string())?;
-                    let s = Arc::new(s.remembering());
+                    let s = Arc::new(CatalogSource::load(&dir).map_err(|e| e.to_string())?);
                     if let Ok(mut m) = self.loaded.lock() {
                         m.insert(dir, Arc::clone(&s));
                     }

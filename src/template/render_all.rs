@@ -15,6 +15,8 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::bundle::MigrationMemo;
@@ -306,23 +308,64 @@ pub fn render(
     plan: &Plan,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
-    render_where(plan, sources_for, &|_| true)
+    render_where(plan, sources_for, &|_| true, None)
+}
+
+/// A template's rendering kept for the next job that renders the same template as the same opm
+/// release (the template's other group of catalogs), which would render it again the same.
+#[derive(Debug, Default)]
+pub struct Kept {
+    rendering: Mutex<Option<(PathBuf, OpmVersion, super::Rendered)>>,
+    keep: AtomicBool,
+}
+
+impl Kept {
+    /// Whether the rendering of the next job is to be kept (the job after it renders the same
+    /// template).
+    pub fn keep_next(&self, keep: bool) {
+        self.keep.store(keep, Ordering::Relaxed);
+    }
+
+    fn take(&self, template: &Path, opm: OpmVersion) -> Option<super::Rendered> {
+        let mut held = self
+            .rendering
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match held.take() {
+            Some((t, v, r)) if t == template && v == opm => Some(r),
+            _ => None,
+        }
+    }
+
+    fn put(&self, template: &Path, opm: OpmVersion, rendered: &super::Rendered) {
+        if self.keep.load(Ordering::Relaxed) {
+            *self
+                .rendering
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) =
+                Some((template.to_path_buf(), opm, rendered.clone()));
+        }
+    }
 }
 
 /// [`render`], writing out only the catalogs of the jobs `wanted` picks: the others are rendered and
 /// checked as they would be written (so a template that cannot be rendered fails as in [`render`]),
 /// but give no output.
+///
+/// With `kept`, a job takes the rendering the job before it kept of the same template, and keeps
+/// its own when told to ([`Kept::keep_next`]).
 pub fn render_where(
     plan: &Plan,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
     wanted: &dyn Fn(&Job) -> bool,
+    kept: Option<&Kept>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
     let mut outputs = Vec::new();
     let mut notes = Vec::new();
     let mut failures = Vec::new();
     for job in &plan.jobs {
         let write = wanted(job);
-        match render_job(job, sources_for, plan.opm.version, write) {
+        match render_job(job, sources_for, plan.opm.version, write, kept) {
             Ok((text, mut n)) => {
                 notes.append(&mut n);
                 if !write {
@@ -353,6 +396,7 @@ fn render_job(
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
     opm: OpmVersion,
     write: bool,
+    kept: Option<&Kept>,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
     let template =
@@ -369,7 +413,13 @@ fn render_job(
         ));
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
-    let mut rendered = template.render(&sources, opm)?;
+    let mut rendered = match kept.and_then(|k| k.take(&job.template, opm)) {
+        Some(r) => r,
+        None => template.render(&sources, opm)?,
+    };
+    if let Some(k) = kept {
+        k.put(&job.template, opm, &rendered);
+    }
     let images = rendered.images.clone();
     let memo = sources.migrations();
     let made = if write {

@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
 use thiserror::Error;
@@ -117,9 +116,6 @@ pub struct CatalogSource {
     dir: PathBuf,
     catalog: Catalog,
     by_image: HashMap<String, Vec<BlobId>>,
-    /// The bundles given so far, by image, when they are remembered
-    /// ([`CatalogSource::remembering`]).
-    given: Option<Mutex<HashMap<String, Value>>>,
 }
 
 impl CatalogSource {
@@ -145,16 +141,7 @@ impl CatalogSource {
             dir: dir.to_path_buf(),
             catalog,
             by_image,
-            given: None,
         }
-    }
-
-    /// Remembers each bundle it gives, so that an image asked for again (by every rendering of
-    /// an operator's templates) is not read back from the catalog, its long strings from disk,
-    /// again.
-    pub fn remembering(mut self) -> CatalogSource {
-        self.given = Some(Mutex::default());
-        self
     }
 
     pub fn catalog(&self) -> &Catalog {
@@ -182,9 +169,9 @@ impl CatalogSource {
     }
 }
 
-impl CatalogSource {
-    /// The one bundle the catalog holds under `ids` (one image's), read back from the catalog.
-    fn read_bundle(&self, ids: &[BlobId]) -> Option<Result<Value, ResolveError>> {
+impl BundleSource for CatalogSource {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        let ids = self.by_image.get(image)?;
         let mut found: Vec<(BlobId, Value)> = Vec::new();
         for &id in ids {
             let v = match self.catalog.to_json(&self.catalog.blob(id).value) {
@@ -209,31 +196,6 @@ impl CatalogSource {
             }));
         }
         found.pop().map(|(_, v)| Ok(v))
-    }
-}
-
-impl BundleSource for CatalogSource {
-    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
-        let ids = self.by_image.get(image)?;
-        let Some(given) = &self.given else {
-            return self.read_bundle(ids);
-        };
-        let known = given
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(image)
-            .cloned();
-        if let Some(v) = known {
-            return Some(Ok(v));
-        }
-        let answer = self.read_bundle(ids);
-        if let Some(Ok(v)) = &answer {
-            given
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(image.to_string(), v.clone());
-        }
-        answer
     }
 
     fn package_icon(&self, package: &str) -> Option<(Value, String)> {
