@@ -2,6 +2,9 @@
 //! bundle, built the way opm builds it: the CSV is decoded into Go's typed CSV (unknown fields dropped,
 //! field names matched case-insensitively) and re-encoded with Go's field order and `omitempty` rules.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
 use serde_json::{Map, Value};
 
 /// A Go type as `encoding/json` decodes and encodes it.
@@ -235,7 +238,15 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
 /// `olm.bundle.object` and gains one `olm.csv.metadata` built from that CSV, last. Other bundles are
 /// left as they are. Returns whether the blob changed; an object that cannot be decoded is an error.
 pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
-    use base64::Engine as _;
+    migrate_bundle_objects_with(bundle, None)
+}
+
+/// [`migrate_bundle_objects`], each `olm.bundle.object` decoded once for all the bundles migrated
+/// with `memo` (the same manifest in every catalog an operator's templates render, say).
+pub fn migrate_bundle_objects_with(
+    bundle: &mut Value,
+    memo: Option<&MigrationMemo>,
+) -> Result<bool, String> {
     if bundle["image"].as_str().is_none_or(str::is_empty) {
         return Ok(false);
     }
@@ -246,28 +257,90 @@ pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
     if props.iter().any(|p| is(p, "olm.csv.metadata")) {
         return Ok(false);
     }
-    let mut csv = None;
+    let mut meta = None;
     for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
         let data = p["value"]["data"]
             .as_str()
             .ok_or("an olm.bundle.object without data")?;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(data.trim())
-            .map_err(|e| format!("an olm.bundle.object is not base64: {e}"))?;
-        let object: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("an olm.bundle.object is not JSON: {e}"))?;
-        if object["kind"].as_str() == Some("ClusterServiceVersion") {
-            csv = Some(object);
-            break;
+        let decoded = match memo {
+            Some(m) => m.decoded(data),
+            None => Arc::new(Decoded::of(data)),
+        };
+        match &*decoded {
+            Decoded::Invalid(why) => return Err(why.clone()),
+            Decoded::Other => {}
+            Decoded::Csv(m) => {
+                meta = Some(m.clone()?);
+                break;
+            }
         }
     }
-    let Some(csv) = csv else {
+    let Some(meta) = meta else {
         return Ok(false);
     };
-    let meta = csv_metadata(&csv)?;
     props.retain(|p| !is(p, "olm.bundle.object"));
     props.push(serde_json::json!({"type": "olm.csv.metadata", "value": meta}));
     Ok(true)
+}
+
+/// What the migration makes of one `olm.bundle.object`'s data.
+#[derive(Debug)]
+enum Decoded {
+    /// Not base64 of JSON: why, as the migration says it.
+    Invalid(String),
+    /// A manifest of another kind.
+    Other,
+    /// A CSV: its `olm.csv.metadata`, or why it has none.
+    Csv(Result<Value, String>),
+}
+
+impl Decoded {
+    fn of(data: &str) -> Decoded {
+        use base64::Engine as _;
+        let bytes = match base64::engine::general_purpose::STANDARD.decode(data.trim()) {
+            Ok(b) => b,
+            Err(e) => return Decoded::Invalid(format!("an olm.bundle.object is not base64: {e}")),
+        };
+        let object: Value = match serde_json::from_slice(&bytes) {
+            Ok(v) => v,
+            Err(e) => return Decoded::Invalid(format!("an olm.bundle.object is not JSON: {e}")),
+        };
+        if object["kind"].as_str() == Some("ClusterServiceVersion") {
+            Decoded::Csv(csv_metadata(&object))
+        } else {
+            Decoded::Other
+        }
+    }
+}
+
+/// The `olm.bundle.object`s the migration has decoded, by the SHA-256 of their data, shared by the
+/// renderings of one operator (clones share it). What a manifest migrates to depends on its data
+/// alone, so a bundle met again is migrated without decoding its manifests again.
+#[derive(Debug, Clone, Default)]
+pub struct MigrationMemo {
+    decoded: Arc<Mutex<HashMap<[u8; 32], Arc<Decoded>>>>,
+}
+
+impl MigrationMemo {
+    fn decoded(&self, data: &str) -> Arc<Decoded> {
+        use sha2::Digest as _;
+        let key: [u8; 32] = sha2::Sha256::digest(data.as_bytes()).into();
+        let known = self
+            .decoded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(d) = known {
+            return d;
+        }
+        let d = Arc::new(Decoded::of(data));
+        self.decoded
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, Arc::clone(&d));
+        d
+    }
 }
 
 #[cfg(test)]
@@ -310,5 +383,58 @@ mod tests {
     fn wrong_types_are_errors() {
         let csv = json!({"spec": {"keywords": "a"}});
         assert!(csv_metadata(&csv).unwrap_err().contains("keywords"));
+    }
+
+    fn object(v: &Value) -> Value {
+        use base64::Engine as _;
+        let data = base64::engine::general_purpose::STANDARD.encode(v.to_string());
+        json!({"type": "olm.bundle.object", "value": {"data": data}})
+    }
+
+    #[test]
+    fn a_memo_migrates_as_decoding_each_time_does() {
+        let csv = json!({"kind": "ClusterServiceVersion", "metadata": {"name": "a.v1"},
+            "spec": {"displayName": "A", "keywords": ["x"]}});
+        let crd = json!({"kind": "CustomResourceDefinition", "metadata": {"name": "as.b"}});
+        let bad_csv = json!({"kind": "ClusterServiceVersion", "spec": {"keywords": "x"}});
+        let not_base64 = json!({"type": "olm.bundle.object", "value": {"data": "%%"}});
+        let bundle = |objects: Vec<Value>| {
+            let mut props =
+                vec![json!({"type": "olm.package", "value": {"packageName": "a", "version": "1"}})];
+            props.extend(objects);
+            json!({"schema": "olm.bundle", "name": "a.v1", "image": "r/a:1", "properties": props})
+        };
+        let cases = [
+            bundle(vec![object(&crd), object(&csv)]),
+            bundle(vec![object(&csv), not_base64.clone()]),
+            bundle(vec![object(&crd), not_base64]),
+            bundle(vec![object(&bad_csv)]),
+            bundle(vec![object(&crd)]),
+        ];
+        let memo = MigrationMemo::default();
+        // Twice over: the second time every object is known to the memo.
+        for round in 0..2 {
+            for case in &cases {
+                let (mut plain, mut memoized) = (case.clone(), case.clone());
+                let want = migrate_bundle_objects(&mut plain);
+                let got = migrate_bundle_objects_with(&mut memoized, Some(&memo));
+                assert_eq!(got, want, "round {round}: {case}");
+                assert_eq!(memoized, plain, "round {round}");
+            }
+        }
+        let mut migrated = cases[0].clone();
+        assert_eq!(
+            migrate_bundle_objects_with(&mut migrated, Some(&memo)),
+            Ok(true)
+        );
+        assert_eq!(
+            migrated["properties"][1]["value"]["displayName"], "A",
+            "{migrated}"
+        );
+        assert!(
+            migrate_bundle_objects(&mut cases[2].clone())
+                .unwrap_err()
+                .contains("not base64")
+        );
     }
 }

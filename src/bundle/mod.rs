@@ -27,7 +27,9 @@ use crate::catalog::diagnostic::{Diagnostic, Location};
 
 pub use apis::ApiKey;
 pub use check::{Check, check_dir, check_plain, check_registry, detect};
-pub use csv_metadata::{csv_metadata, migrate_bundle_objects};
+pub use csv_metadata::{
+    MigrationMemo, csv_metadata, migrate_bundle_objects, migrate_bundle_objects_with,
+};
 pub(crate) use read::{node_json, read_dir_sorted, read_docs};
 pub use render::{
     RelatedOrder, RenderOptions, render, render_dir, render_dir_noting, sort_related_images,

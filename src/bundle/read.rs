@@ -11,7 +11,7 @@ use super::{
     Object, PACKAGE_KEY, RegistryBundle, TypedValue, codes, diag,
 };
 use crate::catalog::diagnostic::{Diagnostic, Location};
-use crate::catalog::emit::{sort_keys, write_go_json};
+use crate::catalog::emit::{sort_keys, write_go_json_sorted};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::{Severity, decode};
 use crate::guard::file::Within;
@@ -136,10 +136,8 @@ fn documents(
 
 /// The JSON opm stores for a value decoded from YAML: keys sorted, HTML characters escaped.
 fn go_raw(v: &Value) -> String {
-    let mut v = v.clone();
-    sort_keys(&mut v);
     let mut s = String::new();
-    write_go_json(&mut s, &v, None, true, 0);
+    write_go_json_sorted(&mut s, v, true);
     s
 }
 

@@ -9,7 +9,7 @@ use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use super::{ApiKey, BundleError, Object, RegistryBundle, TypedValue, codes, csv_metadata, str_of};
-use crate::catalog::emit::{sort_keys, write_go_json};
+use crate::catalog::emit::{write_go_json, write_go_json_sorted};
 use crate::text::gosort::{self, GoRelease};
 
 /// How to render a bundle directory.
@@ -113,7 +113,9 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
         });
     } else {
         let mut objects = bundle_objects(b);
-        objects.sort_by(|a, b| a.raw.cmp(&b.raw));
+        // By their JSON text `{"data":"…"}`, which orders as the data does: base64 holds no
+        // character below the closing quote.
+        objects.sort_by(|a, b| object_data(a).cmp(object_data(b)));
         props.extend(objects);
     }
     let image = opts.image.clone().unwrap_or_default();
@@ -254,14 +256,25 @@ fn bundle_objects(b: &RegistryBundle) -> Vec<Prop> {
     b.objects
         .iter()
         .map(|o| {
-            let mut v = o.value.clone();
-            sort_keys(&mut v);
+            // The manifest as Go's encoder writes it, keys sorted, written without sorting a copy.
             let mut json = String::new();
-            write_go_json(&mut json, &v, None, true, 0);
+            write_go_json_sorted(&mut json, &o.value, true);
             let data = base64::engine::general_purpose::STANDARD.encode(json.as_bytes());
-            Prop::typed("olm.bundle.object", &[("data", &data)])
+            let mut m = Map::new();
+            m.insert("data".to_string(), Value::String(data));
+            // Ordered by its data (`object_data`), so its text is not written.
+            Prop {
+                type_: "olm.bundle.object".into(),
+                raw: String::new(),
+                value: Value::Object(m),
+            }
         })
         .collect()
+}
+
+/// The base64 data of a property `bundle_objects` made.
+fn object_data(p: &Prop) -> &str {
+    p.value["data"].as_str().unwrap_or_default()
 }
 
 /// The `olm.bundle` blob.

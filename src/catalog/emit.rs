@@ -310,6 +310,38 @@ pub fn write_go_json(
     }
 }
 
+/// Writes `v` compact as [`write_go_json`] writes it once [`sort_keys`] has sorted it (every
+/// object's keys by bytes, as Go's encoder writes a map), without sorting a copy first.
+pub fn write_go_json_sorted(out: &mut String, v: &Value, escape_html: bool) {
+    match v {
+        Value::Array(a) if !a.is_empty() => {
+            out.push('[');
+            for (i, item) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json_sorted(out, item, escape_html);
+            }
+            out.push(']');
+        }
+        Value::Object(m) if !m.is_empty() => {
+            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k, escape_html);
+                out.push(':');
+                write_go_json_sorted(out, item, escape_html);
+            }
+            out.push('}');
+        }
+        _ => write_go_json(out, v, None, escape_html, 0),
+    }
+}
+
 /// Sorts every object's keys by bytes, as Go's encoder does for maps.
 pub fn sort_keys(v: &mut Value) {
     match v {
@@ -437,5 +469,34 @@ mod tests {
             text,
             "---\nimage: \"\"\nname: \"n\"\npackage: p\nproperties:\n- type: olm.package\n  value:\n    packageName: \"yes\"\n    version: \"1.10\"\nschema: olm.bundle\n"
         );
+    }
+
+    #[test]
+    fn sorted_writing_is_sorting_then_writing() {
+        let v = json!({
+            "z": [{"b": 1, "a": "<&>"}, [], {}, null, 2.5, true],
+            "a": {"y": {}, "x": [], "ä": "é", "B": "\u{1}"},
+            "m": 1e21,
+        });
+        for html in [true, false] {
+            let mut sorted = v.clone();
+            sort_keys(&mut sorted);
+            let mut want = String::new();
+            write_go_json(&mut want, &sorted, None, html, 0);
+            let mut got = String::new();
+            write_go_json_sorted(&mut got, &v, html);
+            assert_eq!(got, want);
+        }
+        assert!(
+            want_order(&v).starts_with(r#"{"a":{"B":"#),
+            "{}",
+            want_order(&v)
+        );
+    }
+
+    fn want_order(v: &Value) -> String {
+        let mut s = String::new();
+        write_go_json_sorted(&mut s, v, false);
+        s
     }
 }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use super::check::{Mapping, is_ocp_catalog};
 use crate::catalog::codes::repo as c;
 use crate::catalog::{Diagnostic, Location};
-use crate::template::render_all::{self, Mismatch, Plan};
+use crate::template::render_all::{self, Job, Mismatch, Plan};
 use crate::template::repository::{RenderCache, RepositoryBundles};
 use crate::template::{CatalogSource, Sources};
 
@@ -72,22 +72,48 @@ pub(super) fn render_and_compare(
     // Messages name files under the repository from its root, as the report does.
     let root_prefix = format!("{}/", plan.root.display());
     let local = |m: &str| m.replace(&root_prefix, "");
-    for job in &plan.jobs {
-        if skip_template(&job.template_name) {
-            continue;
-        }
-        let mut job = job.clone();
-        job.catalogs.retain(|c| good_catalog(c));
-        if job.catalogs.is_empty() {
-            continue;
-        }
+    let jobs: Vec<Job> = plan
+        .jobs
+        .iter()
+        .filter(|job| !skip_template(&job.template_name))
+        .map(|job| {
+            let mut job = job.clone();
+            job.catalogs.retain(|c| good_catalog(c));
+            job
+        })
+        .filter(|job| !job.catalogs.is_empty())
+        .collect();
+    memo.warm(&jobs);
+    // A catalog that is not there is reported from the mapping: its text is not needed, only
+    // whether its template renders.
+    let on_disk = |c: &str| {
+        let file = plan
+            .root
+            .join(format!("catalogs/{c}/{}/catalog.yaml", plan.operator));
+        !matches!(
+            crate::guard::file::open_regular_within(&plan.root, &file),
+            Err(e) if e.is_not_found()
+        )
+    };
+    let wanted = |job: &Job| job.catalogs.iter().any(|c| on_disk(c));
+    // A template's two groups of catalogs are two jobs, one after the other: the second takes the
+    // first's rendering.
+    let kept = render_all::Kept::default();
+    let next_templates: Vec<Option<PathBuf>> = jobs
+        .iter()
+        .skip(1)
+        .map(|j| Some(j.template.clone()))
+        .chain([None])
+        .collect();
+    for (job, next) in jobs.into_iter().zip(next_templates) {
+        kept.keep_next(next.as_ref() == Some(&job.template));
         let template_rel = format!("operators/{name}/catalog-templates/{}", job.template_name);
         let one = Plan {
             jobs: vec![job],
             notes: Vec::new(),
             ..plan.clone()
         };
-        let outputs = match render_all::render(&one, &sources_for) {
+        let outputs = match render_all::render_where(&one, &sources_for, &wanted, Some(&kept)) {
             Ok((outputs, _)) => outputs,
             // One problem per template: its first, with how many more there are.
             Err(render_all::RenderAllError::Templates(failures)) => {
@@ -182,7 +208,8 @@ pub(super) fn render_and_compare(
 /// The sources `template render-all` takes bundles from (`Sources::for_template_sharing` with no
 /// source given: in a community repository its own bundle directories first, each rendered once
 /// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
-/// all the operator's templates instead of once per template.
+/// all the operator's templates instead of once per template, the directories' renders and the
+/// migration's decoded manifests shared through one `RenderCache`.
 #[derive(Default)]
 struct CatalogMemo {
     loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
@@ -220,7 +247,7 @@ impl CatalogMemo {
             };
             catalogs.push(source);
         }
-        let mut sources = Sources::new();
+        let mut sources = Sources::new().with_migrations(self.cache.migrations().clone());
         if let Some(repo) = self.repository(template, &catalogs)? {
             sources.push(repo);
         }
@@ -228,6 +255,48 @@ impl CatalogMemo {
             sources.push(c);
         }
         Ok(sources)
+    }
+
+    /// Renders, in parallel, the repository's bundle directories standing for the images the
+    /// templates of `jobs` name (and proves their digest references), so that rendering the jobs
+    /// one by one finds them done. The sources are opened for the first template as its job would
+    /// open them; a template that cannot be read, or whose sources cannot be opened, is left to
+    /// its job to report.
+    fn warm(&self, jobs: &[Job]) {
+        let mut first = None;
+        let mut images = Vec::new();
+        for job in jobs {
+            let Ok(Ok(template)) = crate::template::read(&job.template) else {
+                continue;
+            };
+            if template.schema() != job.kind {
+                continue;
+            }
+            first.get_or_insert(job.template.as_path());
+            images.extend(template.images().into_iter().map(|(image, _)| image));
+        }
+        let Some(first) = first else {
+            return;
+        };
+        if self.sources_for(first).is_err() {
+            return;
+        }
+        let images: Vec<&str> = images.iter().map(String::as_str).collect();
+        let shared = self
+            .repository
+            .lock()
+            .ok()
+            .and_then(|held| held.clone())
+            .flatten();
+        match shared {
+            Some(repo) => repo.warm(&images),
+            // Sources opened per template: their directories' renders are shared in the cache.
+            None => {
+                if let Ok(Some(repo)) = RepositoryBundles::for_template(first) {
+                    repo.with_cache(self.cache.clone()).warm(&images);
+                }
+            }
+        }
     }
 
     /// The repository's bundle directories, opened for the first template asked about (every

@@ -146,6 +146,15 @@ impl Template {
         }
     }
 
+    /// The bundle images the template names, each with its line, in the order rendering resolves
+    /// them.
+    pub fn images(&self) -> Vec<(String, u32)> {
+        match &self.body {
+            Body::Basic(b) => b.images(),
+            Body::Semver(s) => s.images(),
+        }
+    }
+
     /// Renders the template as opm release `opm` renders it, resolving bundle images with `source`.
     pub fn render(
         &self,

@@ -15,8 +15,11 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
+use crate::bundle::MigrationMemo;
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
 use crate::template::edit::release::{CatalogMapping, OperatorDir, ReleaseError, read_ci_mapping};
@@ -305,13 +308,69 @@ pub fn render(
     plan: &Plan,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
+    render_where(plan, sources_for, &|_| true, None)
+}
+
+/// A template's rendering kept for the next job that renders the same template as the same opm
+/// release (the template's other group of catalogs), which would render it again the same.
+#[derive(Debug, Default)]
+pub struct Kept {
+    rendering: Mutex<Option<(PathBuf, OpmVersion, super::Rendered)>>,
+    keep: AtomicBool,
+}
+
+impl Kept {
+    /// Whether the rendering of the next job is to be kept (the job after it renders the same
+    /// template).
+    pub fn keep_next(&self, keep: bool) {
+        self.keep.store(keep, Ordering::Relaxed);
+    }
+
+    fn take(&self, template: &Path, opm: OpmVersion) -> Option<super::Rendered> {
+        let mut held = self
+            .rendering
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match held.take() {
+            Some((t, v, r)) if t == template && v == opm => Some(r),
+            _ => None,
+        }
+    }
+
+    fn put(&self, template: &Path, opm: OpmVersion, rendered: &super::Rendered) {
+        if self.keep.load(Ordering::Relaxed) {
+            *self
+                .rendering
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) =
+                Some((template.to_path_buf(), opm, rendered.clone()));
+        }
+    }
+}
+
+/// [`render`], writing out only the catalogs of the jobs `wanted` picks: the others are rendered and
+/// checked as they would be written (so a template that cannot be rendered fails as in [`render`]),
+/// but give no output.
+///
+/// With `kept`, a job takes the rendering the job before it kept of the same template, and keeps
+/// its own when told to ([`Kept::keep_next`]).
+pub fn render_where(
+    plan: &Plan,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    wanted: &dyn Fn(&Job) -> bool,
+    kept: Option<&Kept>,
+) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
     let mut outputs = Vec::new();
     let mut notes = Vec::new();
     let mut failures = Vec::new();
     for job in &plan.jobs {
-        match render_job(job, sources_for, plan.opm.version) {
+        let write = wanted(job);
+        match render_job(job, sources_for, plan.opm.version, write, kept) {
             Ok((text, mut n)) => {
                 notes.append(&mut n);
+                if !write {
+                    continue;
+                }
                 for c in &job.catalogs {
                     outputs.push(Output {
                         rel: format!("catalogs/{c}/{}/catalog.yaml", plan.operator),
@@ -336,6 +395,8 @@ fn render_job(
     job: &Job,
     sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
     opm: OpmVersion,
+    write: bool,
+    kept: Option<&Kept>,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
     let template =
@@ -352,9 +413,21 @@ fn render_job(
         ));
     }
     let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
-    let mut rendered = template.render(&sources, opm)?;
+    let mut rendered = match kept.and_then(|k| k.take(&job.template, opm)) {
+        Some(r) => r,
+        None => template.render(&sources, opm)?,
+    };
+    if let Some(k) = kept {
+        k.put(&job.template, opm, &rendered);
+    }
     let images = rendered.images.clone();
-    let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {
+    let memo = sources.migrations();
+    let made = if write {
+        catalog_text_with(&file, &mut rendered, job.migrate, memo)
+    } else {
+        prepare(&file, &mut rendered, job.migrate, memo).map(|()| String::new())
+    };
+    let text = made.map_err(|mut e| {
         let group = if job.migrate {
             "rendered with the migration"
         } else {
@@ -390,6 +463,29 @@ pub fn catalog_text(
     rendered: &mut super::Rendered,
     migrate: bool,
 ) -> Result<String, TemplateError> {
+    catalog_text_with(file, rendered, migrate, None)
+}
+
+/// [`catalog_text`], the bundles' manifests decoded for the migration once for all the renderings
+/// sharing `memo`.
+pub fn catalog_text_with(
+    file: &str,
+    rendered: &mut super::Rendered,
+    migrate: bool,
+    memo: Option<&MigrationMemo>,
+) -> Result<String, TemplateError> {
+    prepare(file, rendered, migrate, memo)?;
+    let text = rendered.to_text(OutFormat::Yaml);
+    Ok(format!("{}\n", text.trim_end_matches('\n')))
+}
+
+/// The rendering migrated when `migrate`, and checked to be in the form opm writes.
+fn prepare(
+    file: &str,
+    rendered: &mut super::Rendered,
+    migrate: bool,
+    memo: Option<&MigrationMemo>,
+) -> Result<(), TemplateError> {
     if migrate {
         for blob in rendered
             .blobs
@@ -397,13 +493,11 @@ pub fn catalog_text(
             .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
         {
             let name = blob["name"].as_str().unwrap_or_default().to_string();
-            crate::bundle::migrate_bundle_objects(blob)
+            crate::bundle::migrate_bundle_objects_with(blob, memo)
                 .map_err(|e| TemplateError::new(file, 0, format!("bundle {name}: {e}")))?;
         }
     }
-    check_forms(file, rendered, migrate)?;
-    let text = rendered.to_text(OutFormat::Yaml);
-    Ok(format!("{}\n", text.trim_end_matches('\n')))
+    check_forms(file, rendered, migrate)
 }
 
 /// Checks that every bundle rendered from an image the template names carries its content as opm

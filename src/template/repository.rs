@@ -29,7 +29,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::source::{BundleSource, ResolveError, has_property};
-use crate::bundle::{BundleError, MANIFESTS_KEY, METADATA_KEY, PACKAGE_KEY, RegistryBundle};
+use crate::bundle::{
+    BundleError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
+};
 use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
 use crate::guard::path::plain_name;
@@ -130,7 +132,16 @@ struct DirRender {
 /// per image. Clones share the renders.
 #[derive(Debug, Clone, Default)]
 pub struct RenderCache {
-    renders: Arc<Mutex<HashMap<String, DirRender>>>,
+    renders: Arc<Mutex<HashMap<String, Arc<DirRender>>>>,
+    /// The manifests decoded for the migration, for the renderings these renders go into.
+    migrations: MigrationMemo,
+}
+
+impl RenderCache {
+    /// The manifests the renderings sharing this cache have decoded for the migration.
+    pub fn migrations(&self) -> &MigrationMemo {
+        &self.migrations
+    }
 }
 
 /// A committed bundle held for a digest reference: the catalog holding it and the bundle.
@@ -144,8 +155,8 @@ struct Committed {
 pub struct RepositoryBundles {
     /// The repository's root, every link resolved.
     root: PathBuf,
-    /// Per operator, the packages its bundle directories declare (read when first needed).
-    packages: Mutex<HashMap<String, BTreeSet<String>>>,
+    /// Per operator, each bundle directory with the package it declares (read when first needed).
+    packages: Mutex<HashMap<String, Vec<(PathBuf, String)>>>,
     /// The version the committed catalogs hold each image as, for the images named
     /// `<op>:<version>` ([`RepositoryBundles::released`]).
     released: HashMap<String, String>,
@@ -156,6 +167,9 @@ pub struct RepositoryBundles {
     catalogs: Vec<Arc<super::source::CatalogSource>>,
     /// Why a digest reference held by a committed catalog is not answered from a directory.
     unproven: Mutex<HashMap<String, String>>,
+    /// The digest references asked for, each with its answer (`None`: not proven), so that a
+    /// reference is proven once however many renderings ask for it.
+    proofs: Mutex<HashMap<String, Option<Arc<Value>>>>,
     cache: RenderCache,
 }
 
@@ -182,6 +196,7 @@ impl RepositoryBundles {
             committed: HashMap::new(),
             catalogs: Vec::new(),
             unproven: Mutex::default(),
+            proofs: Mutex::default(),
             cache: RenderCache::default(),
         }))
     }
@@ -200,6 +215,10 @@ impl RepositoryBundles {
         if RepositoryBundles::digest_names(image).is_none() {
             return;
         }
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
         let held = self.committed.entry(image.to_string()).or_default();
         if !held.iter().any(|c| c.bundle == bundle) {
             held.push(Committed {
@@ -212,7 +231,30 @@ impl RepositoryBundles {
     /// The committed catalogs whose bundles the digest references are proven against (as
     /// [`RepositoryBundles::committed`] records one, but read only for the images asked for).
     pub fn committed_catalogs(&mut self, catalogs: Vec<Arc<super::source::CatalogSource>>) {
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
         self.catalogs = catalogs;
+    }
+
+    /// Renders the directories standing for `images` (and proves the digest references among
+    /// them) in parallel, as [`RepositoryBundles::render`] would one by one: the renders it is
+    /// asked for afterwards are found done.
+    pub fn warm(&self, images: &[&str]) {
+        use rayon::prelude::*;
+        let mut images = images.to_vec();
+        images.sort_unstable();
+        images.dedup();
+        images.par_iter().for_each(|image| {
+            if RepositoryBundles::names(image).is_some() {
+                if let Ok(Some(dir)) = self.dir_for_image(image) {
+                    let _ = self.render_cached(image, &dir);
+                }
+            } else if let Some(op) = RepositoryBundles::digest_names(image) {
+                let _ = self.proof(image, op);
+            }
+        });
     }
 
     /// Why the digest reference `image`, held by a committed catalog, was not answered from a
@@ -348,7 +390,7 @@ impl RepositoryBundles {
                 image: image.to_string(),
                 tag: tag.to_string(),
                 dir: dir.to_path_buf(),
-                version: r.version,
+                version: r.version.clone(),
                 released: released.cloned(),
             });
         }
@@ -362,15 +404,15 @@ impl RepositoryBundles {
                     operator: op.to_string(),
                     dir: dir.to_path_buf(),
                     others: others.into_iter().filter(|p| *p != r.package).collect(),
-                    package: r.package,
+                    package: r.package.clone(),
                 });
             }
         }
-        Ok(r.value)
+        Ok(r.value.clone())
     }
 
     /// The directory rendered for `image`, from the cache when it has been rendered for it.
-    fn render_cached(&self, image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+    fn render_cached(&self, image: &str, dir: &Path) -> Result<Arc<DirRender>, RepositoryError> {
         let known = self
             .cache
             .renders
@@ -381,12 +423,12 @@ impl RepositoryBundles {
         if let Some(r) = known {
             return Ok(r);
         }
-        let r = render_plain(image, dir)?;
+        let r = Arc::new(render_plain(image, dir)?);
         self.cache
             .renders
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(image.to_string(), r.clone());
+            .insert(image.to_string(), Arc::clone(&r));
         Ok(r)
     }
 
@@ -394,6 +436,31 @@ impl RepositoryBundles {
     /// the reason kept) when it is not proven.
     fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
         let op = RepositoryBundles::digest_names(image)?;
+        self.proof(image, op).map(|v| Ok(Value::clone(&v)))
+    }
+
+    /// [`RepositoryBundles::render_digest`]'s answer, proven on the first time it is asked for.
+    fn proof(&self, image: &str, op: &str) -> Option<Arc<Value>> {
+        let known = self
+            .proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        if let Some(answer) = known {
+            return answer;
+        }
+        let answer = self.prove_digest(image, op).map(Arc::new);
+        self.proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), answer.clone());
+        answer
+    }
+
+    /// The bundle of the directory the digest reference `image` of operator `op` is proven to be
+    /// built from; `None` (and the reason kept) when it is not proven.
+    fn prove_digest(&self, image: &str, op: &str) -> Option<Value> {
         let mut held = self.committed.get(image).cloned().unwrap_or_default();
         for c in &self.catalogs {
             // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
@@ -410,7 +477,7 @@ impl RepositoryBundles {
             return None;
         }
         match self.prove(image, op, &held) {
-            Ok(v) => Some(Ok(v)),
+            Ok(v) => Some(v),
             Err(Unproven::Because(why)) => {
                 self.unproven
                     .lock()
@@ -458,15 +525,21 @@ impl RepositoryBundles {
             .map_err(|e| Unproven::Because(e.to_string()))?;
         for c in held {
             let migrated = has_property(&c.bundle, CSV_METADATA);
-            let mut ours = r.value.clone();
-            if migrated {
-                crate::bundle::migrate_bundle_objects(&mut ours).map_err(|e| {
+            let migration;
+            let ours = if migrated {
+                let mut v = r.value.clone();
+                crate::bundle::migrate_bundle_objects_with(&mut v, Some(self.cache.migrations()))
+                    .map_err(|e| {
                     Unproven::Because(format!(
                         "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
                         dir.display()
                     ))
                 })?;
-            }
+                migration = v;
+                &migration
+            } else {
+                &r.value
+            };
             // The directory's render leaves related images unsorted; the committed bundle has them
             // as the opm that wrote it sorted them, with whichever Go release built it.
             let differs = GoRelease::ALL.into_iter().map(|go| {
@@ -487,7 +560,7 @@ impl RepositoryBundles {
                 )));
             }
         }
-        Ok(r.value)
+        Ok(r.value.clone())
     }
 
     /// The one version directory of `op` whose CSV holds `version`.
@@ -521,30 +594,35 @@ impl RepositoryBundles {
     }
 
     /// The packages the bundle directories of `op` other than `except` declare in
-    /// `metadata/annotations.yaml` (those that can be read).
+    /// `metadata/annotations.yaml` (those that can be read). Each directory's is read once, so
+    /// what is found does not depend on which directory was asked about first.
     fn packages_of(&self, op: &str, except: &Path) -> BTreeSet<String> {
         let mut known = self.packages.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(p) = known.get(op) {
-            return p.clone();
-        }
-        let op_dir = self.root.join("operators").join(op);
-        let mut found = BTreeSet::new();
-        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
-        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
-            let dir = op_dir.join(&name);
-            if !is_dir || dir == except {
-                continue;
+        let declared = known.entry(op.to_string()).or_insert_with(|| {
+            let op_dir = self.root.join("operators").join(op);
+            let mut found = Vec::new();
+            let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+            for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+                let dir = op_dir.join(&name);
+                if !is_dir {
+                    continue;
+                }
+                let file = dir.join("metadata").join("annotations.yaml");
+                let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
+                    continue;
+                };
+                if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY)
+                {
+                    found.push((dir, p.clone()));
+                }
             }
-            let file = dir.join("metadata").join("annotations.yaml");
-            let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
-                continue;
-            };
-            if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY) {
-                found.insert(p.clone());
-            }
-        }
-        known.insert(op.to_string(), found.clone());
-        found
+            found
+        });
+        declared
+            .iter()
+            .filter(|(dir, _)| dir != except)
+            .map(|(_, p)| p.clone())
+            .collect()
     }
 }
 
@@ -1082,5 +1160,77 @@ mod tests {
         );
         let alone = RepositoryBundles::open(root.path()).unwrap().unwrap();
         assert!(alone.bundle_for_image(image).unwrap().is_err());
+    }
+
+    /// Which directory is asked about first does not change the answers: when an operator's
+    /// directories declare different packages, none of them is taken for its image.
+    #[test]
+    fn directories_declaring_different_packages_are_refused_whichever_is_asked_first() {
+        let root = repo("community-operators");
+        bundle(
+            &root.path().join("operators/op/1.0.0"),
+            "op-operator",
+            "1.0.0",
+        );
+        bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
+        let one = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let two = "quay.io/community-operator-pipeline-prod/op:2.0.0";
+        for order in [[one, two], [two, one]] {
+            let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+            for image in order {
+                let e = s.bundle_for_image(image).unwrap().unwrap_err().to_string();
+                assert!(
+                    e.contains("where the operator's other bundles declare"),
+                    "{order:?}, {image}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn warmed_directories_and_proofs_are_answered_without_reading_them_again() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let tag = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(
+            DIGEST,
+            "catalogs/v4.17/op",
+            committed_form(&dir, DIGEST, true),
+        );
+        s.warm(&[
+            tag,
+            DIGEST,
+            tag,
+            "quay.io/community-operator-pipeline-prod/op:9.0.0",
+        ]);
+        // The directory is gone: what the warm-up rendered and proved is answered as it was.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        assert_eq!(
+            s.bundle_for_image(tag).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+        assert_eq!(
+            (b["name"].as_str(), b["image"].as_str()),
+            (Some("op.v1.0.0"), Some(DIGEST))
+        );
+        // A source not warmed reads the directory as it is now.
+        let mut fresh = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        fresh.committed(DIGEST, "catalogs/v4.17/op", committed_form_of_name(DIGEST));
+        assert!(fresh.bundle_for_image(tag).unwrap().is_err());
+        assert!(fresh.bundle_for_image(DIGEST).is_none());
+    }
+
+    /// A committed bundle holding only a name and a version, as a catalog from 4.17 on would.
+    fn committed_form_of_name(image: &str) -> Value {
+        serde_json::json!({
+            "schema": "olm.bundle", "name": "op.v1.0.0", "package": "op", "image": image,
+            "properties": [
+                {"type": "olm.package", "value": {"packageName": "op", "version": "1.0.0"}},
+                {"type": "olm.csv.metadata", "value": {}},
+            ],
+        })
     }
 }

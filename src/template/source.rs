@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use thiserror::Error;
 
-use crate::bundle::BundleError;
+use crate::bundle::{BundleError, MigrationMemo};
 use crate::catalog::model::Package;
 use crate::catalog::{BlobId, Catalog, LoadError, Location, schema};
 use crate::image::ImageError;
@@ -324,11 +324,25 @@ impl BundleSource for ImageSource {
 #[derive(Default)]
 pub struct Sources {
     pub list: Vec<Box<dyn BundleSource + Send + Sync>>,
+    /// The bundles' manifests decoded for the migration, shared with the other renderings of the
+    /// same templates.
+    migrations: Option<MigrationMemo>,
 }
 
 impl Sources {
     pub fn new() -> Sources {
         Sources::default()
+    }
+
+    /// Shares `memo`'s decoded manifests with whatever migrates the bundles these sources give.
+    pub fn with_migrations(mut self, memo: MigrationMemo) -> Sources {
+        self.migrations = Some(memo);
+        self
+    }
+
+    /// The manifests decoded for the migration, when shared.
+    pub fn migrations(&self) -> Option<&MigrationMemo> {
+        self.migrations.as_ref()
     }
 
     pub fn push(&mut self, s: impl BundleSource + Send + Sync + 'static) {
@@ -496,6 +510,7 @@ impl Sources {
         cache: Option<&super::repository::RenderCache>,
     ) -> Result<(Sources, Option<String>), SourcesError> {
         let mut sources = Sources::new();
+        sources.migrations = cache.map(|c| c.migrations().clone());
         let mut note = None;
         let mut images = images.unwrap_or_default();
         let (as_images, bundle_dirs): (Vec<_>, Vec<_>) = bundle_dirs

@@ -22,6 +22,14 @@ pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
+        // Eight bytes at a time while none of them is one to look at.
+        if let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            if !needs_a_look(word, escape_html) {
+                i += 8;
+                continue;
+            }
+        }
         let b = bytes[i];
         let plain = match b {
             b'"' | b'\\' => false,
@@ -54,6 +62,23 @@ pub fn write_json_string(out: &mut String, s: &str, escape_html: bool) {
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// Whether any of the eight bytes of `word` may need an escape: a control character, `"`, `\`,
+/// the first byte of U+2028 / U+2029, or (when `escape_html`) `<`, `>`, `&`. Exact: a word it
+/// passes holds only bytes [`write_json_string`] copies as they are.
+fn needs_a_look(word: u64, escape_html: bool) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Whether some byte is zero, or below `n` (n ≤ 128): exact for the word as a whole.
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS != 0;
+    let has_below = |n: u64| word.wrapping_sub(ONES * n) & !word & HIGHS != 0;
+    let has = |b: u8| has_zero(word ^ (ONES * u64::from(b)));
+    has_below(0x20)
+        || has(b'"')
+        || has(b'\\')
+        || has(0xE2)
+        || (escape_html && (has(b'<') || has(b'>') || has(b'&')))
 }
 
 /// Go's `%q`: a double-quoted string with Go escapes.
@@ -149,6 +174,51 @@ pub fn dot_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Go's rules one character at a time, for comparison.
+    fn json_by_chars(s: &str, escape_html: bool) -> String {
+        let mut out = String::from('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '<' | '>' | '&' if escape_html => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn json_strings_escape_what_go_escapes_wherever_it_falls() {
+        let specials = [
+            "\"", "\\", "\n", "\u{1}", "\u{1f}", "<", ">", "&", "\u{2028}", "\u{2029}", "\u{2027}",
+            "\u{e200}", "é", "€", "\u{7f}", " ", "~",
+        ];
+        for special in specials {
+            for before in 0..17 {
+                for after in [0, 1, 7, 8, 9] {
+                    let s = format!("{}{special}{}", "a".repeat(before), "b".repeat(after));
+                    for html in [false, true] {
+                        let mut out = String::new();
+                        write_json_string(&mut out, &s, html);
+                        assert_eq!(out, json_by_chars(&s, html), "{s:?} html={html}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn go_strings() {

@@ -704,6 +704,38 @@ fn unreadable_files_and_templates_that_cannot_be_rendered() {
     );
 }
 
+/// A template whose catalogs are none of them on disk is still rendered: what stops it is
+/// reported beside the missing catalogs.
+#[test]
+fn a_template_none_of_whose_catalogs_is_there_is_still_rendered() {
+    let (_tmp, root) = slice_copy();
+    let t = root.join("operators/ecr-secret-operator/catalog-templates/deprecated.yaml");
+    let text = std::fs::read_to_string(&t).unwrap();
+    let changed = text.replacen("@sha256:90342c48", "@sha256:00342c48", 1);
+    assert_ne!(text, changed);
+    std::fs::write(&t, changed).unwrap();
+    std::fs::remove_file(root.join("catalogs/v4.15/ecr-secret-operator/catalog.yaml")).unwrap();
+    let (code, r) = check_json(&root, &[]);
+    assert_eq!(code, 1);
+    let found = problems(&r, "ecr-secret-operator");
+    for (code, file) in [
+        ("FBC409", "operators/ecr-secret-operator/ci.yaml"),
+        (
+            "FBC412",
+            "operators/ecr-secret-operator/catalog-templates/deprecated.yaml",
+        ),
+    ] {
+        assert!(
+            found.iter().any(|(c, f, _)| c == code && f == file),
+            "{code} {file}: {r:#}"
+        );
+    }
+    assert!(
+        messages(&r, "ecr-secret-operator").contains("00342c48"),
+        "{r:#}"
+    );
+}
+
 /// A catalog the release pipeline wrote with its opm v1.71.0, in an operator whose Makefile pins
 /// v1.46.0, is no drift of the templates: a warning that `make catalogs` would rewrite it.
 #[test]
