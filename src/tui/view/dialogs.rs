@@ -1,5 +1,5 @@
 //! Drawing dialogs: pickers, inputs, confirmations and a save's questions, each sized to its text
-//! with its answer line kept at the bottom (the write preview is `diffview.rs`'s).
+//! with its answer line kept at the bottom (the write preview is `diff.rs`'s).
 
 use super::*;
 use crate::tui::app::{InputFor, range_preview};
@@ -74,7 +74,7 @@ fn picker_text(title: String, picker: &Picker, keys: &Keymap, theme: &Theme) -> 
 
 pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
     if let Dialog::Write { view } = d {
-        super::diffview::diff_view(m, view, f, theme);
+        super::diff::diff_view(m, view, f, theme);
         return;
     }
     let (text, g) = geometry(d, m, area, theme);

@@ -22,7 +22,7 @@ use ratatui::widgets::StatefulWidget;
 use tui_tree_widget::TreeState;
 
 mod dialogs;
-mod diffview;
+mod diff;
 mod graph;
 mod panes;
 pub mod theme;
