@@ -10,7 +10,8 @@
 
 mod apis;
 mod check;
-pub mod codes;
+/// The codes of bundle-directory checks (`FBC2xx`), defined in the registry [`crate::catalog::codes`].
+pub use crate::catalog::codes::bundle as codes;
 mod content;
 mod csv;
 mod csv_metadata;

@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn follows_opms_examples() {
-        use Chain::*;
+        use Chain::{Cycle, Empty, MultipleHeads, NoHead, Stranded, Valid};
         let cases: Vec<(Vec<&str>, Chain)> = vec![
             (
                 vec!["v1", "v2<v1", "v3!v2"],

@@ -12,7 +12,9 @@
 
 mod bundles;
 mod channels;
-pub mod codes;
+/// The codes of package-manifest directory checks (`FBC23x`–`FBC24x`), defined in the registry
+/// [`crate::catalog::codes`]; problems inside a version's manifests keep their bundle codes.
+pub use crate::catalog::codes::migrate as codes;
 mod package;
 mod packages;
 mod read;

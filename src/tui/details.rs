@@ -6,7 +6,7 @@ use petgraph::visit::EdgeRef;
 use crate::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
 use crate::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
 use crate::graph::channel::EdgeKind;
-use crate::tui::tree::*;
+use crate::tui::tree::Loaded;
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {

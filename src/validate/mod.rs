@@ -7,7 +7,9 @@
 //! v.revalidate(&catalog, &["my-package"]);  // re-check only what the edit touched
 //! ```
 
-pub mod codes;
+/// The codes of catalog checks (`FBC00x` reading files, `FBC010`–`FBC099` what opm rejects, `FBC1xx`
+/// checks opm does not make, `FBC3xx` profile rules), defined in the registry [`crate::catalog::codes`].
+pub use crate::catalog::codes::catalog as codes;
 mod lint;
 pub mod opm;
 pub mod profile;

@@ -627,7 +627,7 @@ pub fn write(root: &Root, plan: &Plan) -> Result<Vec<String>, AddOcpError> {
 
 #[cfg(test)]
 mod tests {
-    use super::ci::*;
+    use super::ci::{Ci, CiYaml, append_catalog};
     use super::*;
     use crate::catalog::yaml::typed;
 

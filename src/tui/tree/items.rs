@@ -1,7 +1,14 @@
 //! Building the tree's items: a package with its channels and their entries, labelled with versions,
 //! problem markers, review marks and the filter's matches.
 
-use super::*;
+use crate::catalog::Catalog;
+use crate::catalog::model::Bundle;
+use crate::catalog::semver_range::Version;
+use crate::graph::channel::{ChannelGraph, PackageFacts};
+use crate::tui::markers::Markers;
+use crate::tui::review::{Change, ObjectChange, review_mark};
+use crate::validate::Report;
+use tui_tree_widget::TreeItem;
 
 /// Whether an entry matches a filter text: its package, name, version or bundle image.
 pub(crate) fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> bool {

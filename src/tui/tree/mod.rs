@@ -1,14 +1,12 @@
 //! The loaded catalog as the screens show it: the tree of packages, channels and entries (built for
 //! one package at a time after an edit), the selection and the selected channel's graph.
 
-use crate::catalog::model::{Bundle, Channel, Package};
-use crate::catalog::semver_range::Version;
-use crate::catalog::{Catalog, Location};
+use crate::catalog::Location;
+use crate::catalog::model::{Channel, Package};
 use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::graph::layout::{Layout, layout};
 use crate::tui::markers::Markers;
-use crate::tui::review::*;
-use crate::validate::Report;
+use crate::tui::review::{Change, ObjectChange, review_mark};
 use crate::workspace::session::Session;
 use tui_tree_widget::{TreeItem, TreeState};
 

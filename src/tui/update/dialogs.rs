@@ -5,10 +5,13 @@ use crate::catalog::commit::CommitOptions;
 use crate::edit::Edit;
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::update::edits::*;
-use crate::tui::update::pickers::*;
-use crate::tui::update::*;
+use crate::tui::model::{Dialog, Effect, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::picker::Picked;
+use crate::tui::update::edits::confirm;
+use crate::tui::update::pickers::{
+    channel_entries, pick_promote_replaces, pick_promote_skips, promote_range_input,
+};
+use crate::tui::update::results::save;
 use std::path::PathBuf;
 
 /// A key while a dialog is open: the dialog answers it, and stays open or gives way to the next.

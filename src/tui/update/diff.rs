@@ -1,8 +1,12 @@
 //! Keys in the write preview's diff viewer: the line cursor, pages, hunk and file jumps, search,
 //! the whole line under the cursor, `y` to write and Esc to close. Any other key does nothing.
 
-use super::*;
 use crate::tui::diffview::{self, DiffView};
+use crate::tui::input::Input;
+use crate::tui::keymap::Command;
+use crate::tui::model::{Dialog, Effect, Model, Overlay};
+use crate::tui::update::results::save;
+use ratatui::layout::Rect;
 
 /// A key while the diff viewer is open; it stays open unless the key writes or closes.
 pub(crate) fn diff_input(m: &mut Model, mut view: Box<DiffView>, input: Input) -> Vec<Effect> {

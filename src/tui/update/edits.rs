@@ -3,11 +3,12 @@
 
 use crate::edit::{Edit, Target};
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::tree::*;
-use crate::tui::update::pickers::*;
-
-pub(crate) use crate::tui::update::pickers::{channels_for_new, grey_new_channels};
+use crate::tui::model::{Dialog, Effect, InputFor, Model};
+use crate::tui::tree::Loaded;
+use crate::tui::update::pickers::{
+    pick_bundle_to_promote, pick_channel_to_promote_into, pick_replaces, pick_skips, pick_unskips,
+    skip_range_input,
+};
 
 /// The dialog that states an edit and the problems it would introduce.
 pub(crate) fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {

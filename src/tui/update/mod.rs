@@ -9,24 +9,22 @@ mod prompt;
 mod results;
 mod semver;
 
-use crate::catalog::Severity;
-use crate::catalog::commit::CommitOptions;
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::tree::*;
-use crate::tui::update::dialogs::*;
-use crate::tui::update::edits::*;
-use crate::workspace::SaveError;
-use crate::workspace::session::Session;
+use crate::tui::model::{Action, Dialog, Effect, Model, Overlay, PANES, Pane, Prompt, State};
+use crate::tui::tree::{Loaded, selected_location};
+use crate::tui::update::dialogs::dialog_input;
+use crate::tui::update::diff::{diff_resized, diff_wheel};
+use crate::tui::update::edits::edit_command;
+use crate::tui::update::prompt::{open_filter, prompt_input};
+use crate::tui::update::results::{
+    bundle_dir_checked, bundle_rendered, loaded, path_completed, previewed, saved, validated,
+};
 use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
-use diff::*;
-use prompt::*;
 pub use prompt::{complete, complete_path, palette_hint};
-use results::*;
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {

@@ -4,9 +4,10 @@
 
 use crate::edit::Edit;
 use crate::graph::channel::{ChannelGraph, PackageFacts};
-use crate::tui::model::*;
+use crate::tui::model::{Dialog, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::picker::Picker;
 use crate::tui::rules::{entry_skips, reason};
-use crate::tui::tree::*;
+use crate::tui::tree::Loaded;
 
 /// Greys out the options for which `edit` is refused, with the reason.
 fn grey_refused(picker: Picker, l: &Loaded, edit: impl Fn(&str) -> Edit) -> Picker {

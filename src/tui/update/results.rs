@@ -1,6 +1,13 @@
 //! What comes back from the workers: the write preview, a save's outcome, a rendered bundle.
 
-use super::*;
+use crate::catalog::Severity;
+use crate::catalog::commit::CommitOptions;
+use crate::tui::model::{Dialog, Effect, InputFor, Model, Reopened, Saved, State};
+use crate::tui::tree::Loaded;
+use crate::tui::update::pickers::{channels_for_new, grey_new_channels};
+use crate::workspace::SaveError;
+use crate::workspace::session::Session;
+use std::path::PathBuf;
 
 /// The diff of what a save would write is in: show it, or say why not.
 pub(crate) fn previewed(m: &mut Model, result: Result<String, SaveError>) {

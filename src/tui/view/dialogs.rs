@@ -1,9 +1,18 @@
 //! Drawing dialogs: pickers, inputs, confirmations and a save's questions, each sized to its text
 //! with its answer line kept at the bottom (the write preview is `diff.rs`'s).
 
-use super::*;
+use super::{block, centered};
+use crate::tui::app::{Dialog, Model, Picker};
 use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
+use crate::tui::keymap::{Command, Layer};
+use crate::tui::view::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Layout as Split;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 /// A picker: the filter, its options with the choice kept in view (greyed-out ones with their
 /// reason, marked ones ticked), and the keys.

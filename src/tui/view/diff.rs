@@ -3,8 +3,15 @@
 //! whole line under the cursor in a popup. Only the rows on screen are looked at, and of each only
 //! as many characters as fit, so a line of hundreds of kilobytes costs what a short one does.
 
-use super::*;
+use super::block;
+use crate::tui::app::Model;
 use crate::tui::diffview::{self, DiffView, Row, RowKind, find_all};
+use crate::tui::keymap::{Command, Layer};
+use crate::tui::view::theme::{Role, Theme};
+use ratatui::Frame;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Clear;
 use unicode_width::UnicodeWidthChar;
 
 /// The columns before a line's text: the cursor mark, old and new line numbers, and the sign.

@@ -1,13 +1,22 @@
 //! Drawing the graph pane: the selected channel's lanes, OLM v1's view of them, and review mode's
 //! changes of the channel.
 
-use super::*;
+use super::block;
 use crate::graph::channel::{ChannelGraph, EdgeKind};
+use crate::graph::layout::CellKind;
 use crate::graph::layout::{Cell, Layout, Row};
+use crate::tui::app::{Loaded, ObjectChange, review_mark};
 use crate::tui::layout::CURSOR_LINES;
 use crate::tui::tree::{edge_summary, linked};
+use crate::tui::view::theme::{Role, Theme};
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::graph::NodeIndex;
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use tui_tree_widget::TreeState;
 
 /// Review mode: rows of what the change added in green, ghost rows of what it removed in red
 /// (their `+`/`-` marks say the same without colour).

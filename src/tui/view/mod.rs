@@ -2,21 +2,16 @@
 //! from [`crate::tui::layout`], which `update` uses too.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{
-    Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
-    edit_hints, review_mark,
-};
+use super::app::{Dialog, Loaded, Model, Overlay, Pane, Prompt, State, details, edit_hints};
 use super::input;
 use super::keymap::{Command, Layer};
 use super::layout::Areas;
-use crate::catalog::Severity;
-use crate::graph::layout::CellKind;
 use ratatui::buffer::Buffer;
 use ratatui::widgets::StatefulWidget;
 use tui_tree_widget::TreeState;
@@ -31,9 +26,10 @@ pub use theme::{Role, Theme};
 
 pub(crate) use dialogs::dialog_scroll_max;
 
-use dialogs::*;
-use graph::*;
-use panes::*;
+use crate::tui::view::dialogs::dialog;
+use crate::tui::view::graph::colour_review_rows;
+use crate::tui::view::panes::problems_pane;
+use graph::graph;
 
 fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
     Block::default()

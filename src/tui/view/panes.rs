@@ -1,7 +1,15 @@
 //! Drawing the changes pane of review mode and the problems pane.
 
-use super::*;
+use super::block;
+use crate::catalog::Severity;
 use crate::text::plural;
+use crate::tui::app::{Loaded, Tone};
+use crate::tui::view::theme::{Role, Theme};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 
 pub(super) fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
     let errors = l.ws.report().count(Severity::Error);
