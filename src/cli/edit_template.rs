@@ -197,12 +197,12 @@ fn sources(
 ) -> Result<Sources, String> {
     let mut dirs = given.bundle_dirs.clone();
     dirs.extend(extra.clone());
-    let images = given.pull.then(|| ImageSource {
-        pull: true,
-        ..Default::default()
-    });
-    let (sources, _) =
-        Sources::for_template(template, &given.catalog, dirs, images).map_err(|e| e.to_string())?;
+    let images = ImageSource {
+        pull: given.pull,
+        ..ImageSource::new(std::sync::Arc::new(crate::image::Opener::default()))
+    };
+    let (sources, _) = Sources::for_template(template, &given.catalog, dirs, Some(images))
+        .map_err(|e| e.to_string())?;
     Ok(sources)
 }
 

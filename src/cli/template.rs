@@ -94,9 +94,8 @@ impl SourceArgs {
         let mut options = images.options();
         options.progress = progress;
         ImageSource {
-            options,
-            mapped: Vec::new(),
             pull: self.pull,
+            ..ImageSource::new(std::sync::Arc::new(crate::image::Opener { options }))
         }
     }
 }

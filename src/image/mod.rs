@@ -21,6 +21,7 @@ mod export;
 mod extract;
 mod layers;
 mod local;
+mod opener;
 mod reference;
 mod registry;
 mod tarball;
@@ -33,6 +34,7 @@ use serde_json::Value;
 pub use cache::Kind;
 pub use error::ImageError;
 pub use export::{ExportError, export};
+pub use opener::Opener;
 pub use reference::{Source, parse as parse_source};
 
 use crate::guard::limits::Limits;

@@ -35,7 +35,8 @@ use crate::text::gosort::{self, GoRelease};
 
 pub use opm::{OpmChoice, OpmVersion, OpmVersionError};
 pub use source::{
-    BundleDirSource, BundleSource, CatalogSource, ImageSource, ResolveError, Sources, SourcesError,
+    BundleDirSource, BundleSource, CatalogSource, ImageOpenError, ImageOpener, ImageSource,
+    ResolveError, Sources, SourcesError,
 };
 
 /// Template schemas.

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -12,7 +13,6 @@ use thiserror::Error;
 use crate::bundle::BundleError;
 use crate::catalog::model::Package;
 use crate::catalog::{BlobId, Catalog, LoadError, Location, schema};
-use crate::image::ImageError;
 
 /// Why a source that knows an image cannot give its bundle.
 #[derive(Debug, Error)]
@@ -36,7 +36,7 @@ pub enum ResolveError {
     BundleDir { dir: PathBuf, why: BundleError },
     /// The image standing for the bundle cannot be opened.
     #[error(transparent)]
-    Image(#[from] ImageError),
+    Image(ImageOpenError),
     #[error("bundle image {from}: {why}")]
     BundleImage { from: String, why: BundleError },
     /// The repository's bundle directory for the image cannot stand for it.
@@ -268,42 +268,63 @@ impl BundleSource for BundleDirSource {
     }
 }
 
+/// Why an [`ImageOpener`] could not open an image: its own error, whose message names the image.
+pub type ImageOpenError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Opens the images templates name (registries, OCI layouts, archives). The library reads no
+/// image itself: the application hands an opener in with an [`ImageSource`].
+pub trait ImageOpener: std::fmt::Debug + Send + Sync {
+    /// Whether a `--bundle-dir` value names an image (a reference the opener reads: a layout, an
+    /// archive) rather than a bundle directory.
+    fn is_image(&self, arg: &Path) -> bool;
+    /// Whether `reference` names an image in a registry, which pulling fetches.
+    fn is_registry(&self, reference: &str) -> bool;
+    /// Opens the bundle image `reference` and gives the directory holding its content (read-only;
+    /// it stays while the program runs).
+    fn open_bundle(&self, reference: &str) -> Result<PathBuf, ImageOpenError>;
+}
+
 /// Bundle images opened where they are published, rendered as `opm render IMAGE` renders them (the
 /// bundle's `image` is the template's reference): images given as standing for others
 /// (`--bundle-dir IMAGE=oci:DIR`), and, when pulling, every registry reference.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ImageSource {
-    pub options: crate::image::Options,
+    /// What opens the images.
+    pub opener: Arc<dyn ImageOpener>,
     /// `(template image, reference to open instead)`.
     pub mapped: Vec<(String, String)>,
     /// Pull every registry reference not otherwise known.
     pub pull: bool,
 }
 
+impl ImageSource {
+    /// Images opened by `opener`: none mapped, none pulled.
+    pub fn new(opener: Arc<dyn ImageOpener>) -> ImageSource {
+        ImageSource {
+            opener,
+            mapped: Vec::new(),
+            pull: false,
+        }
+    }
+}
+
 impl BundleSource for ImageSource {
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let from = match self.mapped.iter().find(|(i, _)| i == image) {
             Some((_, from)) => from.clone(),
-            None if self.pull
-                && matches!(
-                    crate::image::parse_source(image),
-                    Some(crate::image::Source::Registry(_))
-                ) =>
-            {
-                image.to_string()
-            }
+            None if self.pull && self.opener.is_registry(image) => image.to_string(),
             None => return None,
         };
-        let opened = match crate::image::open(&from, &self.options, crate::image::Want::Bundle) {
-            Ok(o) => o,
-            Err(e) => return Some(Err(e.into())),
+        let dir = match self.opener.open_bundle(&from) {
+            Ok(dir) => dir,
+            Err(e) => return Some(Err(ResolveError::Image(e))),
         };
         let options = crate::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
         };
         Some(
-            crate::bundle::render_dir(&opened.dir, &options)
+            crate::bundle::render_dir(&dir, &options)
                 .map_err(|why| ResolveError::BundleImage { from, why }),
         )
     }
@@ -474,7 +495,8 @@ impl Sources {
     ///
     /// `images` says how images are opened: a `--bundle-dir` whose directory is an image reference
     /// is opened as that image (asked right after the bundle directories), and with `pull` every
-    /// image no catalog holds is pulled from its registry (asked last).
+    /// image no catalog holds is pulled from its registry (asked last). Without it no image is
+    /// opened and every `--bundle-dir` is a directory.
     pub fn for_template(
         template: &Path,
         catalogs: &[PathBuf],
@@ -495,16 +517,19 @@ impl Sources {
     ) -> Result<(Sources, Option<String>), SourcesError> {
         let mut sources = Sources::new();
         let mut note = None;
-        let mut images = images.unwrap_or_default();
+        let mut images = images;
+        // Without an opener, every `--bundle-dir` value is a directory.
         let (as_images, bundle_dirs): (Vec<_>, Vec<_>) = bundle_dirs
             .into_iter()
-            .partition(|(_, dir)| crate::image::is_image(dir));
-        images.mapped.extend(
-            as_images
-                .into_iter()
-                .map(|(i, d)| (i, d.to_string_lossy().into_owned())),
-        );
-        let pull = std::mem::take(&mut images.pull);
+            .partition(|(_, dir)| images.as_ref().is_some_and(|i| i.opener.is_image(dir)));
+        if let Some(images) = &mut images {
+            images.mapped.extend(
+                as_images
+                    .into_iter()
+                    .map(|(i, d)| (i, d.to_string_lossy().into_owned())),
+            );
+        }
+        let pull = images.as_mut().is_some_and(|i| std::mem::take(&mut i.pull));
         for (image, dir) in &bundle_dirs {
             if !dir.is_dir() {
                 return Err(SourcesError::NotADirectory {
@@ -516,7 +541,7 @@ impl Sources {
         if !bundle_dirs.is_empty() {
             sources.push(BundleDirSource::new(bundle_dirs));
         }
-        if !images.mapped.is_empty() {
+        if let Some(images) = images.as_ref().filter(|i| !i.mapped.is_empty()) {
             sources.push(images.clone());
         }
         let given = !sources.list.is_empty();
@@ -581,7 +606,7 @@ impl Sources {
                 sources.push(source);
             }
         }
-        if pull {
+        if let Some(images) = images.filter(|_| pull) {
             sources.push(ImageSource {
                 mapped: Vec::new(),
                 pull: true,
