@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use base64::Engine as _;
 use clap::{Parser, ValueEnum};
-use fbc_edit::catalog::json::{JsonStyle, write_json};
-use fbc_edit::catalog::yaml::{YamlStyle, write_document};
-use fbc_edit::catalog::{Entry, Kind, Node, Str};
+use fbc_core::catalog::json::{JsonStyle, write_json};
+use fbc_core::catalog::yaml::{YamlStyle, write_document};
+use fbc_core::catalog::{Entry, Kind, Node, Str};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 

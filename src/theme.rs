@@ -7,8 +7,8 @@ use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 
-use crate::catalog::Severity;
-use crate::catalog::yaml::typed;
+use fbc_core::catalog::Severity;
+use fbc_core::catalog::yaml::typed;
 
 /// What a colour is for. Every colour the view draws is one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fbc_edit::bundle::{self, RenderOptions};
+use fbc_core::bundle::{self, RenderOptions};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).to_path_buf()
 }
 
 fn bundles() -> Vec<(&'static str, PathBuf)> {
@@ -56,11 +56,11 @@ fn bench(c: &mut Criterion) {
         "redhat-openshift-ecosystem__community-operators-prod__catalog-templates/konflux/catalog-templates",
     )
     .join("semver.yaml");
-    let source = fbc_edit::template::CatalogSource::load(&catalog).unwrap();
-    let t = fbc_edit::template::read(&template).unwrap().unwrap();
+    let source = fbc_core::template::CatalogSource::load(&catalog).unwrap();
+    let t = fbc_core::template::read(&template).unwrap().unwrap();
     c.bench_function("template render konflux semver (49 bundles)", |b| {
         b.iter(|| {
-            t.render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+            t.render(&source, fbc_core::template::OpmVersion::DEFAULT)
                 .unwrap()
         })
     });

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use fbc_edit::catalog::model::Channel;
-use fbc_edit::catalog::{Catalog, load};
-use fbc_edit::edit::Edit;
-use fbc_edit::workspace::Workspace;
+use fbc_core::catalog::model::Channel;
+use fbc_core::catalog::{Catalog, load};
+use fbc_core::edit::Edit;
+use fbc_core::workspace::Workspace;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

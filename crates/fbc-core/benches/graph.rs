@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fbc_edit::catalog::load;
-use fbc_edit::graph::channel::{ChannelGraph, PackageFacts, all_channel_graphs};
-use fbc_edit::graph::layout::layout;
+use fbc_core::catalog::load;
+use fbc_core::graph::channel::{ChannelGraph, PackageFacts, all_channel_graphs};
+use fbc_core::graph::layout::layout;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -45,7 +45,7 @@ fn long_channel(dir: &Path, n: usize) {
 fn bench_graph(c: &mut Criterion) {
     let mut targets: Vec<(String, PathBuf)> = vec![(
         "demo".into(),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("assets/demo-catalog"),
     )];
     for dir in common::env_dirs("FBC_BENCH_CATALOG") {
         targets.push(("generated".into(), dir));

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fbc_edit::catalog::load;
+use fbc_core::catalog::load;
 
 // Same allocator as the binary, so the figures match what users see.
 #[global_allocator]

@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use fbc_edit::catalog::{LoadOptions, load_with};
+use fbc_core::catalog::{LoadOptions, load_with};
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
@@ -65,7 +65,7 @@ fn measure(name: &str, dir: &Path) {
     };
     let catalog = load_with(dir, &options).expect("load");
     let held = LIVE.load(Ordering::Relaxed) - before;
-    let report = fbc_edit::validate::validate(&catalog);
+    let report = fbc_core::validate::validate(&catalog);
     let peak = PEAK.load(Ordering::Relaxed) - before;
     println!(
         "{name:<28} {:>9} on disk  held {:>9} ({:.2}x)  peak {:>9} ({:.2}x)  [{} problems]",

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use criterion::{Criterion, criterion_group, criterion_main};
-use fbc_edit::catalog::{Node, load};
-use fbc_edit::validate::{self, Validation};
+use fbc_core::catalog::{Node, load};
+use fbc_core::validate::{self, Validation};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -48,7 +48,8 @@ fn big_package(dir: &Path, bundles: usize) {
     }
     std::fs::create_dir_all(dir.join("big")).unwrap();
     std::fs::write(dir.join("big/catalog.yaml"), y).unwrap();
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog/metrics-gateway");
+    let demo = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("assets/demo-catalog/metrics-gateway");
     std::fs::create_dir_all(dir.join("metrics-gateway")).unwrap();
     for f in std::fs::read_dir(demo).unwrap() {
         let f = f.unwrap();

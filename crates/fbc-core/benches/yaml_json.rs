@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use fbc_edit::catalog::yaml::{parse_chunk, parse_chunk_full, split_documents};
-use fbc_edit::validate::validate;
+use fbc_core::catalog::yaml::{parse_chunk, parse_chunk_full, split_documents};
+use fbc_core::validate::validate;
 
 // Same allocator as the binary, so the figures match what users see.
 #[global_allocator]
@@ -35,7 +35,7 @@ fn catalog_dir(var: &str, fallback: &str) -> PathBuf {
             );
             dir
         }
-        None => Path::new(env!("CARGO_MANIFEST_DIR"))
+        None => Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join("testdata")
             .join(fallback),
     }
@@ -96,11 +96,11 @@ fn bench_commands(c: &mut Criterion) {
             group.bench_function(name, |b| {
                 b.iter(|| {
                     // As the commands load: `validate` decodes the payloads as it reads.
-                    let options = fbc_edit::catalog::LoadOptions {
+                    let options = fbc_core::catalog::LoadOptions {
                         check_payloads: with_validate,
                         ..Default::default()
                     };
-                    let cat = fbc_edit::catalog::load_with(&dir, &options).expect("load");
+                    let cat = fbc_core::catalog::load_with(&dir, &options).expect("load");
                     if with_validate {
                         validate(&cat).diagnostics.len()
                     } else {
@@ -166,7 +166,7 @@ fn bench_readers(c: &mut Criterion) {
 
 fn read_all(
     texts: &[String],
-    read: impl Fn(&str, fbc_edit::catalog::yaml::Chunk) -> bool,
+    read: impl Fn(&str, fbc_core::catalog::yaml::Chunk) -> bool,
 ) -> usize {
     texts
         .iter()

@@ -1,8 +1,10 @@
-//! fbc-edit: load, check and edit OLM file-based catalogs while keeping their files byte-for-byte where
-//! nothing changed.
+//! The engine of fbc-edit: load, check and edit OLM file-based catalogs while keeping their files
+//! byte-for-byte where nothing changed; render, edit and check their opm templates and whole
+//! operator repositories. It knows nothing of terminals, command lines or registries: images reach
+//! templates through [`template::ImageOpener`], which the application hands in.
 //!
 //! ```
-//! use fbc_edit::catalog::{load, model::Channel, Node};
+//! use fbc_core::catalog::{load, model::Channel, Node};
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! std::fs::write(
@@ -12,7 +14,7 @@
 //! .unwrap();
 //! let mut catalog = load(dir.path()).unwrap();
 //! let id = catalog.index().channel("demo", "stable").unwrap();
-//! assert_eq!(fbc_edit::graph::heads(&Channel::read(&catalog.blob(id).value).unwrap().entries), ["demo.v1.0.0"]);
+//! assert_eq!(fbc_core::graph::heads(&Channel::read(&catalog.blob(id).value).unwrap().entries), ["demo.v1.0.0"]);
 //!
 //! // Promote a new entry: only its two lines are added, the comment stays.
 //! catalog.edit(id, |channel| {
@@ -33,16 +35,13 @@
 
 pub mod bundle;
 pub mod catalog;
-pub mod cli;
 pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod guard;
-pub mod image;
 pub mod migrate;
 pub mod repo;
 pub mod template;
 pub mod text;
-pub mod tui;
 pub mod validate;
 pub mod workspace;

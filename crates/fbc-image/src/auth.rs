@@ -157,7 +157,7 @@ pub fn lookup(registry: &str, repository: &str) -> Credentials {
     let mut found = Credentials::default();
     for file in files() {
         // A credentials file is read only when it is a regular file of at most 16 MiB.
-        let text = crate::guard::file::read_text_limited(&file, 16 << 20);
+        let text = fbc_core::guard::file::read_text_limited(&file, 16 << 20);
         found.looked_at.push((file.clone(), text.is_ok()));
         let text = match text {
             Ok(text) => text,

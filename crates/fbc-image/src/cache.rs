@@ -219,7 +219,8 @@ impl Cache {
     /// The entry for `digest` in namespace `ns`, when it is complete.
     pub fn lookup(&self, ns: Namespace, digest: &str) -> Option<Entry> {
         let dir = self.entry_dir(ns, digest)?;
-        let text = crate::guard::file::read_text_limited(&dir.join("image.json"), 64 << 20).ok()?;
+        let text =
+            fbc_core::guard::file::read_text_limited(&dir.join("image.json"), 64 << 20).ok()?;
         let meta: Meta = serde_json::from_str(&text).ok()?;
         if meta.digest != digest {
             return None;
@@ -236,7 +237,7 @@ impl Cache {
     /// The digest `reference` resolved to when it was last pulled.
     pub fn remembered(&self, reference: &str) -> Option<String> {
         let text =
-            crate::guard::file::read_text_limited(&self.ref_file(reference), 1 << 20).ok()?;
+            fbc_core::guard::file::read_text_limited(&self.ref_file(reference), 1 << 20).ok()?;
         let r: RefRecord = serde_json::from_str(&text).ok()?;
         (r.reference == reference).then_some(r.digest)
     }
@@ -378,6 +379,13 @@ fn abandoned(dir: &Path) -> bool {
 mod tests {
     use super::*;
 
+    /// Makes a FIFO at `p`.
+    fn mkfifo(p: &Path) {
+        let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+
     #[test]
     fn entries_are_keyed_by_well_formed_digests_only() {
         let c = Cache {
@@ -478,7 +486,7 @@ mod tests {
         // A FIFO where a lock file belongs neither hangs the sweep nor counts as a free lock.
         let fifo_dir = dir.path().join("tmp/pull-fifo");
         fs::create_dir_all(&fifo_dir).unwrap();
-        crate::guard::file::tests::mkfifo(&fifo_dir.join(LOCK));
+        mkfifo(&fifo_dir.join(LOCK));
         c.sweep();
         assert!(dir.path().join("images/mine/photo.jpg").is_file());
         assert!(dir.path().join("tmp/pull-important/notes.txt").is_file());

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::guard::limits::{Limit, Limits};
+use fbc_core::guard::limits::{Limit, Limits};
 
 /// Why an image's directory could not be written out.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@
 //! put there.
 //!
 //! A layer is untrusted input: every entry's path and every whiteout's name goes through the path
-//! policy ([`crate::guard::path`]) and is left out (with a note) when it climbs out or is too long;
+//! policy ([`fbc_core::guard::path`]) and is left out (with a note) when it climbs out or is too long;
 //! symbolic links are neither followed nor created, hard links only between files extracted; and
 //! what is written stays within the `extract-bytes` and `extract-files` budgets, with at most
 //! `notes` notes kept.
@@ -17,8 +17,8 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::tarball::{EntryKind, Stream, TarReader};
-use crate::guard::limits::{Limit, Limits};
-use crate::guard::path;
+use fbc_core::guard::limits::{Limit, Limits};
+use fbc_core::guard::path;
 
 const WHITEOUT: &str = ".wh.";
 const OPAQUE: &str = ".wh..wh..opq";
@@ -515,7 +515,7 @@ mod tests {
         )
     }
 
-    use crate::image::tarball::tests::entry;
+    use crate::tarball::tests::entry;
 
     #[test]
     fn layers_apply_in_order_with_whiteouts_and_only_the_wanted_directory() {

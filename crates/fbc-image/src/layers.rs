@@ -12,7 +12,7 @@ use super::digest::{self, Digest};
 use super::error::ImageError;
 use super::extract::Extractor;
 use super::{Layer, Loaded, Options};
-use crate::guard::limits::{Limit, Limits};
+use fbc_core::guard::limits::{Limit, Limits};
 
 /// Applies the layers in order. Each is read up to its declared size and checked against its
 /// digest; a layer listed more than once is fetched once, kept beside the entry being built (in

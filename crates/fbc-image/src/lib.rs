@@ -11,7 +11,7 @@
 //!
 //! Every image is untrusted input: each layer is read up to its declared size and checked against
 //! its digest, a layer listed more than once is fetched once, and reading stays within the budgets
-//! of [`crate::guard::limits`] (`Options::limits`). The network client stays in [`registry`].
+//! of [`fbc_core::guard::limits`] (`Options::limits`). The network client stays in [`registry`].
 
 pub mod auth;
 mod cache;
@@ -37,10 +37,10 @@ pub use export::{ExportError, export};
 pub use opener::Opener;
 pub use reference::{Source, parse as parse_source};
 
-use crate::guard::limits::Limits;
 use cache::{Cache, Entry, Meta, Namespace};
 use digest::Digest;
 use extract::{Extractor, Wanted};
+use fbc_core::guard::limits::Limits;
 use layers::{REPEATED, apply_layers};
 
 /// The label naming a catalog image's catalog directory.

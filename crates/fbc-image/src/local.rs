@@ -22,9 +22,9 @@ use super::digest::Digest;
 use super::error::ImageError;
 use super::tarball::{EntryKind, Seekable, TarReader};
 use super::{Layer, Loaded, pick_platform};
-use crate::guard::file as guarded;
-use crate::guard::limits::{Limit, Limits};
-use crate::guard::path;
+use fbc_core::guard::file as guarded;
+use fbc_core::guard::limits::{Limit, Limits};
+use fbc_core::guard::path;
 
 /// Where blobs are read from.
 enum Store {

@@ -1,9 +1,9 @@
 //! The images templates name, opened for the library's bundle sources: the opener the command line
-//! and the TUI hand to [`crate::template::ImageSource`].
+//! and the TUI hand to [`fbc_core::template::ImageSource`].
 
 use std::path::{Path, PathBuf};
 
-use crate::template::{ImageOpenError, ImageOpener};
+use fbc_core::template::{ImageOpenError, ImageOpener};
 
 use super::{Options, Source, Want, is_image, open, parse_source};
 

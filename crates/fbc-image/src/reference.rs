@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::image_ref::ImageRef;
+use fbc_core::catalog::image_ref::ImageRef;
 
 /// Where an image is read from.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 //! edit key) in the graph pane selects its entry in the tree.
 
 use super::Loaded;
-use crate::graph::channel::ChannelGraph;
-use crate::graph::channel::EdgeKind;
 use crate::tui::tree::items::tree_item;
+use fbc_core::graph::channel::ChannelGraph;
+use fbc_core::graph::channel::EdgeKind;
 use petgraph::Direction;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;

@@ -101,7 +101,7 @@ fn search_input(view: &mut DiffView, mut text: String, input: Input, page: usize
             let n = view.search(text.clone(), page);
             view.note = Some(match n {
                 0 => format!("{text:?} is not in the diff"),
-                n => format!("{text:?}: {}", crate::text::plural(n, "line", "lines")),
+                n => format!("{text:?}: {}", fbc_core::text::plural(n, "line", "lines")),
             });
         }
         Input::Command(Command::Cancel) => {}

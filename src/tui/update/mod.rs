@@ -57,13 +57,13 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loaded(Ok(catalog)) => {
-            loaded(m, crate::workspace::Workspace::open(*catalog).into())
+            loaded(m, fbc_core::workspace::Workspace::open(*catalog).into())
         }
         Action::TemplatesOpened(Ok(set)) => {
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
             }
-            loaded(m, crate::workspace::session::Session::Templates(set))
+            loaded(m, fbc_core::workspace::session::Session::Templates(set))
         }
         Action::TemplatesOpened(Err(e)) => m.state = State::Failed(e),
         Action::Loaded(Err(e)) => m.state = State::Failed(e),
@@ -323,7 +323,7 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
             .map(|d| d.location.clone())
     } else if let Some(file) = l.ws.template_file() {
         // The rendering has no file of its own: the template on screen, from its top.
-        Some(crate::catalog::Location::new(
+        Some(fbc_core::catalog::Location::new(
             file.display().to_string(),
             1,
             1,

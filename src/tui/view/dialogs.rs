@@ -2,11 +2,11 @@
 //! with its answer line kept at the bottom (the write preview is `diff.rs`'s).
 
 use super::{block, centered};
+use crate::theme::Theme;
 use crate::tui::app::{Dialog, Model, Picker};
 use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
 use crate::tui::keymap::{Command, Layer};
-use crate::tui::view::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Layout as Split;
 use ratatui::layout::{Constraint, Rect};

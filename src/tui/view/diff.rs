@@ -4,10 +4,10 @@
 //! as many characters as fit, so a line of hundreds of kilobytes costs what a short one does.
 
 use super::block;
+use crate::theme::{Role, Theme};
 use crate::tui::app::Model;
 use crate::tui::diffview::{self, DiffView, Row, RowKind, find_all};
 use crate::tui::keymap::{Command, Layer};
-use crate::tui::view::theme::{Role, Theme};
 use ratatui::Frame;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -26,7 +26,7 @@ pub(super) fn diff_view(m: &Model, v: &DiffView, f: &mut Frame, theme: &Theme) {
         .fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
     let title = format!(
         "write {}? +{added} −{removed} · {} writes · {} closes · {} help",
-        crate::text::plural(v.files().len(), "file", "files"),
+        fbc_core::text::plural(v.files().len(), "file", "files"),
         keys.hint(Layer::Diff, Command::Confirm),
         keys.hint(Layer::Diff, Command::Cancel),
         keys.hint(Layer::Diff, Command::Help),

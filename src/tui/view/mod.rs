@@ -20,9 +20,8 @@ mod dialogs;
 mod diff;
 mod graph;
 mod panes;
-pub mod theme;
 
-pub use theme::{Role, Theme};
+pub use crate::theme::{Role, Theme};
 
 pub(crate) use dialogs::dialog_scroll_max;
 
@@ -123,7 +122,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     };
     let count = match &l.filter {
         Some(t) => format!("filter {t:?} ({})", l.matches.len()),
-        None => crate::text::plural(
+        None => fbc_core::text::plural(
             l.ws.catalog().index().package_names().len(),
             "package",
             "packages",
@@ -132,7 +131,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     let unsaved = (!l.dirty.is_empty()).then(|| {
         format!(
             "● {}",
-            crate::text::plural(l.dirty.len(), "unsaved file", "unsaved files")
+            fbc_core::text::plural(l.dirty.len(), "unsaved file", "unsaved files")
         )
     });
     let title = fit_title(&what, &count, unsaved.as_deref(), tree_area.width);

@@ -1,10 +1,10 @@
 //! Drawing the changes pane of review mode and the problems pane.
 
 use super::block;
-use crate::catalog::Severity;
-use crate::text::plural;
+use crate::theme::{Role, Theme};
 use crate::tui::app::{Loaded, Tone};
-use crate::tui::view::theme::{Role, Theme};
+use fbc_core::catalog::Severity;
+use fbc_core::text::plural;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};

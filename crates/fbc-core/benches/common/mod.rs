@@ -4,12 +4,20 @@
 
 use std::path::{Path, PathBuf};
 
+/// The repository's root: the benchmarks of crates/fbc-core and of the program share this file.
+#[allow(dead_code)]
+pub fn repository() -> &'static Path {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .find(|p| p.join("testdata").is_dir())
+        .unwrap_or(manifest)
+}
+
 /// A directory of testdata/real; panics when it is missing.
 #[allow(dead_code)]
 pub fn real(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/real")
-        .join(name);
+    let p = repository().join("testdata/real").join(name);
     assert!(
         p.is_dir(),
         "{} is missing (see testdata/real/SOURCES.md)",

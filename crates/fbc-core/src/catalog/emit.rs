@@ -336,7 +336,8 @@ mod tests {
     #[test]
     fn repeated_names_keep_the_order_of_opms_unstable_sort() {
         let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/gosort/go1.24.json"),
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                .join("testdata/gosort/go1.24.json"),
         )
         .unwrap();
         let rec: Value = serde_json::from_str(&text).unwrap();

@@ -221,7 +221,8 @@ mod tests {
 
     fn demo() -> Catalog {
         crate::catalog::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
+            &std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                .join("assets/demo-catalog"),
         )
         .unwrap()
     }

@@ -473,7 +473,7 @@ mod recorded {
     }
 
     fn replay(file: &str, release: GoRelease) -> usize {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join("testdata/gosort")
             .join(file);
         let text = std::fs::read_to_string(&path).expect("recording is readable");

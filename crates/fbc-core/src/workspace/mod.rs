@@ -329,7 +329,8 @@ mod tests {
     fn demo() -> (tempfile::TempDir, Workspace) {
         let tmp = tempfile::tempdir().unwrap();
         copy(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog"),
+            &std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+                .join("assets/demo-catalog"),
             tmp.path(),
         );
         let ws = Workspace::open(crate::catalog::load(tmp.path()).unwrap());

@@ -7,8 +7,8 @@ use ureq::Body;
 
 use super::http::{error_codes, is_lookup_failure, is_tls};
 use super::{Purpose, Remote};
-use crate::guard::limits::Limit;
-use crate::image::error::ImageError;
+use crate::error::ImageError;
+use fbc_core::guard::limits::Limit;
 
 impl Remote {
     /// Whether `e` means the registry could not be reached at all (so a cached copy may stand in).

@@ -32,8 +32,8 @@ use super::auth::{self, Credentials};
 use super::digest::Digest;
 use super::error::ImageError;
 use super::{Layer, Loaded, Options, pick_platform};
-use crate::catalog::image_ref::ImageRef;
-use crate::guard::limits::{Limit, Limits};
+use fbc_core::catalog::image_ref::ImageRef;
+use fbc_core::guard::limits::{Limit, Limits};
 use http::{Challenge, basic, encode, header, origin, parse_challenge, redirected};
 use paced::Paced;
 

@@ -3,7 +3,7 @@
 use std::io::{self, Read};
 use std::time::{Duration, Instant};
 
-use crate::guard::limits::{Limit, Limits};
+use fbc_core::guard::limits::{Limit, Limits};
 
 /// A layer's bytes, given up when they come slower than `slow-speed` for `slow-time`.
 pub(super) struct Paced<R> {

@@ -58,6 +58,8 @@ pub enum Step {
 }
 
 impl Step {
+    /// The steps by the names `FBC_EDIT_FAULT` gives them.
+    #[cfg(feature = "fault-injection")]
     const ALL: [Step; 7] = [
         Step::Check,
         Step::CreateDir,
@@ -68,6 +70,7 @@ impl Step {
         Step::Rename,
     ];
 
+    #[cfg(feature = "fault-injection")]
     fn name(self) -> &'static str {
         match self {
             Step::Check => "check",
@@ -93,13 +96,17 @@ impl Step {
     }
 }
 
-/// A failure injected on purpose, for tests: at `step`, for the planned file number `file`.
+/// A failure injected on purpose, for tests: at `step`, for the planned file number `file`. Only
+/// with the `fault-injection` feature, so a release build neither has the hook nor reads its
+/// variable.
+#[cfg(feature = "fault-injection")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fault {
     pub step: Step,
     pub file: usize,
 }
 
+#[cfg(feature = "fault-injection")]
 impl Fault {
     /// `FBC_EDIT_FAULT=STEP:N` (steps: check, mkdir, write, sync, backup, verify, rename).
     pub fn from_env() -> Option<Fault> {
@@ -118,6 +125,7 @@ pub struct CommitOptions {
     /// Replace files that are read-only.
     pub force_read_only: bool,
     /// Fail on purpose at one step (tests); `FBC_EDIT_FAULT` is read when this is `None`.
+    #[cfg(feature = "fault-injection")]
     pub fault: Option<Fault>,
 }
 
@@ -246,8 +254,11 @@ pub fn commit(
     files: &[PlannedFile],
     options: &CommitOptions,
 ) -> Result<(), CommitError> {
-    let fault = options.fault.or_else(Fault::from_env);
-    let mut tx = Tx::new(root, files, fault)?;
+    let mut tx = Tx::new(root, files)?;
+    #[cfg(feature = "fault-injection")]
+    {
+        tx.fault = options.fault.or_else(Fault::from_env);
+    }
     tx.check(options.force_read_only)?;
     match tx.run() {
         Ok(()) => {

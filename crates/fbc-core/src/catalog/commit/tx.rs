@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "fault-injection")]
+use super::Fault;
 use super::resolve::{Resolve, Target};
 use super::sys::{Dir, is_kind, keep_owner_and_mode, side_name};
-use super::{CommitError, Expect, Fault, FileState, PlannedFile, Refusal, Step};
+use super::{CommitError, Expect, FileState, PlannedFile, Refusal, Step};
 
 /// Progress of one file through the steps.
 #[derive(Default)]
@@ -31,18 +33,16 @@ pub(super) struct Tx<'a> {
     /// Directories this commit created, in creation order.
     created_dirs: Vec<String>,
     done: Vec<Done>,
-    fault: Option<Fault>,
+    /// The failure to inject (tests).
+    #[cfg(feature = "fault-injection")]
+    pub(super) fault: Option<Fault>,
 }
 
 /// A failed step: which, for which planned file, and why.
 pub(super) type StepError = (Step, usize, std::io::Error);
 
 impl<'a> Tx<'a> {
-    pub(super) fn new(
-        root: &Path,
-        files: &'a [PlannedFile],
-        fault: Option<Fault>,
-    ) -> Result<Self, CommitError> {
+    pub(super) fn new(root: &Path, files: &'a [PlannedFile]) -> Result<Self, CommitError> {
         let io = |source| CommitError::Failed {
             step: Step::Check,
             path: ".".into(),
@@ -61,10 +61,12 @@ impl<'a> Tx<'a> {
             dirs,
             created_dirs: Vec::new(),
             done: files.iter().map(|_| Done::default()).collect(),
-            fault,
+            #[cfg(feature = "fault-injection")]
+            fault: None,
         })
     }
 
+    #[cfg(feature = "fault-injection")]
     fn inject(&self, step: Step, file: usize) -> std::io::Result<()> {
         if self.fault == Some(Fault { step, file }) {
             return Err(std::io::Error::other(format!(
@@ -72,6 +74,12 @@ impl<'a> Tx<'a> {
                 step.name()
             )));
         }
+        Ok(())
+    }
+
+    /// Without the `fault-injection` feature no step fails on purpose.
+    #[cfg(not(feature = "fault-injection"))]
+    fn inject(&self, _step: Step, _file: usize) -> std::io::Result<()> {
         Ok(())
     }
 
@@ -418,7 +426,7 @@ mod tests {
         std::fs::create_dir_all(root.join("pkg")).unwrap();
         std::fs::write(root.join("pkg/catalog.yaml"), "old\n").unwrap();
         let files = [planned("pkg/catalog.yaml", b"old\n", b"new\n")];
-        let mut tx = Tx::new(&root, &files, None).unwrap();
+        let mut tx = Tx::new(&root, &files).unwrap();
         tx.check(false).unwrap();
         // Between the check and the rename the package directory leaves the root, and a look-alike
         // takes its place.
@@ -456,7 +464,7 @@ mod tests {
         std::fs::create_dir_all(root.join("pkg")).unwrap();
         std::fs::write(root.join("pkg/catalog.yaml"), "old\n").unwrap();
         let files = [planned("pkg/catalog.yaml", b"old\n", b"new\n")];
-        let mut tx = Tx::new(&root, &files, None).unwrap();
+        let mut tx = Tx::new(&root, &files).unwrap();
         tx.check(false).unwrap();
         let outside = tmp.path().join("outside");
         std::fs::rename(root.join("pkg"), &outside).unwrap();

@@ -108,7 +108,7 @@ fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
 
 #[test]
 fn every_yaml_file_of_the_test_data_reads_the_same() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("testdata");
     let mut files = Vec::new();
     yaml_files(&root, &mut files);
     // Real catalogs, when the variable names where they are.
