@@ -219,11 +219,11 @@ fn to_node(v: &Value) -> Node {
     })
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::io::Result<()> {
     let args = Args::parse();
     std::fs::create_dir_all(&args.out)?;
     let no_resolve = |_: &Str| String::new();
-    let sizes: Vec<anyhow::Result<(usize, usize, usize)>> = (0..args.packages)
+    let sizes: Vec<std::io::Result<(usize, usize, usize)>> = (0..args.packages)
         .into_par_iter()
         .map(|p| {
             let blobs = package_blobs(&args, p);
