@@ -1,6 +1,7 @@
 //! Redraw speed: a keypress redraws the whole screen, so one frame of a 2,000-package tree with a
 //! 500-entry channel in the graph pane must fit in a 60 Hz frame (16 ms).
 
+#[path = "../crates/fbc-core/benches/common/mod.rs"]
 mod common;
 
 use std::fmt::Write as _;
@@ -8,7 +9,7 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Model, update};
 use fbc_edit::tui::input;
 use fbc_edit::tui::keymap::Keymap;
@@ -198,7 +199,7 @@ fn bench_edit(c: &mut Criterion) {
             height: 48,
         },
     );
-    let edit = fbc_edit::edit::Edit::SetSkipRange {
+    let edit = fbc_core::edit::Edit::SetSkipRange {
         package: "big".into(),
         channel: "stable".into(),
         entry: "big.v1.299.0".into(),
@@ -248,7 +249,7 @@ fn bench_edit_generated(c: &mut Criterion) {
         }
         let selected = m.loaded().unwrap().selected().to_vec();
         assert_eq!(selected[0], package);
-        let edit = fbc_edit::edit::Edit::SetSkipRange {
+        let edit = fbc_core::edit::Edit::SetSkipRange {
             package: package.clone(),
             channel: selected[1].clone(),
             entry: selected[2].clone(),
@@ -336,7 +337,7 @@ fn bench_preview(c: &mut Criterion) {
                 height: 45,
             },
         );
-        m.apply_edit(fbc_edit::edit::Edit::SetDefaultChannel {
+        m.apply_edit(fbc_core::edit::Edit::SetDefaultChannel {
             package: package.into(),
             channel: channel.into(),
         })
@@ -384,10 +385,10 @@ fn bench_preview(c: &mut Criterion) {
 /// An edit of five templates at once (the rabbitmq operator's v4.17 to v4.21, 12 bundles each):
 /// each template re-rendered and re-checked, then undone.
 fn bench_template_edit(c: &mut Criterion) {
-    use fbc_edit::edit::Edit;
-    use fbc_edit::template::Sources;
-    use fbc_edit::template::memo::Memo;
-    use fbc_edit::workspace::templates::TemplateSet;
+    use fbc_core::edit::Edit;
+    use fbc_core::template::Sources;
+    use fbc_core::template::memo::Memo;
+    use fbc_core::workspace::templates::TemplateSet;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/release");
     let dir = root.join("operators/rabbitmq-messaging-topology-operator/catalog-templates");
     let mut files: Vec<_> = std::fs::read_dir(&dir)

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use base64::Engine as _;
 use clap::{Parser, ValueEnum};
-use fbc_edit::catalog::json::{JsonStyle, write_json};
-use fbc_edit::catalog::yaml::{YamlStyle, write_document};
-use fbc_edit::catalog::{Entry, Kind, Node, Str};
+use fbc_core::catalog::json::{JsonStyle, write_json};
+use fbc_core::catalog::yaml::{YamlStyle, write_document};
+use fbc_core::catalog::{Entry, Kind, Node, Str};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 
@@ -219,11 +219,11 @@ fn to_node(v: &Value) -> Node {
     })
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::io::Result<()> {
     let args = Args::parse();
     std::fs::create_dir_all(&args.out)?;
     let no_resolve = |_: &Str| String::new();
-    let sizes: Vec<anyhow::Result<(usize, usize, usize)>> = (0..args.packages)
+    let sizes: Vec<std::io::Result<(usize, usize, usize)>> = (0..args.packages)
         .into_par_iter()
         .map(|p| {
             let blobs = package_blobs(&args, p);

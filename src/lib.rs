@@ -1,48 +1,7 @@
-//! fbc-edit: load, check and edit OLM file-based catalogs while keeping their files byte-for-byte where
-//! nothing changed.
-//!
-//! ```
-//! use fbc_edit::catalog::{load, model::Channel, Node};
-//!
-//! let dir = tempfile::tempdir().unwrap();
-//! std::fs::write(
-//!     dir.path().join("catalog.yaml"),
-//!     "schema: olm.channel\npackage: demo\nname: stable\nentries:\n  # first release\n  - name: demo.v1.0.0\n",
-//! )
-//! .unwrap();
-//! let mut catalog = load(dir.path()).unwrap();
-//! let id = catalog.index().channel("demo", "stable").unwrap();
-//! assert_eq!(fbc_edit::graph::heads(&Channel::read(&catalog.blob(id).value).unwrap().entries), ["demo.v1.0.0"]);
-//!
-//! // Promote a new entry: only its two lines are added, the comment stays.
-//! catalog.edit(id, |channel| {
-//!     let entry = Node::map(vec![
-//!         ("name", Node::string("demo.v1.1.0")),
-//!         ("replaces", Node::string("demo.v1.0.0")),
-//!     ]);
-//!     channel.get_field_mut("entries").and_then(Node::as_seq_mut).unwrap().push(entry);
-//! });
-//! let preview = catalog.preview().unwrap();
-//! assert!(preview.contains("+  - name: demo.v1.1.0\n+    replaces: demo.v1.0.0\n"));
-//! catalog.save().unwrap();
-//! assert_eq!(
-//!     std::fs::read_to_string(dir.path().join("catalog.yaml")).unwrap(),
-//!     "schema: olm.channel\npackage: demo\nname: stable\nentries:\n  # first release\n  - name: demo.v1.0.0\n  - name: demo.v1.1.0\n    replaces: demo.v1.0.0\n",
-//! );
-//! ```
+//! fbc-edit, the program: its command line (`cli`) and terminal UI (`tui`) over the engine in
+//! [`fbc_core`] and the image reader in [`fbc_image`]. Dependencies point down: the faces call the
+//! engine, never the other way round.
 
-pub mod bundle;
-pub mod catalog;
 pub mod cli;
-pub mod diff;
-pub mod edit;
-pub mod graph;
-pub mod guard;
-pub mod image;
-pub mod migrate;
-pub mod repo;
-pub mod template;
-pub mod text;
+pub mod theme;
 pub mod tui;
-pub mod validate;
-pub mod workspace;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use fbc_edit::catalog::{Catalog, Severity, load};
+use fbc_core::catalog::{Catalog, Severity, load};
 
 #[path = "support/mutation.rs"]
 mod support;
@@ -340,23 +340,23 @@ fn exercise_catalog(root: &Path, original: &Catalog, survivors: &[&str]) {
     for p in survivors {
         assert!(c.index().package(p).is_some(), "{p} no longer loads");
     }
-    let report = fbc_edit::validate::validate(&c);
+    let report = fbc_core::validate::validate(&c);
     if c.diagnostics.iter().any(|d| d.severity == Severity::Error) {
         assert!(
             !report.is_valid(),
             "a catalog that failed to load is called valid"
         );
     }
-    let _ = fbc_edit::validate::opm::render(&c, &report.diagnostics);
-    let graphs = fbc_edit::graph::channel::all_channel_graphs(&c);
+    let _ = fbc_core::validate::opm::render(&c, &report.diagnostics);
+    let graphs = fbc_core::graph::channel::all_channel_graphs(&c);
     for g in &graphs {
-        let _ = fbc_edit::graph::layout::layout(g);
+        let _ = fbc_core::graph::layout::layout(g);
         if let Some(first) = g.graph.node_indices().next()
-            && let Some(from) = fbc_edit::graph::query::Installed::resolve(g, &g.graph[first].name)
+            && let Some(from) = fbc_core::graph::query::Installed::resolve(g, &g.graph[first].name)
         {
-            let _ = fbc_edit::graph::query::path_to_head(g, &from);
-            let _ = fbc_edit::graph::query::v0_offers(g, &from);
-            let _ = fbc_edit::graph::query::v1_successors(&[g], &from);
+            let _ = fbc_core::graph::query::path_to_head(g, &from);
+            let _ = fbc_core::graph::query::v0_offers(g, &from);
+            let _ = fbc_core::graph::query::v1_successors(&[g], &from);
         }
     }
     // The catalog written out anew, as render and migrate write whole catalogs.
@@ -365,20 +365,20 @@ fn exercise_catalog(root: &Path, original: &Catalog, survivors: &[&str]) {
         .iter()
         .filter_map(|b| c.to_json(&b.value).ok())
         .collect();
-    let _ = fbc_edit::catalog::emit::write_fbc(&values, fbc_edit::catalog::emit::OutFormat::Json);
-    let _ = fbc_edit::catalog::emit::write_fbc(&values, fbc_edit::catalog::emit::OutFormat::Yaml);
-    let sel = fbc_edit::graph::export::Selection::default();
-    let _ = fbc_edit::graph::export::mermaid(&c, &sel, &Default::default());
-    let _ = fbc_edit::graph::export::dot(&c, &sel);
-    let d = fbc_edit::diff::diff(original, &c);
-    let _ = fbc_edit::diff::text(&d);
-    let _ = fbc_edit::diff::markdown(&d);
+    let _ = fbc_core::catalog::emit::write_fbc(&values, fbc_core::catalog::emit::OutFormat::Json);
+    let _ = fbc_core::catalog::emit::write_fbc(&values, fbc_core::catalog::emit::OutFormat::Yaml);
+    let sel = fbc_core::graph::export::Selection::default();
+    let _ = fbc_core::graph::export::mermaid(&c, &sel, &Default::default());
+    let _ = fbc_core::graph::export::dot(&c, &sel);
+    let d = fbc_core::diff::diff(original, &c);
+    let _ = fbc_core::diff::text(&d);
+    let _ = fbc_core::diff::markdown(&d);
     // An edit on whatever loaded, and the diff a save would write (nothing is saved).
     let target = graphs.iter().find(|g| !g.default);
-    let mut ws = fbc_edit::workspace::Workspace::open(c);
+    let mut ws = fbc_core::workspace::Workspace::open(c);
     if let Some(g) = target
         && ws
-            .apply(fbc_edit::edit::Edit::SetDefaultChannel {
+            .apply(fbc_core::edit::Edit::SetDefaultChannel {
                 package: g.package.clone(),
                 channel: g.channel.clone(),
             })
@@ -393,13 +393,13 @@ fn exercise(seed: &Seed, root: &Path, original: &Catalog, templates_source: &Pat
     match seed.kind {
         Kind::Catalog => exercise_catalog(root, original, seed.survivors),
         Kind::Bundle => {
-            let check = fbc_edit::bundle::check_dir(root);
+            let check = fbc_core::bundle::check_dir(root);
             for d in &check.diagnostics {
                 assert!(!d.location.file.is_empty(), "a problem without a file: {d}");
             }
-            let _ = fbc_edit::bundle::render_dir(
+            let _ = fbc_core::bundle::render_dir(
                 root,
-                &fbc_edit::bundle::RenderOptions {
+                &fbc_core::bundle::RenderOptions {
                     image: Some("test.registry/foo-bundle:v0.2.0".into()),
                     csv_metadata: true,
                     ..Default::default()
@@ -407,34 +407,34 @@ fn exercise(seed: &Seed, root: &Path, original: &Catalog, templates_source: &Pat
             );
         }
         Kind::Manifests => {
-            let opts = fbc_edit::migrate::Options {
+            let opts = fbc_core::migrate::Options {
                 image_template: Some("r/{package}:{version}".into()),
                 ..Default::default()
             };
-            if let Ok(m) = fbc_edit::migrate::migrate(root, &opts) {
+            if let Ok(m) = fbc_core::migrate::migrate(root, &opts) {
                 let out = root.parent().unwrap().join("migrated");
                 let _ = m.write(&out);
             }
         }
         Kind::Template => {
             let file = root.join(seed.file);
-            if let Ok(Ok(t)) = fbc_edit::template::read(&file) {
-                let mut sources = fbc_edit::template::source::Sources::new();
+            if let Ok(Ok(t)) = fbc_core::template::read(&file) {
+                let mut sources = fbc_core::template::source::Sources::new();
                 sources.push(
-                    fbc_edit::template::source::CatalogSource::load(templates_source).unwrap(),
+                    fbc_core::template::source::CatalogSource::load(templates_source).unwrap(),
                 );
-                if let Ok(r) = t.render(&sources, fbc_edit::template::OpmVersion::DEFAULT) {
-                    let _ = r.to_text(fbc_edit::catalog::emit::OutFormat::Yaml);
+                if let Ok(r) = t.render(&sources, fbc_core::template::OpmVersion::DEFAULT) {
+                    let _ = r.to_text(fbc_core::catalog::emit::OutFormat::Yaml);
                 }
             }
             // Opened for editing: a semver edit (refused by a basic template) and its preview.
-            if let Ok(mut ws) = fbc_edit::workspace::template::TemplateWorkspace::open(
+            if let Ok(mut ws) = fbc_core::workspace::template::TemplateWorkspace::open(
                 &file,
-                Box::new(fbc_edit::template::Sources::new()),
+                Box::new(fbc_core::template::Sources::new()),
             ) {
-                let edit = fbc_edit::template::edit::TemplateEdit::Semver(
-                    fbc_edit::template::edit::SemverEdit::SetFlag {
-                        flag: fbc_edit::template::edit::SemverFlag::GenerateMajorChannels,
+                let edit = fbc_core::template::edit::TemplateEdit::Semver(
+                    fbc_core::template::edit::SemverEdit::SetFlag {
+                        flag: fbc_core::template::edit::SemverFlag::GenerateMajorChannels,
                         value: true,
                     },
                 );

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use fbc_edit::guard::limits::{Limit, Limits};
-use fbc_edit::image::{self, Want};
+use fbc_core::guard::limits::{Limit, Limits};
+use fbc_image::{self as image, Want};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 
@@ -637,7 +637,7 @@ fn mutated_images_never_panic_hang_or_blow_up() {
             let names = top_names(dir);
             let want = &seeds[which].expect;
             if want == &["packages".to_string()] {
-                let catalog = fbc_edit::catalog::load(dir).unwrap();
+                let catalog = fbc_core::catalog::load(dir).unwrap();
                 assert!(
                     catalog.index().packages().next().is_some(),
                     "{what}: no packages in {names:?}"

@@ -6,9 +6,9 @@ use clap::{Args, ValueEnum};
 
 use super::exit;
 use super::validate::{diagnostics_text, json_value};
-use crate::bundle::{self, RenderOptions};
-use crate::catalog::emit::{OutFormat, write_fbc};
-use crate::catalog::{Diagnostic, Severity};
+use fbc_core::bundle::{self, RenderOptions};
+use fbc_core::catalog::emit::{OutFormat, write_fbc};
+use fbc_core::catalog::{Diagnostic, Severity};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum RenderOutput {
@@ -51,7 +51,7 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     let opts = RenderOptions {
         image: args.image.clone(),
         csv_metadata: args.csv_metadata,
-        related: crate::bundle::RelatedOrder::default(),
+        related: fbc_core::bundle::RelatedOrder::default(),
     };
     if args.csv_metadata && args.image.is_none() {
         eprintln!(
@@ -60,7 +60,7 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     }
     let mut blobs = Vec::new();
     for dir in &args.dirs {
-        if crate::image::is_image(dir) {
+        if fbc_image::is_image(dir) {
             match render_image(dir, args, &opts) {
                 Ok(mut b) => blobs.append(&mut b),
                 Err((code, e)) => {
@@ -114,8 +114,8 @@ fn render_image(
     args: &RenderArgs,
     opts: &RenderOptions,
 ) -> Result<Vec<serde_json::Value>, (i32, String)> {
-    use crate::image::Kind;
-    let opened = super::open::image(reference, &args.images, crate::image::Want::Any)
+    use fbc_image::Kind;
+    let opened = super::open::image(reference, &args.images, fbc_image::Want::Any)
         .map_err(|e| (exit::USAGE, e.to_string()))?;
     match opened.kind {
         Kind::Bundle { .. } => {
@@ -125,7 +125,7 @@ fn render_image(
                     .clone()
                     .or_else(|| Some(opened.reference.clone())),
                 csv_metadata: opts.csv_metadata,
-                related: crate::bundle::RelatedOrder::default(),
+                related: fbc_core::bundle::RelatedOrder::default(),
             };
             bundle::render_dir(&opened.dir, &opts)
                 .map(|b| vec![b])

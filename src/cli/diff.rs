@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::{exit, open};
-use crate::diff;
+use fbc_core::diff;
 
 fn read(at: open::Located) -> Result<open::Opened, String> {
     at.load().map_err(|e| e.to_string())

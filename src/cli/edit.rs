@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::exit;
-use crate::catalog::commit::CommitOptions;
-use crate::edit::{Edit, Target};
-use crate::workspace::Workspace;
+use fbc_core::catalog::commit::CommitOptions;
+use fbc_core::edit::{Edit, Target};
+use fbc_core::workspace::Workspace;
 
 #[derive(Debug, Args)]
 pub struct EditArgs {
@@ -377,7 +377,7 @@ impl EditCommand {
                 replaces,
                 csv_metadata,
             } => {
-                use crate::bundle;
+                use fbc_core::bundle;
                 if bundle::detect(from) != Some(bundle::Format::RegistryV1) {
                     return Err((
                         exit::USAGE,
@@ -390,7 +390,7 @@ impl EditCommand {
                 let opts = bundle::RenderOptions {
                     image: image.clone(),
                     csv_metadata: *csv_metadata,
-                    related: crate::bundle::RelatedOrder::default(),
+                    related: fbc_core::bundle::RelatedOrder::default(),
                 };
                 let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
                     (
@@ -427,7 +427,7 @@ impl EditCommand {
 }
 
 pub fn run(args: &EditArgs) -> i32 {
-    if let Some(image) = args.paths.iter().find(|p| crate::image::is_image(p)) {
+    if let Some(image) = args.paths.iter().find(|p| fbc_image::is_image(p)) {
         eprintln!(
             "fbc-edit: {0} is an image, which cannot be edited in place; `fbc-edit export {0} DIR` writes its catalog out to edit",
             image.display()
@@ -534,9 +534,9 @@ fn show_and_write(ws: Workspace, edit: &Edit, args: &EditArgs) -> i32 {
 
 /// What a skipRange about to be set matches in its channel, and which of those entries OLM v0 drops
 /// (prunes): clusters running them still upgrade through the range, but nobody can install them.
-fn skip_range_effect(catalog: &crate::catalog::Catalog, edit: &Edit) -> Vec<String> {
-    use crate::catalog::semver_range::Range;
-    use crate::graph::channel::{ChannelGraph, PackageFacts};
+fn skip_range_effect(catalog: &fbc_core::catalog::Catalog, edit: &Edit) -> Vec<String> {
+    use fbc_core::catalog::semver_range::Range;
+    use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
     let Edit::SetSkipRange {
         package,
         channel,
@@ -556,7 +556,7 @@ fn skip_range_effect(catalog: &crate::catalog::Catalog, edit: &Edit) -> Vec<Stri
     else {
         return Vec::new();
     };
-    let effect = crate::graph::query::range_effect(&g, &range, g.node(entry));
+    let effect = fbc_core::graph::query::range_effect(&g, &range, g.node(entry));
     let names = |ns: &[petgraph::graph::NodeIndex]| -> String {
         if ns.is_empty() {
             return "none".into();

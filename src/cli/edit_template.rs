@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
-use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
-use crate::catalog::node::{Node, Str};
-use crate::catalog::write::WriteError;
-use crate::catalog::yaml::{self, YamlStyle};
-use crate::guard::path::Root;
-use crate::template::edit::release::{self, OperatorDir, Release};
-use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
-use crate::template::{ImageSource, Sources, schemas};
-use crate::workspace::template::TemplateWorkspace;
-use crate::workspace::templates::{Rerendered, place, rerendered_checked, save_root_of};
+use fbc_core::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
+use fbc_core::catalog::node::{Node, Str};
+use fbc_core::catalog::write::WriteError;
+use fbc_core::catalog::yaml::{self, YamlStyle};
+use fbc_core::guard::path::Root;
+use fbc_core::template::edit::release::{self, OperatorDir, Release};
+use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
+use fbc_core::template::{ImageSource, Sources, schemas};
+use fbc_core::workspace::template::TemplateWorkspace;
+use fbc_core::workspace::templates::{Rerendered, place, rerendered_checked, save_root_of};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -61,9 +61,9 @@ pub(crate) fn template_files(dir: &Path) -> Vec<PathBuf> {
     files_in(&dir)
         .into_iter()
         .filter(|p| {
-            crate::template::read_text(p)
+            fbc_core::template::read_text(p)
                 .ok()
-                .and_then(|t| crate::template::template_schema(&t))
+                .and_then(|t| fbc_core::template::template_schema(&t))
                 .is_some()
         })
         .collect()
@@ -128,7 +128,7 @@ type ImageDir = (String, PathBuf);
 /// The template edit of a verb, and a bundle directory standing for an image it adds.
 fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), (i32, String)> {
     let maturity = |c: &str| {
-        crate::template::edit::maturity_of(c).ok_or((
+        fbc_core::template::edit::maturity_of(c).ok_or((
             exit::USAGE,
             format!("{c:?} is none of Candidate, Fast and Stable"),
         ))
@@ -197,12 +197,12 @@ fn sources(
 ) -> Result<Sources, String> {
     let mut dirs = given.bundle_dirs.clone();
     dirs.extend(extra.clone());
-    let images = given.pull.then(|| ImageSource {
-        pull: true,
-        ..Default::default()
-    });
-    let (sources, _) =
-        Sources::for_template(template, &given.catalog, dirs, images).map_err(|e| e.to_string())?;
+    let images = ImageSource {
+        pull: given.pull,
+        ..ImageSource::new(std::sync::Arc::new(fbc_image::Opener::default()))
+    };
+    let (sources, _) = Sources::for_template(template, &given.catalog, dirs, Some(images))
+        .map_err(|e| e.to_string())?;
     Ok(sources)
 }
 
@@ -272,9 +272,9 @@ fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::
     let semver = ws
         .doc()
         .template()
-        .is_ok_and(|t| t.schema() == crate::template::schemas::SEMVER);
+        .is_ok_and(|t| t.schema() == fbc_core::template::schemas::SEMVER);
     if let (true, Some(before), Ok(after)) = (semver, before, ws.rendering()) {
-        let lines = crate::template::preview::rendering_changes(before, &after.blobs);
+        let lines = fbc_core::template::preview::rendering_changes(before, &after.blobs);
         if !lines.is_empty() {
             println!("the rendering changes:");
             for l in lines {
@@ -326,7 +326,7 @@ fn rerender_changed(
     }
     let rendered = changed
         .iter()
-        .map(crate::workspace::templates::rerendered)
+        .map(fbc_core::workspace::templates::rerendered)
         .collect::<Result<Vec<_>, _>>();
     match rendered {
         Ok(r) => {
@@ -344,12 +344,12 @@ fn rerender_changed(
 /// The catalogs a save re-renders, each with how it changes. A catalog is read only when it
 /// resolves inside `root`, the directory the save writes in.
 pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
-    let limit = crate::catalog::load::MAX_FILE;
+    let limit = fbc_core::catalog::load::MAX_FILE;
     for (file, text) in rendered {
-        let change = match crate::guard::file::read_limited_within(root.path(), file, limit) {
+        let change = match fbc_core::guard::file::read_limited_within(root.path(), file, limit) {
             Ok(bytes) if bytes == text.as_bytes() => "unchanged".to_string(),
             Ok(bytes) => {
-                crate::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
+                fbc_core::template::render_all::diff_summary(&String::from_utf8_lossy(&bytes), text)
             }
             Err(e) if e.is_not_found() => "new file".to_string(),
             Err(e) => e.to_string(),
@@ -384,13 +384,13 @@ fn write_docs(
         });
     }
     for (p, text) in rendered {
-        let output = crate::template::render_all::Output {
+        let output = fbc_core::template::render_all::Output {
             rel: rel(p)?,
             text: text.clone(),
             template_name: String::new(),
         };
         let file =
-            crate::template::render_all::planned_output(root.path(), &output).map_err(|e| {
+            fbc_core::template::render_all::planned_output(root.path(), &output).map_err(|e| {
                 WriteError::Io {
                     path: output.rel.clone(),
                     source: std::io::Error::other(e.to_string()),
@@ -500,8 +500,8 @@ pub(crate) fn release_rendered(
     }
     for (path, text) in new_files {
         let srcs = sources(given, path, &extra)?;
-        let template =
-            crate::template::parse(&path.display().to_string(), text).map_err(|e| e.to_string())?;
+        let template = fbc_core::template::parse(&path.display().to_string(), text)
+            .map_err(|e| e.to_string())?;
         out.extend(rerendered_checked(
             path,
             &template,
@@ -532,12 +532,12 @@ pub(crate) fn release_plan(
             ci.display()
         ));
     }
-    let (bundle, unread) = crate::bundle::render_dir_noting(
+    let (bundle, unread) = fbc_core::bundle::render_dir_noting(
         from,
-        &crate::bundle::RenderOptions {
+        &fbc_core::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
-            related: crate::bundle::RelatedOrder::default(),
+            related: fbc_core::bundle::RelatedOrder::default(),
         },
     )
     .map_err(|e| format!("cannot render {}: {e}", from.display()))?;
@@ -589,7 +589,7 @@ fn release_mappings(op: &OperatorDir) -> Result<(bool, Vec<release::CatalogMappi
     if op.dir.join("ci.yaml").symlink_metadata().is_ok() {
         return release::read_ci_mapping(&op.dir).map_err(|e| e.to_string());
     }
-    let plan = crate::template::render_all::plan(&op.dir).map_err(|e| e.to_string())?;
+    let plan = fbc_core::template::render_all::plan(&op.dir).map_err(|e| e.to_string())?;
     let mappings = plan
         .jobs
         .into_iter()
@@ -604,10 +604,10 @@ fn release_mappings(op: &OperatorDir) -> Result<(bool, Vec<release::CatalogMappi
 
 /// The bundle name each `olm.bundle` image of a basic template renders to, where a source knows it.
 fn bundle_names(doc: &TemplateDoc, sources: &Sources) -> Vec<(String, Option<String>)> {
-    use crate::template::BundleSource as _;
-    crate::template::edit::entries_of(doc.node())
+    use fbc_core::template::BundleSource as _;
+    fbc_core::template::edit::entries_of(doc.node())
         .iter()
-        .filter(|e| crate::template::edit::schema_of(e) == crate::catalog::schema::BUNDLE)
+        .filter(|e| fbc_core::template::edit::schema_of(e) == fbc_core::catalog::schema::BUNDLE)
         .filter_map(|e| {
             e.get_field("image")
                 .and_then(Node::as_str)

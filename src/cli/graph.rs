@@ -5,12 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::exit;
-use crate::catalog::Catalog;
-use crate::catalog::semver_range::Version;
-use crate::graph::channel::{ChainSummary, ChannelGraph};
-use crate::graph::export::{self, MermaidOptions, Selection};
-use crate::graph::filter::{Filter, Window};
-use crate::graph::layout;
+use fbc_core::catalog::Catalog;
+use fbc_core::catalog::semver_range::Version;
+use fbc_core::graph::channel::{ChainSummary, ChannelGraph};
+use fbc_core::graph::export::{self, MermaidOptions, Selection};
+use fbc_core::graph::filter::{Filter, Window};
+use fbc_core::graph::layout;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum GraphFormat {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::exit;
-use crate::guard::limits::{LimitError, Limits};
-use crate::image::{self, Kind, Want};
+use fbc_core::guard::limits::{LimitError, Limits};
+use fbc_image::{self as image, Kind, Want};
 
 /// How images are fetched (for arguments that name one).
 #[derive(Debug, Args, Clone, Default)]
@@ -50,7 +50,7 @@ impl ImageArgs {
             plain_http: self.plain_http,
             refresh: self.refresh,
             progress: true,
-            limits: crate::guard::limits::current(),
+            limits: fbc_core::guard::limits::current(),
         }
     }
 }
@@ -81,7 +81,7 @@ pub fn run_export(args: &ExportArgs) -> i32 {
             return exit::USAGE;
         }
     };
-    match image::export(&opened.dir, &args.dir, &crate::guard::limits::current()) {
+    match image::export(&opened.dir, &args.dir, &fbc_core::guard::limits::current()) {
         Ok(n) => {
             let what = match &opened.kind {
                 Kind::Catalog { .. } => "catalog directory",

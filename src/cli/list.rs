@@ -6,8 +6,8 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{Output, exit};
-use crate::catalog::model::{Bundle, Channel, Package};
-use crate::catalog::{Catalog, PackageIndex, Severity};
+use fbc_core::catalog::model::{Bundle, Channel, Package};
+use fbc_core::catalog::{Catalog, PackageIndex, Severity};
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -116,7 +116,7 @@ fn channels(catalog: &Catalog, package: &str) -> Result<Value, String> {
         .iter()
         .filter_map(|&b| Channel::read(&catalog.blob(b).value).ok())
         .map(|ch| {
-            let heads = crate::graph::heads(&ch.entries);
+            let heads = fbc_core::graph::heads(&ch.entries);
             json!({
                 "name": ch.name,
                 "default": default.as_deref() == Some(ch.name),
@@ -161,7 +161,7 @@ fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, Str
     Ok(json!({
         "package": package,
         "channel": channel,
-        "heads": crate::graph::heads(&ch.entries),
+        "heads": fbc_core::graph::heads(&ch.entries),
         "entries": list,
     }))
 }

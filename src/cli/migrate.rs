@@ -8,8 +8,8 @@ use serde_json::json;
 use super::bundle::RenderOutput;
 use super::exit;
 use super::validate::{diagnostics_text, json_value};
-use crate::catalog::{Diagnostic, Severity};
-use crate::migrate::{self, Migration, Options};
+use fbc_core::catalog::{Diagnostic, Severity};
+use fbc_core::migrate::{self, Migration, Options};
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {

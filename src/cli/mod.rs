@@ -112,9 +112,9 @@ pub enum Output {
 /// Runs the parsed command line and returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     match image::limits(&cli.limits) {
-        Ok(limits) => crate::guard::limits::install(limits),
+        Ok(limits) => fbc_core::guard::limits::install(limits),
         Err(e) => {
-            eprintln!("fbc-edit: {}: {e}", crate::guard::limits::ENV);
+            eprintln!("fbc-edit: {}: {e}", fbc_core::guard::limits::ENV);
             return exit::USAGE;
         }
     }
@@ -150,8 +150,8 @@ pub fn run(cli: Cli) -> i32 {
                 },
                 (None, None) => None,
             };
-            if crate::image::is_image(&dir) {
-                let opened = match open::image(&dir, &cli.images, crate::image::Want::Catalog) {
+            if fbc_image::is_image(&dir) {
+                let opened = match open::image(&dir, &cli.images, fbc_image::Want::Catalog) {
                     Ok(o) => o,
                     Err(e) => {
                         eprintln!("fbc-edit: {e}");
@@ -237,16 +237,16 @@ fn info() -> i32 {
     if let Some(w) = warning {
         println!("warning: {w}");
     }
-    let (theme, warning) = crate::tui::view::theme::load();
+    let (theme, warning) = crate::theme::load();
     if let Some(w) = warning {
         println!("warning: {w}");
     }
     print!("{}", theme.describe());
     println!(
         "budgets for untrusted input (--limit NAME=VALUE, or {}=\"NAME=VALUE,…\"):",
-        crate::guard::limits::ENV
+        fbc_core::guard::limits::ENV
     );
-    for line in crate::guard::limits::current().describe() {
+    for line in fbc_core::guard::limits::current().describe() {
         println!("  {line}");
     }
     println!("keys, by layer (the first binding of a key wins):");

@@ -10,8 +10,8 @@ use thiserror::Error;
 
 use super::exit;
 use super::image::ImageArgs;
-use crate::catalog::{Catalog, LoadError, LoadOptions, load_with};
-use crate::image::{self, ImageError, Want};
+use fbc_core::catalog::{Catalog, LoadError, LoadOptions, load_with};
+use fbc_image::{self as image, ImageError, Want};
 
 /// Why a command's catalog or image could not be opened. Ready to print.
 #[derive(Debug, Error)]

@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use super::graph::check_selection;
 use super::{Output, exit};
-use crate::graph::channel::{ChannelGraph, EdgeKind};
-use crate::graph::export::Selection;
-use crate::graph::query::{Installed, NoPath, UpgradeQuery, V0Answer, V1Path};
+use fbc_core::graph::channel::{ChannelGraph, EdgeKind};
+use fbc_core::graph::export::Selection;
+use fbc_core::graph::query::{Installed, NoPath, UpgradeQuery, V0Answer, V1Path};
 
 /// Which OLM's upgrade rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]

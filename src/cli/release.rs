@@ -8,9 +8,9 @@ use clap::{Args, Subcommand};
 use super::edit_template::{release_plan, release_rendered, root_of};
 use super::exit;
 use super::template::SourceArgs;
-use crate::catalog::Severity;
-use crate::catalog::write::{Pending, unified_diff};
-use crate::workspace::templates::place;
+use fbc_core::catalog::Severity;
+use fbc_core::catalog::write::{Pending, unified_diff};
+use fbc_core::workspace::templates::place;
 
 /// Where the community pipeline publishes the bundle it builds from `operators/<op>/<version>/`.
 pub const COMMUNITY_REGISTRY: &str = "quay.io/community-operator-pipeline-prod";
@@ -45,7 +45,7 @@ pub struct PreviewArgs {
 
 /// The opm release the community and certified release pipelines render with (their image's, since
 /// July 2026).
-const PIPELINE_OPM: crate::template::OpmVersion = crate::template::OpmVersion::V1_71_0;
+const PIPELINE_OPM: fbc_core::template::OpmVersion = fbc_core::template::OpmVersion::V1_71_0;
 
 pub fn run(args: &ReleaseArgs) -> i32 {
     match &args.command {
@@ -141,7 +141,7 @@ fn preview(args: &PreviewArgs) -> i32 {
     let mut catalogs = Vec::new();
     for r in &rendered {
         let rel = shown(&r.file);
-        match crate::template::render_all::read_output(root.path(), &rel) {
+        match fbc_core::template::render_all::read_output(root.path(), &rel) {
             Ok(Some(old)) if old == r.text.as_bytes() => {}
             Ok(old) => catalogs.push(Pending {
                 path: rel,

@@ -10,11 +10,11 @@ use serde_json::{Value, json};
 use std::io::{BufRead, IsTerminal, Write};
 
 use super::exit;
-use crate::catalog::{Diagnostic, Severity};
-use crate::guard::path::Root;
-use crate::repo::add_ocp;
-use crate::repo::{self, Report};
-use crate::text::plural;
+use fbc_core::catalog::{Diagnostic, Severity};
+use fbc_core::guard::path::Root;
+use fbc_core::repo::add_ocp;
+use fbc_core::repo::{self, Report};
+use fbc_core::text::plural;
 
 #[derive(Debug, Args)]
 pub struct RepoArgs {

@@ -3,11 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::catalog::{Diagnostic, Location, Severity};
+use fbc_core::catalog::{Diagnostic, Location, Severity};
 
 /// Every rule of the code registry (catalog, bundle and migrate codes): code, severity and summary.
 fn rules() -> Vec<(&'static str, Severity, &'static str)> {
-    crate::catalog::codes::all()
+    fbc_core::catalog::codes::all()
         .map(|r| (r.code, r.severity, r.title))
         .collect()
 }
@@ -195,15 +195,16 @@ mod tests {
             .flatten()
             .filter_map(|r| r["id"].as_str())
             .collect();
-        for rule in crate::catalog::codes::all() {
+        for rule in fbc_core::catalog::codes::all() {
             assert!(
                 ids.contains(&rule.code),
                 "{} is not a SARIF rule",
                 rule.code
             );
         }
-        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let mut stack = vec![src];
+        // The program's sources and the engine's, where the registry is.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut stack = vec![root.join("src"), root.join("crates")];
         let mut written = 0;
         while let Some(dir) = stack.pop() {
             for e in std::fs::read_dir(&dir).unwrap() {
@@ -232,7 +233,7 @@ mod tests {
     #[test]
     fn a_result_points_at_its_rule() {
         let d = Diagnostic::warning(
-            crate::bundle::codes::SKIPPED_FILE,
+            fbc_core::bundle::codes::SKIPPED_FILE,
             Location::new("manifests/a.yaml", 1, 1),
             "skipped",
         );

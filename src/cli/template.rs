@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use super::bundle::RenderOutput;
 use super::exit;
 use super::image::ImageArgs;
-use crate::template::{self, BundleDirSource, ImageSource, OpmChoice, OpmVersion, Sources};
+use fbc_core::template::{self, BundleDirSource, ImageSource, OpmChoice, OpmVersion, Sources};
 
 #[derive(Debug, Args)]
 pub struct TemplateArgs {
@@ -94,9 +94,8 @@ impl SourceArgs {
         let mut options = images.options();
         options.progress = progress;
         ImageSource {
-            options,
-            mapped: Vec::new(),
             pull: self.pull,
+            ..ImageSource::new(std::sync::Arc::new(fbc_image::Opener { options }))
         }
     }
 }
@@ -129,10 +128,11 @@ pub fn migrate(blobs: &mut [serde_json::Value], level: &str) -> Result<(), Strin
     }
     for blob in blobs
         .iter_mut()
-        .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
+        .filter(|b| b["schema"] == fbc_core::catalog::schema::BUNDLE)
     {
         let name = blob["name"].as_str().unwrap_or_default().to_string();
-        crate::bundle::migrate_bundle_objects(blob).map_err(|e| format!("bundle {name}: {e}"))?;
+        fbc_core::bundle::migrate_bundle_objects(blob)
+            .map_err(|e| format!("bundle {name}: {e}"))?;
     }
     Ok(())
 }
@@ -146,7 +146,7 @@ pub fn run(args: &TemplateArgs) -> i32 {
 }
 
 fn run_render_all(args: &RenderAllArgs) -> i32 {
-    use crate::template::render_all::{self, Mismatch};
+    use fbc_core::template::render_all::{self, Mismatch};
     let plan = match render_all::plan_as(&args.dir, args.sources.opm_version) {
         Ok(p) => p,
         Err(e) => {
@@ -158,7 +158,7 @@ fn run_render_all(args: &RenderAllArgs) -> i32 {
         eprintln!("note: {n}");
     }
     // Every template of the operator renders the repository's bundle directories once per image.
-    let cache = crate::template::repository::RenderCache::default();
+    let cache = fbc_core::template::repository::RenderCache::default();
     let sources_for = |template: &Path| {
         Sources::for_template_sharing(
             template,
@@ -240,17 +240,17 @@ fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
         }
     };
     let mut out = String::new();
-    match crate::catalog::emit::OutFormat::from(args.output) {
-        crate::catalog::emit::OutFormat::Json => {
-            crate::catalog::emit::write_go_json(&mut out, &template, Some("    "), false, 0);
+    match fbc_core::catalog::emit::OutFormat::from(args.output) {
+        fbc_core::catalog::emit::OutFormat::Json => {
+            fbc_core::catalog::emit::write_go_json(&mut out, &template, Some("    "), false, 0);
             out.push('\n');
         }
-        crate::catalog::emit::OutFormat::Yaml => {
-            let node = crate::catalog::emit::to_node(&template, false);
-            crate::catalog::yaml::write_document(
+        fbc_core::catalog::emit::OutFormat::Yaml => {
+            let node = fbc_core::catalog::emit::to_node(&template, false);
+            fbc_core::catalog::yaml::write_document(
                 &mut out,
                 &node,
-                crate::catalog::yaml::YamlStyle::default(),
+                fbc_core::catalog::yaml::YamlStyle::default(),
                 &|_| String::new(),
             );
         }
@@ -317,7 +317,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
             // The output is a preview on stdout, not a catalog written into a repository (there
             // render-all refuses): bundles not in the form opm writes at this migration level
             // are said, the first with its line.
-            if let Err(e) = crate::template::render_all::check_forms(
+            if let Err(e) = fbc_core::template::render_all::check_forms(
                 &args.file.display().to_string(),
                 &r,
                 args.migrate_level.is_some(),

@@ -6,9 +6,9 @@ use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
 use super::exit;
-use crate::catalog::{Diagnostic, Severity};
-use crate::text::plural;
-use crate::validate::{self, codes, profile};
+use fbc_core::catalog::{Diagnostic, Severity};
+use fbc_core::text::plural;
+use fbc_core::validate::{self, codes, profile};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
 pub enum ValidateOutput {
@@ -141,7 +141,7 @@ fn check(
 ) -> Result<validate::Report, i32> {
     // Problems in an image's catalog are named after the image, not the cache directory.
     // Every payload is checked: decoded as it is read, so no file is read twice.
-    let options = crate::catalog::LoadOptions {
+    let options = fbc_core::catalog::LoadOptions {
         check_payloads: true,
         ..Default::default()
     };
@@ -302,7 +302,7 @@ fn shown_path(dir: &Path, file: &str) -> String {
     }
 }
 
-fn located(dir: &Path, loc: &crate::catalog::Location) -> String {
+fn located(dir: &Path, loc: &fbc_core::catalog::Location) -> String {
     let path = shown_path(dir, &loc.file);
     if loc.line == 0 {
         path

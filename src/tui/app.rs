@@ -4,7 +4,10 @@
 //! the one place the rest of the program names them from.
 
 pub use super::details::details;
-pub use super::model::*;
+pub use super::model::{
+    Action, Dialog, Effect, ImageView, InputFor, Model, Overlay, Pane, PickFor, Picked, Picker,
+    Promotee, Prompt, REPLACES_NOTHING, Reopened, Saved, State, TemplateView, short_digest,
+};
 pub use super::review::{Change, ObjectChange, Tone, changes, review_mark};
 pub use super::rules::{edit_hints, range_preview, reason};
 pub use super::tree::{Loaded, build_tree};

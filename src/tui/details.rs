@@ -3,10 +3,10 @@
 use petgraph::Direction;
 use petgraph::visit::EdgeRef;
 
-use crate::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
-use crate::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
-use crate::graph::channel::EdgeKind;
-use crate::tui::tree::*;
+use crate::tui::tree::Loaded;
+use fbc_core::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
+use fbc_core::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
+use fbc_core::graph::channel::EdgeKind;
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {

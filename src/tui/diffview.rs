@@ -477,7 +477,7 @@ mod tests {
     fn files_hunks_and_rows_are_read_once_with_line_numbers() {
         let v = DiffView::parse(DIFF.to_string());
         let kinds: Vec<RowKind> = v.rows().iter().map(|r| r.kind).collect();
-        use RowKind::*;
+        use RowKind::{Added, Context, File, Hunk, Note, Removed};
         assert_eq!(
             kinds,
             [

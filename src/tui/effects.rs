@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::app::{Action, Effect, Model, Reopened, Saved};
-use crate::catalog::commit::{CommitOptions, PlannedFile};
+use fbc_core::catalog::commit::{CommitOptions, PlannedFile};
 
 /// Work an effect leaves for a worker thread: it needs nothing from the model any more.
 pub enum Job {
@@ -23,7 +23,7 @@ pub enum Job {
         image: Option<String>,
     },
     /// The diff of the files a save would change.
-    Preview(Vec<crate::catalog::write::Pending>),
+    Preview(Vec<fbc_core::catalog::write::Pending>),
     /// Whether a directory is a registry+v1 bundle.
     CheckBundleDir {
         dir: PathBuf,
@@ -50,12 +50,12 @@ impl Job {
                 options,
                 reread: None,
             } => Action::Saved(
-                crate::workspace::write_and_reopen(&root, planned, &options).map(|(report, ws)| {
-                    Saved {
+                fbc_core::workspace::write_and_reopen(&root, planned, &options).map(
+                    |(report, ws)| Saved {
                         report,
                         reopened: Reopened::Catalog(Box::new(ws)),
-                    }
-                }),
+                    },
+                ),
             ),
             Job::Save {
                 root,
@@ -63,22 +63,24 @@ impl Job {
                 options,
                 reread: Some(templates),
             } => Action::Saved(
-                crate::workspace::templates::write_and_reread(&root, planned, &options, templates)
-                    .map(|(report, docs)| Saved {
-                        report,
-                        reopened: Reopened::Templates(docs),
-                    }),
+                fbc_core::workspace::templates::write_and_reread(
+                    &root, planned, &options, templates,
+                )
+                .map(|(report, docs)| Saved {
+                    report,
+                    reopened: Reopened::Templates(docs),
+                }),
             ),
             Job::RenderBundle { dir, image } => {
                 let result = render_bundle(&dir, image);
                 Action::BundleRendered { dir, result }
             }
             Job::Preview(pending) => {
-                Action::Previewed(Ok(crate::catalog::write::unified_diff(&pending)))
+                Action::Previewed(Ok(fbc_core::catalog::write::unified_diff(&pending)))
             }
             Job::CheckBundleDir { dir } => {
                 let is_bundle =
-                    crate::bundle::detect(&dir) == Some(crate::bundle::Format::RegistryV1);
+                    fbc_core::bundle::detect(&dir) == Some(fbc_core::bundle::Format::RegistryV1);
                 Action::BundleDirChecked { dir, is_bundle }
             }
             Job::CompletePath { text } => {
@@ -136,7 +138,7 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         }),
         // The diff is at hand; rendering it is quick, writing it is the worker's.
         Effect::ExportChanges { file } => Started::Job(Job::WriteExport {
-            text: crate::diff::markdown(&l.review),
+            text: fbc_core::diff::markdown(&l.review),
             file,
             format: "Markdown".into(),
         }),
@@ -175,7 +177,7 @@ pub fn settle(m: &mut Model, action: Action) -> Vec<Effect> {
 
 /// The selected package's (or channel's) upgrade graph as Mermaid or DOT.
 fn export_text(l: &super::app::Loaded, format: &str) -> String {
-    use crate::graph::export::{MermaidOptions, Selection, dot, mermaid};
+    use fbc_core::graph::export::{MermaidOptions, Selection, dot, mermaid};
     let sel = l.selected();
     let selection = Selection {
         package: sel.first().cloned(),
@@ -193,13 +195,13 @@ fn render_bundle(
     dir: &Path,
     image: Option<String>,
 ) -> Result<(serde_json::Value, Vec<String>), String> {
-    let opts = crate::bundle::RenderOptions {
+    let opts = fbc_core::bundle::RenderOptions {
         image,
         csv_metadata: false,
-        related: crate::bundle::RelatedOrder::default(),
+        related: fbc_core::bundle::RelatedOrder::default(),
     };
-    let read = crate::bundle::RegistryBundle::read(dir);
-    let bundle = crate::bundle::render(&read, &opts).map_err(|e| e.to_string())?;
+    let read = fbc_core::bundle::RegistryBundle::read(dir);
+    let bundle = fbc_core::bundle::render(&read, &opts).map_err(|e| e.to_string())?;
     Ok((bundle, read.channels()))
 }
 

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use crate::catalog::Severity;
-use crate::validate::Report;
+use fbc_core::catalog::Severity;
+use fbc_core::validate::Report;
 
 /// The worst severity of the problems of each package, channel and entry, for the tree's markers,
 /// gathered in one pass over the report.

@@ -33,11 +33,11 @@ use std::time::Duration;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind};
 use crossterm::execute;
 
-use crate::catalog::{LoadOptions, Progress, load_with};
-use crate::template::Sources;
-use crate::template::memo::Memo;
-use crate::workspace::templates::TemplateSet;
 use app::{Action, Effect, ImageView, Model, TemplateView, update};
+use fbc_core::catalog::{LoadOptions, Progress, load_with};
+use fbc_core::template::Sources;
+use fbc_core::template::memo::Memo;
+use fbc_core::workspace::templates::TemplateSet;
 
 /// What the runtime feeds `update`: keys, which are resolved first, and actions.
 enum Incoming {
@@ -67,7 +67,7 @@ enum Origin {
     Templates {
         files: Vec<PathBuf>,
         memo: Memo,
-        opm: Option<crate::template::OpmVersion>,
+        opm: Option<fbc_core::template::OpmVersion>,
     },
 }
 
@@ -106,12 +106,12 @@ pub enum Compare {
 impl Compare {
     /// Loads the older catalog; a git revision's files are written into `scratch` first, which
     /// must outlive the catalog's use.
-    pub fn load(&self, scratch: &Path) -> Result<crate::catalog::Catalog, String> {
+    pub fn load(&self, scratch: &Path) -> Result<fbc_core::catalog::Catalog, String> {
         match self {
-            Compare::Dir(dir) => crate::catalog::load(dir).map_err(|e| e.to_string()),
-            Compare::Git { dir, rev } => crate::diff::git::checkout(dir, rev, scratch)
+            Compare::Dir(dir) => fbc_core::catalog::load(dir).map_err(|e| e.to_string()),
+            Compare::Git { dir, rev } => fbc_core::diff::git::checkout(dir, rev, scratch)
                 .map_err(|e| format!("--compare git:{rev}: {e}"))
-                .and_then(|()| crate::catalog::load(scratch).map_err(|e| e.to_string())),
+                .and_then(|()| fbc_core::catalog::load(scratch).map_err(|e| e.to_string())),
         }
     }
 }
@@ -131,7 +131,7 @@ pub fn run(dir: &Path, compare: Option<&Compare>) -> std::io::Result<()> {
 }
 
 /// Runs the TUI on an image's catalog (already extracted), read-only.
-pub fn run_image(image: &crate::image::Opened, compare: Option<&Compare>) -> std::io::Result<()> {
+pub fn run_image(image: &fbc_image::Opened, compare: Option<&Compare>) -> std::io::Result<()> {
     let view = ImageView {
         reference: image.reference.clone(),
         digest: image.digest.clone(),
@@ -148,7 +148,7 @@ pub fn run_templates(
     files: Vec<PathBuf>,
     sources: Sources,
     note: Option<String>,
-    opm: Option<crate::template::OpmVersion>,
+    opm: Option<fbc_core::template::OpmVersion>,
 ) -> std::io::Result<()> {
     let dir = if shown.is_dir() {
         shown.to_path_buf()
@@ -179,7 +179,7 @@ fn run_origin(
     compare: Option<&Compare>,
 ) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
-    let (theme, theme_warning) = view::theme::load();
+    let (theme, theme_warning) = crate::theme::load();
     let warning = match (warning, theme_warning) {
         (Some(a), Some(b)) => Some(format!("{a} · {b}")),
         (a, b) => a.or(b),
@@ -386,7 +386,7 @@ impl Runtime {
         let from = self.model.dir.clone();
         let tx = self.tx.clone();
         std::thread::spawn(move || {
-            let message = match crate::image::export(&from, &dir, &crate::guard::limits::current())
+            let message = match fbc_image::export(&from, &dir, &fbc_core::guard::limits::current())
             {
                 Ok(n) => format!(
                     "wrote {} ({n} files): `fbc-edit {}` opens it to edit",

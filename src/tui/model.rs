@@ -1,17 +1,17 @@
 //! The TUI's state: the model (panes, focus, dialogs, prompts, the loaded catalog), the actions that
 //! change it and the effects `update` asks the runtime for.
 
-use crate::catalog::commit::CommitOptions;
-use crate::catalog::{Catalog, Progress};
-use crate::edit::{Edit, Target};
-use crate::graph::channel::PackageFacts;
 use crate::tui::keymap::{Key, Keymap};
-use crate::tui::review::*;
-use crate::tui::tree::*;
-use crate::workspace::SaveError;
-use crate::workspace::Workspace;
-use crate::workspace::templates::TemplateSet;
+use crate::tui::review::changes;
+use crate::tui::tree::Loaded;
 use crossterm::event::MouseEvent;
+use fbc_core::catalog::commit::CommitOptions;
+use fbc_core::catalog::{Catalog, Progress};
+use fbc_core::edit::{Edit, Target};
+use fbc_core::graph::channel::PackageFacts;
+use fbc_core::workspace::SaveError;
+use fbc_core::workspace::Workspace;
+use fbc_core::workspace::templates::TemplateSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -89,7 +89,7 @@ impl Promotee {
         &self,
         l: &Loaded,
         package: &str,
-    ) -> Option<crate::catalog::semver_range::Version> {
+    ) -> Option<fbc_core::catalog::semver_range::Version> {
         match self {
             Promotee::Existing(n) => {
                 let idx = l.ws.catalog().index().package(package)?;
@@ -105,7 +105,7 @@ impl Promotee {
                     .iter()
                     .find(|p| p["type"] == "olm.package")?["value"]["version"]
                     .as_str()?;
-                crate::catalog::semver_range::Version::parse(text).ok()
+                fbc_core::catalog::semver_range::Version::parse(text).ok()
             }
         }
     }
@@ -315,7 +315,7 @@ pub struct Model {
     /// Work under way on a worker (a save, a validation, rendering a bundle): keys wait for it.
     pub busy: Option<String>,
     /// Unsaved edits to apply again once the catalog is read anew (after `$EDITOR`).
-    pub replay: Option<Vec<crate::template::edit::TemplateEdit>>,
+    pub replay: Option<Vec<fbc_core::template::edit::TemplateEdit>>,
     /// What to do once a save has gone through (open the editor after "write first").
     pub after_save: Option<Effect>,
     /// How far a dialog taller than the terminal is scrolled.
@@ -355,7 +355,7 @@ pub enum Action {
         to: String,
     },
     /// The whole catalog validated afresh (`:validate`).
-    Validated(Box<crate::validate::Validation>),
+    Validated(Box<fbc_core::validate::Validation>),
     /// The terminal's size, at the start and whenever it changes.
     Resize {
         width: u16,
@@ -366,7 +366,7 @@ pub enum Action {
 
 /// A save that went through: what it wrote, and what was written as read back from disk.
 pub struct Saved {
-    pub report: crate::catalog::write::SaveReport,
+    pub report: fbc_core::catalog::write::SaveReport,
     pub reopened: Reopened,
 }
 
@@ -375,7 +375,7 @@ pub enum Reopened {
     /// The catalog, read anew.
     Catalog(Box<Workspace>),
     /// The templates written, each with its place in the set.
-    Templates(Vec<(usize, crate::template::edit::TemplateDoc)>),
+    Templates(Vec<(usize, fbc_core::template::edit::TemplateDoc)>),
 }
 
 /// Work for the runtime.
@@ -439,7 +439,7 @@ impl Model {
             return;
         };
         if let Some(l) = self.loaded_mut() {
-            l.review = crate::diff::diff(&old, l.ws.catalog());
+            l.review = fbc_core::diff::diff(&old, l.ws.catalog());
             l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
@@ -453,9 +453,9 @@ impl Model {
     pub fn apply_edit(
         &mut self,
         edit: Edit,
-    ) -> Result<crate::workspace::Outcome, crate::template::edit::TemplateEditError> {
+    ) -> Result<fbc_core::workspace::Outcome, fbc_core::template::edit::TemplateEditError> {
         let Some(l) = self.loaded_mut() else {
-            return Err(crate::edit::EditError::NotLoaded.into());
+            return Err(fbc_core::edit::EditError::NotLoaded.into());
         };
         let package = edit.package().to_string();
         // A bundle rendered from a directory stands for its image when templates are edited.

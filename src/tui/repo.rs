@@ -21,8 +21,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use super::input::Input;
 use super::keymap::{self, Command, Key, Keymap, Layer};
 use super::view::{Role, Theme};
-use crate::catalog::{Diagnostic, Severity};
-use crate::repo::{Options, Report};
+use fbc_core::catalog::{Diagnostic, Severity};
+use fbc_core::repo::{Options, Report};
 
 /// One operator as the list shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -508,7 +508,7 @@ pub fn is_repository(dir: &Path) -> bool {
 /// terminal meanwhile) and says why it could not.
 pub fn run(root: &Path, open: &mut dyn FnMut(&Path) -> Result<(), String>) -> std::io::Result<()> {
     let (keymap, warning) = keymap::load();
-    let (theme, theme_warning) = super::view::theme::load();
+    let (theme, theme_warning) = crate::theme::load();
     let mut m = RepoList::new(root.to_path_buf(), keymap);
     m.status = warning.or(theme_warning);
     let (tx, rx) = mpsc::channel::<RepoAction>();
@@ -516,7 +516,7 @@ pub fn run(root: &Path, open: &mut dyn FnMut(&Path) -> Result<(), String>) -> st
         let tx = tx.clone();
         let root = root.to_path_buf();
         std::thread::spawn(move || {
-            let result = crate::repo::check(&root, &Options::default())
+            let result = fbc_core::repo::check(&root, &Options::default())
                 .map(Box::new)
                 .map_err(|e| e.to_string());
             let _ = tx.send(RepoAction::Checked(result));

@@ -32,7 +32,7 @@ pub enum ObjectChange {
 }
 
 /// The changes of a semantic diff as pane lines.
-pub fn changes(d: &crate::diff::CatalogDiff) -> Vec<Change> {
+pub fn changes(d: &fbc_core::diff::CatalogDiff) -> Vec<Change> {
     let mut out = Vec::new();
     for p in &d.packages {
         package_changes(p, &mut out);
@@ -55,7 +55,7 @@ fn change(text: String, path: Vec<String>, object: ObjectChange, tone: Tone) -> 
 }
 
 /// A package's own line, its default channel's change and the channels it gained and lost.
-fn package_changes(p: &crate::diff::PackageDiff, out: &mut Vec<Change>) {
+fn package_changes(p: &fbc_core::diff::PackageDiff, out: &mut Vec<Change>) {
     use ObjectChange::{Added, Changed, Removed};
     use Tone::{Gained, Lost, Neutral};
     let pkg = vec![p.name.clone()];
@@ -99,7 +99,7 @@ fn package_changes(p: &crate::diff::PackageDiff, out: &mut Vec<Change>) {
 
 /// What changed in one channel of package `pkg`: its head, entries, edges, skipRanges, and the
 /// entries that no longer reach the head.
-fn channel_changes(pkg: &str, c: &crate::diff::ChannelDiff, out: &mut Vec<Change>) {
+fn channel_changes(pkg: &str, c: &fbc_core::diff::ChannelDiff, out: &mut Vec<Change>) {
     use ObjectChange::{Added, Changed, Removed};
     use Tone::{Gained, Lost, Neutral};
     let entry = |e: &str| vec![pkg.to_string(), c.name.clone(), e.to_string()];
@@ -145,8 +145,8 @@ fn channel_changes(pkg: &str, c: &crate::diff::ChannelDiff, out: &mut Vec<Change
                 "  {}: ~ {} skipRange {} → {}",
                 c.name,
                 r.entry,
-                crate::diff::range_text(&r.old),
-                crate::diff::range_text(&r.new)
+                fbc_core::diff::range_text(&r.old),
+                fbc_core::diff::range_text(&r.new)
             ),
             entry(&r.entry),
             Changed,
@@ -164,7 +164,7 @@ fn channel_changes(pkg: &str, c: &crate::diff::ChannelDiff, out: &mut Vec<Change
 }
 
 /// A package's changed deprecations and its changed bundles, listed after its channels.
-fn package_notes(p: &crate::diff::PackageDiff, out: &mut Vec<Change>) {
+fn package_notes(p: &fbc_core::diff::PackageDiff, out: &mut Vec<Change>) {
     let pkg = || vec![p.name.clone()];
     for dep in &p.deprecations {
         let tone = match (&dep.old, &dep.new) {

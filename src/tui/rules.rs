@@ -2,12 +2,12 @@
 //! (the footer), why an option of a picker is greyed out, and what a skipRange being typed matches.
 //! The rules themselves stay in `edit/` and `graph/`; this only asks them.
 
-use crate::catalog::semver_range::Range;
-use crate::edit::{Edit, EditError, Target};
-use crate::graph::channel::{ChannelGraph, PackageFacts};
 use crate::tui::keymap::Command;
 use crate::tui::model::Model;
 use crate::tui::tree::Loaded;
+use fbc_core::catalog::semver_range::Range;
+use fbc_core::edit::{Edit, EditError, Target};
+use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
 
 /// Entries of a skipRange preview listed by name; more are counted.
 const PREVIEW_NAMES: usize = 8;
@@ -92,7 +92,7 @@ pub(crate) fn entry_skips(l: &Loaded) -> Option<Vec<String>> {
     };
     let cat = l.ws.catalog();
     let id = cat.index().channel(p, c)?;
-    let ch = crate::catalog::model::Channel::read(&cat.blob(id).value).ok()?;
+    let ch = fbc_core::catalog::model::Channel::read(&cat.blob(id).value).ok()?;
     Some(ch.entry(e)?.skips.iter().map(|s| s.to_string()).collect())
 }
 
@@ -148,7 +148,7 @@ pub fn range_preview(
             "{channel} has no entries yet: the range matches none"
         )];
     };
-    let effect = crate::graph::query::range_effect(&g, &range, entry.and_then(|e| g.node(e)));
+    let effect = fbc_core::graph::query::range_effect(&g, &range, entry.and_then(|e| g.node(e)));
     let total = g.graph.node_count() - usize::from(entry.is_some_and(|e| g.node(e).is_some()));
     let mut out = vec![format!(
         "matches {} of {total} other entries of {channel}; OLM v0 prunes {} of them",

@@ -7,10 +7,10 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::bundle::{self, RenderOptions};
-use fbc_edit::catalog::{Catalog, Severity, load};
-use fbc_edit::edit::Edit;
-use fbc_edit::workspace::Workspace;
+use fbc_core::bundle::{self, RenderOptions};
+use fbc_core::catalog::{Catalog, Severity, load};
+use fbc_core::edit::Edit;
+use fbc_core::workspace::Workspace;
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -23,7 +23,7 @@ fn copy(rel: &str) -> tempfile::TempDir {
 }
 
 fn errors(c: &Catalog) -> Vec<String> {
-    fbc_edit::validate::validate(c)
+    fbc_core::validate::validate(c)
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -102,7 +102,7 @@ fn add_bundle_creates_a_new_package_and_undoes_cleanly() {
     assert_eq!(errors(&catalog), Vec::<String>::new());
     let p = catalog.index().package("foo").unwrap();
     assert_eq!(p.channels.len(), 1);
-    let pkg = fbc_edit::catalog::model::Package::read(&catalog.blob(p.packages[0]).value).unwrap();
+    let pkg = fbc_core::catalog::model::Package::read(&catalog.blob(p.packages[0]).value).unwrap();
     assert_eq!(pkg.default_channel, "beta");
     #[cfg(unix)]
     {
@@ -168,7 +168,7 @@ fn add_bundle_cli() {
     let catalog = load(dir.path()).unwrap();
     assert_eq!(errors(&catalog), Vec::<String>::new());
     let ch = catalog.index().channel("foo", "candidate").unwrap();
-    let ch = fbc_edit::catalog::model::Channel::read(&catalog.blob(ch).value).unwrap();
+    let ch = fbc_core::catalog::model::Channel::read(&catalog.blob(ch).value).unwrap();
     assert_eq!(ch.entries.len(), 1);
     assert_eq!(ch.entries[0].skip_range, Some("<0.2.0"));
 

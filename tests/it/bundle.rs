@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use base64::Engine as _;
-use fbc_edit::bundle::{self, RenderOptions, codes};
-use fbc_edit::catalog::emit::{sort_keys, write_go_json};
-use fbc_edit::catalog::{Catalog, load};
+use fbc_core::bundle::{self, RenderOptions, codes};
+use fbc_core::catalog::emit::{sort_keys, write_go_json};
+use fbc_core::catalog::{Catalog, load};
 use serde_json::Value;
 
 fn local(rel: &str) -> PathBuf {
@@ -59,7 +59,7 @@ fn real_bundles_report_exactly_their_known_problems() {
         "redhat-openshift-ecosystem__community-operators-prod__bundle-pelorus-operator-0.0.9",
     ));
     let d = &check.diagnostics[0];
-    assert_eq!(d.severity, fbc_edit::catalog::Severity::Warning);
+    assert_eq!(d.severity, fbc_core::catalog::Severity::Warning);
     assert_eq!(d.location.line, 2, "points at the dependencies: key");
 }
 
@@ -574,11 +574,11 @@ fn rendered_bundles_validate_in_a_catalog() {
         ];
         std::fs::write(
             tmp.path().join("catalog.json"),
-            fbc_edit::catalog::emit::write_fbc(&blobs, Default::default()),
+            fbc_core::catalog::emit::write_fbc(&blobs, Default::default()),
         )
         .unwrap();
         let catalog = load(tmp.path()).unwrap();
-        let report = fbc_edit::validate::validate(&catalog);
+        let report = fbc_core::validate::validate(&catalog);
         assert!(
             report.is_valid(),
             "{}: {:?}",
@@ -713,7 +713,7 @@ fn bundles_are_read_the_way_opm_reads_them() {
     });
     let b = render(dir.path(), "r/x:1", false);
     let mut json = String::new();
-    fbc_edit::catalog::emit::write_go_json(&mut json, &b["properties"], None, false, 0);
+    fbc_core::catalog::emit::write_go_json(&mut json, &b["properties"], None, false, 0);
     assert!(
         json.contains(r#"{"type":"example.com/tier","value":{"level":"gold","weight":3}}"#),
         "{json}"

@@ -7,9 +7,9 @@ use common::real;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::catalog::{Node, load};
-use fbc_edit::diff;
-use fbc_edit::edit::{Edit, Target};
+use fbc_core::catalog::{Node, load};
+use fbc_core::diff;
+use fbc_core::edit::{Edit, Target};
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo-catalog")
@@ -28,7 +28,7 @@ fn fbc(args: &[&str]) -> (i32, String) {
 }
 
 /// A copy of the demo catalog with one edit applied and saved.
-fn edited(edit: impl FnOnce(&mut fbc_edit::catalog::Catalog)) -> tempfile::TempDir {
+fn edited(edit: impl FnOnce(&mut fbc_core::catalog::Catalog)) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&demo(), tmp.path());
     let mut c = load(tmp.path()).unwrap();

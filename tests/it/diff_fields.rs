@@ -8,8 +8,8 @@ use common::copy_dir;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::catalog::load;
-use fbc_edit::diff;
+use fbc_core::catalog::load;
+use fbc_core::diff;
 
 fn data() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/diff")

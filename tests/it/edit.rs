@@ -6,9 +6,9 @@ use common::{copy_dir, real};
 use std::path::Path;
 
 use assert_cmd::Command;
-use fbc_edit::catalog::{Catalog, Severity, load};
-use fbc_edit::edit::{Edit, Target, Undo};
-use fbc_edit::validate;
+use fbc_core::catalog::{Catalog, Severity, load};
+use fbc_core::edit::{Edit, Target, Undo};
+use fbc_core::validate;
 use proptest::prelude::*;
 
 fn copy_of(rel: &str) -> tempfile::TempDir {
@@ -366,7 +366,7 @@ proptest! {
                 undos.push(u);
             }
             // The index is kept up to date package by package: it must be the one a full build gives.
-            prop_assert_eq!(c.index(), &fbc_edit::catalog::Index::build(&c));
+            prop_assert_eq!(c.index(), &fbc_core::catalog::Index::build(&c));
         }
         let after = model(&c);
         let mut reloaded_model = None;
@@ -385,7 +385,7 @@ proptest! {
         }
         for u in undos.into_iter().rev() {
             u.apply(&mut c);
-            prop_assert_eq!(c.index(), &fbc_edit::catalog::Index::build(&c));
+            prop_assert_eq!(c.index(), &fbc_core::catalog::Index::build(&c));
         }
         prop_assert_eq!(c.preview().unwrap(), "");
         prop_assert!(c.pending_changes().unwrap().is_empty());

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use fbc_edit::catalog::decode::{decode, meta};
-use fbc_edit::catalog::{Severity, load};
+use fbc_core::catalog::decode::{decode, meta};
+use fbc_core::catalog::{Severity, load};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
@@ -157,16 +157,16 @@ fn mutated_files_on_disk_never_panic_and_keep_the_rest() {
         assert!(c.index().package("survivor").is_some(), "round {round}");
         // Validation, the graphs and their exports take whatever loaded without panicking, and an
         // invalid catalog is never called valid when loading already failed.
-        let report = fbc_edit::validate::validate(&c);
+        let report = fbc_core::validate::validate(&c);
         if c.diagnostics.iter().any(|d| d.severity == Severity::Error) {
             assert!(!report.is_valid(), "round {round}");
         }
-        let _ = fbc_edit::validate::opm::render(&c, &report.diagnostics);
-        for g in fbc_edit::graph::channel::all_channel_graphs(&c) {
-            let _ = fbc_edit::graph::layout::layout(&g);
+        let _ = fbc_core::validate::opm::render(&c, &report.diagnostics);
+        for g in fbc_core::graph::channel::all_channel_graphs(&c) {
+            let _ = fbc_core::graph::layout::layout(&g);
         }
-        let sel = fbc_edit::graph::export::Selection::default();
-        let _ = fbc_edit::graph::export::mermaid(&c, &sel, &Default::default());
-        let _ = fbc_edit::graph::export::dot(&c, &sel);
+        let sel = fbc_core::graph::export::Selection::default();
+        let _ = fbc_core::graph::export::mermaid(&c, &sel, &Default::default());
+        let _ = fbc_core::graph::export::dot(&c, &sel);
     }
 }

@@ -5,15 +5,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use assert_cmd::Command;
-use fbc_edit::catalog::model::ChannelEntry;
-use fbc_edit::catalog::node::{Kind, Node, Pos, Style};
-use fbc_edit::catalog::{Catalog, load, semver_range::Version};
-use fbc_edit::graph::channel::{
+use fbc_core::catalog::model::ChannelEntry;
+use fbc_core::catalog::node::{Kind, Node, Pos, Style};
+use fbc_core::catalog::{Catalog, load, semver_range::Version};
+use fbc_core::graph::channel::{
     ChannelGraph, EdgeKind, PackageFacts, all_channel_graphs, package_channel_graphs,
 };
-use fbc_edit::graph::export::{self, MermaidOptions, Selection};
-use fbc_edit::graph::layout::{self, MAX_LANES};
-use fbc_edit::graph::query::{self, Installed, NoPath};
+use fbc_core::graph::export::{self, MermaidOptions, Selection};
+use fbc_core::graph::layout::{self, MAX_LANES};
+use fbc_core::graph::query::{self, Installed, NoPath};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -159,7 +159,7 @@ fn mermaid_lists_entries_of_equal_versions_in_opms_order() {
     for ch in &rec.channels {
         // The recording sorted the channel's entries as the catalog lists them.
         let blob = c.blob(idx.channel(&ch.channel).unwrap());
-        let entries = fbc_edit::catalog::model::Channel::read(&blob.value)
+        let entries = fbc_core::catalog::model::Channel::read(&blob.value)
             .unwrap()
             .entries;
         let names: Vec<&str> = entries.iter().map(|e| e.name).collect();
@@ -568,7 +568,7 @@ fn cli_graph_and_path() {
 
 #[test]
 fn package_view_joins_the_channels() {
-    use fbc_edit::graph::channel::PackageGraph;
+    use fbc_core::graph::channel::PackageGraph;
     let c = catalog("assets/demo-catalog");
     let graphs = package_channel_graphs(&c, c.index().package("cache-operator").unwrap());
     let p = PackageGraph::build("cache-operator", &graphs);

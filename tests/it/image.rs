@@ -224,7 +224,7 @@ fn a_catalog_image_lists_like_its_directory_from_a_registry_a_layout_and_archive
     // `render IMAGE` prints every object of the catalog.
     let rendered = fbc.ok(&["render", &sources[1]]);
     let objects = rendered.lines().filter(|l| *l == "{").count();
-    let catalog = fbc_edit::catalog::load(&catalog_dir()).unwrap();
+    let catalog = fbc_core::catalog::load(&catalog_dir()).unwrap();
     assert_eq!(objects, catalog.live_blobs().count(), "{rendered}");
     // Deeper listings and checks read the same catalog.
     assert_eq!(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Effect, ImageView, Model};
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.
@@ -116,13 +116,13 @@ fn export_dir_copies_the_catalog_out_and_graph_exports_still_work() {
     // What the runtime does for the effect: an editable copy, refused over a non-empty directory.
     let out = tempfile::tempdir().unwrap();
     let to = out.path().join("catalog");
-    let n = fbc_edit::image::export(&catalog(), &to, &Default::default()).unwrap();
+    let n = fbc_image::export(&catalog(), &to, &Default::default()).unwrap();
     assert_eq!(n, 4);
     assert_eq!(
         std::fs::read(to.join("declcfgs/index.yaml")).unwrap(),
         std::fs::read(catalog().join("declcfgs/index.yaml")).unwrap()
     );
-    let e = fbc_edit::image::export(&catalog(), &to, &Default::default())
+    let e = fbc_image::export(&catalog(), &to, &Default::default())
         .unwrap_err()
         .to_string();
     assert!(e.contains("already exists"), "{e}");

@@ -1,8 +1,8 @@
 //! Lints graded so that people keep them switched on: what OLM tolerates in healthy catalogs is a
 //! note (many of one kind grouped on one line), what is worth acting on stays a warning.
 
-use fbc_edit::catalog::{Severity, load};
-use fbc_edit::validate::{codes, validate};
+use fbc_core::catalog::{Severity, load};
+use fbc_core::validate::{codes, validate};
 
 /// A package `p` with one channel; each entry `(name, version, extra lines)`.
 fn catalog(entries: &[(&str, &str, &str)]) -> tempfile::TempDir {

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use fbc_edit::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
-use fbc_edit::catalog::{Catalog, Kind, Severity, load};
+use fbc_core::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
+use fbc_core::catalog::{Catalog, Kind, Severity, load};
 
 fn write(dir: &Path, rel: &str, content: &[u8]) {
     let p = dir.join(rel);
@@ -327,7 +327,7 @@ fn typed_views_read_real_catalog_objects() {
     let pkg = Package::read(&c.blob(foo.packages[0]).value).unwrap();
     assert_eq!(pkg.default_channel, "beta");
     let beta = Channel::read(&c.blob(foo.channel("beta").unwrap()).value).unwrap();
-    assert_eq!(fbc_edit::graph::heads(&beta.entries), vec!["foo.v0.3.1"]);
+    assert_eq!(fbc_core::graph::heads(&beta.entries), vec!["foo.v0.3.1"]);
     let e = beta.entry("foo.v0.2.0").unwrap();
     assert_eq!(e.replaces, Some("foo.v0.1.0"));
     assert_eq!(e.skips, vec!["foo.v0.1.1", "foo.v0.1.2"]);

@@ -8,9 +8,9 @@ use common::real;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::catalog::emit::OutFormat;
-use fbc_edit::catalog::{Severity, load};
-use fbc_edit::migrate::{self, MigratedPackage, Migration, Options};
+use fbc_core::catalog::emit::OutFormat;
+use fbc_core::catalog::{Severity, load};
+use fbc_core::migrate::{self, MigratedPackage, Migration, Options};
 use serde_json::Value;
 
 fn local_etcd() -> PathBuf {
@@ -72,7 +72,7 @@ fn assert_written_catalog_validates(m: &Migration) -> tempfile::TempDir {
     let files = m.write(&out.join("catalog")).unwrap();
     assert_eq!(files.len(), m.packages.len());
     let catalog = load(&out.join("catalog")).unwrap();
-    let report = fbc_edit::validate::validate(&catalog);
+    let report = fbc_core::validate::validate(&catalog);
     let errors: Vec<_> = report
         .diagnostics
         .iter()

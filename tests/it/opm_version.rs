@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::template::memo::Memo;
-use fbc_edit::template::{OpmVersion, Sources};
-use fbc_edit::workspace::template::TemplateWorkspace;
+use fbc_core::template::memo::Memo;
+use fbc_core::template::{OpmVersion, Sources};
+use fbc_core::workspace::template::TemplateWorkspace;
 
 fn fbc() -> Command {
     let mut c = Command::cargo_bin("fbc-edit").unwrap();
@@ -338,7 +338,7 @@ fn an_opened_template_and_its_save_follow_the_makefile() {
     let memo = Memo::new(sources);
     let ws = TemplateWorkspace::open(&template, Box::new(memo.clone())).unwrap();
     assert_eq!(ws.opm().unwrap().version, OpmVersion::V1_46_0);
-    let files = fbc_edit::workspace::templates::rerendered(&ws).unwrap();
+    let files = fbc_core::workspace::templates::rerendered(&ws).unwrap();
     assert_eq!(files.len(), 6);
     for (file, text) in &files {
         assert_eq!(*text, std::fs::read_to_string(file).unwrap(), "{file:?}");
@@ -346,10 +346,10 @@ fn an_opened_template_and_its_save_follow_the_makefile() {
     let ws =
         TemplateWorkspace::open_as(&template, Box::new(memo.clone()), Some(OpmVersion::V1_71_0))
             .unwrap();
-    let files = fbc_edit::workspace::templates::rerendered(&ws).unwrap();
+    let files = fbc_core::workspace::templates::rerendered(&ws).unwrap();
     assert!(files.iter().all(|(_, t)| t.contains("\ndescription: |\n")));
     let set =
-        fbc_edit::workspace::templates::TemplateSet::open(std::slice::from_ref(&template), memo)
+        fbc_core::workspace::templates::TemplateSet::open(std::slice::from_ref(&template), memo)
             .unwrap();
     assert!(
         set.notes()

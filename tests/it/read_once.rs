@@ -2,8 +2,8 @@
 //! objects) are decoded while their file is read, so the checks give the same verdict even when the
 //! file changes or goes away afterwards, and no bytes are held. Without it the checks read from disk.
 
-use fbc_edit::catalog::{LoadOptions, load, load_with};
-use fbc_edit::validate::validate;
+use fbc_core::catalog::{LoadOptions, load, load_with};
+use fbc_core::validate::validate;
 
 /// A package with one bundle whose `olm.bundle.object` is long and not base64 (a `*` inside).
 fn catalog(format_yaml: bool) -> (tempfile::TempDir, std::path::PathBuf) {

@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use fbc_edit::catalog::image_ref::ImageRef;
-use fbc_edit::catalog::model::{Bundle, Channel};
-use fbc_edit::catalog::semver_range::{Range, Version};
-use fbc_edit::catalog::{load, schema};
+use fbc_core::catalog::image_ref::ImageRef;
+use fbc_core::catalog::model::{Bundle, Channel};
+use fbc_core::catalog::semver_range::{Range, Version};
+use fbc_core::catalog::{load, schema};
 
 #[test]
 fn real_skip_ranges_and_versions_parse() {

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use assert_cmd::Command;
-use fbc_edit::catalog::{Catalog, Severity, load};
-use fbc_edit::edit::{Edit, EditError};
-use fbc_edit::validate;
+use fbc_core::catalog::{Catalog, Severity, load};
+use fbc_core::edit::{Edit, EditError};
+use fbc_core::validate;
 
 const CACHE: &str = "cache-operator";
 
@@ -62,7 +62,7 @@ fn errors(c: &Catalog) -> Vec<String> {
 /// The entries of a channel as `name<replaces|skips>` strings.
 fn entries(c: &Catalog, package: &str, channel: &str) -> Vec<String> {
     let id = c.index().channel(package, channel).unwrap();
-    let ch = fbc_edit::catalog::model::Channel::read(&c.blob(id).value).unwrap();
+    let ch = fbc_core::catalog::model::Channel::read(&c.blob(id).value).unwrap();
     ch.entries
         .iter()
         .map(|e| {

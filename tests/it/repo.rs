@@ -531,7 +531,7 @@ fn pull_request_rules_for_the_changes_since_base() {
 /// (vendored in testdata/repo-schemas) do.
 #[test]
 fn the_schema_rules_agree_with_the_pipelines_json_schemas() {
-    use fbc_edit::repo::schema;
+    use fbc_core::repo::schema;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/repo-schemas");
     let load = |name: &str| -> Value {
         serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
@@ -601,7 +601,7 @@ fn the_schema_rules_agree_with_the_pipelines_json_schemas() {
             let value: Value = serde_yaml::from_str(doc).unwrap();
             let expected = validator.is_valid(&value);
             let tree =
-                fbc_edit::catalog::yaml::typed::parse::<serde::de::IgnoredAny>(doc, "f.yaml")
+                fbc_core::catalog::yaml::typed::parse::<serde::de::IgnoredAny>(doc, "f.yaml")
                     .unwrap()
                     .tree;
             let found = schema::check(&tree, shape);

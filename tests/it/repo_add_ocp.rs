@@ -123,7 +123,7 @@ fn opening_a_version_copies_catalogs_and_extends_mappings_and_nothing_else() {
             .replace(OCO_FLOW, &OCO_FLOW.replace("]", ", \"v4.23\"]"))
     );
     // The result is what `template render-all` reads: v4.23 maps to the template that held v4.22.
-    let plan = fbc_edit::template::render_all::plan(&root.join("operators/dxoperator")).unwrap();
+    let plan = fbc_core::template::render_all::plan(&root.join("operators/dxoperator")).unwrap();
     assert!(
         plan.jobs
             .iter()

@@ -6,8 +6,8 @@ use common::copy_dir;
 
 use std::path::{Path, PathBuf};
 
-use fbc_edit::catalog::model::Channel;
-use fbc_edit::catalog::{Catalog, Format, Kind, Node, load};
+use fbc_core::catalog::model::Channel;
+use fbc_core::catalog::{Catalog, Format, Kind, Node, load};
 
 /// Every catalog directory we round-trip: the demo plus the real catalogs in testdata/real.
 fn catalogs() -> Vec<PathBuf> {
@@ -71,7 +71,7 @@ fn add_entry(catalog: &mut Catalog) -> Option<(usize, String)> {
         .find_map(|p| p.channels.first().map(|&c| (p.name.clone(), c)))?;
     let head = {
         let ch = Channel::read(&catalog.blob(ch_blob).value).ok()?;
-        fbc_edit::graph::heads(&ch.entries)
+        fbc_core::graph::heads(&ch.entries)
             .first()
             .map(|h| h.to_string())?
     };

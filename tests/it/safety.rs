@@ -7,12 +7,12 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::bundle::{self, RenderOptions};
-use fbc_edit::catalog::commit::{CommitError, CommitOptions, Fault, FileState, Refusal, Step};
-use fbc_edit::catalog::write::WriteError;
-use fbc_edit::catalog::{Kind, Node, Severity, load};
-use fbc_edit::edit::Edit;
-use fbc_edit::workspace::Workspace;
+use fbc_core::bundle::{self, RenderOptions};
+use fbc_core::catalog::commit::{CommitError, CommitOptions, Fault, FileState, Refusal, Step};
+use fbc_core::catalog::write::WriteError;
+use fbc_core::catalog::{Kind, Node, Severity, load};
+use fbc_core::edit::Edit;
+use fbc_core::workspace::Workspace;
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -352,12 +352,12 @@ fn a_value_left_on_disk_that_cannot_be_read_back_stops_the_save() {
         .clone();
     assert!(matches!(
         description.kind,
-        Kind::String(fbc_edit::catalog::Str::Deferred { .. })
+        Kind::String(fbc_core::catalog::Str::Deferred { .. })
     ));
     // b takes a's description (a value read from a's file), then a changes on disk.
     catalog.edit(b, |n| {
         if let Kind::Map(entries) = &mut n.kind {
-            entries.push(fbc_edit::catalog::Entry {
+            entries.push(fbc_core::catalog::Entry {
                 key: Node::string("description"),
                 value: description.clone(),
             });
@@ -404,12 +404,12 @@ fn long_strings_inside_bundle_objects_are_decoded() {
     .unwrap();
     let c = load(tmp.path()).unwrap();
     let id = c.index().bundle("foo", "foo.v1.0.0").unwrap();
-    let b = fbc_edit::catalog::model::Bundle::read(&c.blob(id).value).unwrap();
+    let b = fbc_core::catalog::model::Bundle::read(&c.blob(id).value).unwrap();
     let data = b
         .properties
         .iter()
         .find_map(|p| match p.parse().unwrap() {
-            fbc_edit::catalog::model::PropertyValue::BundleObject(Some(d)) => Some(d),
+            fbc_core::catalog::model::PropertyValue::BundleObject(Some(d)) => Some(d),
             _ => None,
         })
         .unwrap();

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use fbc_edit::catalog::emit::{OutFormat, write_fbc};
-use fbc_edit::template::{self, BundleDirSource, BundleSource, CatalogSource, Sources, schemas};
+use fbc_core::catalog::emit::{OutFormat, write_fbc};
+use fbc_core::template::{self, BundleDirSource, BundleSource, CatalogSource, Sources, schemas};
 use serde_json::Value;
 
 fn testdata() -> PathBuf {
@@ -227,7 +227,7 @@ fn community_templates_render_as_the_v4_20_catalog_holds_them() {
     for rel in SAME_AS_V4_20 {
         let t = read(&community(rel));
         let r = t
-            .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+            .render(source, fbc_core::template::OpmVersion::DEFAULT)
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
         let theirs = catalog_blobs(source, &packages_of(&r.blobs));
         assert!(!theirs.is_empty(), "{rel}");
@@ -266,7 +266,7 @@ fn other_community_templates_render_or_name_each_missing_image() {
     files_under(&community_templates(), &mut files);
     for f in files {
         let t = read(&f);
-        match t.render(source, fbc_edit::template::OpmVersion::DEFAULT) {
+        match t.render(source, fbc_core::template::OpmVersion::DEFAULT) {
             Ok(_) => rendered += 1,
             Err(e) => {
                 unresolved += 1;
@@ -319,7 +319,7 @@ fn semver_channels_snapshot() {
     let mut out = String::new();
     let mut render = |name: &str, t: template::Template, source: &dyn BundleSource| {
         let r = t
-            .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+            .render(source, fbc_core::template::OpmVersion::DEFAULT)
             .unwrap();
         let pkg = r
             .blobs
@@ -370,7 +370,7 @@ fn semver_channels_snapshot() {
 fn clusterpulse_catalog_comes_from_an_older_linker() {
     let source = v4_20();
     let r = read(&community("clusterpulse/semver.yaml"))
-        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     let ours = by_schema_and_name(&r.blobs);
     let theirs = by_schema_and_name(&catalog_blobs(source, &["clusterpulse".into()]));
@@ -397,7 +397,7 @@ fn clusterpulse_catalog_comes_from_an_older_linker() {
     );
     // Rendered as v1.46.0, the release its Makefile pins, it is the committed catalog.
     let old = read(&community("clusterpulse/semver.yaml"))
-        .render(source, fbc_edit::template::OpmVersion::V1_46_0)
+        .render(source, fbc_core::template::OpmVersion::V1_46_0)
         .unwrap();
     assert_eq!(
         as_written(
@@ -433,7 +433,7 @@ fn without_description(mut blobs: Vec<Value>) -> Vec<Value> {
 fn kubevirt_wol_differs_only_by_the_description() {
     let source = v4_20();
     let r = read(&community("kubevirt-wol/semver.yaml"))
-        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     let theirs = catalog_blobs(source, &["kubevirt-wol".into()]);
     let desc = r.blobs[0]["description"].as_str().unwrap();
@@ -444,7 +444,7 @@ fn kubevirt_wol_differs_only_by_the_description() {
     );
     // Rendered as v1.61.0 (edge-scoped linking, no description yet), it is the committed catalog.
     let old = read(&community("kubevirt-wol/semver.yaml"))
-        .render(source, fbc_edit::template::OpmVersion::V1_61_0)
+        .render(source, fbc_core::template::OpmVersion::V1_61_0)
         .unwrap();
     assert_eq!(as_written(&old.blobs), as_written(&theirs));
 }
@@ -455,7 +455,7 @@ fn kubevirt_wol_differs_only_by_the_description() {
 fn openshift_integration_differs_by_the_old_linker_and_the_description() {
     let source = v4_20();
     let r = read(&community("openshift-integration-operator/semver.yaml"))
-        .render(source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     assert_eq!(
         channel_summary(&r.blobs),
@@ -490,7 +490,7 @@ fn kubedoop_semver_templates_render_as_their_catalogs_but_for_the_description() 
             .join(op);
         let source = CatalogSource::load(&dir).unwrap();
         let r = read(&dir.join("semver.yaml"))
-            .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+            .render(&source, fbc_core::template::OpmVersion::DEFAULT)
             .unwrap();
         assert!(r.blobs[0]["description"].is_string(), "{op}");
         let theirs = catalog_blobs(&source, &packages_of(&r.blobs));
@@ -520,7 +520,7 @@ fn descheduler(version: &str) -> (template::Template, CatalogSource) {
 fn descheduler_4_20_renders_as_its_catalog() {
     let (t, source) = descheduler("4.20");
     let r = t
-        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(&source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     let theirs = catalog_blobs(&source, &packages_of(&r.blobs));
     assert_eq!(as_written(&r.blobs), as_written(&theirs));
@@ -532,7 +532,7 @@ fn descheduler_4_20_renders_as_its_catalog() {
 fn descheduler_4_12_renders_as_its_catalog_with_related_images_sorted() {
     let (t, source) = descheduler("4.12");
     let r = t
-        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(&source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     let mut theirs = catalog_blobs(&source, &packages_of(&r.blobs));
     let mut unsorted = 0;
@@ -570,7 +570,7 @@ fn bundle_directories_stand_for_images() {
         .unwrap(),
     );
     let r = t
-        .render(&sources, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(&sources, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap();
     assert!(r.notes.is_empty(), "{:?}", r.notes);
     assert_eq!(
@@ -608,7 +608,7 @@ fn bundle_directory_errors_name_the_image_and_directory() {
     .unwrap();
     let source = BundleDirSource::new(vec![("img:1".into(), dir.path().to_path_buf())]);
     let e = t
-        .render(&source, fbc_edit::template::OpmVersion::DEFAULT)
+        .render(&source, fbc_core::template::OpmVersion::DEFAULT)
         .unwrap_err()
         .to_string();
     assert!(
@@ -665,7 +665,7 @@ fn mangled_templates_do_not_panic() {
         let text = lines.join("\n");
         match template::parse("m.yaml", &text) {
             Ok(t) => {
-                if let Err(e) = t.render(source, fbc_edit::template::OpmVersion::DEFAULT) {
+                if let Err(e) = t.render(source, fbc_core::template::OpmVersion::DEFAULT) {
                     assert!(e.to_string().starts_with("m.yaml"), "{e}");
                 }
             }

@@ -8,11 +8,11 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::edit::Edit;
-use fbc_edit::template::edit::{SemverEdit, SemverFlag, TemplateEdit};
-use fbc_edit::template::semver::Maturity;
-use fbc_edit::template::{CatalogSource, Sources};
-use fbc_edit::workspace::template::TemplateWorkspace;
+use fbc_core::edit::Edit;
+use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit};
+use fbc_core::template::semver::Maturity;
+use fbc_core::template::{CatalogSource, Sources};
+use fbc_core::workspace::template::TemplateWorkspace;
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -40,7 +40,7 @@ fn json_stream(bytes: &[u8]) -> Vec<serde_json::Value> {
 
 /// Every object of the catalog in `dir`, as JSON.
 fn catalog_values(dir: &Path) -> Vec<serde_json::Value> {
-    let catalog = fbc_edit::catalog::load(dir).unwrap();
+    let catalog = fbc_core::catalog::load(dir).unwrap();
     catalog
         .blobs
         .iter()
@@ -338,7 +338,7 @@ fn a_guided_edit_of_a_basic_template_changes_only_its_lines() {
     let catalog = root.join("catalogs/v4.20/rabbitmq-messaging-topology-operator");
     let mut ws = workspace(&file, &[&catalog]);
     assert!(ws.rendering().is_ok(), "{:?}", ws.rendering().err());
-    assert_eq!(ws.report().count(fbc_edit::catalog::Severity::Error), 0);
+    assert_eq!(ws.report().count(fbc_core::catalog::Severity::Error), 0);
     let outcome = ws
         .apply(TemplateEdit::Catalog(Edit::SetSkipRange {
             package: "rabbitmq-messaging-topology-operator".into(),
@@ -364,7 +364,7 @@ fn a_guided_edit_of_a_basic_template_changes_only_its_lines() {
         .index()
         .channel("rabbitmq-messaging-topology-operator", "stable")
         .unwrap();
-    let ch = fbc_edit::catalog::model::Channel::read(&rendered.blob(id).value).unwrap();
+    let ch = fbc_core::catalog::model::Channel::read(&rendered.blob(id).value).unwrap();
     assert_eq!(
         ch.entry("rabbitmq-messaging-topology-operator.v1.19.3")
             .unwrap()

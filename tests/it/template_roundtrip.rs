@@ -6,12 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-use fbc_edit::catalog::Severity;
-use fbc_edit::edit::{Edit, Target};
-use fbc_edit::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
-use fbc_edit::template::semver::Maturity;
-use fbc_edit::template::{CatalogSource, Sources, template_schema};
-use fbc_edit::workspace::template::TemplateWorkspace;
+use fbc_core::catalog::Severity;
+use fbc_core::edit::{Edit, Target};
+use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
+use fbc_core::template::semver::Maturity;
+use fbc_core::template::{CatalogSource, Sources, template_schema};
+use fbc_core::workspace::template::TemplateWorkspace;
 use serde_json::Value;
 
 fn unpack(archive: &str) -> tempfile::TempDir {

@@ -8,15 +8,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::Progress;
-use fbc_edit::template::Sources;
-use fbc_edit::template::memo::Memo;
+use fbc_core::catalog::Progress;
+use fbc_core::template::Sources;
+use fbc_core::template::memo::Memo;
 use fbc_edit::tui::app::{Action, Effect, Model, Pane, TemplateView};
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.
+use fbc_core::workspace::templates::TemplateSet;
 use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
-use fbc_edit::workspace::templates::TemplateSet;
 
 use common::screen;
 

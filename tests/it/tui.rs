@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Effect, Model, Pane, Prompt};
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.
@@ -456,7 +456,7 @@ fn a_read_only_file_asks_before_it_is_written() {
 /// one-line footer that would cut the list; the edits stay unsaved and the next save writes them.
 #[test]
 fn a_failed_save_shows_every_file_and_keeps_the_edits() {
-    use fbc_edit::catalog::commit::{Fault, Step};
+    use fbc_core::catalog::commit::{Fault, Step};
     let tmp = demo_copy();
     let file = tmp.path().join("cache-operator/catalog.yaml");
     let before = std::fs::read_to_string(&file).unwrap();
@@ -605,7 +605,7 @@ fn review_mode_lists_a_rewritten_skip_range_and_enter_selects_its_entry() {
 }
 
 /// A copy of the demo catalog with one edit applied and saved.
-fn demo_edited(edit: fbc_edit::edit::Edit) -> tempfile::TempDir {
+fn demo_edited(edit: fbc_core::edit::Edit) -> tempfile::TempDir {
     let tmp = demo_copy();
     let mut c = load(tmp.path()).unwrap();
     edit.apply(&mut c).unwrap();
@@ -624,7 +624,7 @@ fn tree_column(screen: &str) -> Vec<String> {
 #[test]
 fn review_mode_marks_as_new_only_the_entries_the_change_added() {
     // A new skips link into an old entry: the entry is not new.
-    let new = demo_edited(fbc_edit::edit::Edit::AddSkips {
+    let new = demo_edited(fbc_core::edit::Edit::AddSkips {
         package: "metrics-gateway".into(),
         channel: "alpha".into(),
         entry: "metrics-gateway.v1.1.0".into(),
@@ -658,7 +658,7 @@ fn review_mode_marks_as_new_only_the_entries_the_change_added() {
 
 #[test]
 fn review_mode_enter_on_a_removed_channel_selects_its_package() {
-    let new = demo_edited(fbc_edit::edit::Edit::DeleteChannel {
+    let new = demo_edited(fbc_core::edit::Edit::DeleteChannel {
         package: "cache-operator".into(),
         channel: "candidate".into(),
     });
@@ -676,7 +676,7 @@ fn review_mode_enter_on_a_removed_channel_selects_its_package() {
 
 /// cache-operator 1.4.0 promoted into stable, replacing its head.
 fn review_of_a_promotion() -> (tempfile::TempDir, Model) {
-    let new = demo_edited(fbc_edit::edit::Edit::Promote {
+    let new = demo_edited(fbc_core::edit::Edit::Promote {
         package: "cache-operator".into(),
         bundle: "cache-operator.v1.4.0".into(),
         channel: "stable".into(),
@@ -690,7 +690,7 @@ fn review_of_a_promotion() -> (tempfile::TempDir, Model) {
 
 /// cache-operator 1.1.0 taken out of stable: 1.2.0 now replaces 1.0.0 directly.
 fn review_of_a_removed_entry() -> (tempfile::TempDir, Model) {
-    let new = demo_edited(fbc_edit::edit::Edit::RemoveEntry {
+    let new = demo_edited(fbc_core::edit::Edit::RemoveEntry {
         package: "cache-operator".into(),
         channel: "stable".into(),
         entry: "cache-operator.v1.1.0".into(),
@@ -867,8 +867,8 @@ fn writing_goes_out_as_effects_and_comes_back_as_actions() {
     // The worker's answer: the file changed on disk meanwhile.
     pure(
         &mut m,
-        Action::Saved(Err(fbc_edit::workspace::SaveError::from(
-            fbc_edit::catalog::write::WriteError::ChangedOnDisk {
+        Action::Saved(Err(fbc_core::workspace::SaveError::from(
+            fbc_core::catalog::write::WriteError::ChangedOnDisk {
                 path: "cache-operator/catalog.yaml".into(),
             },
         ))),

@@ -8,8 +8,8 @@ use common::{demo, press, tui_model as model};
 use std::path::Path;
 use std::sync::Arc;
 
-use fbc_edit::catalog::{Progress, load};
-use fbc_edit::edit::Edit;
+use fbc_core::catalog::{Progress, load};
+use fbc_core::edit::Edit;
 use fbc_edit::tui::app::{Action, Dialog, Model};
 use fbc_edit::tui::diffview::DiffView;
 use fbc_edit::tui::effects::settle;

@@ -7,7 +7,7 @@ use crate::common;
 use common::screen;
 use common::{demo, demo_copy, press, tui_model as model};
 
-use fbc_edit::edit::Edit;
+use fbc_core::edit::Edit;
 use fbc_edit::tui::app::{Dialog, Model};
 
 fn selected(m: &Model) -> Vec<String> {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Dialog, Model, Pane, PickFor, build_tree};
 use fbc_edit::tui::effects::settle;
 use fbc_edit::tui::keymap::Keymap;

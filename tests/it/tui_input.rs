@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use common::screen;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Dialog, Model, Pane};
 use fbc_edit::tui::effects::{press as press_key, settle as update};
 use fbc_edit::tui::input::{Input, resolve};
@@ -324,7 +324,7 @@ fn open_with_unsaved_edits_asks_and_keeps_them_through_the_editor() {
     let catalog = l.ws.catalog();
     let idx = catalog.index().package("backup-operator").unwrap();
     let pkg =
-        fbc_edit::catalog::model::Package::read(&catalog.blob(idx.packages[0]).value).unwrap();
+        fbc_core::catalog::model::Package::read(&catalog.blob(idx.packages[0]).value).unwrap();
     assert_eq!(pkg.default_channel, "stable-2.1");
 }
 

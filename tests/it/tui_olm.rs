@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::app::{Action, Model};
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Diagnostic, Location, Severity};
-use fbc_edit::repo::{OperatorReport, Report};
+use fbc_core::catalog::{Diagnostic, Location, Severity};
+use fbc_core::repo::{OperatorReport, Report};
 use fbc_edit::tui::keymap::Keymap;
 use fbc_edit::tui::repo::{Checking, RepoAction, RepoEffect, RepoList, update, view};
 
@@ -199,7 +199,7 @@ fn a_real_repository_lists_its_operators() {
     );
     assert!(fbc_edit::tui::repo::is_repository(&root));
     assert!(!fbc_edit::tui::repo::is_repository(&root.join("operators")));
-    let report = fbc_edit::repo::check(&root, &Default::default()).unwrap();
+    let report = fbc_core::repo::check(&root, &Default::default()).unwrap();
     let mut m = RepoList::new(root, Keymap::default());
     update(&mut m, RepoAction::Checked(Ok(Box::new(report))));
     let names: Vec<&str> = m.rows.iter().map(|r| r.name.as_str()).collect();

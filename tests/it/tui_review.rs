@@ -8,7 +8,7 @@ use std::process::Command as Process;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
 use fbc_edit::tui::Compare;
 use fbc_edit::tui::app::{Action, Model, Pane};
 use fbc_edit::tui::effects::settle as update;
@@ -21,7 +21,7 @@ fn demo() -> PathBuf {
 /// Takes cache-operator.v1.1.0 out of stable in the catalog in `dir`, and saves it.
 fn remove_v110(dir: &std::path::Path) {
     let mut c = load(dir).unwrap();
-    fbc_edit::edit::Edit::RemoveEntry {
+    fbc_core::edit::Edit::RemoveEntry {
         package: "cache-operator".into(),
         channel: "stable".into(),
         entry: "cache-operator.v1.1.0".into(),
@@ -39,7 +39,7 @@ fn edited_demo() -> tempfile::TempDir {
     tmp
 }
 
-fn review(new: &Path, old: fbc_edit::catalog::Catalog) -> Model {
+fn review(new: &Path, old: fbc_core::catalog::Catalog) -> Model {
     let mut m = Model::new(
         new.to_path_buf(),
         Keymap::default(),
@@ -163,7 +163,7 @@ fn export_changes_writes_the_markdown_diff_renders() {
     let new = edited_demo();
     let old = load(&demo()).unwrap();
     let expected =
-        fbc_edit::diff::markdown(&fbc_edit::diff::diff(&old, &load(new.path()).unwrap()));
+        fbc_core::diff::markdown(&fbc_core::diff::diff(&old, &load(new.path()).unwrap()));
     let mut m = review(new.path(), old);
     let out = tempfile::tempdir().unwrap();
     let file = out.path().join("changes.md");

@@ -3,11 +3,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fbc_edit::catalog::{Progress, load};
+use fbc_core::catalog::{Progress, load};
+use fbc_edit::theme;
 use fbc_edit::tui::app::{Action, Model};
 use fbc_edit::tui::effects::settle as update;
 use fbc_edit::tui::keymap::Keymap;
-use fbc_edit::tui::view::{Role, Theme, theme, view};
+use fbc_edit::tui::view::{Role, Theme, view};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use assert_cmd::Command;
-use fbc_edit::edit::Edit;
-use fbc_edit::template::Sources;
-use fbc_edit::template::edit::TemplateEdit;
-use fbc_edit::template::memo::Memo;
-use fbc_edit::workspace::templates::{TemplateSet, write_and_reread};
+use fbc_core::edit::Edit;
+use fbc_core::template::Sources;
+use fbc_core::template::edit::TemplateEdit;
+use fbc_core::template::memo::Memo;
+use fbc_core::workspace::templates::{TemplateSet, write_and_reread};
 
 fn local(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -60,7 +60,7 @@ fn a_fifo_in_a_catalog_is_reported_and_the_rest_loads() {
             assert!(all.contains("invalid: 3 errors, 0 warnings"), "{all}");
         }
     }
-    let catalog = fbc_edit::catalog::load(dir.path()).unwrap();
+    let catalog = fbc_core::catalog::load(dir.path()).unwrap();
     assert!(
         catalog
             .index()

@@ -7,8 +7,8 @@ use common::copy_dir;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use fbc_edit::catalog::{Node, Severity, load, model::Channel};
-use fbc_edit::validate::{self, Validation, codes};
+use fbc_core::catalog::{Node, Severity, load, model::Channel};
+use fbc_core::validate::{self, Validation, codes};
 
 fn cases_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/validate")
@@ -345,7 +345,7 @@ fn revalidating_a_package_after_edits_equals_a_full_run() {
     // 3: a wrong type in a bundle (the shape check of an edited blob is redone, not cached).
     let bundle = catalog.index().package(package).unwrap().bundles[0];
     catalog.edit(bundle, |b| {
-        b.set_field("image", Node::new(fbc_edit::catalog::Kind::Bool(true)))
+        b.set_field("image", Node::new(fbc_core::catalog::Kind::Bool(true)))
     });
     v.revalidate(&catalog, &[package]);
     let report = v.report();

@@ -5,8 +5,8 @@
 #![allow(dead_code)]
 use crate::common;
 
-use fbc_edit::catalog::node::ThinVec;
-use fbc_edit::catalog::{Catalog, Entry, Kind, Node, load};
+use fbc_core::catalog::node::ThinVec;
+use fbc_core::catalog::{Catalog, Entry, Kind, Node, load};
 use serde_json::Value;
 
 pub fn at<'a>(n: &'a mut Node, path: &str) -> &'a mut Node {
@@ -47,7 +47,7 @@ pub fn run(fname: &str, text: &str, f: impl FnOnce(&mut Catalog)) -> (String, Re
     assert!(
         cat.diagnostics
             .iter()
-            .all(|d| d.severity != fbc_edit::catalog::Severity::Error),
+            .all(|d| d.severity != fbc_core::catalog::Severity::Error),
         "load diags: {:?}",
         cat.diagnostics
     );
@@ -57,7 +57,7 @@ pub fn run(fname: &str, text: &str, f: impl FnOnce(&mut Catalog)) -> (String, Re
     let want: Vec<Value> = cat.files[fid]
         .blobs
         .iter()
-        .filter(|&&b| cat.blob(b).state != fbc_edit::catalog::BlobState::Removed)
+        .filter(|&&b| cat.blob(b).state != fbc_core::catalog::BlobState::Removed)
         .map(|&b| cat.to_json(&cat.blob(b).value).unwrap())
         .collect();
     let tmp2 = tempfile::tempdir().unwrap();
@@ -71,7 +71,7 @@ pub fn run(fname: &str, text: &str, f: impl FnOnce(&mut Catalog)) -> (String, Re
     let res = if back
         .diagnostics
         .iter()
-        .any(|d| d.severity == fbc_edit::catalog::Severity::Error)
+        .any(|d| d.severity == fbc_core::catalog::Severity::Error)
     {
         Err(format!("diags: {:?}", back.diagnostics))
     } else if serde_json::to_string(&want).unwrap() != serde_json::to_string(&got).unwrap() {
@@ -826,8 +826,8 @@ fn j_root_reorder_indented() {
 }
 
 // ------------- batch 4
-fn meta_of(n: &Node) -> fbc_edit::catalog::Meta {
-    fbc_edit::catalog::decode::meta(n, "").unwrap()
+fn meta_of(n: &Node) -> fbc_core::catalog::Meta {
+    fbc_core::catalog::decode::meta(n, "").unwrap()
 }
 #[test]
 fn y_remove_first_then_add_to() {

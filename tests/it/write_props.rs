@@ -6,7 +6,7 @@ use common::real_root;
 
 use std::path::Path;
 
-use fbc_edit::catalog::{Kind, Node, load};
+use fbc_core::catalog::{Kind, Node, load};
 
 use common::Rng;
 
@@ -76,7 +76,7 @@ fn mutate(node: &mut Node, rng: &mut Rng, depth: usize) {
                         let at = rng.below(entries.len() + 1);
                         entries.insert(
                             at,
-                            fbc_edit::catalog::Entry {
+                            fbc_core::catalog::Entry {
                                 key: Node::string(key.as_str()),
                                 value: random_value(rng, 2),
                             },

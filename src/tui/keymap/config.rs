@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::key::sequence;
 use super::{Binding, Command, Key, Keymap, Layer};
-use crate::catalog::yaml::typed;
+use fbc_core::catalog::yaml::typed;
 
 /// A binding as the config file writes it.
 #[derive(Deserialize)]

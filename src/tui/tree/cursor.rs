@@ -2,8 +2,10 @@
 //! It follows the tree's selection when that is an entry of the channel shown, and Enter (or an
 //! edit key) in the graph pane selects its entry in the tree.
 
-use super::*;
-use crate::graph::channel::EdgeKind;
+use super::Loaded;
+use crate::tui::tree::items::tree_item;
+use fbc_core::graph::channel::ChannelGraph;
+use fbc_core::graph::channel::EdgeKind;
 use petgraph::Direction;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;

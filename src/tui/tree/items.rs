@@ -1,7 +1,14 @@
 //! Building the tree's items: a package with its channels and their entries, labelled with versions,
 //! problem markers, review marks and the filter's matches.
 
-use super::*;
+use crate::tui::markers::Markers;
+use crate::tui::review::{Change, ObjectChange, review_mark};
+use fbc_core::catalog::Catalog;
+use fbc_core::catalog::model::Bundle;
+use fbc_core::catalog::semver_range::Version;
+use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
+use fbc_core::validate::Report;
+use tui_tree_widget::TreeItem;
 
 /// Whether an entry matches a filter text: its package, name, version or bundle image.
 pub(crate) fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &str) -> bool {
@@ -47,7 +54,7 @@ fn build_from<'c>(
     report: &Report,
     filter: Option<&str>,
     changes: &[Change],
-    packages: impl Iterator<Item = &'c crate::catalog::index::PackageIndex>,
+    packages: impl Iterator<Item = &'c fbc_core::catalog::index::PackageIndex>,
 ) -> (Vec<TreeItem<'static, String>>, Vec<Vec<String>>) {
     let needle = filter.map(str::to_lowercase);
     let markers = Markers::new(report);
@@ -72,7 +79,7 @@ fn build_from<'c>(
 /// match the filter; `None` when the filter leaves nothing of it.
 pub(crate) fn package_item(
     catalog: &Catalog,
-    idx: &crate::catalog::index::PackageIndex,
+    idx: &fbc_core::catalog::index::PackageIndex,
     markers: &Markers,
     needle: Option<&str>,
     changes: &[Change],
@@ -86,7 +93,7 @@ pub(crate) fn package_item(
     };
     let pkg = &idx.name;
     let facts = PackageFacts::read(catalog, idx);
-    let mut names: Vec<(String, crate::catalog::BlobId)> = idx
+    let mut names: Vec<(String, fbc_core::catalog::BlobId)> = idx
         .channels
         .iter()
         .map(|&id| (catalog.blob(id).name().to_string(), id))
@@ -111,7 +118,7 @@ pub(crate) fn package_item(
     let mut label = format!(
         "{pkg}  ({} ch, {})",
         idx.channels.len(),
-        crate::text::plural(idx.bundles.len(), "bundle", "bundles")
+        fbc_core::text::plural(idx.bundles.len(), "bundle", "bundles")
     );
     if facts.deprecated {
         label.push_str("  deprecated");

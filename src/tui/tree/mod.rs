@@ -1,15 +1,13 @@
 //! The loaded catalog as the screens show it: the tree of packages, channels and entries (built for
 //! one package at a time after an edit), the selection and the selected channel's graph.
 
-use crate::catalog::model::{Bundle, Channel, Package};
-use crate::catalog::semver_range::Version;
-use crate::catalog::{Catalog, Location};
-use crate::graph::channel::{ChannelGraph, PackageFacts};
-use crate::graph::layout::{Layout, layout};
 use crate::tui::markers::Markers;
-use crate::tui::review::*;
-use crate::validate::Report;
-use crate::workspace::session::Session;
+use crate::tui::review::{Change, ObjectChange, review_mark};
+use fbc_core::catalog::Location;
+use fbc_core::catalog::model::{Channel, Package};
+use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
+use fbc_core::graph::layout::{Layout, layout};
+use fbc_core::workspace::session::Session;
 use tui_tree_widget::{TreeItem, TreeState};
 
 mod cursor;
@@ -52,7 +50,7 @@ pub struct Loaded {
     /// Review mode: what changed from the older catalog, as lines with the object each is about.
     pub changes: Vec<Change>,
     /// Review mode: the diff the changes come from (the graph pane lists a channel's part of it).
-    pub review: crate::diff::CatalogDiff,
+    pub review: fbc_core::diff::CatalogDiff,
     /// The graph pane follows OLM v1's upgrade rules (nothing dropped; the highest successor is
     /// taken) instead of OLM v0's.
     pub olm_v1: bool,
@@ -205,7 +203,7 @@ impl Loaded {
         &self,
         package: &str,
         channel: &str,
-    ) -> Option<&crate::diff::ChannelDiff> {
+    ) -> Option<&fbc_core::diff::ChannelDiff> {
         self.review
             .packages
             .iter()
@@ -341,7 +339,7 @@ impl Loaded {
     }
 
     /// The tree path of the object a diagnostic is about.
-    pub(crate) fn path_of(&self, d: &crate::catalog::Diagnostic) -> Vec<String> {
+    pub(crate) fn path_of(&self, d: &fbc_core::catalog::Diagnostic) -> Vec<String> {
         let mut path = Vec::new();
         let Some(pkg) = &d.object.package else {
             return path;

@@ -1,14 +1,17 @@
 //! Keys inside dialogs: pickers, inputs, confirmations, the write preview and the questions a save
 //! can ask.
 
-use crate::catalog::commit::CommitOptions;
-use crate::edit::Edit;
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::update::edits::*;
-use crate::tui::update::pickers::*;
-use crate::tui::update::*;
+use crate::tui::model::{Dialog, Effect, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::picker::Picked;
+use crate::tui::update::edits::confirm;
+use crate::tui::update::pickers::{
+    channel_entries, pick_promote_replaces, pick_promote_skips, promote_range_input,
+};
+use crate::tui::update::results::save;
+use fbc_core::catalog::commit::CommitOptions;
+use fbc_core::edit::Edit;
 use std::path::PathBuf;
 
 /// A key while a dialog is open: the dialog answers it, and stays open or gives way to the next.
@@ -119,7 +122,7 @@ fn apply_confirmed(m: &mut Model, edit: Edit) -> String {
             format!(
                 "{}: {} (u undoes)",
                 edit.describe(),
-                crate::text::plural(o.introduced.len(), "new problem", "new problems")
+                fbc_core::text::plural(o.introduced.len(), "new problem", "new problems")
             ),
             o.notes,
         )),

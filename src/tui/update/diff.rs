@@ -1,8 +1,12 @@
 //! Keys in the write preview's diff viewer: the line cursor, pages, hunk and file jumps, search,
 //! the whole line under the cursor, `y` to write and Esc to close. Any other key does nothing.
 
-use super::*;
 use crate::tui::diffview::{self, DiffView};
+use crate::tui::input::Input;
+use crate::tui::keymap::Command;
+use crate::tui::model::{Dialog, Effect, Model, Overlay};
+use crate::tui::update::results::save;
+use ratatui::layout::Rect;
 
 /// A key while the diff viewer is open; it stays open unless the key writes or closes.
 pub(crate) fn diff_input(m: &mut Model, mut view: Box<DiffView>, input: Input) -> Vec<Effect> {
@@ -97,7 +101,7 @@ fn search_input(view: &mut DiffView, mut text: String, input: Input, page: usize
             let n = view.search(text.clone(), page);
             view.note = Some(match n {
                 0 => format!("{text:?} is not in the diff"),
-                n => format!("{text:?}: {}", crate::text::plural(n, "line", "lines")),
+                n => format!("{text:?}: {}", fbc_core::text::plural(n, "line", "lines")),
             });
         }
         Input::Command(Command::Cancel) => {}

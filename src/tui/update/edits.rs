@@ -1,13 +1,14 @@
 //! Starting guided edits from the tree: the pickers and inputs each edit asks for, and the
 //! confirmation that says what it will do and which problems it introduces.
 
-use crate::edit::{Edit, Target};
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::tree::*;
-use crate::tui::update::pickers::*;
-
-pub(crate) use crate::tui::update::pickers::{channels_for_new, grey_new_channels};
+use crate::tui::model::{Dialog, Effect, InputFor, Model};
+use crate::tui::tree::Loaded;
+use crate::tui::update::pickers::{
+    pick_bundle_to_promote, pick_channel_to_promote_into, pick_replaces, pick_skips, pick_unskips,
+    skip_range_input,
+};
+use fbc_core::edit::{Edit, Target};
 
 /// The dialog that states an edit and the problems it would introduce.
 pub(crate) fn confirm(l: &mut Loaded, edit: Edit) -> Result<Dialog, String> {
@@ -34,9 +35,9 @@ pub(crate) fn confirm_with(
         ..
     } = &edit
         && let Some((g, _)) = &l.graph
-        && let Ok(range) = crate::catalog::semver_range::Range::parse(r)
+        && let Ok(range) = fbc_core::catalog::semver_range::Range::parse(r)
     {
-        let effect = crate::graph::query::range_effect(g, &range, g.node(entry));
+        let effect = fbc_core::graph::query::range_effect(g, &range, g.node(entry));
         let names = |ns: &[petgraph::graph::NodeIndex]| -> String {
             ns.iter()
                 .map(|&n| g.graph[n].name.as_str())

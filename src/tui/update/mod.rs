@@ -9,24 +9,22 @@ mod prompt;
 mod results;
 mod semver;
 
-use crate::catalog::Severity;
-use crate::catalog::commit::CommitOptions;
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
-use crate::tui::model::*;
-use crate::tui::tree::*;
-use crate::tui::update::dialogs::*;
-use crate::tui::update::edits::*;
-use crate::workspace::SaveError;
-use crate::workspace::session::Session;
+use crate::tui::model::{Action, Dialog, Effect, Model, Overlay, PANES, Pane, Prompt, State};
+use crate::tui::tree::{Loaded, selected_location};
+use crate::tui::update::dialogs::dialog_input;
+use crate::tui::update::diff::{diff_resized, diff_wheel};
+use crate::tui::update::edits::edit_command;
+use crate::tui::update::prompt::{open_filter, prompt_input};
+use crate::tui::update::results::{
+    bundle_dir_checked, bundle_rendered, loaded, path_completed, previewed, saved, validated,
+};
 use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
-use diff::*;
-use prompt::*;
 pub use prompt::{complete, complete_path, palette_hint};
-use results::*;
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
@@ -59,13 +57,13 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loaded(Ok(catalog)) => {
-            loaded(m, crate::workspace::Workspace::open(*catalog).into())
+            loaded(m, fbc_core::workspace::Workspace::open(*catalog).into())
         }
         Action::TemplatesOpened(Ok(set)) => {
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
             }
-            loaded(m, crate::workspace::session::Session::Templates(set))
+            loaded(m, fbc_core::workspace::session::Session::Templates(set))
         }
         Action::TemplatesOpened(Err(e)) => m.state = State::Failed(e),
         Action::Loaded(Err(e)) => m.state = State::Failed(e),
@@ -325,7 +323,7 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
             .map(|d| d.location.clone())
     } else if let Some(file) = l.ws.template_file() {
         // The rendering has no file of its own: the template on screen, from its top.
-        Some(crate::catalog::Location::new(
+        Some(fbc_core::catalog::Location::new(
             file.display().to_string(),
             1,
             1,

@@ -2,11 +2,12 @@
 //! unskip, what an entry replaces, and the skipRange. Options the edit would refuse are greyed out
 //! with the library's reason, and a picker with nothing to choose is not opened at all.
 
-use crate::edit::Edit;
-use crate::graph::channel::{ChannelGraph, PackageFacts};
-use crate::tui::model::*;
+use crate::tui::model::{Dialog, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::picker::Picker;
 use crate::tui::rules::{entry_skips, reason};
-use crate::tui::tree::*;
+use crate::tui::tree::Loaded;
+use fbc_core::edit::Edit;
+use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
 
 /// Greys out the options for which `edit` is refused, with the reason.
 fn grey_refused(picker: Picker, l: &Loaded, edit: impl Fn(&str) -> Edit) -> Picker {
@@ -120,7 +121,7 @@ fn promote(package: &str, bundle: &str, channel: &str) -> Edit {
 pub(crate) fn pick_bundle_to_promote(l: &Loaded, p: &str, c: &str) -> Result<Dialog, String> {
     let in_channel = channel_entries(l, p, c);
     let catalog = l.ws.catalog();
-    let mut options: Vec<(Option<crate::catalog::semver_range::Version>, String)> = catalog
+    let mut options: Vec<(Option<fbc_core::catalog::semver_range::Version>, String)> = catalog
         .index()
         .package(p)
         .map(|idx| {
@@ -252,17 +253,17 @@ pub(crate) fn pick_promote_replaces(
     skips: Vec<String>,
 ) -> Dialog {
     let options = channel_entries(l, &package, &channel);
-    let head = l
-        .ws
-        .catalog()
-        .index()
-        .channel(&package, &channel)
-        .and_then(|id| {
-            let ch = crate::catalog::model::Channel::read(&l.ws.catalog().blob(id).value).ok()?;
-            crate::graph::heads(&ch.entries)
-                .first()
-                .map(|h| h.to_string())
-        });
+    let head =
+        l.ws.catalog()
+            .index()
+            .channel(&package, &channel)
+            .and_then(|id| {
+                let ch =
+                    fbc_core::catalog::model::Channel::read(&l.ws.catalog().blob(id).value).ok()?;
+                fbc_core::graph::heads(&ch.entries)
+                    .first()
+                    .map(|h| h.to_string())
+            });
     let picker = Picker::new(options);
     let picker = match &head {
         Some(h) => picker.at(h),

@@ -1,6 +1,11 @@
 //! The prompts: the filter, the command palette and its completion, and path completion.
 
-use super::*;
+use super::command_in_pane;
+use crate::tui::input::Input;
+use crate::tui::keymap::Command;
+use crate::tui::model::{Effect, Model, Pane, Prompt};
+use crate::tui::tree::{FilterBefore, Loaded};
+use std::path::PathBuf;
 
 /// Completes a path prefix to the longest common prefix of the directory entries it matches
 /// (directories get a trailing `/`).

@@ -1,6 +1,13 @@
 //! What comes back from the workers: the write preview, a save's outcome, a rendered bundle.
 
-use super::*;
+use crate::tui::model::{Dialog, Effect, InputFor, Model, Reopened, Saved, State};
+use crate::tui::tree::Loaded;
+use crate::tui::update::pickers::{channels_for_new, grey_new_channels};
+use fbc_core::catalog::Severity;
+use fbc_core::catalog::commit::CommitOptions;
+use fbc_core::workspace::SaveError;
+use fbc_core::workspace::session::Session;
+use std::path::PathBuf;
 
 /// The diff of what a save would write is in: show it, or say why not.
 pub(crate) fn previewed(m: &mut Model, result: Result<String, SaveError>) {
@@ -137,7 +144,7 @@ pub(crate) fn loaded(m: &mut Model, ws: Session) {
 
 /// Applies unsaved edits again to the catalog read anew; says how many still applied and which
 /// no longer do (the file they change was changed outside).
-fn replay(l: &mut Loaded, edits: Vec<crate::template::edit::TemplateEdit>) -> String {
+fn replay(l: &mut Loaded, edits: Vec<fbc_core::template::edit::TemplateEdit>) -> String {
     let total = edits.len();
     let mut refused = Vec::new();
     for edit in edits {
@@ -191,7 +198,7 @@ pub(crate) fn path_completed(m: &mut Model, from: String, to: String) {
 }
 
 /// The whole catalog validated afresh (`:validate`).
-pub(crate) fn validated(m: &mut Model, validation: crate::validate::Validation) {
+pub(crate) fn validated(m: &mut Model, validation: fbc_core::validate::Validation) {
     m.busy = None;
     if let Some(l) = m.loaded_mut() {
         l.ws.set_validation(validation);
@@ -201,8 +208,8 @@ pub(crate) fn validated(m: &mut Model, validation: crate::validate::Validation) 
         m.status = Some(format!(
             "{}: {}, {}",
             if errors == 0 { "valid" } else { "invalid" },
-            crate::text::plural(errors, "error", "errors"),
-            crate::text::plural(warnings, "warning", "warnings")
+            fbc_core::text::plural(errors, "error", "errors"),
+            fbc_core::text::plural(warnings, "warning", "warnings")
         ));
     }
 }

@@ -2,8 +2,8 @@
 //! `:generate major on`, `:channel-preference minor`): what only a semver template's model has. Each
 //! is applied to every open template it applies to and says what it changes in the rendering.
 
-use crate::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
 use crate::tui::model::Model;
+use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
 
 /// Runs a semver palette command; the status line says what happened.
 pub(crate) fn palette(m: &mut Model, cmd: &str, arg: &str) {
@@ -24,7 +24,7 @@ pub(crate) fn palette(m: &mut Model, cmd: &str, arg: &str) {
             } else {
                 format!(
                     "{what}: {} (u undoes)",
-                    crate::text::plural(o.introduced.len(), "new problem", "new problems")
+                    fbc_core::text::plural(o.introduced.len(), "new problem", "new problems")
                 )
             };
             for n in o.notes {

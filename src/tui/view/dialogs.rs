@@ -1,9 +1,18 @@
 //! Drawing dialogs: pickers, inputs, confirmations and a save's questions, each sized to its text
-//! with its answer line kept at the bottom (the write preview is `diffview.rs`'s).
+//! with its answer line kept at the bottom (the write preview is `diff.rs`'s).
 
-use super::*;
+use super::{block, centered};
+use crate::theme::Theme;
+use crate::tui::app::{Dialog, Model, Picker};
 use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
+use crate::tui::keymap::{Command, Layer};
+use ratatui::Frame;
+use ratatui::layout::Layout as Split;
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 /// A picker: the filter, its options with the choice kept in view (greyed-out ones with their
 /// reason, marked ones ticked), and the keys.
@@ -74,7 +83,7 @@ fn picker_text(title: String, picker: &Picker, keys: &Keymap, theme: &Theme) -> 
 
 pub(super) fn dialog(m: &Model, d: &Dialog, f: &mut Frame, area: Rect, theme: &Theme) {
     if let Dialog::Write { view } = d {
-        super::diffview::diff_view(m, view, f, theme);
+        super::diff::diff_view(m, view, f, theme);
         return;
     }
     let (text, g) = geometry(d, m, area, theme);

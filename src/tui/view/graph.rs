@@ -1,13 +1,22 @@
 //! Drawing the graph pane: the selected channel's lanes, OLM v1's view of them, and review mode's
 //! changes of the channel.
 
-use super::*;
-use crate::graph::channel::{ChannelGraph, EdgeKind};
-use crate::graph::layout::{Cell, Layout, Row};
+use super::block;
+use crate::theme::{Role, Theme};
+use crate::tui::app::{Loaded, ObjectChange, review_mark};
 use crate::tui::layout::CURSOR_LINES;
 use crate::tui::tree::{edge_summary, linked};
+use fbc_core::graph::channel::{ChannelGraph, EdgeKind};
+use fbc_core::graph::layout::CellKind;
+use fbc_core::graph::layout::{Cell, Layout, Row};
 use petgraph::Direction::{Incoming, Outgoing};
 use petgraph::graph::NodeIndex;
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use tui_tree_widget::TreeState;
 
 /// Review mode: rows of what the change added in green, ghost rows of what it removed in red
 /// (their `+`/`-` marks say the same without colour).
@@ -248,10 +257,10 @@ fn is_added(l: &Loaded, g: &ChannelGraph, n: NodeIndex) -> bool {
 
 /// What OLM v1 takes from the selected entry, beside what OLM v0 offers.
 pub(super) fn olm_v1_line(
-    g: &crate::graph::channel::ChannelGraph,
+    g: &fbc_core::graph::channel::ChannelGraph,
     n: petgraph::graph::NodeIndex,
 ) -> String {
-    use crate::graph::query::{Installed, v0_offers, v1_successors};
+    use fbc_core::graph::query::{Installed, v0_offers, v1_successors};
     let from = Installed {
         name: Some(g.graph[n].name.clone()),
         version: g.graph[n].version.clone(),
@@ -275,7 +284,7 @@ pub(super) fn olm_v1_line(
 }
 
 /// An edge in words: the newer entry first, as the catalog says it.
-pub(super) fn edge_words(e: &crate::diff::Edge) -> String {
+pub(super) fn edge_words(e: &fbc_core::diff::Edge) -> String {
     match e.kind {
         "skipRange" => format!("skipRange of {} matches {}", e.to, e.from),
         kind => format!("{} {kind} {}", e.to, e.from),
@@ -286,7 +295,7 @@ pub(super) fn edge_words(e: &crate::diff::Edge) -> String {
 /// skipRanges, in at most `room` lines (the rest are in the changes pane).
 pub(super) fn review_lines(
     l: &Loaded,
-    g: &crate::graph::channel::ChannelGraph,
+    g: &fbc_core::graph::channel::ChannelGraph,
     theme: &Theme,
     room: usize,
 ) -> Vec<Line<'static>> {
@@ -321,8 +330,8 @@ pub(super) fn review_lines(
             format!(
                 "~ skipRange of {}: {} → {}",
                 r.entry,
-                crate::diff::range_text(&r.old),
-                crate::diff::range_text(&r.new)
+                fbc_core::diff::range_text(&r.old),
+                fbc_core::diff::range_text(&r.new)
             ),
             theme.role(Role::Skips),
         )));

@@ -2,38 +2,33 @@
 //! from [`crate::tui::layout`], which `update` uses too.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout as Split, Position, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::layout::{Constraint, Layout as Split, Rect};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Gauge, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{
-    Dialog, Loaded, Model, ObjectChange, Overlay, Pane, Picker, Prompt, State, Tone, details,
-    edit_hints, review_mark,
-};
+use super::app::{Dialog, Loaded, Model, Overlay, Pane, Prompt, State, details, edit_hints};
 use super::input;
 use super::keymap::{Command, Layer};
 use super::layout::Areas;
-use crate::catalog::Severity;
-use crate::graph::layout::CellKind;
 use ratatui::buffer::Buffer;
 use ratatui::widgets::StatefulWidget;
 use tui_tree_widget::TreeState;
 
 mod dialogs;
-mod diffview;
+mod diff;
 mod graph;
 mod panes;
-pub mod theme;
 
-pub use theme::{Role, Theme};
+pub use crate::theme::{Role, Theme};
 
 pub(crate) use dialogs::dialog_scroll_max;
 
-use dialogs::*;
-use graph::*;
-use panes::*;
+use crate::tui::view::dialogs::dialog;
+use crate::tui::view::graph::colour_review_rows;
+use crate::tui::view::panes::problems_pane;
+use graph::graph;
 
 fn block(title: &str, focused: bool, theme: &Theme) -> Block<'static> {
     Block::default()
@@ -127,7 +122,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     };
     let count = match &l.filter {
         Some(t) => format!("filter {t:?} ({})", l.matches.len()),
-        None => crate::text::plural(
+        None => fbc_core::text::plural(
             l.ws.catalog().index().package_names().len(),
             "package",
             "packages",
@@ -136,7 +131,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
     let unsaved = (!l.dirty.is_empty()).then(|| {
         format!(
             "● {}",
-            crate::text::plural(l.dirty.len(), "unsaved file", "unsaved files")
+            fbc_core::text::plural(l.dirty.len(), "unsaved file", "unsaved files")
         )
     });
     let title = fit_title(&what, &count, unsaved.as_deref(), tree_area.width);

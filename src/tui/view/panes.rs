@@ -1,7 +1,15 @@
 //! Drawing the changes pane of review mode and the problems pane.
 
-use super::*;
-use crate::text::plural;
+use super::block;
+use crate::theme::{Role, Theme};
+use crate::tui::app::{Loaded, Tone};
+use fbc_core::catalog::Severity;
+use fbc_core::text::plural;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{List, ListItem, ListState, Paragraph};
 
 pub(super) fn changes_pane(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme: &Theme) {
     let errors = l.ws.report().count(Severity::Error);

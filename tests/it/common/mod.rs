@@ -84,7 +84,7 @@ pub fn screen(m: &mut fbc_edit::tui::app::Model, w: u16, h: u16) -> String {
 
 /// `CODE file` or `CODE file:line` for a diagnostic: what tests compare.
 #[allow(dead_code)]
-pub fn code_at(d: &fbc_edit::catalog::Diagnostic) -> String {
+pub fn code_at(d: &fbc_core::catalog::Diagnostic) -> String {
     if d.location.line == 0 {
         format!("{} {}", d.code, d.location.file)
     } else {
@@ -112,9 +112,9 @@ pub fn tui_model(dir: &Path) -> fbc_edit::tui::app::Model {
     let mut m = fbc_edit::tui::app::Model::new(
         dir.to_path_buf(),
         fbc_edit::tui::keymap::Keymap::default(),
-        std::sync::Arc::new(fbc_edit::catalog::Progress::default()),
+        std::sync::Arc::new(fbc_core::catalog::Progress::default()),
     );
-    let catalog = fbc_edit::catalog::load(dir).unwrap();
+    let catalog = fbc_core::catalog::load(dir).unwrap();
     fbc_edit::tui::effects::settle(
         &mut m,
         fbc_edit::tui::app::Action::Loaded(Ok(Box::new(catalog))),

@@ -1,0 +1,306 @@
+//! The quick reader against the full one: whatever document the quick reader accepts, the full
+//! reader reads into exactly the same tree (values, styles, byte ranges, lines and columns).
+
+use proptest::prelude::*;
+
+use super::{read as fast_read, read_or_line};
+use crate::catalog::node::{Kind, Node};
+use crate::catalog::yaml::{parse_chunk_full, split_documents};
+
+/// Where two trees differ, as a path and both sides.
+fn exact(a: &Node, b: &Node, path: &str) -> Result<(), String> {
+    if a.pos() != b.pos() || a.style() != b.style() {
+        return Err(format!(
+            "{path}: {:?} {:?} vs {:?} {:?}",
+            a.pos(),
+            a.style(),
+            b.pos(),
+            b.style()
+        ));
+    }
+    match (&a.kind, &b.kind) {
+        (Kind::Seq(x), Kind::Seq(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                exact(p, q, &format!("{path}[{i}]"))?;
+            }
+            Ok(())
+        }
+        (Kind::Map(x), Kind::Map(y)) if x.len() == y.len() => {
+            for (p, q) in x.iter().zip(y) {
+                let here = format!("{path}.{}", p.key_str());
+                exact(&p.key, &q.key, &format!("{here}(key)"))?;
+                exact(&p.value, &q.value, &here)?;
+            }
+            Ok(())
+        }
+        (Kind::Seq(_), _) | (Kind::Map(_), _) => Err(format!("{path}: {a:?} vs {b:?}")),
+        (x, y) => {
+            let same = match (x, y) {
+                (Kind::Null, Kind::Null) => true,
+                (Kind::Bool(p), Kind::Bool(q)) => p == q,
+                (Kind::Number(p), Kind::Number(q)) => p == q,
+                (Kind::String(p), Kind::String(q)) => p == q,
+                _ => false,
+            };
+            if same {
+                Ok(())
+            } else {
+                Err(format!("{path}: {x:?} vs {y:?}"))
+            }
+        }
+    }
+}
+
+/// Checks every document of `text`; gives how many the quick reader took and how many there were.
+fn check_text(text: &str, name: &str) -> (usize, usize) {
+    let (chunks, _) = split_documents(text, 0, 1);
+    let mut taken = 0;
+    for c in &chunks {
+        let quick = match read_or_line(text, *c, 7, &mut Default::default()) {
+            Ok(n) => n,
+            Err(line) => {
+                if std::env::var_os("FBC_YAML_DIFF_WHY").is_some() {
+                    let l = text.lines().nth(line.max(1) as usize - 1).unwrap_or("");
+                    eprintln!(
+                        "declined {name}:{line}: {}",
+                        &l[..l.floor_char_boundary(80)]
+                    );
+                }
+                continue;
+            }
+        };
+        taken += 1;
+        let full = match parse_chunk_full(text, *c, 7) {
+            Ok(d) => d.node,
+            Err(e) => panic!(
+                "{name}:{}: quick reader accepted, full reader: {e:?}",
+                c.line
+            ),
+        };
+        if let Err(e) = exact(&quick, &full, "") {
+            panic!(
+                "{name}:{}: {e}\n--- text ---\n{}",
+                c.line,
+                &text[c.start..c.end]
+            );
+        }
+    }
+    (taken, chunks.len())
+}
+
+fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            yaml_files(&p, out);
+        } else if p
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_yaml_file_of_the_test_data_reads_the_same() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("testdata");
+    let mut files = Vec::new();
+    yaml_files(&root, &mut files);
+    // Real catalogs, when the variable names where they are.
+    if let Some(extra) = std::env::var_os("FBC_YAML_DIFF_DIR") {
+        yaml_files(std::path::Path::new(&extra), &mut files);
+    }
+    assert!(files.len() > 50, "test data found: {}", files.len());
+    let (mut taken, mut total) = (0, 0);
+    for f in &files {
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue;
+        };
+        if text.trim_start().starts_with('{') {
+            continue;
+        }
+        let (t, n) = check_text(&text, &f.display().to_string());
+        taken += t;
+        total += n;
+    }
+    // The quick reader is there to be used: most documents take it (the hand-written catalogs of
+    // `testdata/` use flow mappings, which it leaves to the full reader; real catalogs do not).
+    assert!(
+        taken * 10 >= total * 6,
+        "quick reader took {taken} of {total} documents"
+    );
+}
+
+#[test]
+fn catalog_shapes_read_the_same() {
+    let text = "\
+schema: olm.bundle
+name: foo.v1.0.0 # a comment
+package: foo
+image: 'quay.io/foo:v1'
+empty:
+nested:
+  a: 1
+  b: [ ] # flow: left to the full reader
+  c: []
+  d: {}
+  on: yes
+  'q': \"x\\ty\\u00e9\"
+  ~: 1.10
+props:
+- type: olm.package
+  value:
+    packageName: foo
+    version: 1.0.0
+-
+  type: x
+- - decline
+";
+    // The last item and the flow sequence decline; without them every part is taken.
+    assert!(
+        fast_read(
+            text,
+            split_documents(text, 0, 1).0[0],
+            0,
+            &mut Default::default()
+        )
+        .is_none()
+    );
+    let ok = text.replace("  b: [ ] # flow: left to the full reader\n", "").replace("- - decline\n", "- plain\n-\n- 'it''s'\nlast: |\n  line one\n\n    two\n  three\nkept: |+\n  x\ntail: |-\n  y\n");
+    assert_eq!(check_text(&ok, "shapes"), (1, 1));
+    let indentless = "a:\n- 1\n- b: 2\n  c:\n  - x\nd: é: no\n";
+    assert_eq!(check_text(indentless, "indentless"), (0, 1));
+    let indentless = "a:\n- 1\n- b: 2\n  c:\n  - x\nd: héllo\ne: x\n";
+    assert_eq!(check_text(indentless, "indentless"), (1, 1));
+}
+
+/// An empty literal block with an explicit indentation (`|6`), and one whose last line ends in a
+/// blank, both found by the mutation test, are left to the full reader, whose ranges differ there.
+#[test]
+fn an_empty_literal_block_with_an_explicit_indentation_is_declined() {
+    for text in [
+        "k: |6\n",
+        "k: |2-\n",
+        "k: |6\nl: x\n",
+        "'k k': |\n  a\n  b- \n",
+        "k: |\n  a\n  \n",
+    ] {
+        assert_eq!(check_text(text, "empty literal"), (0, 1), "{text:?}");
+    }
+}
+
+#[test]
+fn long_plain_scalars_are_left_on_disk() {
+    let blob = "QUJD".repeat(2000);
+    let text =
+        format!("schema: olm.package\nicon:\n  base64data: {blob}\n  mediatype: image/png\n");
+    let (chunks, _) = split_documents(&text, 0, 1);
+    let node = fast_read(&text, chunks[0], 3, &mut Default::default()).expect("taken");
+    let data = node
+        .get("icon")
+        .and_then(|i| i.get("base64data"))
+        .expect("data");
+    assert!(matches!(
+        &data.kind,
+        Kind::String(crate::catalog::node::Str::Deferred {
+            file: 3,
+            len: 8000,
+            ..
+        })
+    ));
+    assert_eq!(check_text(&text, "long"), (1, 1));
+}
+
+/// Pieces of catalog-shaped YAML, valid and not.
+fn scalar() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z][a-z0-9.-]{0,12}",
+        "[0-9]{1,4}(\\.[0-9]{1,3})?",
+        Just("yes".to_string()),
+        Just("~".to_string()),
+        Just("null".to_string()),
+        Just("0x1F".to_string()),
+        Just(".inf".to_string()),
+        Just("-1".to_string()),
+        Just("a #c".to_string()),
+        Just("a:b".to_string()),
+        "'[a-z' ]{0,8}'",
+        "\"[a-z\\\\\"nt ]{0,8}\"",
+        Just("[]".to_string()),
+        Just("{}".to_string()),
+        Just("&a x".to_string()),
+        Just("*a".to_string()),
+        Just("é".to_string()),
+        Just("QUJD".repeat(1100)),
+    ]
+}
+
+fn doc(depth: u32) -> BoxedStrategy<String> {
+    let leaf = scalar();
+    if depth == 0 {
+        return leaf.boxed();
+    }
+    prop_oneof![
+        2 => leaf,
+        1 => prop::collection::vec(("[a-z]{1,6}|'k k'|on|1", doc(depth - 1)), 1..4).prop_map(|es| {
+            es.into_iter().map(|(k, v)| format!("{k}:{}", nest(&v))).collect::<String>()
+        }),
+        1 => prop::collection::vec(doc(depth - 1), 1..4)
+            .prop_map(|items| items.into_iter().map(|v| format!("-{}", nest(&v))).collect::<String>()),
+        1 => "[a-z ]{0,10}".prop_map(|t| format!("|\n  {t}\n  more\n")),
+    ]
+    .boxed()
+}
+
+/// A value after `key:` or `-`: inline when one line, else indented below.
+fn nest(v: &str) -> String {
+    if v.starts_with('|') {
+        format!(" {v}")
+    } else if v.contains('\n') {
+        let body: String = v.lines().map(|l| format!("  {l}\n")).collect();
+        format!("\n{body}")
+    } else {
+        format!(" {v}\n")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn generated_documents_read_the_same(d in doc(3)) {
+        let text = if d.contains('\n') { d } else { format!("k: {d}\n") };
+        check_text(&text, "generated");
+    }
+
+    #[test]
+    fn mutated_documents_read_the_same(
+        d in doc(3),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(vec![
+            " ", "\n", ":", "- ", "#", "'", "\"", "|", ">", "&", "*", "[", "{", "\t", "é", "  ", "---", "\r", "\\", "? ",
+        ]), any::<bool>()), 1..4),
+    ) {
+        let mut text = if d.contains('\n') { d } else { format!("k: {d}\n") };
+        for (at, piece, delete) in edits {
+            let mut i = at.index(text.len() + 1);
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            if delete && i < text.len() {
+                let mut j = i + 1;
+                while !text.is_char_boundary(j) {
+                    j += 1;
+                }
+                text.replace_range(i..j, "");
+            } else {
+                text.insert_str(i, piece);
+            }
+        }
+        check_text(&text, "mutated");
+    }
+}

@@ -1,0 +1,702 @@
+//! Catalog templates, rendered offline: `olm.template.basic` (FBC entries whose bundles are only image
+//! references) and `olm.semver` (bundle images listed per maturity, channels and edges generated from
+//! their versions), as `opm alpha render-template` renders them.
+//!
+//! opm pulls every bundle image to render it. Here each image is resolved by a [`BundleSource`]: an
+//! existing catalog that already holds a bundle with that image, or a registry+v1 bundle directory
+//! given for it. An image no source can resolve is an error that names it.
+//!
+//! Like opm, only the first document of a template file is read. The semver template is read
+//! strictly (unknown fields and repeated keys are errors; field names match in any letter case, so
+//! both `schema` and `Schema` work); the basic template's entries are read like catalog objects.
+
+pub mod basic;
+pub mod convert;
+pub mod edit;
+pub mod memo;
+pub mod opm;
+pub mod preview;
+pub mod render_all;
+pub mod rendering;
+pub mod repository;
+pub mod semver;
+pub mod source;
+
+use std::fmt;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::catalog::decode;
+use crate::catalog::emit::{self, OutFormat};
+use crate::catalog::node::{Kind, Node, Str};
+use crate::catalog::{Severity, schema};
+use crate::text::gosort::{self, GoRelease};
+
+pub use opm::{OpmChoice, OpmVersion, OpmVersionError};
+pub use source::{
+    BundleDirSource, BundleSource, CatalogSource, ImageOpenError, ImageOpener, ImageSource,
+    ResolveError, Sources, SourcesError,
+};
+
+/// Template schemas.
+pub mod schemas {
+    pub const BASIC: &str = "olm.template.basic";
+    pub const SEMVER: &str = "olm.semver";
+    pub const SUBSTITUTES: &str = "olm.template.substitutes";
+    pub const COMPOSITE: &str = "olm.composite";
+    pub const COMPOSITE_CATALOGS: &str = "olm.composite.catalogs";
+}
+
+/// One problem with a template, at a line of its file (0 when no line applies).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub line: u32,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(line: u32, message: impl Into<String>) -> Self {
+        Problem {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a template could not be read or rendered: every problem found, each with its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError {
+    pub file: String,
+    pub problems: Vec<Problem>,
+}
+
+impl TemplateError {
+    pub fn new(file: &str, line: u32, message: impl Into<String>) -> Self {
+        TemplateError {
+            file: file.to_string(),
+            problems: vec![Problem::new(line, message)],
+        }
+    }
+
+    pub fn many(file: &str, problems: Vec<Problem>) -> Self {
+        TemplateError {
+            file: file.to_string(),
+            problems,
+        }
+    }
+}
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            if p.line == 0 {
+                write!(f, "{}: {}", self.file, p.message)?;
+            } else {
+                write!(f, "{}:{}: {}", self.file, p.line, p.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+/// A template read from a file, ready to render.
+#[derive(Debug, Clone)]
+pub struct Template {
+    /// The file as named in messages.
+    pub file: String,
+    pub body: Body,
+    /// Things worth knowing that are not errors (ignored documents or fields).
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Body {
+    Basic(basic::Basic),
+    Semver(semver::Semver),
+}
+
+/// A rendered template: the catalog blobs it generates, and notes about how they were made.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    pub blobs: Vec<Value>,
+    pub notes: Vec<String>,
+    /// The bundle images the template names, each with its line: their bundles are what opm
+    /// renders from the images (other bundles of a basic template are passed through as written).
+    pub images: Vec<(String, u32)>,
+}
+
+impl Rendered {
+    /// The catalog as opm prints it (`-o json` or `-o yaml`).
+    pub fn to_text(&self, format: OutFormat) -> String {
+        emit::write_fbc(&self.blobs, format)
+    }
+}
+
+impl Template {
+    /// The template's schema.
+    pub fn schema(&self) -> &'static str {
+        match self.body {
+            Body::Basic(_) => schemas::BASIC,
+            Body::Semver(_) => schemas::SEMVER,
+        }
+    }
+
+    /// The bundle images the template names, each with its line, in the order rendering resolves
+    /// them.
+    pub fn images(&self) -> Vec<(String, u32)> {
+        match &self.body {
+            Body::Basic(b) => b.images(),
+            Body::Semver(s) => s.images(),
+        }
+    }
+
+    /// Renders the template as opm release `opm` renders it, resolving bundle images with `source`.
+    pub fn render(
+        &self,
+        source: &dyn BundleSource,
+        opm: OpmVersion,
+    ) -> Result<Rendered, TemplateError> {
+        let mut out = match &self.body {
+            Body::Basic(b) => b.render(&self.file, source, opm)?,
+            Body::Semver(s) => s.render(&self.file, source, opm)?,
+        };
+        let mut notes = self.notes.clone();
+        notes.append(&mut out.notes);
+        out.notes = notes;
+        Ok(out)
+    }
+}
+
+/// Reads a template file (see [`parse`]). An unreadable file is an `io::Error`.
+pub fn read(path: &Path) -> std::io::Result<Result<Template, TemplateError>> {
+    let text = read_text(path)?;
+    Ok(parse(&path.display().to_string(), &text))
+}
+
+/// A template file's text: only a regular file is read (a FIFO would never end the read), of at
+/// most the size of a catalog file, and only when it resolves inside the directory it is named in
+/// or was found in (a symbolic link leading out of it is not followed).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    use crate::guard::file;
+    Ok(file::read_text_limited_within(
+        file::dir_of(path),
+        path,
+        crate::catalog::load::MAX_FILE,
+    )?)
+}
+
+/// Reads a template; its type comes from the first document's `schema`, as opm detects it.
+pub fn parse(file: &str, text: &str) -> Result<Template, TemplateError> {
+    let (node, notes) = first_document(file, text)?;
+    parse_node(file, &node, notes)
+}
+
+/// Reads a template from its first document, already decoded (its long strings held in memory).
+pub fn parse_node(
+    file: &str,
+    node: &Node,
+    mut notes: Vec<String>,
+) -> Result<Template, TemplateError> {
+    let node = node.clone();
+    let schema = detect(file, &node)?;
+    let body = match schema.as_str() {
+        schemas::BASIC => Body::Basic(basic::Basic::parse(file, &node, &mut notes)?),
+        schemas::SEMVER => Body::Semver(semver::Semver::parse(file, &node)?),
+        schemas::SUBSTITUTES => {
+            return Err(TemplateError::new(
+                file,
+                node.pos().line,
+                "olm.template.substitutes templates are not supported: only olm.template.basic and olm.semver are",
+            ));
+        }
+        schemas::COMPOSITE | schemas::COMPOSITE_CATALOGS => {
+            return Err(TemplateError::new(
+                file,
+                node.pos().line,
+                format!(
+                    "unknown template schema: {schema} (composite templates were removed from opm in v1.44.0; render each component's template on its own)"
+                ),
+            ));
+        }
+        other => {
+            return Err(TemplateError::new(
+                file,
+                node.pos().line,
+                format!("unknown template schema: {other}"),
+            ));
+        }
+    };
+    Ok(Template {
+        file: file.to_string(),
+        body,
+        notes: std::mem::take(&mut notes),
+    })
+}
+
+/// The schema of a text's first document when it is a template schema (basic, semver, substitutes
+/// or composite), to tell a template file from a catalog file.
+pub fn template_schema(text: &str) -> Option<&'static str> {
+    let (node, _) = first_document("", text).ok()?;
+    let schema = node.get_field("schema")?.as_str()?;
+    [
+        schemas::BASIC,
+        schemas::SEMVER,
+        schemas::SUBSTITUTES,
+        schemas::COMPOSITE,
+        schemas::COMPOSITE_CATALOGS,
+    ]
+    .into_iter()
+    .find(|s| *s == schema)
+}
+
+/// The template's type, from `schema` (matched in any letter case, the last spelling winning, as
+/// Go's JSON decoding does).
+fn detect(file: &str, node: &Node) -> Result<String, TemplateError> {
+    let Kind::Map(_) = node.kind else {
+        return Err(TemplateError::new(
+            file,
+            node.pos().line,
+            format!(
+                "unmarshalling template schema: a template is a mapping with a schema field, found {}",
+                a_type(node)
+            ),
+        ));
+    };
+    match node.get_field("schema") {
+        None => Err(TemplateError::new(
+            file,
+            node.pos().line,
+            "template input missing required 'schema' field",
+        )),
+        Some(v) => match &v.kind {
+            Kind::Null => Err(TemplateError::new(
+                file,
+                v.pos().line,
+                "template input missing required 'schema' field",
+            )),
+            Kind::String(_) if v.as_str() == Some("") => Err(TemplateError::new(
+                file,
+                v.pos().line,
+                "template input missing required 'schema' field",
+            )),
+            Kind::String(_) => Ok(v.as_str().unwrap_or_default().to_string()),
+            _ => Err(TemplateError::new(
+                file,
+                v.pos().line,
+                format!(
+                    "unmarshalling template schema: schema must be a string, found {}",
+                    a_type(v)
+                ),
+            )),
+        },
+    }
+}
+
+/// The first document of a template file, with long strings read into memory. opm reads only the
+/// first document; later ones are ignored (with a note).
+fn first_document(file: &str, text: &str) -> Result<(Node, Vec<String>), TemplateError> {
+    let mut diags = Vec::new();
+    let docs = decode::decode(text, 0, file, &mut diags);
+    let mut notes = Vec::new();
+    let Some(first) = docs.first() else {
+        let problems: Vec<Problem> = diags
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| Problem::new(d.location.line, d.message.clone()))
+            .collect();
+        if problems.is_empty() {
+            return Err(TemplateError::new(
+                file,
+                0,
+                "the file holds no template (it is empty)",
+            ));
+        }
+        return Err(TemplateError::many(file, problems));
+    };
+    let last_line = 1 + text
+        .get(..first.end)
+        .unwrap_or(text)
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count() as u32;
+    let problems: Vec<Problem> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.location.line <= last_line)
+        .map(|d| Problem::new(d.location.line, d.message.clone()))
+        .collect();
+    if !problems.is_empty() {
+        return Err(TemplateError::many(file, problems));
+    }
+    for d in &diags {
+        if d.severity == Severity::Warning && d.location.line <= last_line {
+            notes.push(format!("{}:{}: {}", file, d.location.line, d.message));
+        }
+    }
+    if docs.len() > 1 || diags.iter().any(|d| d.location.line > last_line) {
+        notes.push(format!(
+            "{file}: only the first document is a template; the rest of the file (from line {}) is ignored, as opm ignores it",
+            last_line + 1
+        ));
+    }
+    let mut node = first.node.clone();
+    inline_strings(&mut node, text);
+    Ok((node, notes))
+}
+
+/// Replaces strings left on disk by their text (the template is small and must stand alone).
+fn inline_strings(node: &mut Node, text: &str) {
+    match &mut node.kind {
+        Kind::String(s) => {
+            if let Str::Deferred { start, len, .. } = *s {
+                let (start, len) = (start as usize, len as usize);
+                *s = Str::new(text.get(start..start + len).unwrap_or_default());
+            }
+        }
+        Kind::Seq(items) => items.iter_mut().for_each(|i| inline_strings(i, text)),
+        Kind::Map(entries) => {
+            for e in entries {
+                inline_strings(&mut e.key, text);
+                inline_strings(&mut e.value, text);
+            }
+        }
+        Kind::Null | Kind::Bool(_) | Kind::Number(_) => {}
+    }
+}
+
+/// A node (with its strings in memory) as JSON, numbers as opm reads them.
+pub(crate) fn to_value(node: &Node) -> Value {
+    match &node.kind {
+        Kind::Null => Value::Null,
+        Kind::Bool(b) => Value::Bool(*b),
+        Kind::Number(n) => serde_json::from_str(n).unwrap_or(Value::Null),
+        Kind::String(s) => Value::String(s.as_inline().unwrap_or_default().to_string()),
+        Kind::Seq(items) => Value::Array(items.iter().map(to_value).collect()),
+        Kind::Map(entries) => Value::Object(
+            entries
+                .iter()
+                .map(|e| (e.key_str().to_string(), to_value(&e.value)))
+                .collect(),
+        ),
+    }
+}
+
+/// "a string", "a number", "a list", "a mapping", "null", for messages.
+pub(crate) fn a_type(node: &Node) -> &'static str {
+    match node.kind {
+        Kind::Null => "null",
+        Kind::Bool(_) => "a boolean",
+        Kind::Number(_) => "a number",
+        Kind::String(_) => "a string",
+        Kind::Seq(_) => "a list",
+        Kind::Map(_) => "a mapping",
+    }
+}
+
+/// A catalog object as opm holds it after reading it into its Go types: the known schemas keep only
+/// their fields (matched in any letter case, the last spelling winning) in declaration order, with
+/// property values and unknown schemas' objects keeping every key, sorted.
+pub(crate) mod canonical {
+    use super::*;
+    use crate::catalog::model::{self, Bundle, Channel, Deprecations, Package, ViewError};
+    use serde_json::Map;
+
+    fn text(s: Option<&Str>) -> String {
+        s.and_then(Str::as_inline).unwrap_or_default().to_string()
+    }
+
+    fn sorted(node: &Node) -> Value {
+        let mut v = to_value(node);
+        emit::sort_keys(&mut v);
+        v
+    }
+
+    fn properties(props: &[model::Property<'_>], m: &mut Map<String, Value>) {
+        if props.is_empty() {
+            return;
+        }
+        let list = props
+            .iter()
+            .map(|p| {
+                let mut o = Map::new();
+                o.insert("type".into(), Value::String(p.type_.to_string()));
+                o.insert("value".into(), sorted(p.value));
+                Value::Object(o)
+            })
+            .collect();
+        m.insert("properties".into(), Value::Array(list));
+    }
+
+    /// Go's `base64.CorruptInputError`: the offset of the first byte that is not base64.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+    #[error("illegal base64 data at input byte {0}")]
+    pub(crate) struct CorruptBase64(pub usize);
+
+    /// Go decodes `[]byte` from padded standard base64 (line breaks allowed) and writes it back
+    /// without line breaks.
+    pub(crate) fn base64_bytes(s: &str) -> Result<String, CorruptBase64> {
+        use base64::Engine as _;
+        let bytes = crate::text::go_base64::decode(s).map_err(CorruptBase64)?;
+        Ok(base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
+
+    /// A problem reading an object, with the line of the value at fault (0 when unknown).
+    pub(crate) type Fault = (u32, String);
+
+    pub(crate) fn package(node: &Node) -> Result<Value, Fault> {
+        let p = Package::read(node).map_err(|e| view_error("parse package", &e))?;
+        let mut m = Map::new();
+        m.insert("schema".into(), Value::String(schema::PACKAGE.into()));
+        m.insert("name".into(), Value::String(p.name.into()));
+        m.insert(
+            "defaultChannel".into(),
+            Value::String(p.default_channel.into()),
+        );
+        if let Some(icon) = &p.icon {
+            let data = match icon.base64data {
+                Some(s) => Value::String(base64_bytes(s.as_inline().unwrap_or_default()).map_err(
+                    |e| {
+                        let line = node
+                            .get_field("icon")
+                            .and_then(|i| i.get_field("base64data"))
+                            .map_or(0, |n| n.pos().line);
+                        (line, format!("parse package: icon.base64data: {e}"))
+                    },
+                )?),
+                None => Value::Null,
+            };
+            let mut i = Map::new();
+            i.insert("base64data".into(), data);
+            i.insert("mediatype".into(), Value::String(icon.mediatype.into()));
+            m.insert("icon".into(), Value::Object(i));
+        }
+        let description = text(p.description);
+        if !description.is_empty() {
+            m.insert("description".into(), Value::String(description));
+        }
+        properties(&p.properties, &mut m);
+        Ok(Value::Object(m))
+    }
+
+    pub(crate) fn channel(node: &Node) -> Result<Value, Fault> {
+        let c = Channel::read(node).map_err(|e| view_error("parse channel", &e))?;
+        let mut m = Map::new();
+        m.insert("schema".into(), Value::String(schema::CHANNEL.into()));
+        m.insert("name".into(), Value::String(c.name.into()));
+        m.insert("package".into(), Value::String(c.package.into()));
+        let entries = match node.get_field("entries") {
+            None => Value::Null,
+            Some(n) if n.is_null() => Value::Null,
+            Some(_) => Value::Array(
+                c.entries
+                    .iter()
+                    .map(|e| {
+                        let mut o = Map::new();
+                        o.insert("name".into(), Value::String(e.name.into()));
+                        if let Some(r) = e.replaces {
+                            o.insert("replaces".into(), Value::String(r.into()));
+                        }
+                        if !e.skips.is_empty() {
+                            o.insert(
+                                "skips".into(),
+                                Value::Array(
+                                    e.skips.iter().map(|s| Value::String((*s).into())).collect(),
+                                ),
+                            );
+                        }
+                        if let Some(r) = e.skip_range {
+                            o.insert("skipRange".into(), Value::String(r.into()));
+                        }
+                        Value::Object(o)
+                    })
+                    .collect(),
+            ),
+        };
+        m.insert("entries".into(), entries);
+        properties(&c.properties, &mut m);
+        Ok(Value::Object(m))
+    }
+
+    pub(crate) fn deprecations(node: &Node) -> Result<Value, Fault> {
+        let d = Deprecations::read(node).map_err(|e| view_error("parse deprecation", &e))?;
+        let mut m = Map::new();
+        m.insert("schema".into(), Value::String(schema::DEPRECATIONS.into()));
+        m.insert("package".into(), Value::String(d.package.into()));
+        let entries = match node.get_field("entries") {
+            None => Value::Null,
+            Some(n) if n.is_null() => Value::Null,
+            Some(_) => Value::Array(
+                d.entries
+                    .iter()
+                    .map(|e| {
+                        let mut r = Map::new();
+                        r.insert("schema".into(), Value::String(e.schema.into()));
+                        if !e.name.is_empty() {
+                            r.insert("name".into(), Value::String(e.name.into()));
+                        }
+                        let mut o = Map::new();
+                        o.insert("reference".into(), Value::Object(r));
+                        o.insert("message".into(), Value::String(e.message.into()));
+                        Value::Object(o)
+                    })
+                    .collect(),
+            ),
+        };
+        m.insert("entries".into(), entries);
+        Ok(Value::Object(m))
+    }
+
+    /// A rendered bundle as `opm render` prints one: its fields in declaration order, bundle objects
+    /// and CSV metadata moved after the other properties, related images sorted by image as opm
+    /// built with `go` sorts them.
+    pub(crate) fn bundle(node: &Node, go: GoRelease) -> Result<Value, Fault> {
+        let b = Bundle::read(node).map_err(|e| view_error("parse bundle", &e))?;
+        let mut m = Map::new();
+        m.insert("schema".into(), Value::String(schema::BUNDLE.into()));
+        if !b.name.is_empty() {
+            m.insert("name".into(), Value::String(b.name.into()));
+        }
+        if !b.package.is_empty() {
+            m.insert("package".into(), Value::String(b.package.into()));
+        }
+        m.insert("image".into(), Value::String(b.image.into()));
+        let last = |t: &str| {
+            t == model::property_type::BUNDLE_OBJECT || t == model::property_type::CSV_METADATA
+        };
+        let mut props: Vec<&model::Property<'_>> =
+            b.properties.iter().filter(|p| !last(p.type_)).collect();
+        props.extend(b.properties.iter().filter(|p| last(p.type_)));
+        if !props.is_empty() {
+            let list = props
+                .iter()
+                .map(|p| {
+                    let mut o = Map::new();
+                    o.insert("type".into(), Value::String(p.type_.to_string()));
+                    o.insert("value".into(), to_value(p.value));
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("properties".into(), Value::Array(list));
+        }
+        if !b.related_images.is_empty() {
+            let mut related = b.related_images.clone();
+            // Go's unstable sort.Slice by image, as opm: names of one image keep opm's order.
+            gosort::slice(&mut related, go, |x, y| x.image < y.image);
+            let list = related
+                .iter()
+                .map(|r| {
+                    let mut o = Map::new();
+                    o.insert("name".into(), Value::String(r.name.into()));
+                    o.insert("image".into(), Value::String(r.image.into()));
+                    Value::Object(o)
+                })
+                .collect();
+            m.insert("relatedImages".into(), Value::Array(list));
+        }
+        Ok(Value::Object(m))
+    }
+
+    /// An object of a schema opm does not know: every key kept, sorted at every depth.
+    pub(crate) fn other(node: &Node) -> Value {
+        sorted(node)
+    }
+
+    fn view_error(what: &str, e: &ViewError) -> Fault {
+        (e.line, format!("{what}: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_the_template_type_from_the_first_document() {
+        let t = parse(
+            "t.yaml",
+            "Schema: olm.semver\nStable:\n  Bundles:\n  - Image: a\n",
+        )
+        .unwrap();
+        assert_eq!(t.schema(), schemas::SEMVER);
+        let t = parse("t.yaml", "schema: olm.template.basic\nentries: []\n").unwrap();
+        assert_eq!(t.schema(), schemas::BASIC);
+    }
+
+    #[test]
+    fn unknown_and_missing_schemas_use_opm_words() {
+        let e = parse("t.yaml", "schema: olm.package\nname: x\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:1: unknown template schema: olm.package"
+        );
+        let e = parse("t.yaml", "entries: []\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.yaml:1: template input missing required 'schema' field"
+        );
+        let e = parse("t.yaml", "- a\n- b\n").unwrap_err();
+        assert!(e.to_string().contains("found a list"), "{e}");
+        let e = parse("t.yaml", "schema: olm.composite\ncomponents: []\n").unwrap_err();
+        assert!(e.to_string().contains("removed from opm in v1.44.0"), "{e}");
+        let e = parse("t.yaml", "").unwrap_err();
+        assert!(e.to_string().contains("empty"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let e = parse("t.yaml", "schema: olm.semver\nstable: a: b\n").unwrap_err();
+        assert_eq!(e.problems[0].line, 2, "{e}");
+        assert!(e.to_string().starts_with("t.yaml:2: invalid YAML"), "{e}");
+    }
+
+    #[test]
+    fn only_the_first_document_counts() {
+        let t = parse(
+            "t.yaml",
+            "schema: olm.template.basic\nentries: []\n---\nnot: [valid\n",
+        )
+        .unwrap();
+        assert!(
+            t.notes
+                .iter()
+                .any(|n| n.contains("only the first document")),
+            "{:?}",
+            t.notes
+        );
+    }
+
+    #[test]
+    fn template_schema_tells_templates_from_catalog_files() {
+        assert_eq!(
+            template_schema("---\nSchema: olm.semver\n"),
+            Some(schemas::SEMVER)
+        );
+        assert_eq!(template_schema("schema: olm.package\nname: a\n"), None);
+        assert_eq!(
+            template_schema("{\"schema\": \"olm.template.basic\"}"),
+            Some(schemas::BASIC)
+        );
+        assert_eq!(template_schema("::: not yaml"), None);
+    }
+
+    #[test]
+    fn long_strings_are_read_into_memory() {
+        let long = "A".repeat(5000);
+        let text =
+            format!("schema: olm.template.basic\nentries:\n- schema: x.other\n  data: {long}\n");
+        let (node, _) = first_document("t.yaml", &text).unwrap();
+        let v = to_value(&node);
+        assert_eq!(v["entries"][0]["data"].as_str().map(str::len), Some(5000));
+    }
+
+    #[test]
+    fn base64_is_decoded_and_written_back_like_go() {
+        assert_eq!(canonical::base64_bytes("aGVs\nbG8=").unwrap(), "aGVsbG8=");
+        assert!(canonical::base64_bytes("aGVsbG8").is_err());
+    }
+}

@@ -1,0 +1,1236 @@
+//! The repository's own bundle directories as a bundle source. In community-operators-prod
+//! (`config.yaml`: `organization: community-operators`) the pipeline builds the bundle directory
+//! `operators/<op>/<version>/` (its `manifests/` and `metadata/`) into the image
+//! `quay.io/community-operator-pipeline-prod/<op>:<version>` and releases that pull spec as it is,
+//! so a template naming that image names the directory. Such an image is rendered from its
+//! directory the way `opm render` renders the image, before any committed catalog is asked.
+//!
+//! A reference by digest (`quay.io/community-operator-pipeline-prod/<op>@sha256:…`, or the earlier
+//! pipeline's `quay.io/openshift-community-operators/<op>@sha256:…`) does not tell its content by
+//! its name. It stands for a directory only when that is proven without the network: a committed
+//! catalog holds a bundle with exactly that `image`, its version picks the directory
+//! (`operators/<op>/<version>/`, else the one directory whose CSV holds that version), and the
+//! directory's render agrees with every committed form of the bundle — equal as a whole to an
+//! `olm.bundle.object` bundle, equal once migrated to an `olm.csv.metadata` one. Otherwise the
+//! reference is not answered here, and why is kept ([`RepositoryBundles::unproven`]).
+//!
+//! Not mapped at all: every image of certified-operators and redhat-marketplace, which the pipeline
+//! copies to `registry.connect.redhat.com/<namespace>/<repository>` and releases by digest.
+//!
+//! The directory is someone else's: it is read only inside the repository, and a file that cannot
+//! be read as opm would read it from the image (a link leading out of the bundle directory, a FIFO,
+//! a file over the budget) stops the rendering instead of being passed over.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::source::{BundleSource, ResolveError, has_property};
+use crate::bundle::{
+    BundleError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
+};
+use crate::catalog::model::property_type::CSV_METADATA;
+use crate::catalog::yaml::typed::{self, TypedError};
+use crate::guard::path::plain_name;
+use crate::text::gosort::GoRelease;
+
+/// Where the community pipeline releases the bundle image built from `operators/<op>/<version>/`.
+pub const COMMUNITY_IMAGES: &str = "quay.io/community-operator-pipeline-prod/";
+
+/// The repositories the community pipelines have released bundle images to, by digest in
+/// templates: its `allowed_bundle_registries`.
+pub const COMMUNITY_DIGEST_IMAGES: [&str; 2] =
+    [COMMUNITY_IMAGES, "quay.io/openshift-community-operators/"];
+
+/// The `organization` of the repositories whose bundle images are named after their directories.
+pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
+
+/// The most version directories of one operator read to learn the package its bundles declare.
+const MAX_SIBLINGS: usize = 4096;
+
+/// Why a repository bundle directory cannot stand for its image.
+#[derive(Debug, thiserror::Error)]
+pub enum RepositoryError {
+    #[error("{}", .0)]
+    Config(TypedError),
+    #[error("bundle directory {} leads out of the repository {} ({})", dir.display(), root.display(), why)]
+    Outside {
+        dir: PathBuf,
+        root: PathBuf,
+        why: String,
+    },
+    #[error("bundle directory {}: {why}", dir.display())]
+    Render { dir: PathBuf, why: BundleError },
+    #[error(
+        "bundle directory {}: cannot read {}; the image built from it would hold what opm reads, so nothing is rendered from it",
+        dir.display(),
+        files.join("; ")
+    )]
+    Unreadable { dir: PathBuf, files: Vec<String> },
+    #[error(
+        "bundle directory {}: its annotation {key} is {value:?}; the pipeline builds the image's /{what}/ from that path, not from {what}/",
+        dir.display()
+    )]
+    BuildPath {
+        dir: PathBuf,
+        key: &'static str,
+        value: String,
+        what: &'static str,
+    },
+    #[error(
+        "image {image} names version {tag}, but bundle directory {} holds version {version:?} (its CSV's spec.version){}",
+        dir.display(),
+        match released { Some(r) => format!(", and the committed catalogs hold the image as version {r:?}"), None => ", and no committed catalog holds the image to tell which the image is".to_string() }
+    )]
+    Version {
+        image: String,
+        tag: String,
+        dir: PathBuf,
+        version: String,
+        /// The version the committed catalogs hold the image as.
+        released: Option<String>,
+    },
+    #[error(
+        "image {image} names operator {operator}, but bundle directory {} declares package {package:?}{}",
+        dir.display(),
+        if others.is_empty() { String::new() } else { format!(" where the operator's other bundles declare {}", others.join(", ")) }
+    )]
+    Package {
+        image: String,
+        operator: String,
+        dir: PathBuf,
+        package: String,
+        others: Vec<String>,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+struct RepoConfig {
+    #[serde(default)]
+    organization: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct AnnotationsFile {
+    #[serde(default)]
+    annotations: HashMap<String, serde_yaml::Value>,
+}
+
+/// A bundle directory rendered for an image, with what its CSV and annotations declare.
+#[derive(Debug, Clone)]
+struct DirRender {
+    value: Value,
+    version: String,
+    package: String,
+}
+
+/// The bundle directories rendered, by image: shared by the sources opened for one repository
+/// (every template and catalog group of a `render-all`), so that each directory is rendered once
+/// per image. Clones share the renders.
+#[derive(Debug, Clone, Default)]
+pub struct RenderCache {
+    renders: Arc<Mutex<HashMap<String, Arc<DirRender>>>>,
+    /// The manifests decoded for the migration, for the renderings these renders go into.
+    migrations: MigrationMemo,
+}
+
+impl RenderCache {
+    /// The manifests the renderings sharing this cache have decoded for the migration.
+    pub fn migrations(&self) -> &MigrationMemo {
+        &self.migrations
+    }
+}
+
+/// A committed bundle held for a digest reference: the catalog holding it and the bundle.
+#[derive(Debug, Clone)]
+struct Committed {
+    catalog: String,
+    bundle: Value,
+}
+
+/// The bundle directories of a community repository, by the image the pipeline builds from each.
+pub struct RepositoryBundles {
+    /// The repository's root, every link resolved.
+    root: PathBuf,
+    /// Per operator, each bundle directory with the package it declares (read when first needed).
+    packages: Mutex<HashMap<String, Vec<(PathBuf, String)>>>,
+    /// The version the committed catalogs hold each image as, for the images named
+    /// `<op>:<version>` ([`RepositoryBundles::released`]).
+    released: HashMap<String, String>,
+    /// The bundles committed catalogs hold for the digest references of the pipelines'
+    /// repositories ([`RepositoryBundles::committed`]).
+    committed: HashMap<String, Vec<Committed>>,
+    /// The committed catalogs, asked for a digest reference when it is first asked for.
+    catalogs: Vec<Arc<super::source::CatalogSource>>,
+    /// Why a digest reference held by a committed catalog is not answered from a directory.
+    unproven: Mutex<HashMap<String, String>>,
+    /// The digest references asked for, each with its answer (`None`: not proven), so that a
+    /// reference is proven once however many renderings ask for it.
+    proofs: Mutex<HashMap<String, Option<Arc<Value>>>>,
+    cache: RenderCache,
+}
+
+impl RepositoryBundles {
+    /// The source for the repository at `root` (the directory holding `operators/` and
+    /// `config.yaml`): `None` when its `config.yaml` is absent or names an organization whose images
+    /// are not named after their directories. A `config.yaml` that cannot be read is an error.
+    pub fn open(root: &Path) -> Result<Option<RepositoryBundles>, RepositoryError> {
+        let Ok(root) = root.canonicalize() else {
+            return Ok(None);
+        };
+        let config = root.join("config.yaml");
+        if config.symlink_metadata().is_err() {
+            return Ok(None);
+        }
+        let cfg = typed::read::<RepoConfig>(&root, &config).map_err(RepositoryError::Config)?;
+        if cfg.value.organization.as_deref() != Some(COMMUNITY_ORGANIZATION) {
+            return Ok(None);
+        }
+        Ok(Some(RepositoryBundles {
+            root,
+            packages: Mutex::default(),
+            released: HashMap::new(),
+            committed: HashMap::new(),
+            catalogs: Vec::new(),
+            unproven: Mutex::default(),
+            proofs: Mutex::default(),
+            cache: RenderCache::default(),
+        }))
+    }
+
+    /// Shares `cache` with the other sources of the repository: directories another has rendered
+    /// are not rendered again.
+    pub fn with_cache(mut self, cache: RenderCache) -> RepositoryBundles {
+        self.cache = cache;
+        self
+    }
+
+    /// Records the bundle the committed catalog `catalog` holds `image` as, for a digest
+    /// reference of the pipelines' repositories (any other image is passed over): what a directory
+    /// must render as to stand for the image.
+    pub fn committed(&mut self, image: &str, catalog: &str, bundle: Value) {
+        if RepositoryBundles::digest_names(image).is_none() {
+            return;
+        }
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        let held = self.committed.entry(image.to_string()).or_default();
+        if !held.iter().any(|c| c.bundle == bundle) {
+            held.push(Committed {
+                catalog: catalog.to_string(),
+                bundle,
+            });
+        }
+    }
+
+    /// The committed catalogs whose bundles the digest references are proven against (as
+    /// [`RepositoryBundles::committed`] records one, but read only for the images asked for).
+    pub fn committed_catalogs(&mut self, catalogs: Vec<Arc<super::source::CatalogSource>>) {
+        self.proofs
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.catalogs = catalogs;
+    }
+
+    /// Renders the directories standing for `images` (and proves the digest references among
+    /// them) in parallel, as [`RepositoryBundles::render`] would one by one: the renders it is
+    /// asked for afterwards are found done.
+    pub fn warm(&self, images: &[&str]) {
+        use rayon::prelude::*;
+        let mut images = images.to_vec();
+        images.sort_unstable();
+        images.dedup();
+        images.par_iter().for_each(|image| {
+            if RepositoryBundles::names(image).is_some() {
+                if let Ok(Some(dir)) = self.dir_for_image(image) {
+                    let _ = self.render_cached(image, &dir);
+                }
+            } else if let Some(op) = RepositoryBundles::digest_names(image) {
+                let _ = self.proof(image, op);
+            }
+        });
+    }
+
+    /// Why the digest reference `image`, held by a committed catalog, was not answered from a
+    /// bundle directory (once it has been asked for).
+    pub fn unproven(&self, image: &str) -> Option<String> {
+        self.unproven
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned()
+    }
+
+    /// Records the version committed catalogs hold `image` as. The pipeline tags the image with
+    /// its directory's name whatever the CSV says (aws-neuron-operator's `0.0.4` holds version
+    /// 0.1.2, and so does the released image): a directory whose version differs from its tag
+    /// stands for the image only when the released image is known to hold that version.
+    pub fn released(&mut self, image: &str, version: &str) {
+        if RepositoryBundles::names(image).is_some() {
+            self.released
+                .entry(image.to_string())
+                .or_insert_with(|| version.to_string());
+        }
+    }
+
+    /// The repository a template at `operators/<op>/catalog-templates/<file>` belongs to, as
+    /// [`RepositoryBundles::open`] opens it; `None` in any other layout.
+    pub fn for_template(template: &Path) -> Result<Option<RepositoryBundles>, RepositoryError> {
+        let Some(templates) = template.parent() else {
+            return Ok(None);
+        };
+        if templates
+            .file_name()
+            .is_none_or(|n| n != "catalog-templates")
+        {
+            return Ok(None);
+        }
+        match templates.parent().and_then(Path::parent) {
+            Some(operators) if operators.file_name().is_some_and(|n| n == "operators") => {
+                match operators.parent() {
+                    Some(root) if !root.as_os_str().is_empty() => RepositoryBundles::open(root),
+                    _ => RepositoryBundles::open(Path::new(".")),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The operator and version an image reference names, when the pipeline builds it from
+    /// `operators/<op>/<version>/`: `quay.io/community-operator-pipeline-prod/<op>:<version>`.
+    pub fn names(image: &str) -> Option<(&str, &str)> {
+        let rest = image.strip_prefix(COMMUNITY_IMAGES)?;
+        let (op, version) = rest.split_once(':')?;
+        if op.contains('@') || version.contains('@') {
+            return None;
+        }
+        Some((plain_name(op).ok()?, plain_name(version).ok()?))
+    }
+
+    /// The operator a digest reference of the pipelines' repositories names:
+    /// `<repository><op>@sha256:<64 hex digits>`.
+    pub fn digest_names(image: &str) -> Option<&str> {
+        let rest = COMMUNITY_DIGEST_IMAGES
+            .iter()
+            .find_map(|r| image.strip_prefix(r))?;
+        let (op, digest) = rest.split_once("@sha256:")?;
+        if digest.len() != 64
+            || !digest
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+        {
+            return None;
+        }
+        plain_name(op).ok()
+    }
+
+    /// The directory standing for `image`: `Ok(None)` when the image is not one the repository
+    /// builds, or its directory is not there (a bundle removed since).
+    pub fn dir_for_image(&self, image: &str) -> Result<Option<PathBuf>, RepositoryError> {
+        let Some((op, version)) = RepositoryBundles::names(image) else {
+            return Ok(None);
+        };
+        self.version_dir(op, version)
+    }
+
+    /// `operators/<op>/<version>/` when it is there, checked to be a directory inside the
+    /// repository.
+    fn version_dir(&self, op: &str, version: &str) -> Result<Option<PathBuf>, RepositoryError> {
+        let dir = self.root.join("operators").join(op).join(version);
+        if dir.symlink_metadata().is_err() {
+            return Ok(None);
+        }
+        let outside = |why: String| RepositoryError::Outside {
+            dir: dir.clone(),
+            root: self.root.clone(),
+            why,
+        };
+        let resolved = dir.canonicalize().map_err(|e| outside(e.to_string()))?;
+        if !resolved.starts_with(&self.root) {
+            return Err(outside(format!("it resolves to {}", resolved.display())));
+        }
+        if !resolved.is_dir() {
+            return Err(RepositoryError::Render {
+                dir,
+                why: BundleError::Unreadable("not a directory".into()),
+            });
+        }
+        Ok(Some(dir))
+    }
+
+    /// Renders the directory standing for `image` as `opm render IMAGE` renders the image.
+    pub fn render(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        if RepositoryBundles::names(image).is_none() {
+            return self.render_digest(image);
+        }
+        let dir = match self.dir_for_image(image) {
+            Ok(Some(d)) => d,
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(self.render_dir(image, &dir))
+    }
+
+    fn render_dir(&self, image: &str, dir: &Path) -> Result<Value, RepositoryError> {
+        let r = self.render_cached(image, dir)?;
+        let (op, tag) = RepositoryBundles::names(image).unwrap_or_default();
+        let released = self.released.get(image);
+        if r.version != tag && released != Some(&r.version) {
+            return Err(RepositoryError::Version {
+                image: image.to_string(),
+                tag: tag.to_string(),
+                dir: dir.to_path_buf(),
+                version: r.version.clone(),
+                released: released.cloned(),
+            });
+        }
+        if r.package != op {
+            // An operator may be packaged under another name (konflux: konflux-operator); then
+            // none of its bundles declares another.
+            let others = self.packages_of(op, dir);
+            if r.package.is_empty() || others.iter().any(|p| *p != r.package) {
+                return Err(RepositoryError::Package {
+                    image: image.to_string(),
+                    operator: op.to_string(),
+                    dir: dir.to_path_buf(),
+                    others: others.into_iter().filter(|p| *p != r.package).collect(),
+                    package: r.package.clone(),
+                });
+            }
+        }
+        Ok(r.value.clone())
+    }
+
+    /// The directory rendered for `image`, from the cache when it has been rendered for it.
+    fn render_cached(&self, image: &str, dir: &Path) -> Result<Arc<DirRender>, RepositoryError> {
+        let known = self
+            .cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        if let Some(r) = known {
+            return Ok(r);
+        }
+        let r = Arc::new(render_plain(image, dir)?);
+        self.cache
+            .renders
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), Arc::clone(&r));
+        Ok(r)
+    }
+
+    /// A digest reference answered from the directory it is proven to be built from; `None` (and
+    /// the reason kept) when it is not proven.
+    fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
+        let op = RepositoryBundles::digest_names(image)?;
+        self.proof(image, op).map(|v| Ok(Value::clone(&v)))
+    }
+
+    /// [`RepositoryBundles::render_digest`]'s answer, proven on the first time it is asked for.
+    fn proof(&self, image: &str, op: &str) -> Option<Arc<Value>> {
+        let known = self
+            .proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(image)
+            .cloned();
+        if let Some(answer) = known {
+            return answer;
+        }
+        let answer = self.prove_digest(image, op).map(Arc::new);
+        self.proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(image.to_string(), answer.clone());
+        answer
+    }
+
+    /// The bundle of the directory the digest reference `image` of operator `op` is proven to be
+    /// built from; `None` (and the reason kept) when it is not proven.
+    fn prove_digest(&self, image: &str, op: &str) -> Option<Value> {
+        let mut held = self.committed.get(image).cloned().unwrap_or_default();
+        for c in &self.catalogs {
+            // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
+            if let Some(Ok(bundle)) = c.bundle_for_image(image)
+                && !held.iter().any(|h| h.bundle == bundle)
+            {
+                held.push(Committed {
+                    catalog: c.dir().display().to_string(),
+                    bundle,
+                });
+            }
+        }
+        if held.is_empty() {
+            return None;
+        }
+        match self.prove(image, op, &held) {
+            Ok(v) => Some(v),
+            Err(Unproven::Because(why)) => {
+                self.unproven
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(image.to_string(), why);
+                None
+            }
+        }
+    }
+
+    fn prove(&self, image: &str, op: &str, held: &[Committed]) -> Result<Value, Unproven> {
+        // Every committed form names one bundle version.
+        let mut versions: BTreeSet<&str> = BTreeSet::new();
+        for c in held {
+            versions.insert(package_version(&c.bundle).ok_or_else(|| {
+                Unproven::Because(format!(
+                    "the bundle catalog {} holds for it has no olm.package version",
+                    c.catalog
+                ))
+            })?);
+        }
+        let version = match versions.len() {
+            1 => versions.into_iter().next().unwrap_or_default(),
+            _ => {
+                return Err(Unproven::Because(format!(
+                    "the committed catalogs hold it as versions {}",
+                    versions.into_iter().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        };
+        let dir = match plain_name(version)
+            .ok()
+            .map(|v| self.version_dir(op, v))
+            .transpose()
+            .map_err(|e| Unproven::Because(e.to_string()))?
+            .flatten()
+        {
+            Some(d) => d,
+            None => self.dir_holding(op, version)?,
+        };
+        // A directory that cannot be rendered (or read as the image would be) is not shown to be
+        // the image opm rendered: the committed catalogs answer, as they would without it.
+        let r = self
+            .render_cached(image, &dir)
+            .map_err(|e| Unproven::Because(e.to_string()))?;
+        for c in held {
+            let migrated = has_property(&c.bundle, CSV_METADATA);
+            let migration;
+            let ours = if migrated {
+                let mut v = r.value.clone();
+                crate::bundle::migrate_bundle_objects_with(&mut v, Some(self.cache.migrations()))
+                    .map_err(|e| {
+                    Unproven::Because(format!(
+                        "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
+                        dir.display()
+                    ))
+                })?;
+                migration = v;
+                &migration
+            } else {
+                &r.value
+            };
+            // The directory's render leaves related images unsorted; the committed bundle has them
+            // as the opm that wrote it sorted them, with whichever Go release built it.
+            let differs = GoRelease::ALL.into_iter().map(|go| {
+                let mut sorted = ours.clone();
+                crate::bundle::sort_related_images(&mut sorted, go);
+                first_difference(&sorted, &c.bundle, String::new())
+            });
+            if let Some(at) = differs.reduce(|a, b| a.and(b)).flatten() {
+                return Err(Unproven::Because(format!(
+                    "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
+                    dir.display(),
+                    if migrated {
+                        ", migrated to olm.csv.metadata,"
+                    } else {
+                        ""
+                    },
+                    c.catalog
+                )));
+            }
+        }
+        Ok(r.value.clone())
+    }
+
+    /// The one version directory of `op` whose CSV holds `version`.
+    fn dir_holding(&self, op: &str, version: &str) -> Result<PathBuf, Unproven> {
+        let op_dir = self.root.join("operators").join(op);
+        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+        let mut found = Vec::new();
+        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+            if !is_dir || plain_name(&name).is_err() {
+                continue;
+            }
+            let Ok(Some(dir)) = self.version_dir(op, &name) else {
+                continue;
+            };
+            if !dir.join("manifests").is_dir() {
+                continue;
+            }
+            if RegistryBundle::read(&dir).version().ok().as_deref() == Some(version) {
+                found.push(dir);
+            }
+        }
+        match found.len() {
+            1 => Ok(found.remove(0)),
+            0 => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, and no directory of operators/{op}/ holds that version"
+            ))),
+            n => Err(Unproven::Because(format!(
+                "the committed catalogs hold it as version {version}, which {n} directories of operators/{op}/ hold"
+            ))),
+        }
+    }
+
+    /// The packages the bundle directories of `op` other than `except` declare in
+    /// `metadata/annotations.yaml` (those that can be read). Each directory's is read once, so
+    /// what is found does not depend on which directory was asked about first.
+    fn packages_of(&self, op: &str, except: &Path) -> BTreeSet<String> {
+        let mut known = self.packages.lock().unwrap_or_else(PoisonError::into_inner);
+        let declared = known.entry(op.to_string()).or_insert_with(|| {
+            let op_dir = self.root.join("operators").join(op);
+            let mut found = Vec::new();
+            let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+            for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+                let dir = op_dir.join(&name);
+                if !is_dir {
+                    continue;
+                }
+                let file = dir.join("metadata").join("annotations.yaml");
+                let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
+                    continue;
+                };
+                if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY)
+                {
+                    found.push((dir, p.clone()));
+                }
+            }
+            found
+        });
+        declared
+            .iter()
+            .filter(|(dir, _)| dir != except)
+            .map(|(_, p)| p.clone())
+            .collect()
+    }
+}
+
+/// Why a digest reference is not answered from a directory: it is not shown to be the
+/// directory's image.
+enum Unproven {
+    Because(String),
+}
+
+/// The `olm.package` version of a bundle blob.
+fn package_version(bundle: &Value) -> Option<&str> {
+    bundle
+        .get("properties")?
+        .as_array()?
+        .iter()
+        .find(|p| p.get("type").and_then(Value::as_str) == Some("olm.package"))?
+        .pointer("/value/version")?
+        .as_str()
+}
+
+/// Where two values first differ (a JSON pointer-like path with what each holds), `None` when they
+/// are equal. Objects compare by their fields whatever their order, arrays in order.
+fn first_difference(ours: &Value, theirs: &Value, at: String) -> Option<String> {
+    let here = || {
+        if at.is_empty() {
+            "/".to_string()
+        } else {
+            at.clone()
+        }
+    };
+    match (ours, theirs) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|k| match (a.get(k), b.get(k)) {
+                (Some(x), Some(y)) => first_difference(x, y, format!("{at}/{k}")),
+                (Some(_), None) => Some(format!("{at}/{k} (only the directory's render has it)")),
+                (None, _) => Some(format!("{at}/{k} (only the committed bundle has it)")),
+            })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let diff = a
+                .iter()
+                .zip(b)
+                .enumerate()
+                .find_map(|(i, (x, y))| first_difference(x, y, format!("{at}/{i}")));
+            diff.or_else(|| {
+                (a.len() != b.len()).then(|| {
+                    format!(
+                        "{} ({} entries in the directory's render, {} in the committed bundle)",
+                        here(),
+                        a.len(),
+                        b.len()
+                    )
+                })
+            })
+        }
+        (a, b) if a == b => None,
+        (a, b) => {
+            let clip = |v: &Value| {
+                let s = v.to_string();
+                if s.chars().count() > 80 {
+                    format!("{}…", s.chars().take(80).collect::<String>())
+                } else {
+                    s
+                }
+            };
+            Some(format!("{} ({} against {})", here(), clip(a), clip(b)))
+        }
+    }
+}
+
+/// The directory rendered as `opm render` renders the image `image` built from it.
+fn render_plain(image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
+    let b = RegistryBundle::read(dir);
+    let files: Vec<String> = b
+        .unread()
+        .map(|d| {
+            let why = d
+                .message
+                .strip_prefix("cannot read: ")
+                .unwrap_or(&d.message);
+            format!("{}: {why}", d.location.file)
+        })
+        .collect();
+    if !files.is_empty() {
+        return Err(RepositoryError::Unreadable {
+            dir: dir.to_path_buf(),
+            files,
+        });
+    }
+    for (key, what) in [(MANIFESTS_KEY, "manifests"), (METADATA_KEY, "metadata")] {
+        if let Some(a) = b.annotation(key)
+            && a.value.trim_end_matches('/') != what
+        {
+            return Err(RepositoryError::BuildPath {
+                dir: dir.to_path_buf(),
+                key,
+                value: a.value.clone(),
+                what,
+            });
+        }
+    }
+    let options = crate::bundle::RenderOptions {
+        image: Some(image.to_string()),
+        csv_metadata: false,
+        related: crate::bundle::RelatedOrder::AsBuilt,
+    };
+    let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
+        dir: dir.to_path_buf(),
+        why,
+    })?;
+    Ok(DirRender {
+        value,
+        version: b.version().unwrap_or_default(),
+        package: b.package().to_string(),
+    })
+}
+
+impl BundleSource for RepositoryBundles {
+    fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
+        self.render(image).map(|r| r.map_err(ResolveError::from))
+    }
+
+    fn unresolved(&self, image: &str) -> Option<String> {
+        self.unproven(image)
+            .map(|why| format!("not taken from the repository's bundle directories: {why}"))
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "the bundle directories of repository {} (images {COMMUNITY_IMAGES}<operator>:<version>, and digest references committed catalogs prove to be built from them)",
+            self.root.display()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_pipelines_tags_name_a_directory() {
+        for (image, named) in [
+            (
+                "quay.io/community-operator-pipeline-prod/konflux:0.2.2-rc.10",
+                Some(("konflux", "0.2.2-rc.10")),
+            ),
+            (
+                "quay.io/community-operator-pipeline-prod/kube-green@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+                None,
+            ),
+            (
+                "quay.io/community-operator-pipeline-prod/a:1.0@sha256:00",
+                None,
+            ),
+            ("quay.io/community-operator-pipeline-stage/a:1.0", None),
+            ("quay.io/openshift-community-operators/a:1.0", None),
+            ("registry.connect.redhat.com/ns/repo@sha256:00", None),
+            ("quay.io/community-operator-pipeline-prod/a/b:1.0", None),
+            ("quay.io/community-operator-pipeline-prod/..:1.0", None),
+            ("quay.io/community-operator-pipeline-prod/a:..", None),
+            ("quay.io/community-operator-pipeline-prod/a", None),
+        ] {
+            assert_eq!(RepositoryBundles::names(image), named, "{image}");
+        }
+    }
+
+    fn repo(organization: &str) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(
+            root.path().join("config.yaml"),
+            format!("organization: {organization}\n"),
+        )
+        .unwrap();
+        std::fs::create_dir_all(root.path().join("operators/op/catalog-templates")).unwrap();
+        root
+    }
+
+    fn bundle(dir: &Path, package: &str, version: &str) {
+        std::fs::create_dir_all(dir.join("manifests")).unwrap();
+        std::fs::create_dir_all(dir.join("metadata")).unwrap();
+        std::fs::write(
+            dir.join("manifests/csv.yaml"),
+            format!(
+                "apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata:\n  name: {package}.v{version}\nspec:\n  version: {version}\n"
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("metadata/annotations.yaml"),
+            format!("annotations:\n  {PACKAGE_KEY}: {package}\n  {MANIFESTS_KEY}: manifests/\n"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn the_organization_decides_whether_directories_are_images() {
+        let root = repo("certified-operators");
+        let t = root.path().join("operators/op/catalog-templates/t.yaml");
+        assert!(RepositoryBundles::for_template(&t).unwrap().is_none());
+        let root = repo("community-operators");
+        let t = root.path().join("operators/op/catalog-templates/t.yaml");
+        assert!(RepositoryBundles::for_template(&t).unwrap().is_some());
+        // Not in a repository layout.
+        assert!(
+            RepositoryBundles::for_template(&root.path().join("t.yaml"))
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(root.path().join("config.yaml"), "organization: [\n").unwrap();
+        let e = RepositoryBundles::for_template(&t)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("config.yaml"), "{e}");
+    }
+
+    #[test]
+    fn a_directory_renders_as_its_image() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let image = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let b = s.bundle_for_image(image).unwrap().unwrap();
+        assert_eq!(b["image"], image);
+        assert_eq!(b["name"], "op.v1.0.0");
+        // The image is among the related images, as opm lists a bundle image's own reference.
+        assert_eq!(
+            b["relatedImages"],
+            serde_json::json!([{"name": "", "image": image}])
+        );
+        assert!(
+            b["properties"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["type"] == "olm.bundle.object")
+        );
+        // No directory, no answer: the catalogs are asked.
+        assert!(
+            s.bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_directory_unlike_its_image_name_is_refused() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.1");
+        bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("names version 1.0.0")
+                && e.contains("holds version \"1.0.1\"")
+                && e.contains("no committed catalog holds the image"),
+            "{e}"
+        );
+        // Released as the version the directory holds: the directory is the image.
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.released("quay.io/community-operator-pipeline-prod/op:1.0.0", "1.0.1");
+        let b = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(b["name"], "op.v1.0.1");
+        // Released as another version: refused, naming all three.
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.released("quay.io/community-operator-pipeline-prod/op:1.0.0", "1.0.0");
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("the committed catalogs hold the image as version \"1.0.0\""),
+            "{e}"
+        );
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("names operator op") && e.contains("declares package \"other\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn an_operator_packaged_under_another_name_is_accepted() {
+        let root = repo("community-operators");
+        bundle(
+            &root.path().join("operators/op/1.0.0"),
+            "op-operator",
+            "1.0.0",
+        );
+        bundle(
+            &root.path().join("operators/op/1.1.0"),
+            "op-operator",
+            "1.1.0",
+        );
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let b = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.1.0")
+            .unwrap()
+            .unwrap();
+        assert_eq!(b["package"], "op-operator");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_cannot_be_read_as_from_the_image_is_refused() {
+        let root = repo("community-operators");
+        let outside = tempfile::tempdir().unwrap();
+        bundle(outside.path(), "op", "1.0.0");
+        // A version directory that is a link out of the repository.
+        std::os::unix::fs::symlink(outside.path(), root.path().join("operators/op/1.0.0")).unwrap();
+        // A manifest that is a link out of the bundle, and a FIFO.
+        let d = root.path().join("operators/op/2.0.0");
+        bundle(&d, "op", "2.0.0");
+        std::os::unix::fs::symlink(
+            outside.path().join("manifests/csv.yaml"),
+            d.join("manifests/linked.yaml"),
+        )
+        .unwrap();
+        let fifo = d.join("manifests/pipe.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("leads out of the repository"), "{e}");
+        let e = s
+            .bundle_for_image("quay.io/community-operator-pipeline-prod/op:2.0.0")
+            .unwrap()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("manifests/linked.yaml"), "{e}");
+        if made.is_ok_and(|s| s.success()) {
+            assert!(e.contains("manifests/pipe.yaml"), "{e}");
+        }
+    }
+
+    const DIGEST: &str = "quay.io/community-operator-pipeline-prod/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6";
+
+    #[test]
+    fn only_digests_of_the_pipelines_repositories_name_an_operator() {
+        assert_eq!(RepositoryBundles::digest_names(DIGEST), Some("op"));
+        let old = DIGEST.replace(COMMUNITY_IMAGES, "quay.io/openshift-community-operators/");
+        assert_eq!(RepositoryBundles::digest_names(&old), Some("op"));
+        for image in [
+            "quay.io/community-operator-pipeline-prod/op:1.0.0",
+            "quay.io/community-operator-pipeline-prod/op@sha256:00",
+            "quay.io/community-operator-pipeline-prod/../op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+            "quay.io/community-operator-pipeline-prod/op@sha256:5454491AD316D474619CC0574D8238CAC793F8677AE265501BEB3C87C9F2B0A6",
+            "registry.connect.redhat.com/ns/op@sha256:5454491ad316d474619cc0574d8238cac793f8677ae265501beb3c87c9f2b0a6",
+        ] {
+            assert_eq!(RepositoryBundles::digest_names(image), None, "{image}");
+        }
+    }
+
+    /// The bundle `dir` renders as for `image`, migrated when `migrate`.
+    fn committed_form(dir: &Path, image: &str, migrate: bool) -> Value {
+        let mut v = render_plain(image, dir).unwrap().value;
+        if migrate {
+            crate::bundle::migrate_bundle_objects(&mut v).unwrap();
+        }
+        v
+    }
+
+    /// A bundle committed by an opm built with Go 1.22 lists related images of one image in another
+    /// order than one built with Go 1.24 and later: either proves the digest, a third does not.
+    #[test]
+    fn a_digest_is_proven_whichever_go_sorted_the_committed_related_images() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        let from = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("testdata/gosort/related-images/bundle");
+        for sub in ["manifests", "metadata"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+            for e in std::fs::read_dir(from.join(sub)).unwrap() {
+                let e = e.unwrap();
+                std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
+            }
+        }
+        let open = || RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let as_built = render_plain(DIGEST, &dir).unwrap().value;
+        let sorted = |go| {
+            let mut v = as_built.clone();
+            crate::bundle::sort_related_images(&mut v, go);
+            v
+        };
+        let (old, new) = (sorted(GoRelease::Go1_19To1_23), sorted(GoRelease::Go1_24On));
+        assert_ne!(old["relatedImages"], new["relatedImages"]);
+        for held in [old, new] {
+            let mut s = open();
+            s.committed(DIGEST, "catalogs/v4.17/op", held);
+            let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+            assert_eq!(b["name"], "related.v1.0.0");
+        }
+        let mut reversed = sorted(GoRelease::Go1_24On);
+        reversed["relatedImages"].as_array_mut().unwrap().reverse();
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", reversed);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(s.unresolved(DIGEST).unwrap().contains("relatedImages"));
+    }
+
+    #[test]
+    fn a_digest_is_its_directory_only_when_the_committed_bundle_agrees() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        // The directory is named after its tag, not the version its CSV holds.
+        bundle(&root.path().join("operators/op/1.1"), "op", "1.1.0");
+        let open = || RepositoryBundles::open(root.path()).unwrap().unwrap();
+        // No committed catalog holds it: not known here.
+        assert!(open().bundle_for_image(DIGEST).is_none());
+        assert!(open().unproven(DIGEST).is_none());
+        for migrate in [false, true] {
+            let held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, migrate);
+            let mut s = open();
+            s.committed(DIGEST, "catalogs/v4.17/op", held);
+            let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+            assert_eq!(b["image"], DIGEST);
+            assert_eq!(b["name"], "op.v1.0.0");
+            // Answered as opm renders the image: with its manifests.
+            assert!(has_property(&b, "olm.bundle.object"), "{b}");
+        }
+        let held = committed_form(&root.path().join("operators/op/1.1"), DIGEST, true);
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", held.clone());
+        assert_eq!(
+            s.bundle_for_image(DIGEST).unwrap().unwrap()["name"],
+            "op.v1.1.0"
+        );
+        // A committed bundle the directory does not render as: not proven, and why is said.
+        let mut other = held;
+        other["properties"][0]["value"]["version"] = "1.0.0".into();
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other.clone());
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unresolved(DIGEST).unwrap();
+        assert!(
+            why.contains("operators/op/1.0.0 renders, migrated to olm.csv.metadata, unlike the bundle catalog catalogs/v4.17/op holds")
+                && why.contains("at /name (\"op.v1.0.0\" against \"op.v1.1.0\")"),
+            "{why}"
+        );
+        // Two committed versions for one image: not proven.
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", other);
+        s.committed(
+            DIGEST,
+            "catalogs/v4.16/op",
+            committed_form(&root.path().join("operators/op/1.1"), DIGEST, false),
+        );
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("versions 1.0.0, 1.1.0"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    #[test]
+    fn a_version_no_directory_holds_proves_nothing() {
+        let root = repo("community-operators");
+        bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+        let mut held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, true);
+        held["properties"][0]["value"]["version"] = "2.0.0".into();
+        assert_eq!(package_version(&held), Some("2.0.0"));
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(
+            s.unproven(DIGEST)
+                .unwrap()
+                .contains("no directory of operators/op/ holds that version"),
+            "{:?}",
+            s.unproven(DIGEST)
+        );
+    }
+
+    /// opendatahub-operator 1.4.1 cannot be rendered (a CRD its CSV owns is not in it), yet its
+    /// image was: the directory proves nothing, and the catalogs are asked as without it.
+    #[test]
+    fn a_directory_that_cannot_be_rendered_proves_nothing() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let held = committed_form(&dir, DIGEST, true);
+        let annotations = dir.join("metadata/annotations.yaml");
+        let text = std::fs::read_to_string(&annotations).unwrap();
+        std::fs::write(&annotations, text.replace("manifests/", "other/")).unwrap();
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(DIGEST, "catalogs/v4.17/op", held);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        let why = s.unproven(DIGEST).unwrap();
+        assert!(why.contains("is \"other/\""), "{why}");
+    }
+
+    #[test]
+    fn sources_sharing_a_cache_render_a_directory_once() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let image = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let cache = RenderCache::default();
+        let first = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache.clone());
+        assert_eq!(
+            first.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        // The directory is gone, yet a source sharing the cache answers as before; one that does
+        // not finds nothing.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        let second = RepositoryBundles::open(root.path())
+            .unwrap()
+            .unwrap()
+            .with_cache(cache);
+        assert_eq!(
+            second.bundle_for_image(image).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        let alone = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        assert!(alone.bundle_for_image(image).unwrap().is_err());
+    }
+
+    /// Which directory is asked about first does not change the answers: when an operator's
+    /// directories declare different packages, none of them is taken for its image.
+    #[test]
+    fn directories_declaring_different_packages_are_refused_whichever_is_asked_first() {
+        let root = repo("community-operators");
+        bundle(
+            &root.path().join("operators/op/1.0.0"),
+            "op-operator",
+            "1.0.0",
+        );
+        bundle(&root.path().join("operators/op/2.0.0"), "other", "2.0.0");
+        let one = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let two = "quay.io/community-operator-pipeline-prod/op:2.0.0";
+        for order in [[one, two], [two, one]] {
+            let s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+            for image in order {
+                let e = s.bundle_for_image(image).unwrap().unwrap_err().to_string();
+                assert!(
+                    e.contains("where the operator's other bundles declare"),
+                    "{order:?}, {image}: {e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn warmed_directories_and_proofs_are_answered_without_reading_them_again() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        bundle(&dir, "op", "1.0.0");
+        let tag = "quay.io/community-operator-pipeline-prod/op:1.0.0";
+        let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        s.committed(
+            DIGEST,
+            "catalogs/v4.17/op",
+            committed_form(&dir, DIGEST, true),
+        );
+        s.warm(&[
+            tag,
+            DIGEST,
+            tag,
+            "quay.io/community-operator-pipeline-prod/op:9.0.0",
+        ]);
+        // The directory is gone: what the warm-up rendered and proved is answered as it was.
+        std::fs::remove_dir_all(dir.join("manifests")).unwrap();
+        assert_eq!(
+            s.bundle_for_image(tag).unwrap().unwrap()["name"],
+            "op.v1.0.0"
+        );
+        let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+        assert_eq!(
+            (b["name"].as_str(), b["image"].as_str()),
+            (Some("op.v1.0.0"), Some(DIGEST))
+        );
+        // A source not warmed reads the directory as it is now.
+        let mut fresh = RepositoryBundles::open(root.path()).unwrap().unwrap();
+        fresh.committed(DIGEST, "catalogs/v4.17/op", committed_form_of_name(DIGEST));
+        assert!(fresh.bundle_for_image(tag).unwrap().is_err());
+        assert!(fresh.bundle_for_image(DIGEST).is_none());
+    }
+
+    /// A committed bundle holding only a name and a version, as a catalog from 4.17 on would.
+    fn committed_form_of_name(image: &str) -> Value {
+        serde_json::json!({
+            "schema": "olm.bundle", "name": "op.v1.0.0", "package": "op", "image": image,
+            "properties": [
+                {"type": "olm.package", "value": {"packageName": "op", "version": "1.0.0"}},
+                {"type": "olm.csv.metadata", "value": {}},
+            ],
+        })
+    }
+}
