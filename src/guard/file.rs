@@ -203,6 +203,7 @@ pub(crate) mod tests {
     /// Makes a FIFO at `p`.
     pub(crate) fn mkfifo(p: &Path) {
         let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: `c` is NUL-terminated and outlives the call.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     }
 
