@@ -74,8 +74,69 @@ const GVK: &[F] = &[
     ("kind", G::Str, false),
 ];
 
+/// Why a CSV cannot be decoded into opm's typed CSV: the field, from the outside in (`spec`
+/// fields by their name, list items as `[i]`), and what it holds instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{found}", .at.iter().rev().map(|f| format!("{f}: ")).collect::<String>())]
+pub struct CsvMetadataError {
+    /// The field's path, innermost first.
+    at: Vec<String>,
+    pub found: Mismatch,
+}
+
+impl CsvMetadataError {
+    /// The field's path, outermost first (`["maintainers", "[0]", "email"]`).
+    pub fn path(&self) -> impl Iterator<Item = &str> {
+        self.at.iter().rev().map(String::as_str)
+    }
+
+    /// The same error, one field further out.
+    fn within(mut self, field: &str) -> Self {
+        self.at.push(field.to_string());
+        self
+    }
+}
+
+impl From<Mismatch> for CsvMetadataError {
+    fn from(found: Mismatch) -> Self {
+        CsvMetadataError {
+            at: Vec::new(),
+            found,
+        }
+    }
+}
+
+/// A value of another kind than the Go type of its field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    #[error("expected a string, found {0}")]
+    NotAString(Value),
+    #[error("expected true or false, found {0}")]
+    NotABool(Value),
+    #[error("expected a 32-bit whole number, found {0}")]
+    NotAnInt32(Value),
+    #[error("expected an object, found {0}")]
+    NotAnObject(Value),
+    #[error("expected a list, found {0}")]
+    NotAList(Value),
+}
+
+/// Why a bundle's objects cannot be migrated to `olm.csv.metadata`.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error("an olm.bundle.object without data")]
+    NoData,
+    #[error("an olm.bundle.object is not base64: {0}")]
+    NotBase64(#[source] base64::DecodeError),
+    #[error("an olm.bundle.object is not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// The CSV among them cannot be read as opm's typed CSV.
+    #[error(transparent)]
+    CsvMetadata(#[from] CsvMetadataError),
+}
+
 /// Builds the `olm.csv.metadata` value of a CSV object.
-pub fn csv_metadata(csv: &Value) -> Result<Value, String> {
+pub fn csv_metadata(csv: &Value) -> Result<Value, CsvMetadataError> {
     let meta = field(csv, "metadata");
     let spec = field(csv, "spec");
     // (output name, source object, source field, type)
@@ -118,7 +179,7 @@ pub fn csv_metadata(csv: &Value) -> Result<Value, String> {
     let mut out = Map::new();
     for (name, from, key, ty) in fields {
         let v = from.and_then(|o| field(o, key));
-        let v = decode(v, &ty).map_err(|e| format!("{key}: {e}"))?;
+        let v = decode(v, &ty).map_err(|e| e.within(key))?;
         // Every field but the two structs is `omitempty`.
         if !matches!(ty, G::Struct(_)) && is_zero(&v) {
             continue;
@@ -151,25 +212,25 @@ fn is_zero(v: &Value) -> bool {
 }
 
 /// Decodes `v` into Go type `ty` and encodes it back.
-fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
+fn decode(v: Option<&Value>, ty: &G) -> Result<Value, CsvMetadataError> {
     let v = v.filter(|v| !v.is_null());
     Ok(match ty {
         G::Str => match v {
             None => Value::String(String::new()),
             Some(Value::String(s)) => Value::String(s.clone()),
-            Some(other) => return Err(format!("expected a string, found {other}")),
+            Some(other) => return Err(Mismatch::NotAString(other.clone()).into()),
         },
         G::Bool => match v {
             None => Value::Bool(false),
             Some(Value::Bool(b)) => Value::Bool(*b),
-            Some(other) => return Err(format!("expected true or false, found {other}")),
+            Some(other) => return Err(Mismatch::NotABool(other.clone()).into()),
         },
         G::Int => match v {
             None => Value::from(0),
             Some(Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) => {
                 Value::Number(n.clone())
             }
-            Some(other) => return Err(format!("expected a 32-bit whole number, found {other}")),
+            Some(other) => return Err(Mismatch::NotAnInt32(other.clone()).into()),
         },
         G::Raw => v.cloned().unwrap_or(Value::Null),
         G::StrMap => match v {
@@ -182,33 +243,38 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
                     match v {
                         Value::String(_) => out.insert(k.clone(), v.clone()),
                         Value::Null => out.insert(k.clone(), Value::String(String::new())),
-                        other => return Err(format!("{k}: expected a string, found {other}")),
+                        other => {
+                            return Err(CsvMetadataError::from(Mismatch::NotAString(
+                                other.clone(),
+                            ))
+                            .within(k));
+                        }
                     };
                 }
                 Value::Object(out)
             }
-            Some(other) => return Err(format!("expected an object, found {other}")),
+            Some(other) => return Err(Mismatch::NotAnObject(other.clone()).into()),
         },
         G::Slice(item) => match v {
             None => Value::Array(Vec::new()),
             Some(Value::Array(a)) => Value::Array(
                 a.iter()
                     .enumerate()
-                    .map(|(i, x)| decode(Some(x), item).map_err(|e| format!("[{i}]: {e}")))
+                    .map(|(i, x)| decode(Some(x), item).map_err(|e| e.within(&format!("[{i}]"))))
                     .collect::<Result<_, _>>()?,
             ),
-            Some(other) => return Err(format!("expected a list, found {other}")),
+            Some(other) => return Err(Mismatch::NotAList(other.clone()).into()),
         },
         G::Struct(fields) => {
             let obj = match v {
                 None => None,
                 Some(o @ Value::Object(_)) => Some(o),
-                Some(other) => return Err(format!("expected an object, found {other}")),
+                Some(other) => return Err(Mismatch::NotAnObject(other.clone()).into()),
             };
             let mut out = Map::new();
             for (name, ty, omit) in fields.iter() {
                 let raw = obj.and_then(|o| field(o, name));
-                let fv = decode(raw, ty).map_err(|e| format!("{name}: {e}"))?;
+                let fv = decode(raw, ty).map_err(|e| e.within(name))?;
                 let empty = match ty {
                     // A `null` given is kept as raw JSON `null`; only an absent value is empty.
                     G::Raw => raw.is_none(),
@@ -234,7 +300,7 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
 /// image, a ClusterServiceVersion among its `olm.bundle.object`s and no `olm.csv.metadata` loses every
 /// `olm.bundle.object` and gains one `olm.csv.metadata` built from that CSV, last. Other bundles are
 /// left as they are. Returns whether the blob changed; an object that cannot be decoded is an error.
-pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
+pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, MigrateError> {
     use base64::Engine as _;
     if bundle["image"].as_str().is_none_or(str::is_empty) {
         return Ok(false);
@@ -250,12 +316,12 @@ pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
     for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
         let data = p["value"]["data"]
             .as_str()
-            .ok_or("an olm.bundle.object without data")?;
+            .ok_or(MigrateError::NoData)?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.trim())
-            .map_err(|e| format!("an olm.bundle.object is not base64: {e}"))?;
+            .map_err(MigrateError::NotBase64)?;
         let object: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("an olm.bundle.object is not JSON: {e}"))?;
+            .map_err(MigrateError::NotJson)?;
         if object["kind"].as_str() == Some("ClusterServiceVersion") {
             csv = Some(object);
             break;
@@ -309,6 +375,6 @@ mod tests {
     #[test]
     fn wrong_types_are_errors() {
         let csv = json!({"spec": {"keywords": "a"}});
-        assert!(csv_metadata(&csv).unwrap_err().contains("keywords"));
+        assert!(csv_metadata(&csv).unwrap_err().to_string().contains("keywords"));
     }
 }

@@ -25,9 +25,10 @@ use serde_json::Value;
 use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 
-pub use apis::ApiKey;
+pub use apis::{ApiKey, CrdNameError};
 pub use check::{Check, check_dir, check_plain, check_registry, detect};
-pub use csv_metadata::{csv_metadata, migrate_bundle_objects};
+pub use csv::{AnnotationPropertiesError, CsvFieldError};
+pub use csv_metadata::{CsvMetadataError, MigrateError, Mismatch, csv_metadata, migrate_bundle_objects};
 pub(crate) use read::{node_json, read_dir_sorted, read_docs};
 pub use render::{RenderOptions, render, render_dir, render_dir_noting};
 
@@ -166,9 +167,12 @@ pub enum BundleError {
     #[error("Could not find annotations file")]
     NoAnnotations,
     #[error("get version: {0}")]
-    Version(String),
+    Version(#[source] CsvFieldError),
     #[error("get release: {0}")]
-    Release(String),
+    Release(#[source] CsvFieldError),
+    /// The CSV cannot be read as opm's typed CSV to build its `olm.csv.metadata`.
+    #[error("olm.csv.metadata: {0}")]
+    CsvMetadata(#[source] CsvMetadataError),
     #[error("{0}")]
     Invalid(String),
 }

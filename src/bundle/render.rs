@@ -84,7 +84,7 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
     // opm's render moves bundle objects to the end, keeping their sorted order.
     if opts.csv_metadata {
         let meta = csv_metadata(&csv.value)
-            .map_err(|e| BundleError::Invalid(format!("olm.csv.metadata: {e}")))?;
+            .map_err(BundleError::CsvMetadata)?;
         props.push(Prop {
             type_: "olm.csv.metadata".into(),
             raw: String::new(),
@@ -360,7 +360,7 @@ impl RegistryBundle {
             Err(e) => {
                 return Err(BundleError::ProvidedApis {
                     bundle: self.name().into(),
-                    message: e,
+                    message: e.to_string(),
                 });
             }
             Ok(missing) if !missing.is_empty() => {

@@ -496,7 +496,8 @@ pub(crate) fn release_rendered(
             &srcs,
             given.opm_version,
             check,
-        )?);
+        )
+        .map_err(|e| e.to_string())?);
     }
     for (path, text) in new_files {
         let srcs = sources(given, path, &extra)?;
@@ -508,7 +509,8 @@ pub(crate) fn release_rendered(
             &srcs,
             given.opm_version,
             check,
-        )?);
+        )
+        .map_err(|e| e.to_string())?);
     }
     Ok(out)
 }

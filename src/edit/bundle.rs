@@ -144,12 +144,12 @@ fn add_bundle(
             ("defaultChannel", Node::string(default)),
         ]);
         let meta =
-            crate::catalog::decode::meta(&blob, &rel).map_err(|d| EditError::Catalog(d.message))?;
+            crate::catalog::decode::meta(&blob, &rel).map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, blob, meta);
         rec.added(catalog, id);
         let node = node_for(value, format);
         let meta =
-            crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError::Catalog(d.message))?;
+            crate::catalog::decode::meta(&node, &rel).map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, node, meta);
         rec.added(catalog, id);
         return Ok(());
@@ -159,7 +159,7 @@ fn add_bundle(
         let file = new_file(catalog, &rel, format)?;
         let node = node_for(value, format);
         let meta =
-            crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError::Catalog(d.message))?;
+            crate::catalog::decode::meta(&node, &rel).map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, node, meta);
         rec.added(catalog, id);
         return Ok(());
@@ -167,8 +167,7 @@ fn add_bundle(
     let pid = package(catalog, pkg)?.packages[0];
     let format = catalog.blob(pid).format;
     let id = catalog
-        .add_blob(node_for(value, format))
-        .map_err(EditError::Catalog)?;
+        .add_blob(node_for(value, format))?;
     rec.added(catalog, id);
     Ok(())
 }
@@ -252,6 +251,6 @@ fn new_file(
     }
     match catalog.files.iter().position(|f| f.path == rel) {
         Some(i) => Ok(i),
-        None => catalog.create_file(rel, format).map_err(EditError::Catalog),
+        None => Ok(catalog.create_file(rel, format)?),
     }
 }

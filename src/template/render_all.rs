@@ -16,6 +16,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use super::source::SourcesError;
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
@@ -303,7 +304,7 @@ fn jobs_by_name(templates: &Path, notes: &mut Vec<String>) -> Result<Vec<Job>, R
 /// Every template that fails is reported; on any failure nothing is returned.
 pub fn render(
     plan: &Plan,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
     let mut outputs = Vec::new();
     let mut notes = Vec::new();
@@ -334,7 +335,7 @@ pub fn render(
 
 fn render_job(
     job: &Job,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
     opm: OpmVersion,
 ) -> Result<(String, Vec<String>), TemplateError> {
     let file = job.template.display().to_string();
@@ -351,7 +352,8 @@ fn render_job(
             ),
         ));
     }
-    let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
+    let sources =
+        sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e.to_string()))?;
     let mut rendered = template.render(&sources, opm)?;
     let images = rendered.images.clone();
     let text = catalog_text(&file, &mut rendered, job.migrate).map_err(|mut e| {

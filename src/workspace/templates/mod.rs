@@ -26,7 +26,7 @@ use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
 pub use mapping::{
-    Rerendered, place, rerendered, rerendered_checked, rerendered_from, save_root, save_root_of,
+    RerenderError, Rerendered, place, rerendered, rerendered_checked, rerendered_from, save_root, save_root_of,
 };
 
 /// A template of the set, with the catalog files it renders into.
@@ -107,6 +107,7 @@ impl TemplateSet {
             }
         }
         let (outputs, mapping_error) = mapped_outputs(opened.iter().map(|(p, _)| p.as_path()));
+        let mapping_error = mapping_error.map(|e| e.to_string());
         let members: Vec<Member> = opened
             .into_iter()
             .zip(outputs)
