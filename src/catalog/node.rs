@@ -393,14 +393,6 @@ const fn pack(col: u32, style: Style) -> u32 {
     col | (style as u32) << COL_BITS
 }
 
-/// Text of a string node, reading deferred strings with `resolve`.
-pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Option<Cow<'a, str>> {
-    match s {
-        Str::Inline(v) => Some(Cow::Borrowed(v)),
-        Str::Deferred { .. } => resolve(s).map(Cow::Owned),
-    }
-}
-
 /// A node read from `text` (a document held in memory, not a catalog file) as JSON, the way opm's
 /// YAML-or-JSON decoder gives it: long strings the reader left in place are taken from `text`.
 pub fn json_in_text(node: &Node, text: &str) -> serde_json::Value {

@@ -135,18 +135,6 @@ pub fn part(whole: &ChannelGraph, kept: &[ChannelEntry], facts: &PackageFacts) -
     part
 }
 
-/// The graph of channel blob `id`, filtered (see [`channel_graph`]).
-pub fn channel_blob_graph(
-    catalog: &Catalog,
-    facts: &PackageFacts,
-    id: BlobId,
-    version: &dyn Fn(&str) -> Version,
-    filter: &Filter,
-) -> Option<ChannelGraph> {
-    let ch = Channel::read(&catalog.blob(id).value).ok()?;
-    channel_graph(ch.package, ch.name, &ch.entries, facts, version, filter)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -172,11 +172,6 @@ impl Within {
     }
 }
 
-/// [`Within::open_regular`] for one file: `path` only when it resolves inside `root`.
-pub fn open_regular_within(root: &Path, path: &Path) -> Result<(File, Metadata), ReadError> {
-    Within::new(root)?.open_regular(path)
-}
-
 /// [`Within::read_limited`] for one file: `path` only when it resolves inside `root`.
 pub fn read_limited_within(root: &Path, path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     Within::new(root)?.read_limited(path, limit)
@@ -306,7 +301,10 @@ pub(crate) mod tests {
             ));
         }
         // Relative to the working directory as well as absolute.
-        let (_, meta) = open_regular_within(Path::new("src"), Path::new("src/lib.rs")).unwrap();
+        let (_, meta) = Within::new(Path::new("src"))
+            .unwrap()
+            .open_regular(Path::new("src/lib.rs"))
+            .unwrap();
         assert!(meta.is_file());
     }
 

@@ -79,12 +79,6 @@ pub fn slice<T>(v: &mut [T], release: GoRelease, less: impl FnMut(&T, &T) -> boo
     s.pdqsort(0, n, bits_len(n));
 }
 
-/// Sorts `v` as Go's `slices.SortFunc(v, cmp)` does: the same algorithm as [`slice`], with
-/// `cmp(a, b) == Less` as `less`.
-pub fn sort_func<T>(v: &mut [T], release: GoRelease, mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    slice(v, release, |a, b| cmp(a, b) == Ordering::Less);
-}
-
 /// Go's `bits.Len`: the number of bits needed to write `n`.
 fn bits_len(n: usize) -> usize {
     (usize::BITS - n.leading_zeros()) as usize

@@ -59,21 +59,6 @@ pub enum RerenderError {
     },
 }
 
-/// [`rerendered`] for a template that is not open for editing (one about to be written at
-/// `path`, which may not exist yet), rendered with bundles from `source` as opm release `opm` when
-/// given, else as its operator's Makefile pins.
-pub fn rerendered_from(
-    path: &Path,
-    template: &Template,
-    source: &dyn BundleSource,
-    opm: Option<OpmVersion>,
-) -> Result<Vec<(PathBuf, String)>, RerenderError> {
-    Ok(rerendered_checked(path, template, source, opm, false)?
-        .into_iter()
-        .map(|r| (r.file, r.text))
-        .collect())
-}
-
 /// A catalog file re-rendered from a template: its absolute path, its bytes, and the problems
 /// opm's rules find in it (when asked for).
 #[derive(Debug, Clone)]
@@ -83,8 +68,10 @@ pub struct Rerendered {
     pub problems: Vec<crate::catalog::Diagnostic>,
 }
 
-/// [`rerendered_from`], each catalog also checked with opm's rules when `check` (the catalog of
-/// this one operator, as the rendering holds it).
+/// [`rerendered`] for a template that is not open for editing (one about to be written at
+/// `path`, which may not exist yet), rendered with bundles from `source` as opm release `opm` when
+/// given, else as its operator's Makefile pins; each catalog also checked with opm's rules when
+/// `check` (the catalog of this one operator, as the rendering holds it).
 pub fn rerendered_checked(
     path: &Path,
     template: &Template,

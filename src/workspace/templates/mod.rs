@@ -26,7 +26,7 @@ use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
 pub use mapping::{
-    RerenderError, Rerendered, place, rerendered, rerendered_checked, rerendered_from, save_root, save_root_of,
+    RerenderError, Rerendered, place, rerendered, rerendered_checked, save_root, save_root_of,
 };
 
 /// A template of the set, with the catalog files it renders into.
