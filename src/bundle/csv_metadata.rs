@@ -314,14 +314,11 @@ pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, MigrateError> 
     }
     let mut csv = None;
     for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
-        let data = p["value"]["data"]
-            .as_str()
-            .ok_or(MigrateError::NoData)?;
+        let data = p["value"]["data"].as_str().ok_or(MigrateError::NoData)?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.trim())
             .map_err(MigrateError::NotBase64)?;
-        let object: Value = serde_json::from_slice(&bytes)
-            .map_err(MigrateError::NotJson)?;
+        let object: Value = serde_json::from_slice(&bytes).map_err(MigrateError::NotJson)?;
         if object["kind"].as_str() == Some("ClusterServiceVersion") {
             csv = Some(object);
             break;
@@ -375,6 +372,11 @@ mod tests {
     #[test]
     fn wrong_types_are_errors() {
         let csv = json!({"spec": {"keywords": "a"}});
-        assert!(csv_metadata(&csv).unwrap_err().to_string().contains("keywords"));
+        assert!(
+            csv_metadata(&csv)
+                .unwrap_err()
+                .to_string()
+                .contains("keywords")
+        );
     }
 }

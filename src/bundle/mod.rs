@@ -28,7 +28,9 @@ use crate::catalog::diagnostic::{Diagnostic, Location};
 pub use apis::{ApiKey, CrdNameError};
 pub use check::{Check, check_dir, check_plain, check_registry, detect};
 pub use csv::{AnnotationPropertiesError, CsvFieldError};
-pub use csv_metadata::{CsvMetadataError, MigrateError, Mismatch, csv_metadata, migrate_bundle_objects};
+pub use csv_metadata::{
+    CsvMetadataError, MigrateError, Mismatch, csv_metadata, migrate_bundle_objects,
+};
 pub(crate) use read::{node_json, read_dir_sorted, read_docs};
 pub use render::{RenderOptions, render, render_dir, render_dir_noting};
 

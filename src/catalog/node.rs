@@ -5,8 +5,6 @@
 //! Very long strings (for example `olm.bundle.object` payloads) are not copied: they stay on disk as
 //! a [`Str::Deferred`] reference and are read only when asked for.
 
-use std::borrow::Cow;
-
 pub use thin_vec::{ThinVec, thin_vec};
 
 pub use super::node_text::{Sharing, Text};

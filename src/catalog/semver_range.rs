@@ -766,11 +766,7 @@ mod tests {
             ),
         ];
         for (range, want) in cases {
-            assert_eq!(
-                matching(range),
-                Ok(want),
-                "{range}"
-            );
+            assert_eq!(matching(range), Ok(want), "{range}");
         }
     }
 

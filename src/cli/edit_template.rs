@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
-use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
+use crate::catalog::commit::CommitOptions;
 use crate::catalog::node::{Node, Str};
-use crate::catalog::write::WriteError;
 use crate::catalog::yaml::{self, YamlStyle};
 use crate::guard::path::Root;
 use crate::template::edit::release::{self, OperatorDir, Release};
 use crate::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use crate::template::{ImageSource, Sources, schemas};
+use crate::workspace::SaveError;
 use crate::workspace::template::TemplateWorkspace;
-use crate::workspace::templates::{Rerendered, place, rerendered_checked, save_root_of};
+use crate::workspace::templates::{self, Rerendered, rerendered_checked, save_root_of};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -366,44 +366,14 @@ fn write_docs(
     new_files: &[(PathBuf, String)],
     rendered: &[(PathBuf, String)],
     force: bool,
-) -> Result<Vec<String>, WriteError> {
-    let rel = |p: &Path| place(root, p).map_err(WriteError::Outside);
-    let mut planned = Vec::new();
-    for d in docs {
-        let dir = d.path().parent().unwrap_or(Path::new(""));
-        for mut f in d.catalog.plan_changes()? {
-            f.rel = rel(&dir.join(&f.rel))?;
-            planned.push(f);
-        }
-    }
-    for (p, text) in new_files {
-        planned.push(PlannedFile {
-            rel: rel(p)?,
-            bytes: text.clone().into_bytes(),
-            expect: Expect::Absent,
-        });
-    }
-    for (p, text) in rendered {
-        let output = crate::template::render_all::Output {
-            rel: rel(p)?,
-            text: text.clone(),
-            template_name: String::new(),
-        };
-        let file =
-            crate::template::render_all::planned_output(root.path(), &output).map_err(|e| {
-                WriteError::Io {
-                    path: output.rel.clone(),
-                    source: std::io::Error::other(e.to_string()),
-                }
-            })?;
-        planned.extend(file);
-    }
+) -> Result<Vec<String>, SaveError> {
+    let planned = templates::plan_files(root, docs, new_files, rendered)?;
     let options = CommitOptions {
         force_read_only: force,
         ..CommitOptions::default()
     };
-    commit(root.path(), &planned, &options)?;
-    Ok(planned.into_iter().map(|p| p.rel).collect())
+    let (report, _) = templates::write_and_reread(root.path(), planned, &options, Vec::new())?;
+    Ok(report.written)
 }
 
 /// A new template file in the style the pipeline writes: `---`, then the document with unindented
@@ -490,27 +460,19 @@ pub(crate) fn release_rendered(
     for d in docs {
         let srcs = sources(given, d.path(), &extra)?;
         let template = d.template().map_err(|e| e.to_string())?;
-        out.extend(rerendered_checked(
-            d.path(),
-            &template,
-            &srcs,
-            given.opm_version,
-            check,
-        )
-        .map_err(|e| e.to_string())?);
+        out.extend(
+            rerendered_checked(d.path(), &template, &srcs, given.opm_version, check)
+                .map_err(|e| e.to_string())?,
+        );
     }
     for (path, text) in new_files {
         let srcs = sources(given, path, &extra)?;
         let template =
             crate::template::parse(&path.display().to_string(), text).map_err(|e| e.to_string())?;
-        out.extend(rerendered_checked(
-            path,
-            &template,
-            &srcs,
-            given.opm_version,
-            check,
-        )
-        .map_err(|e| e.to_string())?);
+        out.extend(
+            rerendered_checked(path, &template, &srcs, given.opm_version, check)
+                .map_err(|e| e.to_string())?,
+        );
     }
     Ok(out)
 }

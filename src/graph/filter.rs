@@ -2,9 +2,8 @@
 //! and a version window (`--from`/`--to`: only entries in it, and the links between them).
 
 use super::channel::{ChannelGraph, PackageFacts};
-use crate::catalog::model::{Channel, ChannelEntry};
+use crate::catalog::model::ChannelEntry;
 use crate::catalog::semver_range::{Range, Version};
-use crate::catalog::{BlobId, Catalog};
 
 /// Versions to draw, both ends included.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -341,7 +341,10 @@ enum ValueError {
     #[error("{0:?} does not start with a number")]
     NotANumber(String),
     #[error("unknown unit {unit:?}: expected {expected}")]
-    UnknownUnit { unit: String, expected: &'static str },
+    UnknownUnit {
+        unit: String,
+        expected: &'static str,
+    },
     #[error("{0:?} is too large")]
     TooLarge(String),
     #[error("a time must be more than 0")]

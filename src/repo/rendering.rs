@@ -242,10 +242,7 @@ impl CatalogMemo {
         template: &Path,
         catalogs: &[Arc<CatalogSource>],
     ) -> Result<Option<Arc<RepositoryBundles>>, SourcesError> {
-        let mut held = self
-            .repository
-            .lock()
-            .map_err(|_| SourcesError::Poisoned)?;
+        let mut held = self.repository.lock().map_err(|_| SourcesError::Poisoned)?;
         if let Some(known) = held.as_ref() {
             return Ok(known.clone());
         }

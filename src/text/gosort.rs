@@ -24,8 +24,6 @@
 //! 5), which changes the order of equal elements in ranges that get `break_patterns`; [`GoRelease`]
 //! names which one to follow.
 
-use std::cmp::Ordering;
-
 /// The Go releases whose unstable sort differs: which shifts the pattern breaker's xorshift uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GoRelease {

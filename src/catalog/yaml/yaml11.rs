@@ -625,7 +625,9 @@ mod tests {
             let (ev, _) = ev.map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
             if let Event::Scalar(v, style, _, tag) = ev {
                 if tag.is_some() {
-                    return Err(TestCaseError::fail(format!("{text:?}: unexpected tag on {v:?}")));
+                    return Err(TestCaseError::fail(format!(
+                        "{text:?}: unexpected tag on {v:?}"
+                    )));
                 }
                 out.push((v.into_owned(), style));
             }

@@ -569,10 +569,8 @@ fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, R
             file: shown.clone(),
             why,
         })?;
-    render_all::catalog_text(&shown, &mut rendered, true).map_err(|why| Refusal::Migrate {
-        file: shown,
-        why,
-    })
+    render_all::catalog_text(&shown, &mut rendered, true)
+        .map_err(|why| Refusal::Migrate { file: shown, why })
 }
 
 /// Why an operator cannot be promoted (it writes nothing then). `file` is the path from the

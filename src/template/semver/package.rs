@@ -53,7 +53,10 @@ pub(super) enum PackageOfError {
         why: ViewError,
     },
     /// Not exactly one `olm.package` property (opm says "multiple" for none as well).
-    #[error("bundle {bundle:?} has multiple {:?} properties, expected exactly 1 (it has {count})", property_type::PACKAGE)]
+    #[error(
+        "bundle {bundle:?} has multiple {:?} properties, expected exactly 1 (it has {count})",
+        property_type::PACKAGE
+    )]
     PackageCount { bundle: String, count: usize },
     #[error("bundle {bundle:?} has invalid version {version:?}: {why}")]
     Version {

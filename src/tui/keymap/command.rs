@@ -379,7 +379,11 @@ const VERBS: &[(Verb, &str, &str)] = &[
     (Verb::MoveImage, "move-image", " REF candidate|fast|stable"),
     (Verb::RemoveImage, "remove-image", " REF"),
     (Verb::Generate, "generate", " major|minor on|off"),
-    (Verb::ChannelPreference, "channel-preference", " major|minor|none"),
+    (
+        Verb::ChannelPreference,
+        "channel-preference",
+        " major|minor|none",
+    ),
     (Verb::Quit, "quit", ""),
 ];
 
