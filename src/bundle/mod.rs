@@ -174,7 +174,7 @@ pub enum BundleError {
     Release(#[source] CsvFieldError),
     /// The CSV cannot be read as opm's typed CSV to build its `olm.csv.metadata`.
     #[error("olm.csv.metadata: {0}")]
-    CsvMetadata(#[source] CsvMetadataError),
+    CsvMetadata(#[source] Box<CsvMetadataError>),
     #[error("{0}")]
     Invalid(String),
 }

@@ -83,7 +83,7 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
     let mut props = parsed.properties(b, &version, &release);
     // opm's render moves bundle objects to the end, keeping their sorted order.
     if opts.csv_metadata {
-        let meta = csv_metadata(&csv.value).map_err(BundleError::CsvMetadata)?;
+        let meta = csv_metadata(&csv.value).map_err(|e| BundleError::CsvMetadata(Box::new(e)))?;
         props.push(Prop {
             type_: "olm.csv.metadata".into(),
             raw: String::new(),

@@ -171,7 +171,8 @@ fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), 
             }),
             None,
         ),
-        EditCommand::AddBundle { from, image, .. } => {
+        EditCommand::AddBundle(add) => {
+            let (from, image) = (&add.from, &add.image);
             let Some(image) = image else {
                 return Err((
                     exit::USAGE,

@@ -38,8 +38,9 @@ impl Dir {
                 libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
             )
         })?;
-        // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else owns it.
         Ok(Dir {
+            // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else
+            // owns it.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
         })
     }
@@ -81,8 +82,9 @@ impl Dir {
                 libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
             )
         })?;
-        // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else owns it.
         Ok(Dir {
+            // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else
+            // owns it.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
         })
     }
