@@ -85,11 +85,6 @@ pub struct CsvMetadataError {
 }
 
 impl CsvMetadataError {
-    /// The field's path, outermost first (`["maintainers", "[0]", "email"]`).
-    pub fn path(&self) -> impl Iterator<Item = &str> {
-        self.at.iter().rev().map(String::as_str)
-    }
-
     /// The same error, one field further out.
     fn within(mut self, field: &str) -> Self {
         self.at.push(field.to_string());
@@ -377,6 +372,22 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("keywords")
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_deep_down_is_named_by_its_path() {
+        let csv = json!({"spec": {"maintainers": [{"name": "a", "email": 5}]}});
+        let e = csv_metadata(&csv).unwrap_err();
+        assert_eq!(e.found, Mismatch::NotAString(json!(5)));
+        assert_eq!(
+            e.to_string(),
+            "maintainers: [0]: email: expected a string, found 5"
+        );
+        let csv = json!({"metadata": {"labels": {"tier": true}}});
+        assert_eq!(
+            csv_metadata(&csv).unwrap_err().to_string(),
+            "labels: tier: expected a string, found true"
         );
     }
 }
