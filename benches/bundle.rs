@@ -40,6 +40,7 @@ fn bench(c: &mut Criterion) {
         let opts = RenderOptions {
             image: Some("example.com/bundle:1".into()),
             csv_metadata: false,
+            ..Default::default()
         };
         g.bench_function(format!("render {name}"), |b| {
             b.iter(|| bundle::render_dir(&dir, &opts).unwrap())

@@ -402,6 +402,7 @@ fn exercise(seed: &Seed, root: &Path, original: &Catalog, templates_source: &Pat
                 &fbc_edit::bundle::RenderOptions {
                     image: Some("test.registry/foo-bundle:v0.2.0".into()),
                     csv_metadata: true,
+                    ..Default::default()
                 },
             );
         }

@@ -32,7 +32,9 @@ pub use csv_metadata::{
     CsvMetadataError, MigrateError, Mismatch, csv_metadata, migrate_bundle_objects,
 };
 pub(crate) use read::{node_json, read_dir_sorted, read_docs};
-pub use render::{RenderOptions, render, render_dir, render_dir_noting};
+pub use render::{
+    RelatedOrder, RenderOptions, render, render_dir, render_dir_noting, sort_related_images,
+};
 
 pub const ANNOTATION_PREFIX: &str = "operators.operatorframework.io.bundle.";
 pub const PACKAGE_KEY: &str = "operators.operatorframework.io.bundle.package.v1";

@@ -19,6 +19,27 @@ pub struct RenderOptions {
     pub image: Option<String>,
     /// Replace the `olm.bundle.object` properties by one `olm.csv.metadata`.
     pub csv_metadata: bool,
+    /// How the related images are ordered.
+    pub related: RelatedOrder,
+}
+
+/// The order of a rendered bundle's related images. `opm render` builds the list (the CSV's
+/// related images, the bundle image, the containers' images), then sorts it by image with Go's
+/// unstable `sort.Slice`, whose order for images listed under several names depends on the Go
+/// release opm was built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelatedOrder {
+    /// Sorted as `opm render` built with this Go release sorts them.
+    Sorted(GoRelease),
+    /// Left as the list is built, for a caller that sorts them later as the opm release it renders
+    /// as would (a template's rendering: a bundle source's answer serves every release).
+    AsBuilt,
+}
+
+impl Default for RelatedOrder {
+    fn default() -> RelatedOrder {
+        RelatedOrder::Sorted(GoRelease::default())
+    }
 }
 
 /// Renders a registry+v1 bundle directory into the `olm.bundle` blob `opm render DIR` prints.
@@ -95,8 +116,18 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
         props.extend(objects);
     }
     let image = opts.image.clone().unwrap_or_default();
-    let related = related_images(&csv.value, &image);
+    let related = related_images(&csv.value, &image, opts.related);
     Ok(blob(b, image, props, related))
+}
+
+/// Sorts a rendered bundle's `relatedImages` by image as `opm render` built with `go` does.
+pub fn sort_related_images(bundle: &mut Value, go: GoRelease) {
+    if let Some(list) = bundle
+        .get_mut("relatedImages")
+        .and_then(Value::as_array_mut)
+    {
+        gosort::slice(list, go, |a, b| str_of(a, "image") < str_of(b, "image"));
+    }
 }
 
 /// The parser's property list: metadata properties, then the annotations' package, the CSV's
@@ -276,8 +307,8 @@ fn gvk_of(v: &Value) -> (String, String, String) {
 }
 
 /// The CSV's related images, then the bundle image, then the images of the deployments' containers
-/// and init containers not listed yet; sorted by image as opm sorts them.
-fn related_images(csv: &Value, image: &str) -> Vec<Value> {
+/// and init containers not listed yet; sorted by image as opm sorts them when `order` says so.
+fn related_images(csv: &Value, image: &str, order: RelatedOrder) -> Vec<Value> {
     let mut list: Vec<(String, String)> = csv
         .pointer("/spec/relatedImages")
         .and_then(Value::as_array)
@@ -325,7 +356,9 @@ fn related_images(csv: &Value, image: &str) -> Vec<Value> {
     }
     // opm sorts them with Go's unstable sort.Slice by image alone: images listed under several
     // names end in the order its algorithm leaves them, which a stable sort would not give.
-    gosort::slice(&mut list, GoRelease::default(), |a, b| a.1 < b.1);
+    if let RelatedOrder::Sorted(go) = order {
+        gosort::slice(&mut list, go, |a, b| a.1 < b.1);
+    }
     list.into_iter()
         .map(|(name, image)| {
             let mut m = Map::new();

@@ -51,6 +51,7 @@ pub fn run_render(args: &RenderArgs) -> i32 {
     let opts = RenderOptions {
         image: args.image.clone(),
         csv_metadata: args.csv_metadata,
+        related: crate::bundle::RelatedOrder::default(),
     };
     if args.csv_metadata && args.image.is_none() {
         eprintln!(
@@ -124,6 +125,7 @@ fn render_image(
                     .clone()
                     .or_else(|| Some(opened.reference.clone())),
                 csv_metadata: opts.csv_metadata,
+                related: crate::bundle::RelatedOrder::default(),
             };
             bundle::render_dir(&opened.dir, &opts)
                 .map(|b| vec![b])

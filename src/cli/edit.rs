@@ -458,6 +458,7 @@ impl CatalogEdit for AddBundle {
         let opts = bundle::RenderOptions {
             image: self.image.clone(),
             csv_metadata: self.csv_metadata,
+            related: crate::bundle::RelatedOrder::default(),
         };
         let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
             (

@@ -502,6 +502,7 @@ pub(crate) fn release_plan(
         &crate::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
+            related: crate::bundle::RelatedOrder::default(),
         },
     )
     .map_err(|e| format!("cannot render {}: {e}", from.display()))?;

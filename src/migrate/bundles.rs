@@ -187,6 +187,7 @@ fn render_bundle(
     let render_opts = RenderOptions {
         image,
         csv_metadata: opts.csv_metadata,
+        related: crate::bundle::RelatedOrder::default(),
     };
     match bundle::render(b, &render_opts) {
         Ok(blob) => Some(blob),

@@ -109,7 +109,7 @@ impl Basic {
         let mut bundles = Vec::with_capacity(resolved.len());
         let mut problems = Vec::new();
         for (blob, (image, line)) in resolved.iter().zip(&images) {
-            match canonical::bundle(&crate::catalog::emit::to_node(blob, false)) {
+            match canonical::bundle(&crate::catalog::emit::to_node(blob, false), opm.sort()) {
                 Ok(b) => bundles.push(b),
                 Err((_, e)) => problems.push(Problem::new(
                     *line,

@@ -541,8 +541,9 @@ pub(crate) mod canonical {
     }
 
     /// A rendered bundle as `opm render` prints one: its fields in declaration order, bundle objects
-    /// and CSV metadata moved after the other properties, related images sorted by image.
-    pub(crate) fn bundle(node: &Node) -> Result<Value, Fault> {
+    /// and CSV metadata moved after the other properties, related images sorted by image as opm
+    /// built with `go` sorts them.
+    pub(crate) fn bundle(node: &Node, go: GoRelease) -> Result<Value, Fault> {
         let b = Bundle::read(node).map_err(|e| view_error("parse bundle", &e))?;
         let mut m = Map::new();
         m.insert("schema".into(), Value::String(schema::BUNDLE.into()));
@@ -574,7 +575,7 @@ pub(crate) mod canonical {
         if !b.related_images.is_empty() {
             let mut related = b.related_images.clone();
             // Go's unstable sort.Slice by image, as opm: names of one image keep opm's order.
-            gosort::slice(&mut related, GoRelease::default(), |x, y| x.image < y.image);
+            gosort::slice(&mut related, go, |x, y| x.image < y.image);
             let list = related
                 .iter()
                 .map(|r| {

@@ -160,6 +160,13 @@ impl OpmVersion {
         GoRelease { major: 1, minor }
     }
 
+    /// The variant of Go's `sort.Slice` the release sorts with (its Go release's).
+    pub fn sort(self) -> crate::text::gosort::GoRelease {
+        let GoRelease { major, minor } = self.go_release();
+        crate::text::gosort::GoRelease::of_go_version(&format!("{major}.{minor}"))
+            .unwrap_or_default()
+    }
+
     /// A rendered bundle as this release writes it: before v1.62 the `olm.package` property has no
     /// `release`.
     pub fn adjust_bundle(self, bundle: &mut Value) {
@@ -391,6 +398,14 @@ mod tests {
         assert_eq!(v, OpmVersion::DEFAULT);
         assert!(v.package_from_head() && v.bundle_release());
         assert_eq!(v.go_release().to_string(), "go1.26");
+    }
+
+    #[test]
+    fn each_release_sorts_with_its_go_releases_sort() {
+        use crate::text::gosort::GoRelease as Sort;
+        assert_eq!(OpmVersion::V1_46_0.sort(), Sort::Go1_19To1_23);
+        assert_eq!(OpmVersion::V1_61_0.sort(), Sort::Go1_24On);
+        assert_eq!(OpmVersion::V1_71_0.sort(), Sort::Go1_24On);
     }
 
     #[test]

@@ -33,6 +33,7 @@ use crate::bundle::{BundleError, MANIFESTS_KEY, METADATA_KEY, PACKAGE_KEY, Regis
 use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
 use crate::guard::path::plain_name;
+use crate::text::gosort::GoRelease;
 
 /// Where the community pipeline releases the bundle image built from `operators/<op>/<version>/`.
 pub const COMMUNITY_IMAGES: &str = "quay.io/community-operator-pipeline-prod/";
@@ -466,7 +467,14 @@ impl RepositoryBundles {
                     ))
                 })?;
             }
-            if let Some(at) = first_difference(&ours, &c.bundle, String::new()) {
+            // The directory's render leaves related images unsorted; the committed bundle has them
+            // as the opm that wrote it sorted them, with whichever Go release built it.
+            let differs = GoRelease::ALL.into_iter().map(|go| {
+                let mut sorted = ours.clone();
+                crate::bundle::sort_related_images(&mut sorted, go);
+                first_difference(&sorted, &c.bundle, String::new())
+            });
+            if let Some(at) = differs.reduce(|a, b| a.and(b)).flatten() {
                 return Err(Unproven::Because(format!(
                     "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
                     dir.display(),
@@ -642,6 +650,7 @@ fn render_plain(image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
     let options = crate::bundle::RenderOptions {
         image: Some(image.to_string()),
         csv_metadata: false,
+        related: crate::bundle::RelatedOrder::AsBuilt,
     };
     let value = crate::bundle::render(&b, &options).map_err(|why| RepositoryError::Render {
         dir: dir.to_path_buf(),
@@ -911,6 +920,44 @@ mod tests {
             crate::bundle::migrate_bundle_objects(&mut v).unwrap();
         }
         v
+    }
+
+    /// A bundle committed by an opm built with Go 1.22 lists related images of one image in another
+    /// order than one built with Go 1.24 and later: either proves the digest, a third does not.
+    #[test]
+    fn a_digest_is_proven_whichever_go_sorted_the_committed_related_images() {
+        let root = repo("community-operators");
+        let dir = root.path().join("operators/op/1.0.0");
+        let from =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/gosort/related-images/bundle");
+        for sub in ["manifests", "metadata"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+            for e in std::fs::read_dir(from.join(sub)).unwrap() {
+                let e = e.unwrap();
+                std::fs::copy(e.path(), dir.join(sub).join(e.file_name())).unwrap();
+            }
+        }
+        let open = || RepositoryBundles::open(root.path()).unwrap().unwrap();
+        let as_built = render_plain(DIGEST, &dir).unwrap().value;
+        let sorted = |go| {
+            let mut v = as_built.clone();
+            crate::bundle::sort_related_images(&mut v, go);
+            v
+        };
+        let (old, new) = (sorted(GoRelease::Go1_19To1_23), sorted(GoRelease::Go1_24On));
+        assert_ne!(old["relatedImages"], new["relatedImages"]);
+        for held in [old, new] {
+            let mut s = open();
+            s.committed(DIGEST, "catalogs/v4.17/op", held);
+            let b = s.bundle_for_image(DIGEST).unwrap().unwrap();
+            assert_eq!(b["name"], "related.v1.0.0");
+        }
+        let mut reversed = sorted(GoRelease::Go1_24On);
+        reversed["relatedImages"].as_array_mut().unwrap().reverse();
+        let mut s = open();
+        s.committed(DIGEST, "catalogs/v4.17/op", reversed);
+        assert!(s.bundle_for_image(DIGEST).is_none());
+        assert!(s.unresolved(DIGEST).unwrap().contains("relatedImages"));
     }
 
     #[test]

@@ -264,6 +264,7 @@ impl BundleSource for BundleDirSource {
         let options = crate::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
+            related: crate::bundle::RelatedOrder::AsBuilt,
         };
         Some(
             crate::bundle::render_dir(dir, &options).map_err(|why| ResolveError::BundleDir {
@@ -314,6 +315,7 @@ impl BundleSource for ImageSource {
         let options = crate::bundle::RenderOptions {
             image: Some(image.to_string()),
             csv_metadata: false,
+            related: crate::bundle::RelatedOrder::AsBuilt,
         };
         Some(
             crate::bundle::render_dir(&opened.dir, &options)

@@ -35,6 +35,9 @@ pub enum GoRelease {
 }
 
 impl GoRelease {
+    /// Every variant, oldest first.
+    pub const ALL: [GoRelease; 2] = [GoRelease::Go1_19To1_23, GoRelease::Go1_24On];
+
     /// The variant a Go toolchain `1.MINOR` sorts with, from a `go.mod` `go` or `toolchain` line
     /// such as `1.22.5` or `go1.26.3`. `None` for Go 1.18 and earlier, whose sort was a different
     /// algorithm, and for text that is no Go version.

@@ -196,6 +196,7 @@ fn render_bundle(
     let opts = crate::bundle::RenderOptions {
         image,
         csv_metadata: false,
+        related: crate::bundle::RelatedOrder::default(),
     };
     let read = crate::bundle::RegistryBundle::read(dir);
     let bundle = crate::bundle::render(&read, &opts).map_err(|e| e.to_string())?;

@@ -37,6 +37,7 @@ fn foo_bundle() -> serde_json::Value {
         &RenderOptions {
             image: Some("test.registry/foo-operator/foo-bundle:v0.2.0".into()),
             csv_metadata: false,
+            ..Default::default()
         },
     )
     .unwrap()

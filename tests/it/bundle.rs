@@ -255,6 +255,7 @@ fn render(dir: &Path, image: &str, csv_metadata: bool) -> Value {
         &RenderOptions {
             image: Some(image.to_string()),
             csv_metadata,
+            ..Default::default()
         },
     )
     .unwrap()

@@ -421,3 +421,53 @@ fn the_release_step_follows_the_makefile() {
         "{stdout}"
     );
 }
+
+/// A bundle whose related images name one image several times: opm orders them with Go's unstable
+/// sort, whose order changed in Go 1.24. Rendered as v1.46.0 (built with Go 1.22) and as v1.71.0
+/// (Go 1.26), the bundle's related images come out in the orders Go 1.19.8 and Go 1.24.4 gave for
+/// the same list (testdata/gosort/related-images, recorded with its `recorder/`).
+#[test]
+fn related_images_are_ordered_as_the_pinned_releases_go_sorts_them() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/gosort/related-images");
+    let orders: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("orders.json")).unwrap()).unwrap();
+    let image = orders["image"].as_str().unwrap();
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (go119, go124) = (names(&orders["go1.19.8"]), names(&orders["go1.24.4"]));
+    assert_ne!(
+        go119, go124,
+        "the recording must tell the two releases apart"
+    );
+    for (opm, want) in [
+        ("v1.46.0", &go119),
+        ("v1.61.0", &go124),
+        ("v1.71.0", &go124),
+    ] {
+        let out = fbc()
+            .args(["template", "render", "-o", "json", "--opm-version", opm])
+            .arg("--bundle-dir")
+            .arg(format!("{image}={}", dir.join("bundle").display()))
+            .arg(dir.join("basic.yaml"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let bundle = serde_json::Deserializer::from_slice(&out.stdout)
+            .into_iter::<serde_json::Value>()
+            .map(Result::unwrap)
+            .find(|b| b["schema"] == "olm.bundle")
+            .unwrap();
+        let got: Vec<String> = bundle["relatedImages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(&got, want, "opm {opm}");
+    }
+}

@@ -112,7 +112,7 @@ impl Semver {
         let resolved = resolve_all(file, &images, source)?;
         let mut bundles: Vec<Value> = Vec::with_capacity(resolved.len());
         for (blob, (image, line)) in resolved.iter().zip(&images) {
-            let b = canonical::bundle(&to_node(blob, false)).map_err(|(_, e)| {
+            let b = canonical::bundle(&to_node(blob, false), opm.sort()).map_err(|(_, e)| {
                 TemplateError::new(
                     file,
                     *line,
