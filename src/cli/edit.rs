@@ -44,147 +44,26 @@ fn list(s: &str) -> Vec<String> {
 #[derive(Debug, Subcommand)]
 pub enum EditCommand {
     /// Add a bundle to a channel as its new head (replacing the current head by default).
-    Promote {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        bundle: String,
-        #[arg(long, short)]
-        channel: String,
-        /// Entries the new head skips, comma-separated.
-        #[arg(long, value_delimiter = ',')]
-        skips: Vec<String>,
-        #[arg(long)]
-        skip_range: Option<String>,
-        /// The entry it replaces (default: the current head).
-        #[arg(long)]
-        replaces: Option<String>,
-    },
-    SetDefaultChannel {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-    },
-    CreateChannel {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        bundle: String,
-    },
-    DeleteChannel {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-    },
-    AddSkips {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        entry: String,
-        #[arg(long, value_delimiter = ',', required = true)]
-        skips: Vec<String>,
-    },
-    RemoveSkips {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        entry: String,
-        #[arg(long, value_delimiter = ',', required = true)]
-        skips: Vec<String>,
-    },
-    SetSkipRange {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        entry: String,
-        #[arg(long, conflicts_with = "clear", required_unless_present = "clear")]
-        range: Option<String>,
-        #[arg(long)]
-        clear: bool,
-    },
-    SetReplaces {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        entry: String,
-        #[arg(long)]
-        replaces: String,
-    },
+    Promote(Promote),
+    SetDefaultChannel(SetDefaultChannel),
+    CreateChannel(CreateChannel),
+    DeleteChannel(DeleteChannel),
+    AddSkips(AddSkips),
+    RemoveSkips(RemoveSkips),
+    SetSkipRange(SetSkipRange),
+    SetReplaces(SetReplaces),
     /// Remove an entry; its successor takes over its replaces, so nothing is stranded.
-    RemoveEntry {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        channel: String,
-        #[arg(long, short)]
-        entry: String,
-    },
+    RemoveEntry(RemoveEntry),
     /// Remove a bundle from its package: its channel entries, olm.bundle and deprecations.
     ///
     /// Refused when a channel would be left empty or with a dangling replaces; --relink hands the
     /// removed entry's replaces to the entries that replaced it and drops skips naming it.
-    RemoveBundle {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short)]
-        bundle: String,
-        /// Entries that replaced the bundle take over its replaces; skips naming it are dropped.
-        #[arg(long)]
-        relink: bool,
-    },
-    Deprecate {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short, conflicts_with = "bundle")]
-        channel: Option<String>,
-        #[arg(long, short)]
-        bundle: Option<String>,
-        #[arg(long, short)]
-        message: String,
-    },
-    Undeprecate {
-        #[arg(long, short)]
-        package: String,
-        #[arg(long, short, conflicts_with = "bundle")]
-        channel: Option<String>,
-        #[arg(long, short)]
-        bundle: Option<String>,
-    },
+    RemoveBundle(RemoveBundle),
+    Deprecate(Deprecate),
+    Undeprecate(Undeprecate),
     /// Render a registry+v1 bundle directory into the catalog (creating its package when new) and
     /// promote it into a channel (created when missing).
-    AddBundle {
-        /// The bundle directory (manifests/ and metadata/).
-        #[arg(long, value_name = "BUNDLE_DIR")]
-        from: PathBuf,
-        /// The bundle's image reference (recommended: catalogs serve bundles by image).
-        #[arg(long, value_name = "REF")]
-        image: Option<String>,
-        #[arg(long, short)]
-        channel: String,
-        /// Entries the new head skips, comma-separated.
-        #[arg(long, value_delimiter = ',')]
-        skips: Vec<String>,
-        #[arg(long)]
-        skip_range: Option<String>,
-        /// The entry it replaces (default: the current head of an existing channel).
-        #[arg(long)]
-        replaces: Option<String>,
-        /// Store one olm.csv.metadata property instead of every manifest as olm.bundle.object.
-        #[arg(long)]
-        csv_metadata: bool,
-    },
+    AddBundle(AddBundle),
     /// Templates: apply a bundle directory's release-config.yaml to the operator's templates, as the
     /// community pipeline's release step does.
     Release {
@@ -229,200 +108,384 @@ pub enum EditCommand {
     },
 }
 
-fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
-    match (channel, bundle) {
-        (Some(c), _) => Target::Channel(c.clone()),
-        (_, Some(b)) => Target::Bundle(b.clone()),
-        _ => Target::Package,
-    }
+/// A catalog edit's arguments, and the edit they ask for (or why it cannot be built: exit code and
+/// message).
+trait CatalogEdit {
+    fn edit(&self) -> Result<Edit, (i32, String)>;
 }
 
 impl EditCommand {
-    /// Whether the edit is one only templates have.
-    pub(super) fn template_only(&self) -> bool {
-        matches!(
-            self,
-            EditCommand::Release { .. }
-                | EditCommand::AddImage { .. }
-                | EditCommand::MoveImage { .. }
-                | EditCommand::RemoveImage { .. }
-                | EditCommand::SetGenerate { .. }
-                | EditCommand::SetChannelPreference { .. }
-        )
-    }
-
-    /// The edit, or why it cannot be built (exit code and message).
-    pub(super) fn edit(&self) -> Result<Edit, (i32, String)> {
+    /// The catalog edit a subcommand asks for; `None` for the edits only templates have.
+    fn catalog_edit(&self) -> Option<&dyn CatalogEdit> {
         use EditCommand as C;
-        Ok(match self {
-            C::Promote {
-                package,
-                bundle,
-                channel,
-                skips,
-                skip_range,
-                replaces,
-            } => Edit::Promote {
-                package: package.clone(),
-                bundle: bundle.clone(),
-                channel: channel.clone(),
-                replaces: replaces.clone(),
-                skips: list(&skips.join(",")),
-                skip_range: skip_range.clone(),
-            },
-            C::SetDefaultChannel { package, channel } => Edit::SetDefaultChannel {
-                package: package.clone(),
-                channel: channel.clone(),
-            },
-            C::CreateChannel {
-                package,
-                channel,
-                bundle,
-            } => Edit::CreateChannel {
-                package: package.clone(),
-                channel: channel.clone(),
-                bundle: bundle.clone(),
-            },
-            C::DeleteChannel { package, channel } => Edit::DeleteChannel {
-                package: package.clone(),
-                channel: channel.clone(),
-            },
-            C::AddSkips {
-                package,
-                channel,
-                entry,
-                skips,
-            } => Edit::AddSkips {
-                package: package.clone(),
-                channel: channel.clone(),
-                entry: entry.clone(),
-                skips: list(&skips.join(",")),
-            },
-            C::RemoveSkips {
-                package,
-                channel,
-                entry,
-                skips,
-            } => Edit::RemoveSkips {
-                package: package.clone(),
-                channel: channel.clone(),
-                entry: entry.clone(),
-                skips: list(&skips.join(",")),
-            },
-            C::SetSkipRange {
-                package,
-                channel,
-                entry,
-                range,
-                ..
-            } => Edit::SetSkipRange {
-                package: package.clone(),
-                channel: channel.clone(),
-                entry: entry.clone(),
-                range: range.clone(),
-            },
-            C::SetReplaces {
-                package,
-                channel,
-                entry,
-                replaces,
-            } => Edit::SetReplaces {
-                package: package.clone(),
-                channel: channel.clone(),
-                entry: entry.clone(),
-                replaces: Some(replaces.clone()),
-            },
-            C::RemoveEntry {
-                package,
-                channel,
-                entry,
-            } => Edit::RemoveEntry {
-                package: package.clone(),
-                channel: channel.clone(),
-                entry: entry.clone(),
-            },
-            C::RemoveBundle {
-                package,
-                bundle,
-                relink,
-            } => Edit::RemoveBundle {
-                package: package.clone(),
-                bundle: bundle.clone(),
-                relink: *relink,
-            },
-            C::Deprecate {
-                package,
-                channel,
-                bundle,
-                message,
-            } => Edit::Deprecate {
-                package: package.clone(),
-                target: target(channel, bundle),
-                message: message.clone(),
-            },
-            C::Undeprecate {
-                package,
-                channel,
-                bundle,
-            } => Edit::Undeprecate {
-                package: package.clone(),
-                target: target(channel, bundle),
-            },
-            C::AddBundle {
-                from,
-                image,
-                channel,
-                skips,
-                skip_range,
-                replaces,
-                csv_metadata,
-            } => {
-                use fbc_core::bundle;
-                if bundle::detect(from) != Some(bundle::Format::RegistryV1) {
-                    return Err((
-                        exit::USAGE,
-                        format!(
-                            "{} is not a registry+v1 bundle directory (it needs manifests/ and metadata/)",
-                            from.display()
-                        ),
-                    ));
-                }
-                let opts = bundle::RenderOptions {
-                    image: image.clone(),
-                    csv_metadata: *csv_metadata,
-                    related: fbc_core::bundle::RelatedOrder::default(),
-                };
-                let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
-                    (
-                        exit::INVALID,
-                        format!(
-                            "cannot render {}: {e}\n  hint: fbc-edit check-bundle {} lists every problem",
-                            from.display(),
-                            from.display()
-                        ),
-                    )
-                })?;
-                super::bundle::note_unread(from, &unread);
-                Edit::AddBundle {
-                    bundle: rendered,
-                    channel: channel.clone(),
-                    replaces: replaces.clone(),
-                    skips: list(&skips.join(",")),
-                    skip_range: skip_range.clone(),
-                }
-            }
+        Some(match self {
+            C::Promote(a) => a,
+            C::SetDefaultChannel(a) => a,
+            C::CreateChannel(a) => a,
+            C::DeleteChannel(a) => a,
+            C::AddSkips(a) => a,
+            C::RemoveSkips(a) => a,
+            C::SetSkipRange(a) => a,
+            C::SetReplaces(a) => a,
+            C::RemoveEntry(a) => a,
+            C::RemoveBundle(a) => a,
+            C::Deprecate(a) => a,
+            C::Undeprecate(a) => a,
+            C::AddBundle(a) => a,
             C::Release { .. }
             | C::AddImage { .. }
             | C::MoveImage { .. }
             | C::RemoveImage { .. }
             | C::SetGenerate { .. }
-            | C::SetChannelPreference { .. } => {
-                return Err((
-                    exit::USAGE,
-                    "this edit is for templates, not catalogs".into(),
-                ));
-            }
+            | C::SetChannelPreference { .. } => return None,
         })
+    }
+
+    /// Whether the edit is one only templates have.
+    pub(super) fn template_only(&self) -> bool {
+        self.catalog_edit().is_none()
+    }
+
+    /// The edit, or why it cannot be built (exit code and message).
+    pub(super) fn edit(&self) -> Result<Edit, (i32, String)> {
+        match self.catalog_edit() {
+            Some(e) => e.edit(),
+            None => Err((
+                exit::USAGE,
+                "this edit is for templates, not catalogs".into(),
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct Promote {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    bundle: String,
+    #[arg(long, short)]
+    channel: String,
+    /// Entries the new head skips, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    skips: Vec<String>,
+    #[arg(long)]
+    skip_range: Option<String>,
+    /// The entry it replaces (default: the current head).
+    #[arg(long)]
+    replaces: Option<String>,
+}
+
+impl CatalogEdit for Promote {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::Promote {
+            package: self.package.clone(),
+            bundle: self.bundle.clone(),
+            channel: self.channel.clone(),
+            replaces: self.replaces.clone(),
+            skips: list(&self.skips.join(",")),
+            skip_range: self.skip_range.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SetDefaultChannel {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+}
+
+impl CatalogEdit for SetDefaultChannel {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::SetDefaultChannel {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CreateChannel {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    bundle: String,
+}
+
+impl CatalogEdit for CreateChannel {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::CreateChannel {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            bundle: self.bundle.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteChannel {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+}
+
+impl CatalogEdit for DeleteChannel {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::DeleteChannel {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct AddSkips {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    entry: String,
+    #[arg(long, value_delimiter = ',', required = true)]
+    skips: Vec<String>,
+}
+
+impl CatalogEdit for AddSkips {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::AddSkips {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            entry: self.entry.clone(),
+            skips: list(&self.skips.join(",")),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveSkips {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    entry: String,
+    #[arg(long, value_delimiter = ',', required = true)]
+    skips: Vec<String>,
+}
+
+impl CatalogEdit for RemoveSkips {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::RemoveSkips {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            entry: self.entry.clone(),
+            skips: list(&self.skips.join(",")),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SetSkipRange {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    entry: String,
+    #[arg(long, conflicts_with = "clear", required_unless_present = "clear")]
+    range: Option<String>,
+    #[arg(long)]
+    clear: bool,
+}
+
+impl CatalogEdit for SetSkipRange {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::SetSkipRange {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            entry: self.entry.clone(),
+            range: self.range.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SetReplaces {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    entry: String,
+    #[arg(long)]
+    replaces: String,
+}
+
+impl CatalogEdit for SetReplaces {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::SetReplaces {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            entry: self.entry.clone(),
+            replaces: Some(self.replaces.clone()),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveEntry {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    channel: String,
+    #[arg(long, short)]
+    entry: String,
+}
+
+impl CatalogEdit for RemoveEntry {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::RemoveEntry {
+            package: self.package.clone(),
+            channel: self.channel.clone(),
+            entry: self.entry.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct RemoveBundle {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short)]
+    bundle: String,
+    /// Entries that replaced the bundle take over its replaces; skips naming it are dropped.
+    #[arg(long)]
+    relink: bool,
+}
+
+impl CatalogEdit for RemoveBundle {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::RemoveBundle {
+            package: self.package.clone(),
+            bundle: self.bundle.clone(),
+            relink: self.relink,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct Deprecate {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short, conflicts_with = "bundle")]
+    channel: Option<String>,
+    #[arg(long, short)]
+    bundle: Option<String>,
+    #[arg(long, short)]
+    message: String,
+}
+
+impl CatalogEdit for Deprecate {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::Deprecate {
+            package: self.package.clone(),
+            target: target(&self.channel, &self.bundle),
+            message: self.message.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct Undeprecate {
+    #[arg(long, short)]
+    package: String,
+    #[arg(long, short, conflicts_with = "bundle")]
+    channel: Option<String>,
+    #[arg(long, short)]
+    bundle: Option<String>,
+}
+
+impl CatalogEdit for Undeprecate {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        Ok(Edit::Undeprecate {
+            package: self.package.clone(),
+            target: target(&self.channel, &self.bundle),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct AddBundle {
+    /// The bundle directory (manifests/ and metadata/).
+    #[arg(long, value_name = "BUNDLE_DIR")]
+    pub from: PathBuf,
+    /// The bundle's image reference (recommended: catalogs serve bundles by image).
+    #[arg(long, value_name = "REF")]
+    pub image: Option<String>,
+    #[arg(long, short)]
+    channel: String,
+    /// Entries the new head skips, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    skips: Vec<String>,
+    #[arg(long)]
+    skip_range: Option<String>,
+    /// The entry it replaces (default: the current head of an existing channel).
+    #[arg(long)]
+    replaces: Option<String>,
+    /// Store one olm.csv.metadata property instead of every manifest as olm.bundle.object.
+    #[arg(long)]
+    csv_metadata: bool,
+}
+
+impl CatalogEdit for AddBundle {
+    fn edit(&self) -> Result<Edit, (i32, String)> {
+        use fbc_core::bundle;
+        let from = &self.from;
+        if bundle::detect(from) != Some(bundle::Format::RegistryV1) {
+            return Err((
+                exit::USAGE,
+                format!(
+                    "{} is not a registry+v1 bundle directory (it needs manifests/ and metadata/)",
+                    from.display()
+                ),
+            ));
+        }
+        let opts = bundle::RenderOptions {
+            image: self.image.clone(),
+            csv_metadata: self.csv_metadata,
+            related: fbc_core::bundle::RelatedOrder::default(),
+        };
+        let (rendered, unread) = bundle::render_dir_noting(from, &opts).map_err(|e| {
+            (
+                exit::INVALID,
+                format!(
+                    "cannot render {}: {e}\n  hint: fbc-edit check-bundle {} lists every problem",
+                    from.display(),
+                    from.display()
+                ),
+            )
+        })?;
+        super::bundle::note_unread(from, &unread);
+        Ok(Edit::AddBundle {
+            bundle: rendered,
+            channel: self.channel.clone(),
+            replaces: self.replaces.clone(),
+            skips: list(&self.skips.join(",")),
+            skip_range: self.skip_range.clone(),
+        })
+    }
+}
+
+fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
+    match (channel, bundle) {
+        (Some(c), _) => Target::Channel(c.clone()),
+        (_, Some(b)) => Target::Bundle(b.clone()),
+        _ => Target::Package,
     }
 }
 

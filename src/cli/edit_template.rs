@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
-use fbc_core::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
+use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::catalog::node::{Node, Str};
-use fbc_core::catalog::write::WriteError;
 use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
 use fbc_core::template::edit::release::{self, OperatorDir, Release};
 use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
 use fbc_core::template::{ImageSource, Sources, schemas};
+use fbc_core::workspace::SaveError;
 use fbc_core::workspace::template::TemplateWorkspace;
-use fbc_core::workspace::templates::{Rerendered, place, rerendered_checked, save_root_of};
+use fbc_core::workspace::templates::{self, Rerendered, rerendered_checked, save_root_of};
 
 /// Whether `path` is (or holds) templates rather than a catalog: a template file, an operator
 /// directory with `catalog-templates/`, `catalog-templates/` itself, or a directory whose files are
@@ -171,7 +171,8 @@ fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), 
             }),
             None,
         ),
-        EditCommand::AddBundle { from, image, .. } => {
+        EditCommand::AddBundle(add) => {
+            let (from, image) = (&add.from, &add.image);
             let Some(image) = image else {
                 return Err((
                     exit::USAGE,
@@ -366,44 +367,14 @@ fn write_docs(
     new_files: &[(PathBuf, String)],
     rendered: &[(PathBuf, String)],
     force: bool,
-) -> Result<Vec<String>, WriteError> {
-    let rel = |p: &Path| place(root, p).map_err(WriteError::Outside);
-    let mut planned = Vec::new();
-    for d in docs {
-        let dir = d.path().parent().unwrap_or(Path::new(""));
-        for mut f in d.catalog.plan_changes()? {
-            f.rel = rel(&dir.join(&f.rel))?;
-            planned.push(f);
-        }
-    }
-    for (p, text) in new_files {
-        planned.push(PlannedFile {
-            rel: rel(p)?,
-            bytes: text.clone().into_bytes(),
-            expect: Expect::Absent,
-        });
-    }
-    for (p, text) in rendered {
-        let output = fbc_core::template::render_all::Output {
-            rel: rel(p)?,
-            text: text.clone(),
-            template_name: String::new(),
-        };
-        let file =
-            fbc_core::template::render_all::planned_output(root.path(), &output).map_err(|e| {
-                WriteError::Io {
-                    path: output.rel.clone(),
-                    source: std::io::Error::other(e.to_string()),
-                }
-            })?;
-        planned.extend(file);
-    }
+) -> Result<Vec<String>, SaveError> {
+    let planned = templates::plan_files(root, docs, new_files, rendered)?;
     let options = CommitOptions {
         force_read_only: force,
         ..CommitOptions::default()
     };
-    commit(root.path(), &planned, &options)?;
-    Ok(planned.into_iter().map(|p| p.rel).collect())
+    let (report, _) = templates::write_and_reread(root.path(), planned, &options, Vec::new())?;
+    Ok(report.written)
 }
 
 /// A new template file in the style the pipeline writes: `---`, then the document with unindented
@@ -490,25 +461,19 @@ pub(crate) fn release_rendered(
     for d in docs {
         let srcs = sources(given, d.path(), &extra)?;
         let template = d.template().map_err(|e| e.to_string())?;
-        out.extend(rerendered_checked(
-            d.path(),
-            &template,
-            &srcs,
-            given.opm_version,
-            check,
-        )?);
+        out.extend(
+            rerendered_checked(d.path(), &template, &srcs, given.opm_version, check)
+                .map_err(|e| e.to_string())?,
+        );
     }
     for (path, text) in new_files {
         let srcs = sources(given, path, &extra)?;
         let template = fbc_core::template::parse(&path.display().to_string(), text)
             .map_err(|e| e.to_string())?;
-        out.extend(rerendered_checked(
-            path,
-            &template,
-            &srcs,
-            given.opm_version,
-            check,
-        )?);
+        out.extend(
+            rerendered_checked(path, &template, &srcs, given.opm_version, check)
+                .map_err(|e| e.to_string())?,
+        );
     }
     Ok(out)
 }

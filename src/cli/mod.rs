@@ -166,7 +166,7 @@ pub fn run(cli: Cli) -> i32 {
                     }
                 };
             }
-            if compare.is_none() && dir.is_dir() && crate::tui::repo::is_repository(&dir) {
+            if compare.is_none() && dir.is_dir() && fbc_core::repo::is_repository(&dir) {
                 let (sources, images) = (&cli.sources, &cli.images);
                 let mut open = |op: &std::path::Path| {
                     if !edit_template::holds_templates(op) {

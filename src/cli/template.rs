@@ -168,7 +168,6 @@ fn run_render_all(args: &RenderAllArgs) -> i32 {
             Some(&cache),
         )
         .map(|(s, _)| s)
-        .map_err(|e| e.to_string())
     };
     let (outputs, notes) = match render_all::render(&plan, &sources_for) {
         Ok(r) => r,

@@ -497,12 +497,7 @@ fn help(m: &RepoList, f: &mut Frame, area: Rect, theme: &Theme) {
     );
 }
 
-/// Whether `dir` is laid out as a repository of operators: an `operators/` directory whose
-/// operators keep a `ci.yaml`, beside `catalogs/`.
-pub fn is_repository(dir: &Path) -> bool {
-    let is_dir = |p: &Path| p.symlink_metadata().is_ok_and(|m| m.is_dir());
-    is_dir(&dir.join("operators")) && is_dir(&dir.join("catalogs"))
-}
+pub use fbc_core::repo::is_repository;
 
 /// Runs the list on `root` until the user quits; `open` runs an operator's screen (it owns the
 /// terminal meanwhile) and says why it could not.

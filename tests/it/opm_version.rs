@@ -265,7 +265,7 @@ fn a_hostile_makefile_is_refused_by_name() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     std::fs::remove_file(&makefile).unwrap();
     let fifo = std::ffi::CString::new(makefile.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
+    // SAFETY: `fifo` is NUL-terminated and outlives the call.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
     let out = fbc()
         .args([

@@ -472,6 +472,7 @@ fn owner_group_and_mode_are_kept() {
     let file = root.join("cache-operator/catalog.yaml");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
     let me = std::fs::metadata(&file).unwrap();
+    // SAFETY: geteuid takes no arguments and cannot fail.
     let is_root = unsafe { libc::geteuid() } == 0;
     let (uid, gid) = if is_root {
         std::os::unix::fs::chown(&file, Some(4321), Some(4322)).unwrap();

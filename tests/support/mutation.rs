@@ -22,6 +22,8 @@ pub static PEAK: AtomicUsize = AtomicUsize::new(0);
 pub static CASE: AtomicU64 = AtomicU64::new(u64::MAX);
 const HARD_CAP: usize = 3 << 30;
 
+// SAFETY: every call is passed on to the system allocator with the caller's own arguments; only
+// the counters are kept here, and they never allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
@@ -31,11 +33,13 @@ unsafe impl GlobalAlloc for Counting {
             return std::ptr::null_mut();
         }
         PEAK.fetch_max(now, Ordering::Relaxed);
+        // SAFETY: the caller's layout, under the caller's contract for `alloc`.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: `ptr` came from `System` through this allocator, with this layout.
         unsafe { System.dealloc(ptr, layout) }
     }
 
@@ -52,6 +56,8 @@ unsafe impl GlobalAlloc for Counting {
         } else {
             LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
         }
+        // SAFETY: `ptr` came from `System` through this allocator, with this layout; the caller's
+        // contract for `realloc` covers `new_size`.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -72,6 +78,7 @@ fn over_cap() {
         }
         i -= 1;
     }
+    // SAFETY: `buf` is a live local array and `buf.len()` its length; descriptor 2 is only written.
     unsafe {
         libc::write(2, buf.as_ptr().cast(), buf.len());
     }

@@ -22,15 +22,19 @@ static PEAK: AtomicUsize = AtomicUsize::new(0);
 /// mimalloc, counting the bytes asked for.
 struct Counting;
 
+// SAFETY: every call is passed on to mimalloc with the caller's own arguments; only the counters are
+// kept here, and they never allocate.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
         PEAK.fetch_max(now, Ordering::Relaxed);
+        // SAFETY: the caller's layout, under the caller's contract for `alloc`.
         unsafe { mimalloc::MiMalloc.alloc(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: `ptr` came from mimalloc through this allocator, with this layout.
         unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) }
     }
 
@@ -42,6 +46,8 @@ unsafe impl GlobalAlloc for Counting {
         } else {
             LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
         }
+        // SAFETY: `ptr` came from mimalloc through this allocator, with this layout; the caller's
+        // contract for `realloc` covers `new_size`.
         unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) }
     }
 }

@@ -109,7 +109,7 @@ impl Drop for Staging {
 
 /// Takes an exclusive lock on `file` without waiting; false when another process holds it.
 fn try_lock(file: &fs::File) -> bool {
-    // SAFETY: flock on a descriptor this process owns.
+    // SAFETY: the descriptor belongs to `file`, open while it is borrowed; flock takes no pointers.
     unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
 }
 

@@ -96,14 +96,14 @@ pub(crate) struct Layer {
 }
 
 /// A descriptor's digest and size, both required and well-formed.
-pub(crate) fn descriptor(v: &Value) -> Result<Layer, String> {
+pub(crate) fn descriptor(v: &Value) -> Result<Layer, DescriptorError> {
     let digest = v["digest"]
         .as_str()
         .filter(|d| Digest::parse(d).is_some())
-        .ok_or_else(|| format!("no usable digest ({})", short_json(&v["digest"])))?;
+        .ok_or_else(|| DescriptorError::Digest(short_json(&v["digest"])))?;
     let size = v["size"]
         .as_u64()
-        .ok_or_else(|| format!("no usable size ({})", short_json(&v["size"])))?;
+        .ok_or_else(|| DescriptorError::Size(short_json(&v["size"])))?;
     Ok(Layer {
         digest: digest.to_string(),
         size,
@@ -121,14 +121,37 @@ fn short_json(v: &Value) -> String {
 }
 
 /// The layers an image manifest lists.
-pub(crate) fn layers_of(manifest: &Value) -> Result<Vec<Layer>, String> {
+pub(crate) fn layers_of(manifest: &Value) -> Result<Vec<Layer>, DescriptorError> {
     let Some(list) = manifest["layers"].as_array() else {
-        return Err("the manifest lists no layers".into());
+        return Err(DescriptorError::NoLayers);
     };
     list.iter()
         .enumerate()
-        .map(|(i, l)| descriptor(l).map_err(|why| format!("layer {}: {why}", i + 1)))
+        .map(|(i, l)| {
+            descriptor(l).map_err(|why| DescriptorError::Layer {
+                n: i + 1,
+                why: Box::new(why),
+            })
+        })
         .collect()
+}
+
+/// Why a manifest's descriptors cannot be used (the values shown in at most 80 characters).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum DescriptorError {
+    #[error("no usable digest ({0})")]
+    Digest(String),
+    #[error("no usable size ({0})")]
+    Size(String),
+    #[error("the manifest lists no layers")]
+    NoLayers,
+    /// The `n`th layer (from 1).
+    #[error("layer {n}: {why}")]
+    Layer {
+        n: usize,
+        #[source]
+        why: Box<DescriptorError>,
+    },
 }
 
 /// A manifest resolved to one platform: its digest (the cache key), config and layers.

@@ -275,7 +275,7 @@ pub(crate) fn open_oci(
     let config_desc = super::descriptor(&manifest["config"])
         .map_err(|why| bad(format!("the manifest's config: {why}")))?;
     let config = blob(&store, &config_desc.digest, Limit::ConfigSize, limits).map_err(&blob_bad)?;
-    let layers = super::layers_of(&manifest).map_err(&bad)?;
+    let layers = super::layers_of(&manifest).map_err(|why| bad(why.to_string()))?;
     let layer_files = layers
         .iter()
         .map(|l| Digest::parse(&l.digest).map(|d| blob_name(&d)))

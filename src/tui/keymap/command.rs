@@ -1,5 +1,6 @@
 //! The commands keys run: each with its name in the config file, what help says it does, the word
-//! the footer shows for it, and whether it edits or runs from the palette.
+//! the footer shows for it, and whether it edits or runs from the palette; and the verbs only the
+//! palette runs, with the arguments each takes. Together they are everything the palette runs.
 
 use super::Layer;
 
@@ -338,4 +339,106 @@ impl Command {
                     | Command::Filter
             )
     }
+}
+
+/// A verb only the palette runs (`:package NAME`); the palette runs the key commands that act on
+/// the catalog or the screen by their names as well ([`Command::in_palette`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    /// Select a package.
+    Package,
+    /// Select a channel of the selected package.
+    Channel,
+    /// Validate the whole catalog afresh.
+    Validate,
+    /// Write the selected channel's graph (an image's catalog: `export DIR`).
+    Export,
+    /// Review mode: write the changes as Markdown for a pull request.
+    ExportChanges,
+    /// Semver template: list a bundle image under a maturity.
+    AddImage,
+    /// Semver template: move a listed image to another maturity.
+    MoveImage,
+    /// Semver template: take an image out.
+    RemoveImage,
+    /// Semver template: GenerateMajorChannels / GenerateMinorChannels.
+    Generate,
+    /// Semver template: DefaultChannelTypePreference.
+    ChannelPreference,
+    Quit,
+}
+
+/// Every palette verb, in the order the palette's line lists them: its name and what follows it.
+const VERBS: &[(Verb, &str, &str)] = &[
+    (Verb::Package, "package", " NAME"),
+    (Verb::Channel, "channel", " NAME"),
+    (Verb::Validate, "validate", ""),
+    (Verb::Export, "export", " mermaid|dot FILE"),
+    (Verb::ExportChanges, "export-changes", " FILE.md"),
+    (Verb::AddImage, "add-image", " REF candidate|fast|stable"),
+    (Verb::MoveImage, "move-image", " REF candidate|fast|stable"),
+    (Verb::RemoveImage, "remove-image", " REF"),
+    (Verb::Generate, "generate", " major|minor on|off"),
+    (
+        Verb::ChannelPreference,
+        "channel-preference",
+        " major|minor|none",
+    ),
+    (Verb::Quit, "quit", ""),
+];
+
+impl Verb {
+    /// The verb's name on the palette's line.
+    pub fn name(self) -> &'static str {
+        VERBS
+            .iter()
+            .find(|(v, ..)| *v == self)
+            .map_or("", |(_, n, _)| n)
+    }
+
+    /// What follows the name, with its leading space (empty when nothing does).
+    pub fn args(self) -> &'static str {
+        VERBS
+            .iter()
+            .find(|(v, ..)| *v == self)
+            .map_or("", |(.., a)| a)
+    }
+
+    /// The verb a palette line starts with (`q` is short for `quit`).
+    pub fn from_name(name: &str) -> Option<Verb> {
+        if name == "q" {
+            return Some(Verb::Quit);
+        }
+        VERBS.iter().find(|(_, n, _)| *n == name).map(|(v, ..)| *v)
+    }
+
+    /// Every verb, in the palette line's order.
+    pub fn all() -> impl Iterator<Item = Verb> {
+        VERBS.iter().map(|(v, ..)| *v)
+    }
+}
+
+/// What the palette's line says it takes.
+pub fn palette_hint() -> String {
+    let own: Vec<String> = Verb::all()
+        .map(|v| format!("{}{}", v.name(), v.args()))
+        .collect();
+    format!("{}, or a key's command by name", own.join(", "))
+}
+
+/// Every name the palette runs, its verbs first, with a space after those that take more.
+pub fn palette_names() -> impl Iterator<Item = String> {
+    Verb::all()
+        .map(|v| {
+            if v.args().is_empty() {
+                v.name().to_string()
+            } else {
+                format!("{} ", v.name())
+            }
+        })
+        .chain(
+            Command::all()
+                .filter(|c| c.in_palette())
+                .map(|c| c.name().to_string()),
+        )
 }

@@ -7,7 +7,7 @@ mod command;
 mod config;
 mod key;
 
-pub use command::Command;
+pub use command::{Command, Verb, palette_hint, palette_names};
 pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;

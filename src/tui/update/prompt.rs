@@ -2,7 +2,8 @@
 
 use super::command_in_pane;
 use crate::tui::input::Input;
-use crate::tui::keymap::Command;
+pub use crate::tui::keymap::palette_hint;
+use crate::tui::keymap::{Command, Verb, palette_names};
 use crate::tui::model::{Effect, Model, Pane, Prompt};
 use crate::tui::tree::{FilterBefore, Loaded};
 use std::path::PathBuf;
@@ -45,77 +46,6 @@ pub fn complete_path(text: &str) -> String {
         common.truncate(cut);
     }
     format!("{dir}{common}")
-}
-
-/// The palette's own commands: name, what follows it, what it does. Besides these the palette runs
-/// the keymap's commands that act on the catalog or the screen by their names (`:undo`, `:write`).
-pub const PALETTE: &[(&str, &str, &str)] = &[
-    ("package", " NAME", "select a package"),
-    (
-        "channel",
-        " NAME",
-        "select a channel of the selected package",
-    ),
-    ("validate", "", "validate the whole catalog afresh"),
-    (
-        "export",
-        " mermaid|dot FILE",
-        "write the selected channel's graph (an image's catalog: export DIR)",
-    ),
-    (
-        "export-changes",
-        " FILE.md",
-        "review mode: write the changes as Markdown for a pull request",
-    ),
-    (
-        "add-image",
-        " REF candidate|fast|stable",
-        "semver template: list a bundle image under a maturity",
-    ),
-    (
-        "move-image",
-        " REF candidate|fast|stable",
-        "semver template: move a listed image to another maturity",
-    ),
-    ("remove-image", " REF", "semver template: take an image out"),
-    (
-        "generate",
-        " major|minor on|off",
-        "semver template: GenerateMajorChannels / GenerateMinorChannels",
-    ),
-    (
-        "channel-preference",
-        " major|minor|none",
-        "semver template: DefaultChannelTypePreference",
-    ),
-    ("quit", "", "quit"),
-];
-
-/// What the palette's line says it takes.
-pub fn palette_hint() -> String {
-    let own: Vec<String> = PALETTE
-        .iter()
-        .map(|(n, args, _)| format!("{n}{args}"))
-        .collect();
-    format!("{}, or a key's command by name", own.join(", "))
-}
-
-/// Every name the palette runs, with a space after those that take more.
-fn palette_names() -> impl Iterator<Item = String> {
-    PALETTE
-        .iter()
-        .map(|(n, args, _)| {
-            if args.is_empty() {
-                n.to_string()
-            } else {
-                format!("{n} ")
-            }
-        })
-        .chain(
-            Command::all()
-                .filter(|c| c.in_palette())
-                .map(|c| c.name().to_string()),
-        )
 }
 
 /// Completions of the palette text.
@@ -271,16 +201,30 @@ pub(crate) fn apply_filter(m: &mut Model, text: String) {
 pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
     let (cmd, arg) = text.split_once(' ').unwrap_or((text, ""));
     let arg = arg.trim();
-    match cmd {
-        "q" | "quit" => m.quit = true,
-        "validate" => {
+    let Some(verb) = Verb::from_name(cmd) else {
+        return match Command::from_name(cmd).filter(|c| c.in_palette()) {
+            Some(c) if arg.is_empty() => command_in_pane(m, c),
+            Some(c) => {
+                m.status = Some(format!("{} takes nothing after it", c.name()));
+                Vec::new()
+            }
+            None if cmd.is_empty() => Vec::new(),
+            None => {
+                m.status = Some(format!("unknown command {cmd:?} (Tab completes)"));
+                Vec::new()
+            }
+        };
+    };
+    match verb {
+        Verb::Quit => m.quit = true,
+        Verb::Validate => {
             if m.loaded().is_some() {
                 m.busy = Some("validating…".into());
                 m.status = m.busy.clone();
                 return vec![Effect::ValidateAll];
             }
         }
-        "package" => {
+        Verb::Package => {
             let Some(l) = m.loaded_mut() else {
                 return Vec::new();
             };
@@ -291,7 +235,7 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 m.status = Some(format!("no package {arg:?}"));
             }
         }
-        "channel" => {
+        Verb::Channel => {
             let Some(l) = m.loaded_mut() else {
                 return Vec::new();
             };
@@ -305,7 +249,7 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 m.status = Some(format!("package {pkg:?} has no channel {arg:?}"));
             }
         }
-        "export"
+        Verb::Export
             if m.image.is_some()
                 && !arg.is_empty()
                 && !arg.contains(' ')
@@ -315,7 +259,7 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 dir: PathBuf::from(arg),
             }];
         }
-        "export" => {
+        Verb::Export => {
             let (format, file) = arg.split_once(' ').unwrap_or((arg, ""));
             if !matches!(format, "mermaid" | "dot") || file.trim().is_empty() {
                 m.status = Some(if m.image.is_some() {
@@ -330,29 +274,25 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
                 }];
             }
         }
-        "export-changes" if m.compare.is_none() => {
+        Verb::ExportChanges if m.compare.is_none() => {
             m.status = Some(
                 "export-changes: no changes to write outside review mode (fbc-edit DIR --compare OLD)"
                     .into(),
             );
         }
-        "export-changes" if arg.is_empty() => {
+        Verb::ExportChanges if arg.is_empty() => {
             m.status = Some("usage: export-changes FILE.md".into());
         }
-        "export-changes" => {
+        Verb::ExportChanges => {
             return vec![Effect::ExportChanges {
                 file: PathBuf::from(arg),
             }];
         }
-        "add-image" | "move-image" | "remove-image" | "generate" | "channel-preference" => {
-            super::semver::palette(m, cmd, arg)
-        }
-        "" => {}
-        other => match Command::from_name(other).filter(|c| c.in_palette()) {
-            Some(c) if arg.is_empty() => return command_in_pane(m, c),
-            Some(c) => m.status = Some(format!("{} takes nothing after it", c.name())),
-            None => m.status = Some(format!("unknown command {other:?} (Tab completes)")),
-        },
+        Verb::AddImage
+        | Verb::MoveImage
+        | Verb::RemoveImage
+        | Verb::Generate
+        | Verb::ChannelPreference => super::semver::palette(m, verb, arg),
     }
     Vec::new()
 }

@@ -2,12 +2,13 @@
 //! `:generate major on`, `:channel-preference minor`): what only a semver template's model has. Each
 //! is applied to every open template it applies to and says what it changes in the rendering.
 
+use crate::tui::keymap::Verb;
 use crate::tui::model::Model;
 use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
 
 /// Runs a semver palette command; the status line says what happened.
-pub(crate) fn palette(m: &mut Model, cmd: &str, arg: &str) {
-    let edit = match parse(cmd, arg) {
+pub(crate) fn palette(m: &mut Model, verb: Verb, arg: &str) {
+    let edit = match parse(verb, arg) {
         Ok(e) => e,
         Err(usage) => {
             m.status = Some(usage);
@@ -37,42 +38,40 @@ pub(crate) fn palette(m: &mut Model, cmd: &str, arg: &str) {
     });
 }
 
-/// The edit a palette line asks for, or how to write it.
-fn parse(cmd: &str, arg: &str) -> Result<TemplateEdit, String> {
+/// The edit a palette line asks for, or how to write it (the verb's arguments, as the palette's
+/// table gives them).
+fn parse(verb: Verb, arg: &str) -> Result<TemplateEdit, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
-    let usage = |u: &str| format!("usage: {cmd} {u}");
-    let edit = match (cmd, words.as_slice()) {
-        ("add-image", [image, maturity]) => SemverEdit::AddBundle {
+    let usage = || format!("usage: {}{}", verb.name(), verb.args());
+    let edit = match (verb, words.as_slice()) {
+        (Verb::AddImage, [image, maturity]) => SemverEdit::AddBundle {
             image: image.to_string(),
-            maturity: maturity_of(maturity).ok_or_else(|| usage("REF candidate|fast|stable"))?,
+            maturity: maturity_of(maturity).ok_or_else(usage)?,
         },
-        ("move-image", [image, maturity]) => SemverEdit::MoveBundle {
+        (Verb::MoveImage, [image, maturity]) => SemverEdit::MoveBundle {
             image: image.to_string(),
-            to: maturity_of(maturity).ok_or_else(|| usage("REF candidate|fast|stable"))?,
+            to: maturity_of(maturity).ok_or_else(usage)?,
         },
-        ("remove-image", [image]) => SemverEdit::RemoveBundle {
+        (Verb::RemoveImage, [image]) => SemverEdit::RemoveBundle {
             image: image.to_string(),
         },
-        ("generate", [which, value]) => SemverEdit::SetFlag {
+        (Verb::Generate, [which, value]) => SemverEdit::SetFlag {
             flag: match *which {
                 "major" => SemverFlag::GenerateMajorChannels,
                 "minor" => SemverFlag::GenerateMinorChannels,
-                _ => return Err(usage("major|minor on|off")),
+                _ => return Err(usage()),
             },
             value: match *value {
                 "on" | "true" => true,
                 "off" | "false" => false,
-                _ => return Err(usage("major|minor on|off")),
+                _ => return Err(usage()),
             },
         },
-        ("channel-preference", [p @ ("major" | "minor")]) => SemverEdit::SetPreference {
+        (Verb::ChannelPreference, [p @ ("major" | "minor")]) => SemverEdit::SetPreference {
             preference: Some(p.to_string()),
         },
-        ("channel-preference", ["none"]) => SemverEdit::SetPreference { preference: None },
-        ("add-image" | "move-image", _) => return Err(usage("REF candidate|fast|stable")),
-        ("remove-image", _) => return Err(usage("REF")),
-        ("generate", _) => return Err(usage("major|minor on|off")),
-        _ => return Err(usage("major|minor|none")),
+        (Verb::ChannelPreference, ["none"]) => SemverEdit::SetPreference { preference: None },
+        _ => return Err(usage()),
     };
     Ok(TemplateEdit::Semver(edit))
 }
@@ -84,29 +83,37 @@ mod tests {
     #[test]
     fn palette_lines_read_as_semver_edits() {
         assert_eq!(
-            parse("generate", "major on"),
+            parse(Verb::Generate, "major on"),
             Ok(TemplateEdit::Semver(SemverEdit::SetFlag {
                 flag: SemverFlag::GenerateMajorChannels,
                 value: true
             }))
         );
         assert_eq!(
-            parse("channel-preference", "none"),
+            parse(Verb::ChannelPreference, "none"),
             Ok(TemplateEdit::Semver(SemverEdit::SetPreference {
                 preference: None
             }))
         );
         assert_eq!(
-            parse("add-image", "quay.io/a/b:1 Stable").map(|e| e.describe()),
+            parse(Verb::AddImage, "quay.io/a/b:1 Stable").map(|e| e.describe()),
             Ok("list quay.io/a/b:1 under Stable".to_string())
         );
         assert_eq!(
-            parse("add-image", "quay.io/a/b:1 beta"),
+            parse(Verb::AddImage, "quay.io/a/b:1 beta"),
             Err("usage: add-image REF candidate|fast|stable".to_string())
         );
         assert_eq!(
-            parse("generate", "both"),
+            parse(Verb::Generate, "both"),
             Err("usage: generate major|minor on|off".to_string())
+        );
+        assert_eq!(
+            parse(Verb::RemoveImage, ""),
+            Err("usage: remove-image REF".to_string())
+        );
+        assert_eq!(
+            parse(Verb::ChannelPreference, "sideways"),
+            Err("usage: channel-preference major|minor|none".to_string())
         );
     }
 }

@@ -105,7 +105,7 @@ impl RegistryBundle {
     }
 
     /// The APIs the CSV requires (`plural.group` CRD names and API services).
-    pub fn required_apis(&self) -> Result<BTreeSet<ApiKey>, String> {
+    pub fn required_apis(&self) -> Result<BTreeSet<ApiKey>, CrdNameError> {
         let mut out = BTreeSet::new();
         let Some(csv) = self.csv() else {
             return Ok(out);
@@ -113,7 +113,7 @@ impl RegistryBundle {
         for d in definitions(&csv.value, "customresourcedefinitions", "required") {
             let name = d.s("name");
             let Some((plural, group)) = name.split_once('.') else {
-                return Err(format!("couldn't parse plural.group from crd name: {name}"));
+                return Err(CrdNameError { name });
             };
             out.insert(ApiKey {
                 group: group.into(),
@@ -134,7 +134,7 @@ impl RegistryBundle {
     }
 
     /// CRDs the CSV owns that are not in `manifests/`, with the place the CSV lists each.
-    pub fn missing_owned_crds(&self) -> Result<Vec<(ApiKey, String)>, String> {
+    pub fn missing_owned_crds(&self) -> Result<Vec<(ApiKey, String)>, CrdNameError> {
         let Some(csv) = self.csv() else {
             return Ok(Vec::new());
         };
@@ -143,7 +143,7 @@ impl RegistryBundle {
         for d in definitions(&csv.value, "customresourcedefinitions", "owned") {
             let name = d.s("name");
             let Some((plural, group)) = name.split_once('.') else {
-                return Err(format!("couldn't parse plural.group from crd name: {name}"));
+                return Err(CrdNameError { name });
             };
             let key = ApiKey {
                 group: group.into(),
@@ -157,4 +157,11 @@ impl RegistryBundle {
         }
         Ok(out)
     }
+}
+
+/// A CRD name in the CSV that is not `plural.group` (opm's wording).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("couldn't parse plural.group from crd name: {name}")]
+pub struct CrdNameError {
+    pub name: String,
 }

@@ -210,7 +210,7 @@ fn check_csv(b: &RegistryBundle, csv: &Object, out: &mut Vec<Diagnostic>) {
             codes::OWNED_CRD_MISSING,
             Severity::Error,
             at.clone(),
-            e,
+            e.to_string(),
         )),
         Ok(missing) => {
             for (key, name) in missing {
@@ -227,10 +227,10 @@ fn check_csv(b: &RegistryBundle, csv: &Object, out: &mut Vec<Diagnostic>) {
         }
     }
     if let Err(e) = b.required_apis() {
-        out.push(bad(e));
+        out.push(bad(e.to_string()));
     }
     match b.csv_annotation_properties() {
-        Err(e) => out.push(diag(codes::PROPERTY, Severity::Error, at, e)),
+        Err(e) => out.push(diag(codes::PROPERTY, Severity::Error, at, e.to_string())),
         Ok(props) => check_properties(&props, out),
     }
 }

@@ -8,6 +8,22 @@ use super::{
     Annotation, CHANNELS_KEY, DEFAULT_CHANNEL_KEY, Object, PACKAGE_KEY, RegistryBundle, TypedValue,
 };
 
+/// A field of the CSV that does not hold the kind of value opm reads it as (opm's wording).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CsvFieldError {
+    /// `spec.version` is not a string (`found`: the JSON kind, as Go names it).
+    #[error("json: cannot unmarshal {found} into Go value of type string")]
+    VersionNotString { found: &'static str },
+    /// `spec.release` is neither a string nor a number.
+    #[error("release field must be a string or number")]
+    ReleaseNotStringOrNumber,
+}
+
+/// The CSV's `olm.properties` annotation is not a JSON list of properties.
+#[derive(Debug, thiserror::Error)]
+#[error("olm.properties annotation: {0}")]
+pub struct AnnotationPropertiesError(#[source] serde_json::Error);
+
 impl RegistryBundle {
     pub fn csv(&self) -> Option<&Object> {
         self.csv.map(|i| &self.objects[i])
@@ -47,19 +63,18 @@ impl RegistryBundle {
     }
 
     /// CSV `spec.version` (must be a string for opm).
-    pub fn version(&self) -> Result<String, String> {
+    pub fn version(&self) -> Result<String, CsvFieldError> {
         match self.csv().and_then(|c| c.value.pointer("/spec/version")) {
             None | Some(Value::Null) => Ok(String::new()),
             Some(Value::String(s)) => Ok(s.clone()),
-            Some(other) => Err(format!(
-                "json: cannot unmarshal {} into Go value of type string",
-                go_type(other)
-            )),
+            Some(other) => Err(CsvFieldError::VersionNotString {
+                found: go_type(other),
+            }),
         }
     }
 
     /// CSV `spec.release`: a string, or a number written as text.
-    pub fn release(&self) -> Result<String, String> {
+    pub fn release(&self) -> Result<String, CsvFieldError> {
         match self.csv().and_then(|c| c.value.pointer("/spec/release")) {
             None | Some(Value::Null) => Ok(String::new()),
             Some(Value::String(s)) => Ok(s.clone()),
@@ -71,12 +86,12 @@ impl RegistryBundle {
                     format!("{f}")
                 })
             }
-            Some(_) => Err("release field must be a string or number".into()),
+            Some(_) => Err(CsvFieldError::ReleaseNotStringOrNumber),
         }
     }
 
     /// Properties from the CSV's `olm.properties` annotation (a JSON list), raw texts kept exactly.
-    pub fn csv_annotation_properties(&self) -> Result<Vec<TypedValue>, String> {
+    pub fn csv_annotation_properties(&self) -> Result<Vec<TypedValue>, AnnotationPropertiesError> {
         let Some(csv) = self.csv() else {
             return Ok(Vec::new());
         };
@@ -94,8 +109,7 @@ impl RegistryBundle {
             #[serde(borrow)]
             value: Option<&'a serde_json::value::RawValue>,
         }
-        let list: Vec<Raw> =
-            serde_json::from_str(text).map_err(|e| format!("olm.properties annotation: {e}"))?;
+        let list: Vec<Raw> = serde_json::from_str(text).map_err(AnnotationPropertiesError)?;
         Ok(list
             .into_iter()
             .map(|r| {

@@ -77,8 +77,64 @@ const GVK: &[F] = &[
     ("kind", G::Str, false),
 ];
 
+/// Why a CSV cannot be decoded into opm's typed CSV: the field, from the outside in (`spec`
+/// fields by their name, list items as `[i]`), and what it holds instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{found}", .at.iter().rev().map(|f| format!("{f}: ")).collect::<String>())]
+pub struct CsvMetadataError {
+    /// The field's path, innermost first.
+    at: Vec<String>,
+    pub found: Mismatch,
+}
+
+impl CsvMetadataError {
+    /// The same error, one field further out.
+    fn within(mut self, field: &str) -> Self {
+        self.at.push(field.to_string());
+        self
+    }
+}
+
+impl From<Mismatch> for CsvMetadataError {
+    fn from(found: Mismatch) -> Self {
+        CsvMetadataError {
+            at: Vec::new(),
+            found,
+        }
+    }
+}
+
+/// A value of another kind than the Go type of its field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    #[error("expected a string, found {0}")]
+    NotAString(Value),
+    #[error("expected true or false, found {0}")]
+    NotABool(Value),
+    #[error("expected a 32-bit whole number, found {0}")]
+    NotAnInt32(Value),
+    #[error("expected an object, found {0}")]
+    NotAnObject(Value),
+    #[error("expected a list, found {0}")]
+    NotAList(Value),
+}
+
+/// Why a bundle's objects cannot be migrated to `olm.csv.metadata`.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error("an olm.bundle.object without data")]
+    NoData,
+    #[error("an olm.bundle.object is not base64: {0}")]
+    NotBase64(#[source] base64::DecodeError),
+    #[error("an olm.bundle.object is not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// The CSV among them cannot be read as opm's typed CSV.
+    #[error(transparent)]
+    CsvMetadata(#[from] CsvMetadataError),
+}
+
 /// Builds the `olm.csv.metadata` value of a CSV object.
-pub fn csv_metadata(csv: &Value) -> Result<Value, String> {
+pub fn csv_metadata(csv: &Value) -> Result<Value, CsvMetadataError> {
     let meta = field(csv, "metadata");
     let spec = field(csv, "spec");
     // (output name, source object, source field, type)
@@ -121,7 +177,7 @@ pub fn csv_metadata(csv: &Value) -> Result<Value, String> {
     let mut out = Map::new();
     for (name, from, key, ty) in fields {
         let v = from.and_then(|o| field(o, key));
-        let v = decode(v, &ty).map_err(|e| format!("{key}: {e}"))?;
+        let v = decode(v, &ty).map_err(|e| e.within(key))?;
         // Every field but the two structs is `omitempty`.
         if !matches!(ty, G::Struct(_)) && is_zero(&v) {
             continue;
@@ -154,25 +210,25 @@ fn is_zero(v: &Value) -> bool {
 }
 
 /// Decodes `v` into Go type `ty` and encodes it back.
-fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
+fn decode(v: Option<&Value>, ty: &G) -> Result<Value, CsvMetadataError> {
     let v = v.filter(|v| !v.is_null());
     Ok(match ty {
         G::Str => match v {
             None => Value::String(String::new()),
             Some(Value::String(s)) => Value::String(s.clone()),
-            Some(other) => return Err(format!("expected a string, found {other}")),
+            Some(other) => return Err(Mismatch::NotAString(other.clone()).into()),
         },
         G::Bool => match v {
             None => Value::Bool(false),
             Some(Value::Bool(b)) => Value::Bool(*b),
-            Some(other) => return Err(format!("expected true or false, found {other}")),
+            Some(other) => return Err(Mismatch::NotABool(other.clone()).into()),
         },
         G::Int => match v {
             None => Value::from(0),
             Some(Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) => {
                 Value::Number(n.clone())
             }
-            Some(other) => return Err(format!("expected a 32-bit whole number, found {other}")),
+            Some(other) => return Err(Mismatch::NotAnInt32(other.clone()).into()),
         },
         G::Raw => v.cloned().unwrap_or(Value::Null),
         G::StrMap => match v {
@@ -185,33 +241,38 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
                     match v {
                         Value::String(_) => out.insert(k.clone(), v.clone()),
                         Value::Null => out.insert(k.clone(), Value::String(String::new())),
-                        other => return Err(format!("{k}: expected a string, found {other}")),
+                        other => {
+                            return Err(CsvMetadataError::from(Mismatch::NotAString(
+                                other.clone(),
+                            ))
+                            .within(k));
+                        }
                     };
                 }
                 Value::Object(out)
             }
-            Some(other) => return Err(format!("expected an object, found {other}")),
+            Some(other) => return Err(Mismatch::NotAnObject(other.clone()).into()),
         },
         G::Slice(item) => match v {
             None => Value::Array(Vec::new()),
             Some(Value::Array(a)) => Value::Array(
                 a.iter()
                     .enumerate()
-                    .map(|(i, x)| decode(Some(x), item).map_err(|e| format!("[{i}]: {e}")))
+                    .map(|(i, x)| decode(Some(x), item).map_err(|e| e.within(&format!("[{i}]"))))
                     .collect::<Result<_, _>>()?,
             ),
-            Some(other) => return Err(format!("expected a list, found {other}")),
+            Some(other) => return Err(Mismatch::NotAList(other.clone()).into()),
         },
         G::Struct(fields) => {
             let obj = match v {
                 None => None,
                 Some(o @ Value::Object(_)) => Some(o),
-                Some(other) => return Err(format!("expected an object, found {other}")),
+                Some(other) => return Err(Mismatch::NotAnObject(other.clone()).into()),
             };
             let mut out = Map::new();
             for (name, ty, omit) in fields.iter() {
                 let raw = obj.and_then(|o| field(o, name));
-                let fv = decode(raw, ty).map_err(|e| format!("{name}: {e}"))?;
+                let fv = decode(raw, ty).map_err(|e| e.within(name))?;
                 let empty = match ty {
                     // A `null` given is kept as raw JSON `null`; only an absent value is empty.
                     G::Raw => raw.is_none(),
@@ -237,7 +298,7 @@ fn decode(v: Option<&Value>, ty: &G) -> Result<Value, String> {
 /// image, a ClusterServiceVersion among its `olm.bundle.object`s and no `olm.csv.metadata` loses every
 /// `olm.bundle.object` and gains one `olm.csv.metadata` built from that CSV, last. Other bundles are
 /// left as they are. Returns whether the blob changed; an object that cannot be decoded is an error.
-pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
+pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, MigrateError> {
     migrate_bundle_objects_with(bundle, None)
 }
 
@@ -246,7 +307,7 @@ pub fn migrate_bundle_objects(bundle: &mut Value) -> Result<bool, String> {
 pub fn migrate_bundle_objects_with(
     bundle: &mut Value,
     memo: Option<&MigrationMemo>,
-) -> Result<bool, String> {
+) -> Result<bool, MigrateError> {
     if bundle["image"].as_str().is_none_or(str::is_empty) {
         return Ok(false);
     }
@@ -259,15 +320,12 @@ pub fn migrate_bundle_objects_with(
     }
     let mut meta = None;
     for p in props.iter().filter(|p| is(p, "olm.bundle.object")) {
-        let data = p["value"]["data"]
-            .as_str()
-            .ok_or("an olm.bundle.object without data")?;
+        let data = p["value"]["data"].as_str().ok_or(MigrateError::NoData)?;
         let decoded = match memo {
-            Some(m) => m.decoded(data),
-            None => Arc::new(Decoded::of(data)),
+            Some(m) => m.decoded(data)?,
+            None => Arc::new(Decoded::of(data)?),
         };
         match &*decoded {
-            Decoded::Invalid(why) => return Err(why.clone()),
             Decoded::Other => {}
             Decoded::Csv(m) => {
                 meta = Some(m.clone()?);
@@ -283,33 +341,30 @@ pub fn migrate_bundle_objects_with(
     Ok(true)
 }
 
-/// What the migration makes of one `olm.bundle.object`'s data.
+/// What the migration makes of one `olm.bundle.object`'s data that decodes (data that does not
+/// ends the migration, and is not remembered).
 #[derive(Debug)]
 enum Decoded {
-    /// Not base64 of JSON: why, as the migration says it.
-    Invalid(String),
     /// A manifest of another kind.
     Other,
     /// A CSV: its `olm.csv.metadata`, or why it has none.
-    Csv(Result<Value, String>),
+    Csv(Result<Value, CsvMetadataError>),
 }
 
 impl Decoded {
-    fn of(data: &str) -> Decoded {
+    fn of(data: &str) -> Result<Decoded, MigrateError> {
         use base64::Engine as _;
-        let bytes = match base64::engine::general_purpose::STANDARD.decode(data.trim()) {
-            Ok(b) => b,
-            Err(e) => return Decoded::Invalid(format!("an olm.bundle.object is not base64: {e}")),
-        };
-        let object: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
-            Err(e) => return Decoded::Invalid(format!("an olm.bundle.object is not JSON: {e}")),
-        };
-        if object["kind"].as_str() == Some("ClusterServiceVersion") {
-            Decoded::Csv(csv_metadata(&object))
-        } else {
-            Decoded::Other
-        }
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(MigrateError::NotBase64)?;
+        let object: Value = serde_json::from_slice(&bytes).map_err(MigrateError::NotJson)?;
+        Ok(
+            if object["kind"].as_str() == Some("ClusterServiceVersion") {
+                Decoded::Csv(csv_metadata(&object))
+            } else {
+                Decoded::Other
+            },
+        )
     }
 }
 
@@ -322,7 +377,7 @@ pub struct MigrationMemo {
 }
 
 impl MigrationMemo {
-    fn decoded(&self, data: &str) -> Arc<Decoded> {
+    fn decoded(&self, data: &str) -> Result<Arc<Decoded>, MigrateError> {
         use sha2::Digest as _;
         let key: [u8; 32] = sha2::Sha256::digest(data.as_bytes()).into();
         let known = self
@@ -332,14 +387,14 @@ impl MigrationMemo {
             .get(&key)
             .cloned();
         if let Some(d) = known {
-            return d;
+            return Ok(d);
         }
-        let d = Arc::new(Decoded::of(data));
+        let d = Arc::new(Decoded::of(data)?);
         self.decoded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .insert(key, Arc::clone(&d));
-        d
+        Ok(d)
     }
 }
 
@@ -382,7 +437,28 @@ mod tests {
     #[test]
     fn wrong_types_are_errors() {
         let csv = json!({"spec": {"keywords": "a"}});
-        assert!(csv_metadata(&csv).unwrap_err().contains("keywords"));
+        assert!(
+            csv_metadata(&csv)
+                .unwrap_err()
+                .to_string()
+                .contains("keywords")
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_deep_down_is_named_by_its_path() {
+        let csv = json!({"spec": {"maintainers": [{"name": "a", "email": 5}]}});
+        let e = csv_metadata(&csv).unwrap_err();
+        assert_eq!(e.found, Mismatch::NotAString(json!(5)));
+        assert_eq!(
+            e.to_string(),
+            "maintainers: [0]: email: expected a string, found 5"
+        );
+        let csv = json!({"metadata": {"labels": {"tier": true}}});
+        assert_eq!(
+            csv_metadata(&csv).unwrap_err().to_string(),
+            "labels: tier: expected a string, found true"
+        );
     }
 
     fn object(v: &Value) -> Value {
@@ -416,17 +492,15 @@ mod tests {
         for round in 0..2 {
             for case in &cases {
                 let (mut plain, mut memoized) = (case.clone(), case.clone());
-                let want = migrate_bundle_objects(&mut plain);
-                let got = migrate_bundle_objects_with(&mut memoized, Some(&memo));
+                let want = migrate_bundle_objects(&mut plain).map_err(|e| e.to_string());
+                let got = migrate_bundle_objects_with(&mut memoized, Some(&memo))
+                    .map_err(|e| e.to_string());
                 assert_eq!(got, want, "round {round}: {case}");
                 assert_eq!(memoized, plain, "round {round}");
             }
         }
         let mut migrated = cases[0].clone();
-        assert_eq!(
-            migrate_bundle_objects_with(&mut migrated, Some(&memo)),
-            Ok(true)
-        );
+        assert!(migrate_bundle_objects_with(&mut migrated, Some(&memo)).unwrap());
         assert_eq!(
             migrated["properties"][1]["value"]["displayName"], "A",
             "{migrated}"
@@ -434,6 +508,7 @@ mod tests {
         assert!(
             migrate_bundle_objects(&mut cases[2].clone())
                 .unwrap_err()
+                .to_string()
                 .contains("not base64")
         );
     }

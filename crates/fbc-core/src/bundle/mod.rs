@@ -26,10 +26,12 @@ use serde_json::Value;
 use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 
-pub use apis::ApiKey;
+pub use apis::{ApiKey, CrdNameError};
 pub use check::{Check, check_dir, check_plain, check_registry, detect};
+pub use csv::{AnnotationPropertiesError, CsvFieldError};
 pub use csv_metadata::{
-    MigrationMemo, csv_metadata, migrate_bundle_objects, migrate_bundle_objects_with,
+    CsvMetadataError, MigrateError, MigrationMemo, Mismatch, csv_metadata, migrate_bundle_objects,
+    migrate_bundle_objects_with,
 };
 pub(crate) use read::{node_json, read_dir_sorted, read_docs};
 pub use render::{
@@ -171,9 +173,12 @@ pub enum BundleError {
     #[error("Could not find annotations file")]
     NoAnnotations,
     #[error("get version: {0}")]
-    Version(String),
+    Version(#[source] CsvFieldError),
     #[error("get release: {0}")]
-    Release(String),
+    Release(#[source] CsvFieldError),
+    /// The CSV cannot be read as opm's typed CSV to build its `olm.csv.metadata`.
+    #[error("olm.csv.metadata: {0}")]
+    CsvMetadata(#[source] Box<CsvMetadataError>),
     #[error("{0}")]
     Invalid(String),
 }

@@ -104,8 +104,7 @@ pub fn render(b: &RegistryBundle, opts: &RenderOptions) -> Result<Value, BundleE
     let mut props = parsed.properties(b, &version, &release);
     // opm's render moves bundle objects to the end, keeping their sorted order.
     if opts.csv_metadata {
-        let meta = csv_metadata(&csv.value)
-            .map_err(|e| BundleError::Invalid(format!("olm.csv.metadata: {e}")))?;
+        let meta = csv_metadata(&csv.value).map_err(|e| BundleError::CsvMetadata(Box::new(e)))?;
         props.push(Prop {
             type_: "olm.csv.metadata".into(),
             raw: String::new(),
@@ -406,7 +405,7 @@ impl RegistryBundle {
             Err(e) => {
                 return Err(BundleError::ProvidedApis {
                     bundle: self.name().into(),
-                    message: e,
+                    message: e.to_string(),
                 });
             }
             Ok(missing) if !missing.is_empty() => {

@@ -238,8 +238,8 @@ impl Catalog {
     /// Adds a new blob. It goes after the last blob of its package in the file the package already uses
     /// (the file of its `olm.package` blob, else of its other blobs); a package with no file gets
     /// `<package>/catalog.yaml`.
-    pub fn add_blob(&mut self, value: Node) -> Result<BlobId, String> {
-        let meta = decode::meta(&value, "").map_err(|d| d.message)?;
+    pub fn add_blob(&mut self, value: Node) -> Result<BlobId, AddError> {
+        let meta = decode::meta(&value, "").map_err(AddError::Unreadable)?;
         let pkg = if meta.schema == schema::PACKAGE {
             meta.name.clone()
         } else {
@@ -265,15 +265,15 @@ impl Catalog {
     }
 
     /// Creates an empty file (written on save).
-    pub fn create_file(&mut self, rel: &str, format: Format) -> Result<FileId, String> {
+    pub fn create_file(&mut self, rel: &str, format: Format) -> Result<FileId, AddError> {
         if rel
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == "..")
         {
-            return Err(format!("invalid file path {rel:?}"));
+            return Err(AddError::InvalidPath(rel.to_string()));
         }
         if self.files.iter().any(|f| f.path == rel) {
-            return Err(format!("{rel} already exists in the catalog"));
+            return Err(AddError::FileExists(rel.to_string()));
         }
         self.files.push(SourceFile {
             path: rel.to_string(),
@@ -425,23 +425,53 @@ impl Catalog {
 impl Catalog {
     /// Decodes an `olm.bundle.object` payload (base64 of a JSON or YAML manifest), reading it from disk
     /// when it was left there.
-    pub fn bundle_object(&self, data: &Str) -> Result<serde_json::Value, String> {
+    pub fn bundle_object(&self, data: &Str) -> Result<serde_json::Value, BundleObjectError> {
         use base64::Engine as _;
-        let text = self.resolve(data).map_err(|e| e.to_string())?;
+        let text = self.resolve(data).map_err(BundleObjectError::Unread)?;
         let compact: String = text.chars().filter(|c| !c.is_ascii_whitespace()).collect();
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(compact.as_bytes())
-            .map_err(|e| format!("invalid base64: {e}"))?;
-        let manifest =
-            String::from_utf8(bytes).map_err(|_| "manifest is not UTF-8 text".to_string())?;
+            .map_err(BundleObjectError::NotBase64)?;
+        let manifest = String::from_utf8(bytes).map_err(BundleObjectError::NotUtf8)?;
         let mut diags = Vec::new();
         let docs = decode::decode(&manifest, u32::MAX, "manifest", &mut diags);
-        if let Some(d) = diags.iter().find(|d| d.severity == Severity::Error) {
-            return Err(d.message.clone());
+        if let Some(d) = diags.into_iter().find(|d| d.severity == Severity::Error) {
+            return Err(BundleObjectError::NotManifest(Box::new(d)));
         }
         // The manifest is held in memory: its long strings are read from its own text.
         docs.first()
             .map(|d| node::json_in_text(&d.node, &manifest))
-            .ok_or_else(|| "manifest is empty".to_string())
+            .ok_or(BundleObjectError::Empty)
     }
+}
+
+/// Why a blob or a file cannot be added to a catalog.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AddError {
+    /// The blob has no schema, package or name to place it by.
+    #[error("{}", .0.message)]
+    Unreadable(Box<Diagnostic>),
+    /// A file path that is empty, or has an empty, `.` or `..` component.
+    #[error("invalid file path {0:?}")]
+    InvalidPath(String),
+    /// A file the catalog already has.
+    #[error("{0} already exists in the catalog")]
+    FileExists(String),
+}
+
+/// Why an `olm.bundle.object` payload cannot be decoded ([`Catalog::bundle_object`]).
+#[derive(Debug, thiserror::Error)]
+pub enum BundleObjectError {
+    /// The payload was left on disk and cannot be read again.
+    #[error("{0}")]
+    Unread(#[source] std::io::Error),
+    #[error("invalid base64: {0}")]
+    NotBase64(#[source] base64::DecodeError),
+    #[error("manifest is not UTF-8 text")]
+    NotUtf8(#[source] std::string::FromUtf8Error),
+    /// The decoded text is not a JSON or YAML document (the reader's first error).
+    #[error("{}", .0.message)]
+    NotManifest(Box<Diagnostic>),
+    #[error("manifest is empty")]
+    Empty,
 }

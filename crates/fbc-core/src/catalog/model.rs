@@ -27,6 +27,8 @@ impl std::fmt::Display for ViewError {
     }
 }
 
+impl std::error::Error for ViewError {}
+
 fn wrong(field: impl Into<String>, expected: &'static str, node: &Node) -> ViewError {
     ViewError {
         field: field.into(),

@@ -5,8 +5,6 @@
 //! Very long strings (for example `olm.bundle.object` payloads) are not copied: they stay on disk as
 //! a [`Str::Deferred`] reference and are read only when asked for.
 
-use std::borrow::Cow;
-
 pub use thin_vec::{ThinVec, thin_vec};
 
 pub use super::node_text::{Sharing, Text};
@@ -391,14 +389,6 @@ impl Node {
 const fn pack(col: u32, style: Style) -> u32 {
     let col = if col > MAX_COL { MAX_COL } else { col };
     col | (style as u32) << COL_BITS
-}
-
-/// Text of a string node, reading deferred strings with `resolve`.
-pub fn str_text<'a>(s: &'a Str, resolve: &dyn Fn(&Str) -> Option<String>) -> Option<Cow<'a, str>> {
-    match s {
-        Str::Inline(v) => Some(Cow::Borrowed(v)),
-        Str::Deferred { .. } => resolve(s).map(Cow::Owned),
-    }
 }
 
 /// A node read from `text` (a document held in memory, not a catalog file) as JSON, the way opm's

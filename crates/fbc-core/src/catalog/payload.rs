@@ -34,7 +34,7 @@ impl Payload {
                 Err(at) => Payload::NotBase64(at),
                 Ok(()) => match manifest(decoded) {
                     Ok(()) => Payload::Manifest,
-                    Err(why) => Payload::NotManifest(why.into()),
+                    Err(why) => Payload::NotManifest(why.to_string().into()),
                 },
             },
         )
@@ -66,7 +66,7 @@ pub fn with_spare<R>(
 }
 
 /// Whether `bytes` read as a JSON or YAML manifest the way opm converts a bundle object.
-fn manifest(bytes: &[u8]) -> Result<(), String> {
+fn manifest(bytes: &[u8]) -> Result<(), NotManifest> {
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{')
         && (crate::text::json_scan::is_plain_json(bytes)
@@ -74,16 +74,26 @@ fn manifest(bytes: &[u8]) -> Result<(), String> {
     {
         return Ok(());
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("invalid UTF-8: {e}"))?;
+    let text = std::str::from_utf8(bytes).map_err(NotManifest::Utf8)?;
     let mut diags = Vec::new();
     super::decode::decode(text, u32::MAX, "manifest", &mut diags);
     match diags
         .into_iter()
         .find(|d| d.severity == Severity::Error && d.code == codes::SYNTAX)
     {
-        Some(d) => Err(d.message),
+        Some(d) => Err(NotManifest::Syntax(d.message)),
         None => Ok(()),
     }
+}
+
+/// Why decoded bytes are not a manifest.
+#[derive(Debug, thiserror::Error)]
+enum NotManifest {
+    #[error("invalid UTF-8: {0}")]
+    Utf8(#[source] std::str::Utf8Error),
+    /// The YAML reader's message.
+    #[error("{0}")]
+    Syntax(String),
 }
 
 /// The verdicts on a file's strings left on disk ([`Str::Deferred`]), by their place in the file.

@@ -143,13 +143,13 @@ fn add_bundle(
             ("name", Node::string(pkg)),
             ("defaultChannel", Node::string(default)),
         ]);
-        let meta =
-            crate::catalog::decode::meta(&blob, &rel).map_err(|d| EditError::Catalog(d.message))?;
+        let meta = crate::catalog::decode::meta(&blob, &rel)
+            .map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, blob, meta);
         rec.added(catalog, id);
         let node = node_for(value, format);
-        let meta =
-            crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError::Catalog(d.message))?;
+        let meta = crate::catalog::decode::meta(&node, &rel)
+            .map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, node, meta);
         rec.added(catalog, id);
         return Ok(());
@@ -158,17 +158,15 @@ fn add_bundle(
     if let Some((rel, format)) = own_file_for(catalog, pkg, name, &version) {
         let file = new_file(catalog, &rel, format)?;
         let node = node_for(value, format);
-        let meta =
-            crate::catalog::decode::meta(&node, &rel).map_err(|d| EditError::Catalog(d.message))?;
+        let meta = crate::catalog::decode::meta(&node, &rel)
+            .map_err(crate::catalog::AddError::Unreadable)?;
         let id = catalog.add_blob_to(file, node, meta);
         rec.added(catalog, id);
         return Ok(());
     }
     let pid = package(catalog, pkg)?.packages[0];
     let format = catalog.blob(pid).format;
-    let id = catalog
-        .add_blob(node_for(value, format))
-        .map_err(EditError::Catalog)?;
+    let id = catalog.add_blob(node_for(value, format))?;
     rec.added(catalog, id);
     Ok(())
 }
@@ -252,6 +250,6 @@ fn new_file(
     }
     match catalog.files.iter().position(|f| f.path == rel) {
         Some(i) => Ok(i),
-        None => catalog.create_file(rel, format).map_err(EditError::Catalog),
+        None => Ok(catalog.create_file(rel, format)?),
     }
 }

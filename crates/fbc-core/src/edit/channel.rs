@@ -174,7 +174,7 @@ pub(super) fn add_channel(
         ("name", Node::string(channel)),
         ("entries", Node::seq(vec![entry])),
     ]);
-    let id = catalog.add_blob(blob).map_err(EditError::Catalog)?;
+    let id = catalog.add_blob(blob)?;
     rec.added(catalog, id);
     Ok(())
 }

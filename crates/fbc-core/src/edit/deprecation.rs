@@ -123,16 +123,14 @@ fn add_deprecations(catalog: &mut Catalog, pkg: &str, blob: Node) -> Result<Blob
         format!("{dir}/{name}")
     };
     let meta =
-        crate::catalog::decode::meta(&blob, &rel).map_err(|d| EditError::Catalog(d.message))?;
+        crate::catalog::decode::meta(&blob, &rel).map_err(crate::catalog::AddError::Unreadable)?;
     let file = match catalog.files.iter().position(|f| f.path == rel) {
         Some(f) => f,
         None => {
             if catalog.on_disk(&rel) {
                 return Err(EditError::FileOutsideCatalog { file: rel });
             }
-            catalog
-                .create_file(&rel, format)
-                .map_err(EditError::Catalog)?
+            catalog.create_file(&rel, format)?
         }
     };
     Ok(catalog.add_blob_to(file, blob, meta))

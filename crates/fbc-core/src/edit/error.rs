@@ -103,6 +103,9 @@ pub enum EditError {
     /// The catalog refused an object or a file the edit made.
     #[error("{0}")]
     Catalog(String),
+    /// The catalog refused to add an object or a file the edit made.
+    #[error(transparent)]
+    Add(#[from] crate::catalog::AddError),
     /// Nothing to edit yet.
     #[error("the catalog is not loaded yet")]
     NotLoaded,

@@ -2,9 +2,8 @@
 //! and a version window (`--from`/`--to`: only entries in it, and the links between them).
 
 use super::channel::{ChannelGraph, PackageFacts};
-use crate::catalog::model::{Channel, ChannelEntry};
+use crate::catalog::model::ChannelEntry;
 use crate::catalog::semver_range::{Range, Version};
-use crate::catalog::{BlobId, Catalog};
 
 /// Versions to draw, both ends included.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,18 +132,6 @@ pub fn part(whole: &ChannelGraph, kept: &[ChannelEntry], facts: &PackageFacts) -
     }
     part.chain = whole.chain.clone();
     part
-}
-
-/// The graph of channel blob `id`, filtered (see [`channel_graph`]).
-pub fn channel_blob_graph(
-    catalog: &Catalog,
-    facts: &PackageFacts,
-    id: BlobId,
-    version: &dyn Fn(&str) -> Version,
-    filter: &Filter,
-) -> Option<ChannelGraph> {
-    let ch = Channel::read(&catalog.blob(id).value).ok()?;
-    channel_graph(ch.package, ch.name, &ch.entries, facts, version, filter)
 }
 
 #[cfg(test)]

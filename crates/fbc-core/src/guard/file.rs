@@ -203,6 +203,7 @@ pub(crate) mod tests {
     /// Makes a FIFO at `p`.
     pub(crate) fn mkfifo(p: &Path) {
         let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: `c` is NUL-terminated and outlives the call.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
     }
 
@@ -305,7 +306,10 @@ pub(crate) mod tests {
             ));
         }
         // Relative to the working directory as well as absolute.
-        let (_, meta) = open_regular_within(Path::new("src"), Path::new("src/lib.rs")).unwrap();
+        let (_, meta) = Within::new(Path::new("src"))
+            .unwrap()
+            .open_regular(Path::new("src/lib.rs"))
+            .unwrap();
         assert!(meta.is_file());
     }
 

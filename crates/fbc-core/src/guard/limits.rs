@@ -266,7 +266,7 @@ impl Limits {
                 Limit::ALL.map(Limit::name).join(", ")
             ))
         })?;
-        let v = parse_value(limit.unit(), value.trim()).map_err(err)?;
+        let v = parse_value(limit.unit(), value.trim()).map_err(|e| err(e.to_string()))?;
         self.values[index(limit)] = v;
         Ok(())
     }
@@ -290,14 +290,14 @@ impl Limits {
     }
 }
 
-fn parse_value(unit: Unit, text: &str) -> Result<u64, String> {
+fn parse_value(unit: Unit, text: &str) -> Result<u64, ValueError> {
     let split = text
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (digits, suffix) = text.split_at(split);
     let n: u64 = digits
         .parse()
-        .map_err(|_| format!("{text:?} does not start with a number"))?;
+        .map_err(|_| ValueError::NotANumber(text.to_string()))?;
     let suffix = suffix.trim().to_ascii_lowercase();
     let suffix = match (unit, suffix.strip_suffix("/s")) {
         (Unit::Speed, Some(s)) => s.to_string(),
@@ -320,16 +320,35 @@ fn parse_value(unit: Unit, text: &str) -> Result<u64, String> {
                 Unit::Bytes | Unit::Speed => "a size such as 512KiB, 64MiB or 8GiB",
                 Unit::Time => "a time such as 500ms, 90s, 30m or 2h",
             };
-            return Err(format!("unknown unit {s:?}: expected {expected}"));
+            return Err(ValueError::UnknownUnit {
+                unit: s.to_string(),
+                expected,
+            });
         }
     };
     let value = n
         .checked_mul(factor)
-        .ok_or_else(|| format!("{text:?} is too large"))?;
+        .ok_or_else(|| ValueError::TooLarge(text.to_string()))?;
     if unit == Unit::Time && value == 0 {
-        return Err("a time must be more than 0".into());
+        return Err(ValueError::ZeroTime);
     }
     Ok(value)
+}
+
+/// Why a budget's value is not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ValueError {
+    #[error("{0:?} does not start with a number")]
+    NotANumber(String),
+    #[error("unknown unit {unit:?}: expected {expected}")]
+    UnknownUnit {
+        unit: String,
+        expected: &'static str,
+    },
+    #[error("{0:?} is too large")]
+    TooLarge(String),
+    #[error("a time must be more than 0")]
+    ZeroTime,
 }
 
 static CURRENT: OnceLock<Limits> = OnceLock::new();

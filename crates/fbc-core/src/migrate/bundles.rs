@@ -122,8 +122,12 @@ fn check_bundle(dir: &Dir, c: &Csv, b: &RegistryBundle, diags: &mut Vec<Diagnost
         Ok(missing) => missing,
         Err(e) => {
             diags.push(
-                Diagnostic::error(bundle::codes::OWNED_CRD_MISSING, c.loc.clone(), e)
-                    .for_bundle(&c.name),
+                Diagnostic::error(
+                    bundle::codes::OWNED_CRD_MISSING,
+                    c.loc.clone(),
+                    e.to_string(),
+                )
+                .for_bundle(&c.name),
             );
             return;
         }

@@ -87,6 +87,13 @@ pub enum RepoError {
     Git(String),
 }
 
+/// Whether `dir` is laid out as a repository of operators: an `operators/` directory beside
+/// `catalogs/`, both directories themselves (not links).
+pub fn is_repository(dir: &Path) -> bool {
+    let is_dir = |p: &Path| p.symlink_metadata().is_ok_and(|m| m.is_dir());
+    is_dir(&dir.join("operators")) && is_dir(&dir.join("catalogs"))
+}
+
 /// Checks the repository at `root`.
 pub fn check(root: &Path, options: &Options) -> Result<Report, RepoError> {
     let is_dir = |p: &Path| p.symlink_metadata().is_ok_and(|m| m.is_dir());

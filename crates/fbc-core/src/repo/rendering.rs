@@ -13,6 +13,7 @@ use crate::catalog::codes::repo as c;
 use crate::catalog::{Diagnostic, Location};
 use crate::template::render_all::{self, Job, Mismatch, Plan};
 use crate::template::repository::{RenderCache, RepositoryBundles};
+use crate::template::source::SourcesError;
 use crate::template::{CatalogSource, Sources};
 
 /// Renders every mapped catalog with the code `template render-all --check` runs and compares it
@@ -219,7 +220,7 @@ struct CatalogMemo {
 }
 
 impl CatalogMemo {
-    fn sources_for(&self, template: &Path) -> Result<Sources, String> {
+    fn sources_for(&self, template: &Path) -> Result<Sources, SourcesError> {
         let dirs = crate::template::source::repository_catalogs(template);
         if dirs.is_empty() {
             return Sources::for_template_sharing(
@@ -229,8 +230,7 @@ impl CatalogMemo {
                 None,
                 Some(&self.cache),
             )
-            .map(|(s, _)| s)
-            .map_err(|e| e.to_string());
+            .map(|(s, _)| s);
         }
         let mut catalogs = Vec::with_capacity(dirs.len());
         for dir in dirs {
@@ -238,7 +238,12 @@ impl CatalogMemo {
             let source = match known {
                 Some(s) => s,
                 None => {
-                    let s = Arc::new(CatalogSource::load(&dir).map_err(|e| e.to_string())?);
+                    let s = Arc::new(CatalogSource::load(&dir).map_err(|why| {
+                        SourcesError::CommittedCatalog {
+                            dir: dir.clone(),
+                            why,
+                        }
+                    })?);
                     if let Ok(mut m) = self.loaded.lock() {
                         m.insert(dir, Arc::clone(&s));
                     }
@@ -305,13 +310,13 @@ impl CatalogMemo {
         &self,
         template: &Path,
         catalogs: &[Arc<CatalogSource>],
-    ) -> Result<Option<Arc<RepositoryBundles>>, String> {
-        let mut held = self.repository.lock().map_err(|e| e.to_string())?;
+    ) -> Result<Option<Arc<RepositoryBundles>>, SourcesError> {
+        let mut held = self.repository.lock().map_err(|_| SourcesError::Poisoned)?;
         if let Some(known) = held.as_ref() {
             return Ok(known.clone());
         }
         let opened = RepositoryBundles::for_template(template)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| SourcesError::RepositoryBundles(Box::new(e)))?
             .map(|repo| {
                 let mut repo = repo.with_cache(self.cache.clone());
                 for (image, version) in catalogs.iter().flat_map(|c| c.versions()) {
@@ -333,7 +338,7 @@ const PIPELINE_OPM: crate::template::OpmVersion = crate::template::OpmVersion::V
 fn pipeline_wrote(
     root: &Path,
     one: &Plan,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
     rendered: &mut Option<Vec<render_all::Output>>,
     rel: &str,
 ) -> bool {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::source::{BundleSource, ResolveError};
 
-type Answer = Option<Result<Value, String>>;
+type Answer = Option<Result<Value, Arc<ResolveError>>>;
 /// A package's icon and where it was found.
 type Icon = Option<(Value, String)>;
 
@@ -55,7 +55,7 @@ impl BundleSource for Memo {
                 let a = self
                     .inner
                     .bundle_for_image(image)
-                    .map(|r| r.map_err(|e| e.to_string()));
+                    .map(|r| r.map_err(Arc::new));
                 self.bundles
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -95,7 +95,10 @@ mod tests {
             self.0.fetch_add(1, Ordering::SeqCst);
             match image {
                 "known" => Some(Ok(serde_json::json!({"name": "b"}))),
-                "broken" => Some(Err(ResolveError::Remembered("cannot read".into()))),
+                "broken" => Some(Err(ResolveError::Ambiguous {
+                    dir: "cat".into(),
+                    at: vec!["a.yaml:1".into(), "b.yaml:9".into()],
+                })),
                 _ => None,
             }
         }
@@ -117,7 +120,10 @@ mod tests {
             );
             assert!(copy.bundle_for_image("unknown").is_none());
             let e = copy.bundle_for_image("broken").unwrap().unwrap_err();
-            assert_eq!(e.to_string(), "cannot read");
+            assert_eq!(
+                e.to_string(),
+                "catalog cat holds 2 different bundles with this image (a.yaml:1, b.yaml:9); cannot tell which one the image is"
+            );
         }
         assert_eq!(asked.load(Ordering::SeqCst), 3);
         copy.remember("new", serde_json::json!({"name": "n"}));

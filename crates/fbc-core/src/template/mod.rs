@@ -17,7 +17,6 @@ pub mod memo;
 pub mod opm;
 pub mod preview;
 pub mod render_all;
-pub mod rendering;
 pub mod repository;
 pub mod semver;
 pub mod source;

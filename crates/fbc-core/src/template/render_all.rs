@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use super::source::SourcesError;
 use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, schemas};
 use crate::bundle::MigrationMemo;
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
@@ -306,7 +307,7 @@ fn jobs_by_name(templates: &Path, notes: &mut Vec<String>) -> Result<Vec<Job>, R
 /// Every template that fails is reported; on any failure nothing is returned.
 pub fn render(
     plan: &Plan,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
     render_where(plan, sources_for, &|_| true, None)
 }
@@ -356,7 +357,7 @@ impl Kept {
 /// its own when told to ([`Kept::keep_next`]).
 pub fn render_where(
     plan: &Plan,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
     wanted: &dyn Fn(&Job) -> bool,
     kept: Option<&Kept>,
 ) -> Result<(Vec<Output>, Vec<String>), RenderAllError> {
@@ -393,7 +394,7 @@ pub fn render_where(
 
 fn render_job(
     job: &Job,
-    sources_for: &dyn Fn(&Path) -> Result<Sources, String>,
+    sources_for: &dyn Fn(&Path) -> Result<Sources, SourcesError>,
     opm: OpmVersion,
     write: bool,
     kept: Option<&Kept>,
@@ -412,7 +413,8 @@ fn render_job(
             ),
         ));
     }
-    let sources = sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e))?;
+    let sources =
+        sources_for(&job.template).map_err(|e| TemplateError::new(&file, 0, e.to_string()))?;
     let mut rendered = match kept.and_then(|k| k.take(&job.template, opm)) {
         Some(r) => r,
         None => template.render(&sources, opm)?,

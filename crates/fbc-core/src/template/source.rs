@@ -44,7 +44,7 @@ pub enum ResolveError {
     Repository(Box<super::repository::RepositoryError>),
     /// An earlier answer, kept by [`super::memo::Memo`].
     #[error("{0}")]
-    Remembered(String),
+    Remembered(#[source] std::sync::Arc<ResolveError>),
 }
 
 /// Why the sources asked for cannot be used.
@@ -61,6 +61,19 @@ pub enum SourcesError {
     Catalog(LoadError),
     #[error("cannot open the repository's bundle directories: {0}")]
     Repository(Box<super::repository::RepositoryError>),
+    /// A catalog of the repository's `catalogs/` cannot be loaded (said as the load says it).
+    #[error("{why}")]
+    CommittedCatalog {
+        dir: PathBuf,
+        #[source]
+        why: LoadError,
+    },
+    /// The repository's bundle directories cannot be opened (said as the repository says it).
+    #[error("{0}")]
+    RepositoryBundles(#[source] Box<super::repository::RepositoryError>),
+    /// A thread that was opening the sources panicked.
+    #[error("poisoned lock: another task failed inside")]
+    Poisoned,
 }
 
 impl From<super::repository::RepositoryError> for ResolveError {

@@ -24,8 +24,6 @@
 //! 5), which changes the order of equal elements in ranges that get `break_patterns`; [`GoRelease`]
 //! names which one to follow.
 
-use std::cmp::Ordering;
-
 /// The Go releases whose unstable sort differs: which shifts the pattern breaker's xorshift uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GoRelease {
@@ -80,12 +78,6 @@ pub fn slice<T>(v: &mut [T], release: GoRelease, less: impl FnMut(&T, &T) -> boo
         shifts: release.shifts(),
     };
     s.pdqsort(0, n, bits_len(n));
-}
-
-/// Sorts `v` as Go's `slices.SortFunc(v, cmp)` does: the same algorithm as [`slice`], with
-/// `cmp(a, b) == Less` as `less`.
-pub fn sort_func<T>(v: &mut [T], release: GoRelease, mut cmp: impl FnMut(&T, &T) -> Ordering) {
-    slice(v, release, |a, b| cmp(a, b) == Ordering::Less);
 }
 
 /// Go's `bits.Len`: the number of bits needed to write `n`.

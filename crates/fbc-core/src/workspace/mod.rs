@@ -134,12 +134,6 @@ impl Workspace {
         &self.report
     }
 
-    /// Checks the whole catalog again.
-    pub fn revalidate_all(&mut self) {
-        self.validation = Validation::run(&self.catalog);
-        self.report = self.validation.report();
-    }
-
     fn revalidate(&mut self, package: &str) {
         self.validation.revalidate(&self.catalog, &[package]);
         self.report = self.validation.report();

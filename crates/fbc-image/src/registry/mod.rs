@@ -244,7 +244,7 @@ impl Remote {
             )));
         }
         let config = self.blob_small(&config_desc.digest)?;
-        let layers = super::layers_of(&manifest).map_err(|why| self.invalid(why))?;
+        let layers = super::layers_of(&manifest).map_err(|why| self.invalid(why.to_string()))?;
         Ok(Loaded {
             digest: digest.to_string(),
             config,

@@ -17,6 +17,9 @@
 //! Here: what a commit is asked to do and how it fails. `resolve` finds each target, `tx` runs the
 //! steps and undoes them, `sys` holds the system calls.
 
+// Every system call here is an `unsafe` block: each says what it relies on.
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 mod resolve;
 mod sys;
 mod tx;

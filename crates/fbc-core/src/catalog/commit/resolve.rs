@@ -165,7 +165,10 @@ fn read_old(dir: &Dir, name: &str) -> Result<Old, Resolve> {
         }
     })?;
     // What was opened, not what was looked at before: it may have been swapped in between.
+    // SAFETY: `libc::stat` is plain integers, for which all zero bytes are a valid value.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: the descriptor belongs to `file`, open for this whole function; `st` is a writable
+    // stat buffer.
     check(unsafe { libc::fstat(file.as_raw_fd(), &mut st) }).map_err(Resolve::Io)?;
     if !is_kind(&st, libc::S_IFREG) {
         return Err(Resolve::Refused(Refusal::NotARegularFile));

@@ -31,6 +31,7 @@ impl Dir {
         let c = CString::new(path.as_os_str().as_bytes())
             .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
         // The root itself is the user's choice and may be reached through a link.
+        // SAFETY: `c` is a NUL-terminated string that outlives the call; open reads it and nothing else.
         let fd = check(unsafe {
             libc::open(
                 c.as_ptr(),
@@ -38,6 +39,8 @@ impl Dir {
             )
         })?;
         Ok(Dir {
+            // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else
+            // owns it.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
         })
     }
@@ -48,14 +51,19 @@ impl Dir {
 
     /// The directory's device and inode, as the open handle sees it.
     pub(super) fn id(&self) -> std::io::Result<(u64, u64)> {
+        // SAFETY: `libc::stat` is plain integers, for which all zero bytes are a valid value.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: `self.fd` is open for the life of `self`; `st` is a writable stat buffer.
         check(unsafe { libc::fstat(self.raw(), &mut st) })?;
         Ok((st.st_dev, st.st_ino))
     }
 
     pub(super) fn stat(&self, name: &str) -> std::io::Result<libc::stat> {
         let c = cstr(name)?;
+        // SAFETY: `libc::stat` is plain integers, for which all zero bytes are a valid value.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: the directory descriptor is open for the life of `self`, `c` is NUL-terminated and
+        // outlives the call, and `st` is a writable stat buffer.
         check(unsafe {
             libc::fstatat(self.raw(), c.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW)
         })?;
@@ -65,6 +73,8 @@ impl Dir {
     /// Opens a subdirectory; fails on a link.
     pub(super) fn open_dir(&self, name: &str) -> std::io::Result<Dir> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call.
         let fd = check(unsafe {
             libc::openat(
                 self.raw(),
@@ -73,12 +83,16 @@ impl Dir {
             )
         })?;
         Ok(Dir {
+            // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else
+            // owns it.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
         })
     }
 
     pub(super) fn mkdir(&self, name: &str) -> std::io::Result<()> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call.
         check(unsafe { libc::mkdirat(self.raw(), c.as_ptr(), 0o777) }).map(|_| ())
     }
 
@@ -86,6 +100,8 @@ impl Dir {
     /// since it was looked at does not wait for a writer; the caller's fstat then refuses it).
     pub(super) fn open_file(&self, name: &str) -> std::io::Result<std::fs::File> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call.
         let fd = check(unsafe {
             libc::openat(
                 self.raw(),
@@ -93,12 +109,15 @@ impl Dir {
                 libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC,
             )
         })?;
+        // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else owns it.
         Ok(unsafe { std::fs::File::from_raw_fd(fd) })
     }
 
     /// Creates a new file that must not exist, with `mode` (less the umask).
     pub(super) fn create_new(&self, name: &str, mode: u32) -> std::io::Result<std::fs::File> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call; the mode argument is the one O_CREAT reads.
         let fd = check(unsafe {
             libc::openat(
                 self.raw(),
@@ -107,12 +126,15 @@ impl Dir {
                 mode as libc::c_uint,
             )
         })?;
+        // SAFETY: `check` passed, so `fd` is a descriptor the call just opened; nothing else owns it.
         Ok(unsafe { std::fs::File::from_raw_fd(fd) })
     }
 
     pub(super) fn read_link(&self, name: &str) -> std::io::Result<Vec<u8>> {
         let c = cstr(name)?;
         let mut buf = vec![0u8; libc::PATH_MAX as usize];
+        // SAFETY: `c` is NUL-terminated and outlives the call, and readlinkat writes at most
+        // `buf.len()` bytes into `buf`, which is that long.
         let n =
             unsafe { libc::readlinkat(self.raw(), c.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
         if n < 0 {
@@ -124,12 +146,16 @@ impl Dir {
 
     pub(super) fn rename(&self, from: &str, to: &str) -> std::io::Result<()> {
         let (f, t) = (cstr(from)?, cstr(to)?);
+        // SAFETY: the directory descriptor is open for the life of `self`; `f` and `t` are
+        // NUL-terminated and outlive the call.
         check(unsafe { libc::renameat(self.raw(), f.as_ptr(), self.raw(), t.as_ptr()) }).map(|_| ())
     }
 
     /// Renames `from` to `to` only when `to` does not exist.
     pub(super) fn rename_new(&self, from: &str, to: &str) -> std::io::Result<()> {
         let (f, t) = (cstr(from)?, cstr(to)?);
+        // SAFETY: the directory descriptor is open for the life of `self`; `f` and `t` are
+        // NUL-terminated and outlive the call.
         let r = unsafe {
             libc::renameat2(
                 self.raw(),
@@ -153,22 +179,30 @@ impl Dir {
 
     pub(super) fn link(&self, from: &str, to: &str) -> std::io::Result<()> {
         let (f, t) = (cstr(from)?, cstr(to)?);
+        // SAFETY: the directory descriptor is open for the life of `self`; `f` and `t` are
+        // NUL-terminated and outlive the call.
         check(unsafe { libc::linkat(self.raw(), f.as_ptr(), self.raw(), t.as_ptr(), 0) })
             .map(|_| ())
     }
 
     pub(super) fn unlink(&self, name: &str) -> std::io::Result<()> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call.
         check(unsafe { libc::unlinkat(self.raw(), c.as_ptr(), 0) }).map(|_| ())
     }
 
     pub(super) fn rmdir(&self, name: &str) -> std::io::Result<()> {
         let c = cstr(name)?;
+        // SAFETY: the directory descriptor is open for the life of `self` and `c` is NUL-terminated
+        // and outlives the call.
         check(unsafe { libc::unlinkat(self.raw(), c.as_ptr(), libc::AT_REMOVEDIR) }).map(|_| ())
     }
 
     pub(super) fn writable(&self) -> bool {
         let dot = c".";
+        // SAFETY: the directory descriptor is open for the life of `self` and `dot` is a static
+        // NUL-terminated string.
         unsafe {
             libc::faccessat(
                 self.raw(),
@@ -181,6 +215,7 @@ impl Dir {
 
     pub(super) fn sync(&self) {
         // A directory that cannot be flushed still holds the renamed files; nothing to undo.
+        // SAFETY: the directory descriptor is open for the life of `self`.
         unsafe {
             libc::fsync(self.raw());
         }
@@ -194,6 +229,7 @@ pub(super) fn is_kind(st: &libc::stat, kind: libc::mode_t) -> bool {
 /// Whether the permission bits deny us writing (the owner's, group's or others' bits, whichever apply;
 /// for root, whether no one may write).
 pub(super) fn read_only(st: &libc::stat) -> bool {
+    // SAFETY: geteuid takes no arguments and cannot fail.
     let euid = unsafe { libc::geteuid() };
     let mode = st.st_mode;
     if euid == 0 {
@@ -202,10 +238,14 @@ pub(super) fn read_only(st: &libc::stat) -> bool {
     if st.st_uid == euid {
         return mode & 0o200 == 0;
     }
+    // SAFETY: getegid takes no arguments and cannot fail.
     let egid = unsafe { libc::getegid() };
     let in_group = st.st_gid == egid || {
+        // SAFETY: with a size of 0 getgroups only counts the groups and writes nothing.
         let n = unsafe { libc::getgroups(0, std::ptr::null_mut()) };
         let mut groups = vec![0 as libc::gid_t; n.max(0) as usize];
+        // SAFETY: getgroups writes at most `n` ids, and `groups` holds `n.max(0)` of them (a
+        // negative `n` is refused without a write; a list grown since is refused with EINVAL).
         let n = unsafe { libc::getgroups(n, groups.as_mut_ptr()) };
         groups.truncate(n.max(0) as usize);
         groups.contains(&st.st_gid)
@@ -237,9 +277,12 @@ pub(super) fn side_name(what: &str, target: &str) -> String {
 /// process may change it).
 pub(super) fn keep_owner_and_mode(file: &std::fs::File, old: &Old) -> std::io::Result<()> {
     let fd = file.as_raw_fd();
+    // SAFETY: `libc::stat` is plain integers, for which all zero bytes are a valid value.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: `fd` belongs to `file`, open while it is borrowed; `st` is a writable stat buffer.
     check(unsafe { libc::fstat(fd, &mut st) })?;
     if st.st_uid != old.uid || st.st_gid != old.gid {
+        // SAFETY: `fd` belongs to `file`, open while it is borrowed; fchown takes plain integers.
         let r = unsafe { libc::fchown(fd, old.uid, old.gid) };
         if r < 0 {
             let e = std::io::Error::last_os_error();
@@ -247,10 +290,12 @@ pub(super) fn keep_owner_and_mode(file: &std::fs::File, old: &Old) -> std::io::R
                 return Err(e);
             }
             // Not permitted to give the file away: keep at least the group where we are a member.
+            // SAFETY: as above; an owner of -1 (u32::MAX) leaves the owner unchanged.
             unsafe {
                 libc::fchown(fd, u32::MAX, old.gid);
             }
         }
     }
+    // SAFETY: `fd` belongs to `file`, open while it is borrowed; fchmod takes plain integers.
     check(unsafe { libc::fchmod(fd, old.mode as libc::mode_t) }).map(|_| ())
 }

@@ -63,12 +63,12 @@ impl std::error::Error for TypedError {}
 pub fn read<T: DeserializeOwned>(root: &Path, path: &Path) -> Result<Typed<T>, TypedError> {
     let shown = path.display().to_string();
     let text = text_if_present(Some(root), path)
-        .and_then(|t| t.ok_or_else(|| "no such file".to_string()))
-        .map_err(|message| TypedError {
+        .and_then(|t| t.ok_or(SmallFileError::Missing))
+        .map_err(|why| TypedError {
             file: shown.clone(),
             line: 0,
             col: 0,
-            message,
+            message: why.to_string(),
         })?;
     parse(&text, &shown)
 }
@@ -76,12 +76,12 @@ pub fn read<T: DeserializeOwned>(root: &Path, path: &Path) -> Result<Typed<T>, T
 /// The text of a small YAML file, when it is a regular file within the `yaml-file` budget;
 /// `None` when there is no file. The error is the reason, in words. Symbolic links are followed
 /// wherever they lead: this is for the user's own files (`config.yaml`), not for someone else's.
-pub fn read_text_if_present(path: &Path) -> Result<Option<String>, String> {
+pub fn read_text_if_present(path: &Path) -> Result<Option<String>, SmallFileError> {
     text_if_present(None, path)
 }
 
 /// [`read_text_if_present`], inside `root` when one is given.
-fn text_if_present(root: Option<&Path>, path: &Path) -> Result<Option<String>, String> {
+fn text_if_present(root: Option<&Path>, path: &Path) -> Result<Option<String>, SmallFileError> {
     let budgets = limits::current();
     let limit = budgets.get(Limit::YamlFile);
     let read = match root {
@@ -91,12 +91,24 @@ fn text_if_present(root: Option<&Path>, path: &Path) -> Result<Option<String>, S
     match read {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.is_not_found() => Ok(None),
-        Err(ReadError::TooLarge { len, .. }) => Err(budgets.exceeded(
+        Err(ReadError::TooLarge { len, .. }) => Err(SmallFileError::OverBudget(budgets.exceeded(
             Limit::YamlFile,
             &format!("the file holds {len} bytes; not read"),
-        )),
-        Err(e) => Err(e.to_string()),
+        ))),
+        Err(e) => Err(SmallFileError::Unreadable(e)),
     }
+}
+
+/// Why a small YAML file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SmallFileError {
+    #[error("no such file")]
+    Missing,
+    /// Larger than the `yaml-file` budget: the budget's wording.
+    #[error("{0}")]
+    OverBudget(String),
+    #[error("{0}")]
+    Unreadable(#[source] ReadError),
 }
 
 /// Reads `text` (the content of `file`, as named in messages) into a `T`.

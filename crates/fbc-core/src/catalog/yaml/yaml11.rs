@@ -618,14 +618,16 @@ mod tests {
     }
 
     /// The scalars of a YAML text, with their styles, as a YAML 1.2 reader sees them.
-    fn scalars(text: &str) -> Result<Vec<(String, ScalarStyle)>, String> {
+    fn scalars(text: &str) -> Result<Vec<(String, ScalarStyle)>, TestCaseError> {
         let mut parser = Parser::new_from_str(text);
         let mut out = Vec::new();
         while let Some(ev) = parser.next_event() {
-            let (ev, _) = ev.map_err(|e| e.to_string())?;
+            let (ev, _) = ev.map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
             if let Event::Scalar(v, style, _, tag) = ev {
                 if tag.is_some() {
-                    return Err(format!("unexpected tag on {v:?}"));
+                    return Err(TestCaseError::fail(format!(
+                        "{text:?}: unexpected tag on {v:?}"
+                    )));
                 }
                 out.push((v.into_owned(), style));
             }
@@ -643,9 +645,9 @@ mod tests {
     }
 
     /// Reads `written` back from every place a writer puts a scalar; `Err` names the first failure.
-    fn check_read_back(s: &str, written: &str) -> Result<(), String> {
+    fn check_read_back(s: &str, written: &str) -> Result<(), TestCaseError> {
         if written.contains(['\n', '\r']) {
-            return Err("scalar spans lines".into());
+            return Err(TestCaseError::fail("scalar spans lines"));
         }
         // (document, positions of the written scalar, scalars in all)
         let places: [(String, &[usize], usize); 8] = [
@@ -659,13 +661,13 @@ mod tests {
             (format!("[{written}]\n"), &[0], 1),
         ];
         for (doc, at, count) in places {
-            let got = scalars(&doc).map_err(|e| format!("{doc:?}: {e}"))?;
+            let got = scalars(&doc)?;
             if got.len() != count {
-                return Err(format!("{doc:?}: read {got:?}"));
+                return Err(TestCaseError::fail(format!("{doc:?}: read {got:?}")));
             }
             for &i in at {
                 if as_string(&got[i]).as_deref() != Some(s) {
-                    return Err(format!("{doc:?}: read {:?}", got[i]));
+                    return Err(TestCaseError::fail(format!("{doc:?}: read {:?}", got[i])));
                 }
             }
         }

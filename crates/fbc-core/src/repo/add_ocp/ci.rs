@@ -15,6 +15,8 @@ use crate::guard::file::{self, ReadError};
 use crate::guard::limits::{self, Limit};
 use crate::text::splice::{self, Splice};
 
+use super::Refusal;
+
 /// An operator's `ci.yaml`, as far as the promotion reads it.
 #[derive(Debug, Deserialize)]
 pub(super) struct CiYaml {
@@ -49,7 +51,7 @@ pub(super) struct Ci {
 
 /// Reads `operators/<op>/ci.yaml` (inside the operator's directory, within the `yaml-file`
 /// budget); `None` when there is none.
-pub(super) fn read_ci(op_dir: &Path, shown: &str) -> Result<Option<Ci>, String> {
+pub(super) fn read_ci(op_dir: &Path, shown: &str) -> Result<Option<Ci>, Refusal> {
     let path = op_dir.join("ci.yaml");
     let budgets = limits::current();
     let limit = budgets.get(Limit::YamlFile);
@@ -57,18 +59,22 @@ pub(super) fn read_ci(op_dir: &Path, shown: &str) -> Result<Option<Ci>, String> 
         Ok(t) => t,
         Err(e) if e.is_not_found() && path.symlink_metadata().is_err() => return Ok(None),
         Err(ReadError::TooLarge { len, .. }) => {
-            return Err(format!(
-                "{shown}: {}",
-                budgets.exceeded(
+            return Err(Refusal::OverBudget {
+                file: shown.to_string(),
+                message: budgets.exceeded(
                     Limit::YamlFile,
-                    &format!("the file holds {len} bytes; not read")
-                )
-            ));
+                    &format!("the file holds {len} bytes; not read"),
+                ),
+            });
         }
-        Err(e) => return Err(format!("{shown}: {e}")),
+        Err(why) => {
+            return Err(Refusal::Unreadable {
+                file: shown.to_string(),
+                why,
+            });
+        }
     };
-    let typed::Typed { value, tree } =
-        typed::parse::<CiYaml>(&text, shown).map_err(|e: TypedError| e.to_string())?;
+    let typed::Typed { value, tree } = typed::parse::<CiYaml>(&text, shown)?;
     Ok(Some(Ci { value, tree, text }))
 }
 
@@ -84,11 +90,9 @@ pub(super) fn names_node(tree: &Node, i: usize) -> Option<&Node> {
 /// The text of `ci.yaml` with `catalog` appended to the `catalog_names` of mapping `i`, every
 /// other byte kept: a flow list gets `, <name>` after its last item, quoted like it; a block list
 /// is patched by the document's own writer. The result is read back and must say exactly that.
-pub(super) fn append_catalog(ci: &Ci, i: usize, catalog: &str) -> Result<String, String> {
-    let names = names_node(&ci.tree, i).ok_or("the mapping's catalog_names is not a list")?;
-    let items = names
-        .as_seq()
-        .ok_or("the mapping's catalog_names is not a list")?;
+pub(super) fn append_catalog(ci: &Ci, i: usize, catalog: &str) -> Result<String, AppendError> {
+    let names = names_node(&ci.tree, i).ok_or(AppendError::NotAList)?;
+    let items = names.as_seq().ok_or(AppendError::NotAList)?;
     let resolve = |s: &Str| s.as_inline().unwrap_or_default().to_string();
     let mut splices = Vec::new();
     match items.last() {
@@ -110,7 +114,7 @@ pub(super) fn append_catalog(ci: &Ci, i: usize, catalog: &str) -> Result<String,
                 .and_then(|s| s.get_mut(i))
                 .and_then(|m| m.get_field_mut("catalog_names"))
                 .and_then(Node::as_seq_mut)
-                .ok_or("the mapping's catalog_names is not a list")?;
+                .ok_or(AppendError::NotAList)?;
             list.push(Node::string(catalog));
             let patch = YamlPatch {
                 text: &ci.text,
@@ -121,11 +125,9 @@ pub(super) fn append_catalog(ci: &Ci, i: usize, catalog: &str) -> Result<String,
             patch.patch_document(&ci.tree, &new, &mut splices);
         }
     }
-    let text = splice::apply(&ci.text, splices)
-        .map_err(|at| format!("cannot place the new catalog name (at byte {at})"))?;
+    let text = splice::apply(&ci.text, splices).map_err(|at| AppendError::Placing { at })?;
     // Read back: the mapping must list the old names and the new one, and nothing else may change.
-    let back = typed::parse::<CiYaml>(&text, "ci.yaml")
-        .map_err(|e| format!("the edit would leave the file unreadable ({e}); nothing written"))?;
+    let back = typed::parse::<CiYaml>(&text, "ci.yaml").map_err(AppendError::Unreadable)?;
     let mut expected: Vec<String> = items
         .iter()
         .filter_map(|n| n.as_str().map(str::to_string))
@@ -152,11 +154,23 @@ pub(super) fn append_catalog(ci: &Ci, i: usize, catalog: &str) -> Result<String,
         }
     }
     if got != expected || !same_value(&rest_before, &rest_after) {
-        return Err(
-            "cannot append the catalog name without changing other values; nothing written".into(),
-        );
+        return Err(AppendError::OtherValues);
     }
     Ok(text)
+}
+
+/// Why a catalog name cannot be appended to a mapping of `ci.yaml` (nothing is written then).
+#[derive(Debug, thiserror::Error)]
+pub enum AppendError {
+    #[error("the mapping's catalog_names is not a list")]
+    NotAList,
+    /// The edit's pieces overlap (`at`: the byte where they do).
+    #[error("cannot place the new catalog name (at byte {at})")]
+    Placing { at: usize },
+    #[error("the edit would leave the file unreadable ({0}); nothing written")]
+    Unreadable(#[source] TypedError),
+    #[error("cannot append the catalog name without changing other values; nothing written")]
+    OtherValues,
 }
 
 /// Whether two trees hold the same values, positions and styles aside.

@@ -307,7 +307,7 @@ pub fn plan(
             Err(why) => {
                 op.catalog.clear();
                 op.mapping = None;
-                op.refused = Some(why);
+                op.refused = Some(why.to_string());
             }
         }
         plan.operators.push(op);
@@ -324,7 +324,7 @@ fn plan_operator(
     op: &mut OperatorPlan,
     from: OcpVersion,
     to: OcpVersion,
-) -> Result<OperatorFiles, String> {
+) -> Result<OperatorFiles, Refusal> {
     let name = op.name.clone();
     let name = name.as_str();
     let op_dir = root.path().join("operators").join(name);
@@ -340,9 +340,7 @@ fn plan_operator(
         return Ok((Vec::new(), None));
     }
     let Some(ci) = ci else {
-        return Err(format!(
-            "{ci_rel} does not exist: no mapping to extend (the pipeline's script stops here)"
-        ));
+        return Err(Refusal::NoCiYaml { file: ci_rel });
     };
     let mappings = ci
         .value
@@ -362,7 +360,10 @@ fn plan_operator(
             template: template_of(i),
         },
         (None, Some(i)) => {
-            let new = append_catalog(&ci, i, &to_s).map_err(|e| format!("{ci_rel}: {e}"))?;
+            let new = append_catalog(&ci, i, &to_s).map_err(|why| Refusal::Append {
+                file: ci_rel.clone(),
+                why,
+            })?;
             files.push(PlannedFile {
                 rel: ci_rel.clone(),
                 bytes: new.clone().into_bytes(),
@@ -401,7 +402,10 @@ fn plan_operator(
             &root.path().join(&from_rel),
             crate::catalog::load::MAX_FILE,
         )
-        .map_err(|e| format!("{from_rel}: {e}"))?;
+        .map_err(|why| Refusal::Unreadable {
+            file: from_rel.clone(),
+            why,
+        })?;
         copies.push((from_rel, to_rel, bytes));
     }
     // A pre-4.17 catalog holds olm.bundle.object, and so does a 4.17+ one never re-rendered
@@ -437,9 +441,11 @@ fn plan_operator(
         return Ok((files, edit));
     }
     let Some(m) = template else {
-        return Err(format!(
-            "a copy of {source} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci_rel} names a template to render {target} from"
-        ));
+        return Err(Refusal::WouldKeepObjects {
+            from: source,
+            ci: ci_rel,
+            target,
+        });
     };
     let template = m.template_name.clone().unwrap_or_default();
     let text = render_template(root, name, m)?;
@@ -490,18 +496,21 @@ fn exists(root: &Root, rel: &str) -> bool {
 
 /// The regular files of the catalog directory `rel`, sorted (directories passed over); a link
 /// there is refused, as nothing is read through one.
-fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, String> {
+fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, Refusal> {
     let dir = root.path().join(rel);
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{rel}: {e}"))?;
+    let entries = std::fs::read_dir(&dir).map_err(|why| Refusal::Io {
+        file: rel.to_string(),
+        why,
+    })?;
     let mut out = Vec::new();
     for e in entries.filter_map(Result::ok) {
         let name = e.file_name().to_string_lossy().into_owned();
         match e.file_type() {
             Ok(t) if t.is_file() && plain_name(&name).is_ok() => out.push(name),
             Ok(t) if t.is_symlink() => {
-                return Err(format!(
-                    "{rel}/{name} is a symbolic link; not followed, so the catalog cannot be copied"
-                ));
+                return Err(Refusal::Link {
+                    file: format!("{rel}/{name}"),
+                });
             }
             _ => {}
         }
@@ -512,9 +521,12 @@ fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, String> {
 
 /// The catalog file of the new catalog, rendered from mapping `m`'s template with the migration,
 /// bundles taken from the operator's committed catalogs.
-fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, String> {
+fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, Refusal> {
     let template_name = m.template_name.as_deref().unwrap_or_default();
-    plain_name(template_name).map_err(|why| format!("template_name {template_name:?} {why}"))?;
+    plain_name(template_name).map_err(|why| Refusal::TemplateName {
+        name: template_name.to_string(),
+        why,
+    })?;
     let path = root
         .path()
         .join("operators")
@@ -527,26 +539,119 @@ fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, S
         &path,
         crate::catalog::load::MAX_FILE,
     )
-    .map_err(|e| format!("{shown}: {e}"))?;
-    let template = crate::template::parse(&shown, &text).map_err(|e| e.to_string())?;
+    .map_err(|why| Refusal::Unreadable {
+        file: shown.clone(),
+        why,
+    })?;
+    let template = crate::template::parse(&shown, &text)?;
     if let Some(kind) = &m.kind
         && kind != template.schema()
     {
-        return Err(format!(
-            "{shown}: ci.yaml maps it as {kind}, but its schema is {}",
-            template.schema()
-        ));
+        return Err(Refusal::MappedAs {
+            file: shown,
+            kind: kind.clone(),
+            schema: template.schema().to_string(),
+        });
     }
     let (sources, _) =
-        Sources::for_template(&path, &[], Vec::new(), None).map_err(|e| format!("{shown}: {e}"))?;
+        Sources::for_template(&path, &[], Vec::new(), None).map_err(|why| Refusal::Sources {
+            file: shown.clone(),
+            why,
+        })?;
     // As `make catalogs` renders it: with the opm release the operator's Makefile pins.
-    let opm =
-        crate::template::OpmChoice::resolve(None, &path).map_err(|e| format!("{shown}: {e}"))?;
+    let opm = crate::template::OpmChoice::resolve(None, &path).map_err(|why| Refusal::Opm {
+        file: shown.clone(),
+        why,
+    })?;
     let mut rendered = template
         .render(&sources, opm.version)
-        .map_err(|e| format!("{shown}: cannot render it ({e})"))?;
+        .map_err(|why| Refusal::Render {
+            file: shown.clone(),
+            why,
+        })?;
     render_all::catalog_text(&shown, &mut rendered, true)
-        .map_err(|e| format!("{shown}: cannot migrate its rendering to {MIGRATE_LEVEL} ({e})"))
+        .map_err(|why| Refusal::Migrate { file: shown, why })
+}
+
+/// Why an operator cannot be promoted (it writes nothing then). `file` is the path from the
+/// repository's root.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("{file}: {why}")]
+    Unreadable {
+        file: String,
+        #[source]
+        why: file::ReadError,
+    },
+    #[error("{file}: {why}")]
+    Io {
+        file: String,
+        #[source]
+        why: std::io::Error,
+    },
+    /// A file over its budget (`message`: the budget's wording).
+    #[error("{file}: {message}")]
+    OverBudget { file: String, message: String },
+    /// `ci.yaml` does not hold what the pipeline reads from it.
+    #[error(transparent)]
+    CiYaml(#[from] crate::catalog::yaml::typed::TypedError),
+    #[error("{file} does not exist: no mapping to extend (the pipeline's script stops here)")]
+    NoCiYaml { file: String },
+    #[error("{file}: {why}")]
+    Append {
+        file: String,
+        #[source]
+        why: ci::AppendError,
+    },
+    #[error("{file} is a symbolic link; not followed, so the catalog cannot be copied")]
+    Link { file: String },
+    #[error(
+        "a copy of {from} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci} names a template to render {target} from"
+    )]
+    WouldKeepObjects {
+        from: String,
+        ci: String,
+        target: String,
+    },
+    #[error("template_name {name:?} {why}")]
+    TemplateName {
+        name: String,
+        #[source]
+        why: crate::guard::path::PathRefusal,
+    },
+    /// The template cannot be read as a template.
+    #[error(transparent)]
+    Template(#[from] crate::template::TemplateError),
+    #[error("{file}: ci.yaml maps it as {kind}, but its schema is {schema}")]
+    MappedAs {
+        file: String,
+        kind: String,
+        schema: String,
+    },
+    #[error("{file}: {why}")]
+    Sources {
+        file: String,
+        #[source]
+        why: crate::template::SourcesError,
+    },
+    #[error("{file}: {why}")]
+    Opm {
+        file: String,
+        #[source]
+        why: crate::template::OpmVersionError,
+    },
+    #[error("{file}: cannot render it ({why})")]
+    Render {
+        file: String,
+        #[source]
+        why: crate::template::TemplateError,
+    },
+    #[error("{file}: cannot migrate its rendering to {MIGRATE_LEVEL} ({why})")]
+    Migrate {
+        file: String,
+        #[source]
+        why: crate::template::TemplateError,
+    },
 }
 
 /// What the plan does, one line per step, for the user to read before anything is written.

@@ -91,7 +91,7 @@ fn view(
     let mut view = Catalog::in_memory(Path::new("."));
     let file = view
         .create_file("template.yaml", Format::Yaml)
-        .map_err(TemplateEditError::Template)?;
+        .map_err(crate::edit::EditError::from)?;
     let mut origins = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         let inline = doc.inline(e);

@@ -181,8 +181,8 @@ impl Semver {
                         ),
                     ));
                 };
-                let (name, pkg, version) =
-                    package_of(&bundles[i]).map_err(|e| TemplateError::new(file, r.line, e))?;
+                let (name, pkg, version) = package_of(&bundles[i])
+                    .map_err(|e| TemplateError::new(file, r.line, e.to_string()))?;
                 match &package {
                     Some(p) if *p != pkg => {
                         return Err(TemplateError::new(

@@ -4,39 +4,67 @@
 use serde_json::{Map, Value};
 
 use crate::catalog::emit::to_node;
-use crate::catalog::model::{Bundle, PropertyValue, property_type};
-use crate::catalog::semver_range::Version;
+use crate::catalog::model::{Bundle, PropertyValue, ViewError, property_type};
+use crate::catalog::semver_range::{Version, VersionError};
 use crate::template::canonical;
 use crate::template::source::BundleSource;
 
 /// A bundle's name, package and version from its single `olm.package` property, with opm's messages.
-pub(super) fn package_of(bundle: &Value) -> Result<(String, String, Version), String> {
+pub(super) fn package_of(bundle: &Value) -> Result<(String, String, Version), PackageOfError> {
     let node = to_node(bundle, false);
-    let b = Bundle::read(&node).map_err(|e| format!("parse bundle: {e}"))?;
+    let b = Bundle::read(&node).map_err(PackageOfError::Bundle)?;
     let mut packages = Vec::new();
     for p in &b.properties {
         match p.parse() {
             Ok(PropertyValue::Package(v)) => packages.push(v),
             Ok(_) => {}
-            Err(e) => return Err(format!("parse properties for bundle {:?}: {e}", b.name)),
+            Err(why) => {
+                return Err(PackageOfError::Properties {
+                    bundle: b.name.to_string(),
+                    why,
+                });
+            }
         }
     }
     if packages.len() != 1 {
-        return Err(format!(
-            "bundle {:?} has multiple {:?} properties, expected exactly 1 (it has {})",
-            b.name,
-            property_type::PACKAGE,
-            packages.len()
-        ));
+        return Err(PackageOfError::PackageCount {
+            bundle: b.name.to_string(),
+            count: packages.len(),
+        });
     }
     let p = &packages[0];
-    let version = Version::parse(p.version).map_err(|e| {
-        format!(
-            "bundle {:?} has invalid version {:?}: {e}",
-            b.name, p.version
-        )
+    let version = Version::parse(p.version).map_err(|why| PackageOfError::Version {
+        bundle: b.name.to_string(),
+        version: p.version.to_string(),
+        why,
     })?;
     Ok((b.name.to_string(), p.package_name.to_string(), version))
+}
+
+/// Why a rendered bundle gives no package and version, in opm's words.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum PackageOfError {
+    #[error("parse bundle: {0}")]
+    Bundle(#[source] ViewError),
+    #[error("parse properties for bundle {bundle:?}: {why}")]
+    Properties {
+        bundle: String,
+        #[source]
+        why: ViewError,
+    },
+    /// Not exactly one `olm.package` property (opm says "multiple" for none as well).
+    #[error(
+        "bundle {bundle:?} has multiple {:?} properties, expected exactly 1 (it has {count})",
+        property_type::PACKAGE
+    )]
+    PackageCount { bundle: String, count: usize },
+    #[error("bundle {bundle:?} has invalid version {version:?}: {why}")]
+    Version {
+        bundle: String,
+        version: String,
+        #[source]
+        why: VersionError,
+    },
 }
 
 /// Versions of one list that only differ in build metadata cannot be ordered. Later ones are named;

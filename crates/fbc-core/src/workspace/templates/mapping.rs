@@ -10,38 +10,53 @@ use crate::guard::path::{Root, absolute};
 use crate::template::edit::release::OperatorDir;
 use crate::template::render_all::{self, RenderAllError};
 use crate::template::source::BundleSource;
-use crate::template::{OpmChoice, OpmVersion, Template};
+use crate::template::{OpmChoice, OpmVersion, OpmVersionError, Template, TemplateError};
 use crate::workspace::template::TemplateWorkspace;
 
 /// The catalog files a template maps to in a repository layout (none elsewhere), re-rendered from
 /// it as it now stands: each file's absolute path and bytes. Refuses when the mapping cannot be
 /// read or the template does not render.
-pub fn rerendered(ws: &TemplateWorkspace) -> Result<Vec<(PathBuf, String)>, String> {
+pub fn rerendered(ws: &TemplateWorkspace) -> Result<Vec<(PathBuf, String)>, RerenderError> {
     let name = ws.doc().name();
     mapped_files(ws.doc().path())?
         .into_iter()
-        .map(|(file, migrate)| {
-            let text = ws
-                .catalog_text(migrate)
-                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
-            Ok((file, text))
+        .map(|(file, migrate)| match ws.catalog_text(migrate) {
+            Ok(text) => Ok((file, text)),
+            Err(why) => Err(RerenderError::Catalog {
+                template: name.clone(),
+                catalog: file,
+                why,
+            }),
         })
         .collect()
 }
 
-/// [`rerendered`] for a template that is not open for editing (one about to be written at
-/// `path`, which may not exist yet), rendered with bundles from `source` as opm release `opm` when
-/// given, else as its operator's Makefile pins.
-pub fn rerendered_from(
-    path: &Path,
-    template: &Template,
-    source: &dyn BundleSource,
-    opm: Option<OpmVersion>,
-) -> Result<Vec<(PathBuf, String)>, String> {
-    Ok(rerendered_checked(path, template, source, opm, false)?
-        .into_iter()
-        .map(|r| (r.file, r.text))
-        .collect())
+/// Why the catalogs a template maps to cannot be re-rendered from it.
+#[derive(Debug, thiserror::Error)]
+pub enum RerenderError {
+    /// The repository's mapping (`ci.yaml`) cannot be read.
+    #[error("{}: cannot tell which catalogs it renders into: {why}", .template.display())]
+    Mapping {
+        template: PathBuf,
+        #[source]
+        why: RenderAllError,
+    },
+    #[error(transparent)]
+    Opm(#[from] OpmVersionError),
+    #[error("{template}: cannot re-render the catalogs it maps to: {why}")]
+    Render {
+        template: String,
+        #[source]
+        why: TemplateError,
+    },
+    /// One catalog's text cannot be made from the rendering (its migration, say).
+    #[error("{template}: cannot re-render {} from it: {why}", .catalog.display())]
+    Catalog {
+        template: String,
+        catalog: PathBuf,
+        #[source]
+        why: TemplateError,
+    },
 }
 
 /// A catalog file re-rendered from a template: its absolute path, its bytes, and the problems
@@ -53,30 +68,43 @@ pub struct Rerendered {
     pub problems: Vec<crate::catalog::Diagnostic>,
 }
 
-/// [`rerendered_from`], each catalog also checked with opm's rules when `check` (the catalog of
-/// this one operator, as the rendering holds it).
+/// [`rerendered`] for a template that is not open for editing (one about to be written at
+/// `path`, which may not exist yet), rendered with bundles from `source` as opm release `opm` when
+/// given, else as its operator's Makefile pins; each catalog also checked with opm's rules when
+/// `check` (the catalog of this one operator, as the rendering holds it).
 pub fn rerendered_checked(
     path: &Path,
     template: &Template,
     source: &dyn BundleSource,
     opm: Option<OpmVersion>,
     check: bool,
-) -> Result<Vec<Rerendered>, String> {
+) -> Result<Vec<Rerendered>, RerenderError> {
     let name = path.display().to_string();
     let files = mapped_files(path)?;
     if files.is_empty() {
         return Ok(Vec::new());
     }
-    let opm = OpmChoice::resolve(opm, path).map_err(|e| e.to_string())?;
+    let opm = OpmChoice::resolve(opm, path)?;
     let rendered = template
         .render(source, opm.version)
-        .map_err(|e| format!("{name}: cannot re-render the catalogs it maps to: {e}"))?;
+        .map_err(|why| RerenderError::Render {
+            template: name.clone(),
+            why,
+        })?;
     files
         .into_iter()
         .map(|(file, migrate)| {
             let mut r = rendered.clone();
-            let text = render_all::catalog_text(&name, &mut r, migrate)
-                .map_err(|e| format!("{name}: cannot re-render {} from it: {e}", file.display()))?;
+            let text = match render_all::catalog_text(&name, &mut r, migrate) {
+                Ok(text) => text,
+                Err(why) => {
+                    return Err(RerenderError::Catalog {
+                        template: name.clone(),
+                        catalog: file,
+                        why,
+                    });
+                }
+            };
             let problems = if check {
                 let catalog = crate::workspace::template::catalog_of(&r);
                 crate::validate::validate(&catalog).diagnostics
@@ -93,14 +121,14 @@ pub fn rerendered_checked(
 }
 
 /// The catalog files the template at `path` maps to, absolute, each with whether it is migrated.
-fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
+fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, RerenderError> {
     let abs = absolute(path);
     let (mut outputs, error) = mapped_outputs(std::iter::once(abs.as_path()));
     match error {
-        Some(why) => Err(format!(
-            "{}: cannot tell which catalogs it renders into: {why}",
-            path.display()
-        )),
+        Some(why) => Err(RerenderError::Mapping {
+            template: path.to_path_buf(),
+            why,
+        }),
         None => Ok(outputs.pop().unwrap_or_default()),
     }
 }
@@ -109,7 +137,7 @@ fn mapped_files(path: &Path) -> Result<Vec<(PathBuf, bool)>, String> {
 /// mapping of a repository cannot be read. A template outside a repository layout maps to none.
 pub(super) fn mapped_outputs<'a>(
     templates: impl Iterator<Item = &'a Path>,
-) -> (Vec<Vec<(PathBuf, bool)>>, Option<String>) {
+) -> (Vec<Vec<(PathBuf, bool)>>, Option<RenderAllError>) {
     let mut error = None;
     // Templates of one directory share its plan (one read of its ci.yaml).
     let mut plans: HashMap<PathBuf, Option<render_all::Plan>> = HashMap::new();
@@ -124,7 +152,7 @@ pub(super) fn mapped_outputs<'a>(
                     Ok(plan) => Some(plan),
                     Err(RenderAllError::Layout(_)) => None,
                     Err(e) => {
-                        error.get_or_insert(e.to_string());
+                        error.get_or_insert(e);
                         None
                     }
                 });

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::commit::{CommitOptions, PlannedFile, commit};
+use crate::catalog::commit::{CommitOptions, Expect, PlannedFile, commit};
 use crate::catalog::write::{Pending, SaveReport, WriteError};
 use crate::catalog::{Catalog, Diagnostic};
 use crate::edit::Edit;
@@ -26,7 +26,7 @@ use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
 pub use mapping::{
-    Rerendered, place, rerendered, rerendered_checked, rerendered_from, save_root, save_root_of,
+    RerenderError, Rerendered, place, rerendered, rerendered_checked, save_root, save_root_of,
 };
 
 /// A template of the set, with the catalog files it renders into.
@@ -107,6 +107,7 @@ impl TemplateSet {
             }
         }
         let (outputs, mapping_error) = mapped_outputs(opened.iter().map(|(p, _)| p.as_path()));
+        let mapping_error = mapping_error.map(|e| e.to_string());
         let members: Vec<Member> = opened
             .into_iter()
             .zip(outputs)
@@ -370,16 +371,10 @@ impl TemplateSet {
     pub fn plan_save(&self) -> Result<Vec<PlannedFile>, SaveError> {
         let mut planned = Vec::new();
         for m in self.dirty() {
-            for mut f in m.ws.doc().catalog.plan_changes()? {
-                f.rel = self.rebased(m, &f.rel)?;
-                planned.push(f);
-            }
+            let dir = m.abs.parent().unwrap_or(Path::new(""));
+            planned.extend(plan_template(&self.root, dir, m.ws.doc())?);
             for o in self.rendered_outputs(m)? {
-                let rel = o.rel.clone();
-                planned.extend(
-                    render_all::planned_output(self.root.path(), &o)
-                        .map_err(|e| failed(&rel, e.to_string()))?,
-                );
+                planned.extend(plan_rendered(&self.root, &o)?);
             }
         }
         Ok(planned)
@@ -440,7 +435,63 @@ impl TemplateSet {
     }
 }
 
-/// Writes what [`TemplateSet::plan_save`] planned, all or nothing, then reads the templates back
+/// A template's changes for a commit under `root`: the files of its one-file catalog, placed from
+/// `dir`, the template's directory. Refused when one is not under the root.
+pub fn plan_template(
+    root: &Root,
+    dir: &Path,
+    doc: &TemplateDoc,
+) -> Result<Vec<PlannedFile>, SaveError> {
+    let mut planned = Vec::new();
+    for mut f in doc.catalog.plan_changes()? {
+        f.rel = place(root, &dir.join(&f.rel))
+            .map_err(|e| SaveError::Failed(WriteError::Outside(e)))?;
+        planned.push(f);
+    }
+    Ok(planned)
+}
+
+/// A catalog rendered from a template, for a commit under `root`: `None` when the file already
+/// holds exactly that; its current bytes are what the commit expects to replace.
+pub fn plan_rendered(root: &Root, output: &Output) -> Result<Option<PlannedFile>, SaveError> {
+    render_all::planned_output(root.path(), output).map_err(|e| failed(&output.rel, e.to_string()))
+}
+
+/// Every file a save of templates not opened as a set writes under `root`, for one commit: the
+/// changes of `docs`, then `new_files` (templates that must not exist yet), then the catalogs
+/// `rendered` from them (absolute paths with their text). A file outside the root is refused,
+/// and then nothing is planned.
+pub fn plan_files(
+    root: &Root,
+    docs: &[&TemplateDoc],
+    new_files: &[(PathBuf, String)],
+    rendered: &[(PathBuf, String)],
+) -> Result<Vec<PlannedFile>, SaveError> {
+    let outside = |e| SaveError::Failed(WriteError::Outside(e));
+    let mut planned = Vec::new();
+    for d in docs {
+        let dir = d.path().parent().unwrap_or(Path::new(""));
+        planned.extend(plan_template(root, dir, d)?);
+    }
+    for (p, text) in new_files {
+        planned.push(PlannedFile {
+            rel: place(root, p).map_err(outside)?,
+            bytes: text.clone().into_bytes(),
+            expect: Expect::Absent,
+        });
+    }
+    for (p, text) in rendered {
+        let output = Output {
+            rel: place(root, p).map_err(outside)?,
+            text: text.clone(),
+            template_name: String::new(),
+        };
+        planned.extend(plan_rendered(root, &output)?);
+    }
+    Ok(planned)
+}
+
+/// Writes what [`TemplateSet::plan_save`] (or [`plan_files`]) planned, all or nothing, then reads the templates back
 /// (for [`TemplateSet::saved`]).
 pub fn write_and_reread(
     root: &Path,

@@ -8,15 +8,15 @@ use crate::catalog::node::{Kind, Node};
 use crate::catalog::yaml::{parse_chunk_full, split_documents};
 
 /// Where two trees differ, as a path and both sides.
-fn exact(a: &Node, b: &Node, path: &str) -> Result<(), String> {
+fn exact(a: &Node, b: &Node, path: &str) -> Result<(), TestCaseError> {
     if a.pos() != b.pos() || a.style() != b.style() {
-        return Err(format!(
+        return Err(TestCaseError::fail(format!(
             "{path}: {:?} {:?} vs {:?} {:?}",
             a.pos(),
             a.style(),
             b.pos(),
             b.style()
-        ));
+        )));
     }
     match (&a.kind, &b.kind) {
         (Kind::Seq(x), Kind::Seq(y)) if x.len() == y.len() => {
@@ -33,7 +33,9 @@ fn exact(a: &Node, b: &Node, path: &str) -> Result<(), String> {
             }
             Ok(())
         }
-        (Kind::Seq(_), _) | (Kind::Map(_), _) => Err(format!("{path}: {a:?} vs {b:?}")),
+        (Kind::Seq(_), _) | (Kind::Map(_), _) => {
+            Err(TestCaseError::fail(format!("{path}: {a:?} vs {b:?}")))
+        }
         (x, y) => {
             let same = match (x, y) {
                 (Kind::Null, Kind::Null) => true,
@@ -45,7 +47,7 @@ fn exact(a: &Node, b: &Node, path: &str) -> Result<(), String> {
             if same {
                 Ok(())
             } else {
-                Err(format!("{path}: {x:?} vs {y:?}"))
+                Err(TestCaseError::fail(format!("{path}: {x:?} vs {y:?}")))
             }
         }
     }
