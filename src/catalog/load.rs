@@ -90,6 +90,7 @@ pub fn load(root: &Path) -> Result<Catalog, LoadError> {
 }
 
 pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadError> {
+    guard::reads::note(|| root.display().to_string());
     let meta = fs::metadata(root).map_err(|source| LoadError::Root {
         path: root.to_path_buf(),
         source,

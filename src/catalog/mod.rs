@@ -153,7 +153,11 @@ impl Catalog {
 
     /// Whether a file is on disk at `rel` below the root (never, for a catalog built in memory).
     pub fn on_disk(&self, rel: &str) -> bool {
-        !self.in_memory && self.root.join(rel).exists()
+        if self.in_memory {
+            return false;
+        }
+        crate::guard::reads::note(|| self.root.join(rel).display().to_string());
+        self.root.join(rel).exists()
     }
 
     pub fn index(&self) -> &Index {

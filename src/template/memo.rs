@@ -52,6 +52,7 @@ impl BundleSource for Memo {
         let answer = match known {
             Some(a) => a,
             None => {
+                crate::guard::reads::note(|| format!("bundle image {image}"));
                 let a = self
                     .inner
                     .bundle_for_image(image)
@@ -70,7 +71,10 @@ impl BundleSource for Memo {
         let mut icons = self.icons.lock().unwrap_or_else(PoisonError::into_inner);
         icons
             .entry(package.to_string())
-            .or_insert_with(|| self.inner.package_icon(package))
+            .or_insert_with(|| {
+                crate::guard::reads::note(|| format!("icon of package {package}"));
+                self.inner.package_icon(package)
+            })
             .clone()
     }
 

@@ -10,6 +10,7 @@ pub fn complete_path(text: &str) -> String {
         None => ("", text),
     };
     let read_from = if dir.is_empty() { "." } else { dir };
+    crate::guard::reads::note(|| format!("directory {read_from}"));
     let Ok(entries) = std::fs::read_dir(read_from) else {
         return text.to_string();
     };
