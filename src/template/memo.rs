@@ -41,6 +41,22 @@ impl Memo {
     }
 }
 
+impl Memo {
+    /// Whether `image` was asked already: a rendering that names it reads nothing.
+    pub fn knows(&self, image: &str) -> bool {
+        self.bundles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(image)
+    }
+
+    /// Asks the sources for `image` unless it was asked already, keeping the answer (for a
+    /// worker, before a rendering that names it).
+    pub fn look_up(&self, image: &str) {
+        let _ = self.bundle_for_image(image);
+    }
+}
+
 impl BundleSource for Memo {
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let known = self
@@ -124,8 +140,12 @@ mod tests {
             assert_eq!(e.to_string(), "cannot read");
         }
         assert_eq!(asked.load(Ordering::SeqCst), 3);
+        assert!(!memo.knows("later"));
+        copy.look_up("later");
+        assert!(memo.knows("later"));
+        assert_eq!(asked.load(Ordering::SeqCst), 4);
         copy.remember("new", serde_json::json!({"name": "n"}));
         assert_eq!(memo.bundle_for_image("new").unwrap().unwrap()["name"], "n");
-        assert_eq!(asked.load(Ordering::SeqCst), 3);
+        assert_eq!(asked.load(Ordering::SeqCst), 4);
     }
 }
