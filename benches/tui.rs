@@ -60,7 +60,7 @@ fn loaded(dir: &std::path::Path) -> Model {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(dir, None));
     m
 }
 
@@ -232,7 +232,10 @@ fn bench_edit_generated(c: &mut Criterion) {
             Keymap::default(),
             Arc::new(Progress::default()),
         );
-        update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+        update(
+            &mut m,
+            Action::Loaded(Ok(Box::new(fbc_edit::workspace::Workspace::open(catalog)))),
+        );
         // Down to the package, open it and its stable channel, select the head.
         for _ in 0..names.len() / 2 {
             press(
@@ -328,7 +331,7 @@ fn bench_preview(c: &mut Criterion) {
             Keymap::default(),
             Arc::new(Progress::default()),
         );
-        update(&mut m, Action::Loaded(Ok(Box::new(load(&dir).unwrap()))));
+        update(&mut m, fbc_edit::tui::effects::load(&dir, None));
         update(
             &mut m,
             Action::Resize {

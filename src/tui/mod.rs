@@ -33,7 +33,7 @@ use std::time::Duration;
 use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, KeyEventKind};
 use crossterm::execute;
 
-use crate::catalog::{LoadOptions, Progress, load_with};
+use crate::catalog::Progress;
 use crate::template::Sources;
 use crate::template::memo::Memo;
 use crate::workspace::templates::TemplateSet;
@@ -83,14 +83,7 @@ fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::
             let _ = tx.send(Action::TemplatesOpened(result));
             return;
         }
-        let options = LoadOptions {
-            progress: Some(progress),
-            ..Default::default()
-        };
-        let result = load_with(&dir, &options)
-            .map(Box::new)
-            .map_err(|e| e.to_string());
-        let _ = tx.send(Action::Loaded(result));
+        let _ = tx.send(effects::load(&dir, Some(progress)));
     });
 }
 
@@ -350,6 +343,8 @@ impl Runtime {
             | Effect::CheckBundleDir { .. }
             | Effect::RenderBundle { .. }
             | Effect::CompletePath { .. }
+            | Effect::ReadStrings(_)
+            | Effect::LookUpImage { .. }
             | Effect::Export { .. }
             | Effect::ExportChanges { .. }
             | Effect::ValidateAll => {}

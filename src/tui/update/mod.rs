@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use diff::*;
 use prompt::*;
-pub use prompt::{complete, complete_path, palette_hint};
+pub use prompt::{complete, palette_hint};
 use results::*;
 
 /// Applies an action.
@@ -37,12 +37,14 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Resize { .. } | Action::Loaded(_) | Action::TemplatesOpened(_)
     ) || matches!(&action, Action::Validated(_) | Action::Saved(_));
     let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
-    let effects = handle(m, action);
+    let mut effects = handle(m, action);
     let rows = m.page();
-    if let Some(l) = m.loaded_mut()
-        && (follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())))
-    {
-        l.keep_in_view(rows);
+    if let Some(l) = m.loaded_mut() {
+        if follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())) {
+            l.keep_in_view(rows);
+        }
+        // What the details of the selection show and the load left on disk is read by a worker.
+        effects.extend(crate::tui::details::read_long(l));
     }
     effects
 }
@@ -58,9 +60,7 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
                 diff_resized(view, m.size);
             }
         }
-        Action::Loaded(Ok(catalog)) => {
-            loaded(m, crate::workspace::Workspace::open(*catalog).into())
-        }
+        Action::Loaded(Ok(ws)) => loaded(m, Session::Catalog(ws)),
         Action::TemplatesOpened(Ok(set)) => {
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
@@ -86,6 +86,15 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::BundleRendered { dir, result } => bundle_rendered(m, dir, result),
         Action::PathCompleted { from, to } => path_completed(m, from, to),
         Action::Validated(validation) => validated(m, *validation),
+        Action::ImageLookedUp(edit) => {
+            m.busy = None;
+            semver::apply(m, edit);
+        }
+        Action::StringsRead(read) => {
+            if let Some(l) = m.loaded_mut() {
+                l.long.took(read);
+            }
+        }
     }
     Vec::new()
 }
