@@ -414,8 +414,61 @@ fn bench_template_edit(c: &mut Criterion) {
     });
 }
 
+/// An edit and its undo on a real catalog, each re-checking a package whose bundles carry
+/// manifests left on disk, with a frame after each: loaded as the runtime loads it (payloads
+/// checked while read, so a re-check reads nothing), and as it was loaded before (each re-check
+/// reading the package's manifests from disk). The testdata slice of certified-operators v4.18,
+/// and with `FBC_BENCH_REAL` the full catalog.
+fn bench_edit_real(c: &mut Criterion) {
+    let mut cases = vec![(
+        "certified-v4.18-slice".to_string(),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/real/redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
+    )];
+    cases.extend(
+        common::full_real_catalogs()
+            .into_iter()
+            .filter(|(name, _)| name.starts_with("certified")),
+    );
+    let theme = Theme::dark();
+    for (name, dir) in cases {
+        let mut group = c.benchmark_group(format!("edit-real/{name}"));
+        for how in ["payloads checked at load", "payloads read at each check"] {
+            let mut m = Model::new(
+                dir.clone(),
+                Keymap::default(),
+                Arc::new(Progress::default()),
+            );
+            let loaded = if how.starts_with("payloads checked") {
+                fbc_edit::tui::effects::load(&dir, None)
+            } else {
+                let ws = fbc_edit::workspace::Workspace::open(load(&dir).unwrap());
+                Action::Loaded(Ok(Box::new(ws)))
+            };
+            update(&mut m, loaded);
+            let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
+            let edit = fbc_edit::edit::Edit::Deprecate {
+                package: "eda-openshift-operator".into(),
+                target: fbc_edit::edit::Target::Package,
+                message: "use another operator".into(),
+            };
+            group.bench_function(format!("deprecate+frame, undo+frame ({how})"), |b| {
+                b.iter(|| {
+                    m.apply_edit(edit.clone()).unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                    m.undo().unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                })
+            });
+            std::mem::forget(m);
+        }
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
+    bench_edit_real,
     bench_draw,
     bench_filter,
     bench_edit,
