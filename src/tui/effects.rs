@@ -41,7 +41,7 @@ pub enum Job {
     LookUpImage {
         memo: crate::template::memo::Memo,
         image: String,
-        edit: crate::template::edit::TemplateEdit,
+        edit: Box<crate::template::edit::TemplateEdit>,
     },
     /// An export of the selected channel's graph, written to a file.
     WriteExport {

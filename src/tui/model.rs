@@ -360,7 +360,7 @@ pub enum Action {
     Validated(Box<crate::validate::Validation>),
     /// An image a template edit names was looked up (the templates' memo now answers for it): the
     /// edit is made.
-    ImageLookedUp(crate::template::edit::TemplateEdit),
+    ImageLookedUp(Box<crate::template::edit::TemplateEdit>),
     /// Strings left on disk that the details pane shows, read (empty: could not be read back).
     StringsRead(Vec<(crate::catalog::StrKey, String)>),
     /// The terminal's size, at the start and whenever it changes.
@@ -415,7 +415,7 @@ pub enum Effect {
     /// ([`Action::ImageLookedUp`]).
     LookUpImage {
         image: String,
-        edit: crate::template::edit::TemplateEdit,
+        edit: Box<crate::template::edit::TemplateEdit>,
     },
     /// Read strings left on disk that the details pane shows ([`Action::StringsRead`]).
     ReadStrings(Vec<crate::catalog::StoredStr>),

@@ -88,7 +88,7 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Validated(validation) => validated(m, *validation),
         Action::ImageLookedUp(edit) => {
             m.busy = None;
-            semver::apply(m, edit);
+            semver::apply(m, *edit);
         }
         Action::StringsRead(read) => {
             if let Some(l) = m.loaded_mut() {

@@ -28,7 +28,10 @@ pub(crate) fn palette(m: &mut Model, cmd: &str, arg: &str) -> Vec<Effect> {
         let said = format!("looking up {image}…");
         m.busy = Some(said.clone());
         m.status = Some(said);
-        return vec![Effect::LookUpImage { image, edit }];
+        return vec![Effect::LookUpImage {
+            image,
+            edit: Box::new(edit),
+        }];
     }
     apply(m, edit);
     Vec::new()
