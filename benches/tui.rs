@@ -448,7 +448,7 @@ fn bench_edit_real(c: &mut Criterion) {
             update(&mut m, loaded);
             let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
             let edit = fbc_edit::edit::Edit::Deprecate {
-                package: "eda-openshift-operator".into(),
+                package: "eda-k8s-operator".into(),
                 target: fbc_edit::edit::Target::Package,
                 message: "use another operator".into(),
             };
