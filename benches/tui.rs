@@ -61,7 +61,7 @@ fn loaded(dir: &std::path::Path) -> Model {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(dir, None));
     m
 }
 
@@ -233,7 +233,10 @@ fn bench_edit_generated(c: &mut Criterion) {
             Keymap::default(),
             Arc::new(Progress::default()),
         );
-        update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+        update(
+            &mut m,
+            Action::Loaded(Ok(Box::new(fbc_core::workspace::Workspace::open(catalog)))),
+        );
         // Down to the package, open it and its stable channel, select the head.
         for _ in 0..names.len() / 2 {
             press(
@@ -329,7 +332,7 @@ fn bench_preview(c: &mut Criterion) {
             Keymap::default(),
             Arc::new(Progress::default()),
         );
-        update(&mut m, Action::Loaded(Ok(Box::new(load(&dir).unwrap()))));
+        update(&mut m, fbc_edit::tui::effects::load(&dir, None));
         update(
             &mut m,
             Action::Resize {
@@ -412,8 +415,61 @@ fn bench_template_edit(c: &mut Criterion) {
     });
 }
 
+/// An edit and its undo on a real catalog, each re-checking a package whose bundles carry
+/// manifests left on disk, with a frame after each: loaded as the runtime loads it (payloads
+/// checked while read, so a re-check reads nothing), and as it was loaded before (each re-check
+/// reading the package's manifests from disk). The testdata slice of certified-operators v4.18,
+/// and with `FBC_BENCH_REAL` the full catalog.
+fn bench_edit_real(c: &mut Criterion) {
+    let mut cases = vec![(
+        "certified-v4.18-slice".to_string(),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/real/redhat-openshift-ecosystem__certified-operators__catalogs-v4.18"),
+    )];
+    cases.extend(
+        common::full_real_catalogs()
+            .into_iter()
+            .filter(|(name, _)| name.starts_with("certified")),
+    );
+    let theme = Theme::dark();
+    for (name, dir) in cases {
+        let mut group = c.benchmark_group(format!("edit-real/{name}"));
+        for how in ["payloads checked at load", "payloads read at each check"] {
+            let mut m = Model::new(
+                dir.clone(),
+                Keymap::default(),
+                Arc::new(Progress::default()),
+            );
+            let loaded = if how.starts_with("payloads checked") {
+                fbc_edit::tui::effects::load(&dir, None)
+            } else {
+                let ws = fbc_core::workspace::Workspace::open(load(&dir).unwrap());
+                Action::Loaded(Ok(Box::new(ws)))
+            };
+            update(&mut m, loaded);
+            let mut terminal = Terminal::new(TestBackend::new(160, 45)).unwrap();
+            let edit = fbc_core::edit::Edit::Deprecate {
+                package: "eda-k8s-operator".into(),
+                target: fbc_core::edit::Target::Package,
+                message: "use another operator".into(),
+            };
+            group.bench_function(format!("deprecate+frame, undo+frame ({how})"), |b| {
+                b.iter(|| {
+                    m.apply_edit(edit.clone()).unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                    m.undo().unwrap();
+                    terminal.draw(|f| view(&m, f, &theme)).unwrap();
+                })
+            });
+            std::mem::forget(m);
+        }
+        group.finish();
+    }
+}
+
 criterion_group!(
     benches,
+    bench_edit_real,
     bench_draw,
     bench_filter,
     bench_edit,

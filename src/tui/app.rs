@@ -11,4 +11,4 @@ pub use super::model::{
 pub use super::review::{Change, ObjectChange, Tone, changes, review_mark};
 pub use super::rules::{edit_hints, range_preview, reason};
 pub use super::tree::{Loaded, build_tree};
-pub use super::update::{complete, complete_path, palette_hint, update};
+pub use super::update::{complete, palette_hint, update};

@@ -1,37 +1,100 @@
 //! The details pane: what the selected package, channel or entry is, in lines of text.
+//!
+//! Strings the load left on disk (a long description) are not read here, on every frame: when the
+//! selection shows one not read yet, `update` asks for it ([`read_long`]) and a worker's read comes
+//! back into [`LongStrings`].
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use petgraph::Direction;
 use petgraph::visit::EdgeRef;
 
+use crate::tui::model::Effect;
 use crate::tui::tree::Loaded;
 use fbc_core::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
-use fbc_core::catalog::{BlobId, Catalog, Node, PackageIndex, Str, schema};
+use fbc_core::catalog::{BlobId, Catalog, Node, PackageIndex, StoredStr, Str, StrKey, schema};
 use fbc_core::graph::channel::EdgeKind;
+
+/// The strings left on disk that the details of the selection show, as read by a worker, and
+/// those asked for and not back yet.
+#[derive(Debug, Default)]
+pub struct LongStrings {
+    read: HashMap<StrKey, String>,
+    asked: HashSet<StrKey>,
+}
+
+impl LongStrings {
+    /// Takes what a worker read (an empty text for a string that could not be read back).
+    pub fn took(&mut self, read: Vec<(StrKey, String)>) {
+        for (key, text) in read {
+            self.asked.remove(&key);
+            self.read.insert(key, text);
+        }
+    }
+}
 
 /// Text of the details pane for the selection.
 pub fn details(l: &Loaded) -> Vec<String> {
+    let cat = l.ws.catalog();
+    lines(l, &|s: &Str| match s {
+        Str::Inline(t) => t.to_string(),
+        Str::Deferred { .. } => cat
+            .stored(s)
+            .and_then(|stored| l.long.read.get(&stored.key).cloned())
+            .unwrap_or_default(),
+    })
+}
+
+/// The read of the strings left on disk that the details of the selection show and that were
+/// neither read nor asked for yet; the strings kept are those shown.
+pub(crate) fn read_long(l: &mut Loaded) -> Option<Effect> {
+    let cat = l.ws.catalog();
+    let shown: RefCell<Vec<StoredStr>> = RefCell::new(Vec::new());
+    lines(l, &|s: &Str| {
+        shown.borrow_mut().extend(cat.stored(s));
+        String::new()
+    });
+    let shown = shown.into_inner();
+    let long = &mut l.long;
+    long.read
+        .retain(|key, _| shown.iter().any(|s| s.key == *key));
+    let mut unread: Vec<StoredStr> = shown
+        .into_iter()
+        .filter(|s| !long.read.contains_key(&s.key) && !long.asked.contains(&s.key))
+        .collect();
+    unread.dedup_by(|a, b| a.key == b.key);
+    if unread.is_empty() {
+        return None;
+    }
+    long.asked.extend(unread.iter().map(|s| s.key));
+    Some(Effect::ReadStrings(unread))
+}
+
+/// The details' lines, with `text` giving each string of the catalog shown.
+fn lines(l: &Loaded, text: &dyn Fn(&Str) -> String) -> Vec<String> {
     let cat = l.ws.catalog();
     let sel = l.selected();
     let Some(idx) = sel.first().and_then(|p| cat.index().package(p)) else {
         return vec!["Select a package, channel or entry.".into()];
     };
     let mut out = match sel {
-        [p] => package_lines(cat, idx, p),
+        [p] => package_lines(cat, idx, p, text),
         [_, c] => channel_lines(l, c),
-        [_, c, e] => entry_lines(l, cat, idx, c, e),
+        [_, c, e] => entry_lines(l, cat, idx, c, e, text),
         _ => Vec::new(),
     };
     out.extend(deprecation_lines(cat, idx, sel));
     out
 }
 
-/// A string of the catalog as text (empty when it cannot be read back).
-fn text(cat: &Catalog, s: &Str) -> String {
-    cat.resolve(s).unwrap_or_default()
-}
-
 /// A package: its default channel, icon, description and how many channels and bundles it has.
-fn package_lines(cat: &Catalog, idx: &PackageIndex, p: &str) -> Vec<String> {
+fn package_lines(
+    cat: &Catalog,
+    idx: &PackageIndex,
+    p: &str,
+    text: &dyn Fn(&Str) -> String,
+) -> Vec<String> {
     let mut out = vec![format!("package {p}")];
     if let Some(pk) = idx
         .packages
@@ -44,7 +107,7 @@ fn package_lines(cat: &Catalog, idx: &PackageIndex, p: &str) -> Vec<String> {
         }
         if let Some(d) = pk.description {
             out.push(String::new());
-            out.extend(text(cat, d).lines().map(String::from));
+            out.extend(text(d).lines().map(String::from));
         }
     }
     out.push(format!(
@@ -72,7 +135,14 @@ fn channel_lines(l: &Loaded, c: &str) -> Vec<String> {
 }
 
 /// A channel entry: the bundle of that name, or that there is none; a ghost row says so first.
-fn entry_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -> Vec<String> {
+fn entry_lines(
+    l: &Loaded,
+    cat: &Catalog,
+    idx: &PackageIndex,
+    c: &str,
+    e: &str,
+    text: &dyn Fn(&Str) -> String,
+) -> Vec<String> {
     let mut out = vec![format!("entry {e}")];
     if l.is_ghost(l.selected()) {
         out.push(format!(
@@ -84,7 +154,7 @@ fn entry_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) 
         .and_then(|id| Bundle::read(&cat.blob(id).value).ok().map(|b| (id, b)))
     {
         None => vec!["no olm.bundle with this name in the package".into()],
-        Some((id, b)) => bundle_lines(cat, idx, e, id, &b),
+        Some((id, b)) => bundle_lines(cat, idx, e, id, &b, text),
     };
     // The links go after the version and image.
     let at = bundle.len().min(2);
@@ -149,14 +219,21 @@ fn link_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -
 
 /// A bundle: version, image, what it provides and requires, its CSV's name and description, its
 /// related images, the channels that list it and where it is defined.
-fn bundle_lines(cat: &Catalog, idx: &PackageIndex, e: &str, id: BlobId, b: &Bundle) -> Vec<String> {
+fn bundle_lines(
+    cat: &Catalog,
+    idx: &PackageIndex,
+    e: &str,
+    id: BlobId,
+    b: &Bundle,
+    text: &dyn Fn(&Str) -> String,
+) -> Vec<String> {
     let mut out = vec![
         format!("version: {}", b.version().unwrap_or("?")),
         format!("image: {}", b.image),
     ];
     out.extend(requirement_lines(b));
     if let Some(node) = csv_metadata(b) {
-        out.extend(csv_lines(cat, node));
+        out.extend(csv_lines(node, text));
     }
     if !b.related_images.is_empty() {
         out.push("related images:".into());
@@ -218,14 +295,14 @@ fn csv_metadata<'a>(b: &Bundle<'a>) -> Option<&'a Node> {
 }
 
 /// The display name and (the first 20 lines of) the description from a bundle's CSV metadata.
-fn csv_lines(cat: &Catalog, node: &Node) -> Vec<String> {
+fn csv_lines(node: &Node, text: &dyn Fn(&Str) -> String) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(n) = node.get_field("displayName").and_then(|n| n.as_string()) {
-        out.push(format!("display name: {}", text(cat, n)));
+        out.push(format!("display name: {}", text(n)));
     }
     if let Some(n) = node.get_field("description").and_then(|n| n.as_string()) {
         out.push("description:".into());
-        out.extend(text(cat, n).lines().take(20).map(|s| format!("  {s}")));
+        out.extend(text(n).lines().take(20).map(|s| format!("  {s}")));
     }
     out
 }

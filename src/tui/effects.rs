@@ -4,9 +4,12 @@
 //! calling thread, which is what tests and scripted sessions use.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::app::{Action, Effect, Model, Reopened, Saved};
 use fbc_core::catalog::commit::{CommitOptions, PlannedFile};
+use fbc_core::catalog::{LoadOptions, Progress, load_with};
+use fbc_core::workspace::Workspace;
 
 /// Work an effect leaves for a worker thread: it needs nothing from the model any more.
 pub enum Job {
@@ -31,6 +34,14 @@ pub enum Job {
     /// Tab completion of a path from the directory it names.
     CompletePath {
         text: String,
+    },
+    /// Strings left on disk, read back.
+    ReadStrings(Vec<fbc_core::catalog::StoredStr>),
+    /// A bundle image looked up in the templates' sources, kept in their memo; then `edit`.
+    LookUpImage {
+        memo: fbc_core::template::memo::Memo,
+        image: String,
+        edit: Box<fbc_core::template::edit::TemplateEdit>,
     },
     /// An export of the selected channel's graph, written to a file.
     WriteExport {
@@ -84,9 +95,19 @@ impl Job {
                 Action::BundleDirChecked { dir, is_bundle }
             }
             Job::CompletePath { text } => {
-                let to = super::app::complete_path(&text);
+                let to = complete_path(&text);
                 Action::PathCompleted { from: text, to }
             }
+            Job::LookUpImage { memo, image, edit } => {
+                memo.look_up(&image);
+                Action::ImageLookedUp(edit)
+            }
+            Job::ReadStrings(strings) => Action::StringsRead(
+                strings
+                    .into_iter()
+                    .map(|s| (s.key, s.read().unwrap_or_default()))
+                    .collect(),
+            ),
             Job::WriteExport { file, format, text } => {
                 Action::Exported(match std::fs::write(&file, text) {
                     Ok(()) => format!("wrote {} ({format})", file.display()),
@@ -130,6 +151,15 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         Effect::CheckBundleDir { dir } => Started::Job(Job::CheckBundleDir { dir }),
         Effect::RenderBundle { dir, image } => Started::Job(Job::RenderBundle { dir, image }),
         Effect::CompletePath { text } => Started::Job(Job::CompletePath { text }),
+        Effect::ReadStrings(strings) => Started::Job(Job::ReadStrings(strings)),
+        Effect::LookUpImage { image, edit } => match l.ws.templates() {
+            Some(set) => Started::Job(Job::LookUpImage {
+                memo: set.memo().clone(),
+                image,
+                edit,
+            }),
+            None => Started::Done(Action::ImageLookedUp(edit)),
+        },
         // The picture of one channel is quick to draw from the catalog; writing it is the worker's.
         Effect::Export { format, file } => Started::Job(Job::WriteExport {
             text: export_text(l, &format),
@@ -188,6 +218,63 @@ fn export_text(l: &super::app::Loaded, format: &str) -> String {
         "dot" => dot(l.ws.catalog(), &selection),
         _ => mermaid(l.ws.catalog(), &selection, &MermaidOptions::default()),
     }
+}
+
+/// Reads the catalog under `dir` and validates it: a load, for a worker. The strings the load leaves
+/// on disk are checked while their file is in memory, so neither the validation nor the
+/// re-checks after edits (in `update`) read a file again.
+pub fn load(dir: &Path, progress: Option<Arc<Progress>>) -> Action {
+    let options = LoadOptions {
+        progress,
+        check_payloads: true,
+        ..Default::default()
+    };
+    Action::Loaded(
+        load_with(dir, &options)
+            .map(|catalog| Box::new(Workspace::open(catalog)))
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// Completes a path prefix to the longest common prefix of the directory entries it matches
+/// (directories get a trailing `/`).
+fn complete_path(text: &str) -> String {
+    let (dir, prefix) = match text.rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    let read_from = if dir.is_empty() { "." } else { dir };
+    fbc_core::guard::reads::note(|| format!("directory {read_from}"));
+    let Ok(entries) = std::fs::read_dir(read_from) else {
+        return text.to_string();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let is_dir = e.path().is_dir();
+            (name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')))
+                .then(|| if is_dir { format!("{name}/") } else { name })
+        })
+        .collect();
+    names.sort();
+    let Some(first) = names.first() else {
+        return text.to_string();
+    };
+    let mut common = first.clone();
+    for n in &names[1..] {
+        let len = common
+            .char_indices()
+            .zip(n.chars())
+            .take_while(|((_, a), b)| a == b)
+            .count();
+        let cut = common
+            .char_indices()
+            .nth(len)
+            .map_or(common.len(), |(i, _)| i);
+        common.truncate(cut);
+    }
+    format!("{dir}{common}")
 }
 
 /// Reads and renders a registry+v1 bundle directory, with the channels its annotations name.

@@ -34,7 +34,7 @@ use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event, Key
 use crossterm::execute;
 
 use app::{Action, Effect, ImageView, Model, TemplateView, update};
-use fbc_core::catalog::{LoadOptions, Progress, load_with};
+use fbc_core::catalog::Progress;
 use fbc_core::template::Sources;
 use fbc_core::template::memo::Memo;
 use fbc_core::workspace::templates::TemplateSet;
@@ -83,14 +83,7 @@ fn spawn_load(origin: &Origin, dir: PathBuf, progress: Arc<Progress>, tx: mpsc::
             let _ = tx.send(Action::TemplatesOpened(result));
             return;
         }
-        let options = LoadOptions {
-            progress: Some(progress),
-            ..Default::default()
-        };
-        let result = load_with(&dir, &options)
-            .map(Box::new)
-            .map_err(|e| e.to_string());
-        let _ = tx.send(Action::Loaded(result));
+        let _ = tx.send(effects::load(&dir, Some(progress)));
     });
 }
 
@@ -350,6 +343,8 @@ impl Runtime {
             | Effect::CheckBundleDir { .. }
             | Effect::RenderBundle { .. }
             | Effect::CompletePath { .. }
+            | Effect::ReadStrings(_)
+            | Effect::LookUpImage { .. }
             | Effect::Export { .. }
             | Effect::ExportChanges { .. }
             | Effect::ValidateAll => {}

@@ -329,7 +329,9 @@ pub enum Action {
     /// The older catalog of review mode (`--compare OLD`).
     CompareLoaded(Result<Box<Catalog>, String>),
     Mouse(MouseEvent),
-    Loaded(Result<Box<Catalog>, String>),
+    /// The catalog read and validated on a worker ([`crate::tui::effects::load`]), or why it could
+    /// not be read.
+    Loaded(Result<Box<Workspace>, String>),
     /// Templates opened for editing, each rendered (or why none could be opened).
     TemplatesOpened(Result<Box<TemplateSet>, String>),
     /// The catalog was copied out (`:export DIR`): what to tell the user.
@@ -356,6 +358,11 @@ pub enum Action {
     },
     /// The whole catalog validated afresh (`:validate`).
     Validated(Box<fbc_core::validate::Validation>),
+    /// An image a template edit names was looked up (the templates' memo now answers for it): the
+    /// edit is made.
+    ImageLookedUp(Box<fbc_core::template::edit::TemplateEdit>),
+    /// Strings left on disk that the details pane shows, read (empty: could not be read back).
+    StringsRead(Vec<(fbc_core::catalog::StrKey, String)>),
     /// The terminal's size, at the start and whenever it changes.
     Resize {
         width: u16,
@@ -404,6 +411,14 @@ pub enum Effect {
     CompletePath { text: String },
     /// Validate the whole catalog afresh ([`Action::Validated`]).
     ValidateAll,
+    /// Look up a bundle image in the templates' sources, then make `edit`
+    /// ([`Action::ImageLookedUp`]).
+    LookUpImage {
+        image: String,
+        edit: Box<fbc_core::template::edit::TemplateEdit>,
+    },
+    /// Read strings left on disk that the details pane shows ([`Action::StringsRead`]).
+    ReadStrings(Vec<fbc_core::catalog::StoredStr>),
 }
 
 impl Model {

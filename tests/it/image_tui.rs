@@ -29,7 +29,10 @@ fn opened() -> Model {
         digest: format!("sha256:{}", "0123456789abcdef".repeat(4)),
     });
     let catalog = load(&catalog()).unwrap();
-    update(&mut m, Action::Loaded(Ok(Box::new(catalog))));
+    update(
+        &mut m,
+        Action::Loaded(Ok(Box::new(fbc_core::workspace::Workspace::open(catalog)))),
+    );
     m
 }
 

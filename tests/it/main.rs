@@ -44,6 +44,7 @@ mod tui_diffview;
 mod tui_edits2;
 mod tui_graph_cursor;
 mod tui_input;
+mod tui_noio;
 mod tui_olm;
 mod tui_repo;
 mod tui_review;

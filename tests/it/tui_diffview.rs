@@ -8,9 +8,9 @@ use common::{demo, press, tui_model as model};
 use std::path::Path;
 use std::sync::Arc;
 
-use fbc_core::catalog::{Progress, load};
+use fbc_core::catalog::Progress;
 use fbc_core::edit::Edit;
-use fbc_edit::tui::app::{Action, Dialog, Model};
+use fbc_edit::tui::app::{Dialog, Model};
 use fbc_edit::tui::diffview::DiffView;
 use fbc_edit::tui::effects::settle;
 use fbc_edit::tui::keymap::Keymap;
@@ -60,7 +60,7 @@ fn catalog(dir: &Path, icon: usize, bundles: usize) {
 fn previewing(dir: &Path, keymap: Keymap) -> Model {
     catalog(dir, 20_000, 12);
     let mut m = Model::new(dir.to_path_buf(), keymap, Arc::new(Progress::default()));
-    settle(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    settle(&mut m, fbc_edit::tui::effects::load(dir, None));
     for edit in [
         Edit::SetDefaultChannel {
             package: "big".into(),

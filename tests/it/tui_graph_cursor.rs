@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_core::catalog::{Progress, load};
+use fbc_core::catalog::Progress;
 use fbc_edit::tui::app::{Action, Dialog, Model, Pane, PickFor, build_tree};
 use fbc_edit::tui::effects::settle;
 use fbc_edit::tui::keymap::Keymap;
@@ -25,10 +25,7 @@ fn model() -> (tempfile::TempDir, Model) {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    settle(
-        &mut m,
-        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
-    );
+    settle(&mut m, fbc_edit::tui::effects::load(tmp.path(), None));
     screen(&mut m, 100, 30);
     (tmp, m)
 }

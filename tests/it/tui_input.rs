@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use common::screen;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use fbc_core::catalog::{Progress, load};
+use fbc_core::catalog::Progress;
 use fbc_edit::tui::app::{Action, Dialog, Model, Pane};
 use fbc_edit::tui::effects::{press as press_key, settle as update};
 use fbc_edit::tui::input::{Input, resolve};
@@ -22,7 +22,7 @@ fn model_with(keymap: Keymap, width: u16, height: u16) -> Model {
     let dir = demo();
     let mut m = Model::new(dir.clone(), keymap, Arc::new(Progress::default()));
     update(&mut m, Action::Resize { width, height });
-    update(&mut m, Action::Loaded(Ok(Box::new(load(&dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(&dir, None));
     m
 }
 
@@ -52,10 +52,7 @@ fn many_problems() -> (tempfile::TempDir, Model) {
             height: 24,
         },
     );
-    update(
-        &mut m,
-        Action::Loaded(Ok(Box::new(load(tmp.path()).unwrap()))),
-    );
+    update(&mut m, fbc_edit::tui::effects::load(tmp.path(), None));
     (tmp, m)
 }
 
@@ -260,13 +257,13 @@ fn model_of(dir: &Path) -> Model {
             height: 24,
         },
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(dir, None));
     m
 }
 
 /// The editor has been and gone: the runtime reads the catalog again.
 fn back_from_the_editor(m: &mut Model, dir: &Path) {
-    update(m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    update(m, fbc_edit::tui::effects::load(dir, None));
 }
 
 fn open_with_an_unsaved_edit() -> (tempfile::TempDir, Model) {

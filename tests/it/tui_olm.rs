@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use fbc_core::catalog::{Progress, load};
-use fbc_edit::tui::app::{Action, Model};
+use fbc_core::catalog::Progress;
+use fbc_edit::tui::app::Model;
 // Keys and results go through `update`, and the effects it asks for are carried out, as the runtime
 // would, until only work for the terminal is left.
 use fbc_edit::tui::effects::settle as update;
@@ -27,7 +27,7 @@ fn v_switches_the_graph_to_olm_v1_rules_and_back() {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(&dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(&dir, None));
     // cache-operator / stable, its second entry (1.2.1, skipped by the head).
     press(&mut m, "jljljj");
     let before = common::screen(&mut m, 160, 48);

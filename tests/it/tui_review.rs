@@ -45,7 +45,7 @@ fn review(new: &Path, old: fbc_core::catalog::Catalog) -> Model {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(new).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(new, None));
     update(&mut m, Action::CompareLoaded(Ok(Box::new(old))));
     m
 }
@@ -182,7 +182,7 @@ fn export_changes_writes_the_markdown_diff_renders() {
 #[test]
 fn export_changes_outside_review_mode_says_why() {
     let mut m = Model::new(demo(), Keymap::default(), Arc::new(Progress::default()));
-    update(&mut m, Action::Loaded(Ok(Box::new(load(&demo()).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(&demo(), None));
     typed(&mut m, ":export-changes x.md");
     enter(&mut m);
     assert!(

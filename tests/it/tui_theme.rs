@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fbc_core::catalog::{Progress, load};
+use fbc_core::catalog::Progress;
 use fbc_edit::theme;
 use fbc_edit::tui::app::{Action, Model};
 use fbc_edit::tui::effects::settle as update;
@@ -19,7 +19,7 @@ fn model(dir: &Path) -> Model {
         Keymap::default(),
         Arc::new(Progress::default()),
     );
-    update(&mut m, Action::Loaded(Ok(Box::new(load(dir).unwrap()))));
+    update(&mut m, fbc_edit::tui::effects::load(dir, None));
     update(
         &mut m,
         Action::Resize {

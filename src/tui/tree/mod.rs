@@ -54,6 +54,8 @@ pub struct Loaded {
     /// The graph pane follows OLM v1's upgrade rules (nothing dropped; the highest successor is
     /// taken) instead of OLM v0's.
     pub olm_v1: bool,
+    /// The strings left on disk that the details pane shows, once a worker has read them.
+    pub long: crate::tui::details::LongStrings,
 }
 
 impl Loaded {
@@ -77,6 +79,7 @@ impl Loaded {
             graph_cursor: Vec::new(),
             filter_before: None,
             olm_v1: false,
+            long: Default::default(),
             details_scroll: 0,
             changes: Vec::new(),
             review: Default::default(),

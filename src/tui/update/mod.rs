@@ -24,7 +24,7 @@ use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
-pub use prompt::{complete, complete_path, palette_hint};
+pub use prompt::{complete, palette_hint};
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
@@ -35,12 +35,14 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Resize { .. } | Action::Loaded(_) | Action::TemplatesOpened(_)
     ) || matches!(&action, Action::Validated(_) | Action::Saved(_));
     let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
-    let effects = handle(m, action);
+    let mut effects = handle(m, action);
     let rows = m.page();
-    if let Some(l) = m.loaded_mut()
-        && (follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())))
-    {
-        l.keep_in_view(rows);
+    if let Some(l) = m.loaded_mut() {
+        if follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())) {
+            l.keep_in_view(rows);
+        }
+        // What the details of the selection show and the load left on disk is read by a worker.
+        effects.extend(crate::tui::details::read_long(l));
     }
     effects
 }
@@ -56,9 +58,7 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
                 diff_resized(view, m.size);
             }
         }
-        Action::Loaded(Ok(catalog)) => {
-            loaded(m, fbc_core::workspace::Workspace::open(*catalog).into())
-        }
+        Action::Loaded(Ok(ws)) => loaded(m, fbc_core::workspace::session::Session::Catalog(ws)),
         Action::TemplatesOpened(Ok(set)) => {
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
@@ -84,6 +84,15 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::BundleRendered { dir, result } => bundle_rendered(m, dir, result),
         Action::PathCompleted { from, to } => path_completed(m, from, to),
         Action::Validated(validation) => validated(m, *validation),
+        Action::ImageLookedUp(edit) => {
+            m.busy = None;
+            semver::apply(m, *edit);
+        }
+        Action::StringsRead(read) => {
+            if let Some(l) = m.loaded_mut() {
+                l.long.took(read);
+            }
+        }
     }
     Vec::new()
 }

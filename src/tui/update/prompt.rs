@@ -1,4 +1,4 @@
-//! The prompts: the filter, the command palette and its completion, and path completion.
+//! The prompts: the filter, the command palette and its completion.
 
 use super::command_in_pane;
 use crate::tui::input::Input;
@@ -7,46 +7,6 @@ use crate::tui::keymap::{Command, Verb, palette_names};
 use crate::tui::model::{Effect, Model, Pane, Prompt};
 use crate::tui::tree::{FilterBefore, Loaded};
 use std::path::PathBuf;
-
-/// Completes a path prefix to the longest common prefix of the directory entries it matches
-/// (directories get a trailing `/`).
-pub fn complete_path(text: &str) -> String {
-    let (dir, prefix) = match text.rfind('/') {
-        Some(i) => (&text[..=i], &text[i + 1..]),
-        None => ("", text),
-    };
-    let read_from = if dir.is_empty() { "." } else { dir };
-    let Ok(entries) = std::fs::read_dir(read_from) else {
-        return text.to_string();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let is_dir = e.path().is_dir();
-            (name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')))
-                .then(|| if is_dir { format!("{name}/") } else { name })
-        })
-        .collect();
-    names.sort();
-    let Some(first) = names.first() else {
-        return text.to_string();
-    };
-    let mut common = first.clone();
-    for n in &names[1..] {
-        let len = common
-            .char_indices()
-            .zip(n.chars())
-            .take_while(|((_, a), b)| a == b)
-            .count();
-        let cut = common
-            .char_indices()
-            .nth(len)
-            .map_or(common.len(), |(i, _)| i);
-        common.truncate(cut);
-    }
-    format!("{dir}{common}")
-}
 
 /// Completions of the palette text.
 pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
@@ -292,7 +252,7 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
         | Verb::MoveImage
         | Verb::RemoveImage
         | Verb::Generate
-        | Verb::ChannelPreference => super::semver::palette(m, verb, arg),
+        | Verb::ChannelPreference => return super::semver::palette(m, verb, arg),
     }
     Vec::new()
 }

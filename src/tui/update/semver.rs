@@ -3,18 +3,43 @@
 //! is applied to every open template it applies to and says what it changes in the rendering.
 
 use crate::tui::keymap::Verb;
-use crate::tui::model::Model;
+use crate::tui::model::{Effect, Model};
 use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
 
-/// Runs a semver palette command; the status line says what happened.
-pub(crate) fn palette(m: &mut Model, verb: Verb, arg: &str) {
+/// Runs a semver palette command; the status line says what happened. An image no rendering has
+/// looked up yet is looked up on a worker first ([`Effect::LookUpImage`]), and the edit is made
+/// when it is back ([`apply`]).
+pub(crate) fn palette(m: &mut Model, verb: Verb, arg: &str) -> Vec<Effect> {
     let edit = match parse(verb, arg) {
         Ok(e) => e,
         Err(usage) => {
             m.status = Some(usage);
-            return;
+            return Vec::new();
         }
     };
+    let unknown = match (&edit, m.loaded().and_then(|l| l.ws.templates())) {
+        (TemplateEdit::Semver(SemverEdit::AddBundle { image, .. }), Some(set))
+            if !set.memo().knows(image) =>
+        {
+            Some(image.clone())
+        }
+        _ => None,
+    };
+    if let Some(image) = unknown {
+        let said = format!("looking up {image}…");
+        m.busy = Some(said.clone());
+        m.status = Some(said);
+        return vec![Effect::LookUpImage {
+            image,
+            edit: Box::new(edit),
+        }];
+    }
+    apply(m, edit);
+    Vec::new()
+}
+
+/// Makes a semver edit; the status line says what it changed.
+pub(crate) fn apply(m: &mut Model, edit: TemplateEdit) {
     let what = edit.describe();
     let Some(l) = m.loaded_mut() else { return };
     m.status = Some(match l.ws.apply_template(edit) {

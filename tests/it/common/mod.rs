@@ -117,7 +117,9 @@ pub fn tui_model(dir: &Path) -> fbc_edit::tui::app::Model {
     let catalog = fbc_core::catalog::load(dir).unwrap();
     fbc_edit::tui::effects::settle(
         &mut m,
-        fbc_edit::tui::app::Action::Loaded(Ok(Box::new(catalog))),
+        fbc_edit::tui::app::Action::Loaded(Ok(Box::new(fbc_core::workspace::Workspace::open(
+            catalog,
+        )))),
     );
     m
 }

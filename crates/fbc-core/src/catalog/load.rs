@@ -90,6 +90,7 @@ pub fn load(root: &Path) -> Result<Catalog, LoadError> {
 }
 
 pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadError> {
+    guard::reads::note(|| root.display().to_string());
     let meta = fs::metadata(root).map_err(|source| LoadError::Root {
         path: root.to_path_buf(),
         source,
@@ -102,7 +103,8 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         source,
     })?;
     let mut diagnostics = Vec::new();
-    let files = catalog_files(root, &canonical_root, &mut diagnostics);
+    let mut seen = Vec::new();
+    let files = catalog_files(root, &canonical_root, &mut seen, &mut diagnostics);
     if let Some(p) = &options.progress {
         count_totals(p, &files);
     }
@@ -122,7 +124,10 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
         files.par_iter().enumerate().map(parse).collect()
     };
 
-    Ok(assemble(root, results, diagnostics))
+    let mut catalog = assemble(root, results, diagnostics);
+    seen.sort_unstable();
+    catalog.walked = Some(seen);
+    Ok(catalog)
 }
 
 /// The files of the catalog under `root`, in walk order: not ignored by an `.indexignore`, not a
@@ -130,6 +135,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
 fn catalog_files(
     root: &Path,
     canonical_root: &Path,
+    seen: &mut Vec<Box<str>>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<Found> {
     let mut files = Vec::new();
@@ -140,6 +146,7 @@ fn catalog_files(
         "",
         &mut files,
         &mut ignore_paths,
+        seen,
         diagnostics,
     );
     let ignores: Vec<IgnoreFile> = ignore_paths
@@ -220,6 +227,7 @@ fn assemble(root: &Path, results: Vec<FileResult>, mut diagnostics: Vec<Diagnost
         index: Index::default(),
         touched: Default::default(),
         in_memory: false,
+        walked: None,
     };
     for r in results {
         diagnostics.extend(r.diagnostics);
@@ -257,6 +265,7 @@ fn walk(
     rel: &str,
     files: &mut Vec<Found>,
     ignores: &mut Vec<Found>,
+    seen: &mut Vec<Box<str>>,
     diags: &mut Vec<Diagnostic>,
 ) {
     let shown = if rel.is_empty() { "." } else { rel };
@@ -282,6 +291,7 @@ fn walk(
         } else {
             format!("{rel}/{name}")
         };
+        seen.push(child_rel.as_str().into());
         let abs = entry.path();
         let Ok(ft) = entry.file_type() else {
             diags.push(Diagnostic::new(
@@ -293,7 +303,15 @@ fn walk(
             continue;
         };
         if ft.is_dir() {
-            walk(&abs, canonical_root, &child_rel, files, ignores, diags);
+            walk(
+                &abs,
+                canonical_root,
+                &child_rel,
+                files,
+                ignores,
+                seen,
+                diags,
+            );
             continue;
         }
         if ft.is_symlink()

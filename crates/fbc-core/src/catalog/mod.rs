@@ -65,6 +65,45 @@ pub struct SourceFile {
     pub checked: Option<std::sync::Arc<payload::Checked>>,
 }
 
+/// A string left on disk ([`Str::Deferred`]): its file as loaded and its place there, enough to
+/// read it back without the catalog ([`Catalog::stored`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredStr {
+    pub key: StrKey,
+    /// The file, relative to the catalog root, for messages.
+    pub path: String,
+    abs: PathBuf,
+    file_len: u64,
+    modified: Option<SystemTime>,
+}
+
+/// What tells a string left on disk from any other: the bytes of its file as loaded (their hash)
+/// and its place in them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StrKey {
+    pub file_hash: u64,
+    pub start: u32,
+    pub len: u32,
+}
+
+impl StoredStr {
+    /// Reads the string: one positioned read, refused when the file changed since it was loaded.
+    pub fn read(&self) -> std::io::Result<String> {
+        use std::io::{Read, Seek, SeekFrom};
+        let (mut h, meta) = crate::guard::file::open_regular(&self.abs)?;
+        if meta.len() != self.file_len || meta.modified().ok() != self.modified {
+            return Err(std::io::Error::other(format!(
+                "{} changed on disk since it was loaded",
+                self.path
+            )));
+        }
+        h.seek(SeekFrom::Start(u64::from(self.key.start)))?;
+        let mut buf = vec![0; self.key.len as usize];
+        h.read_exact(&mut buf)?;
+        String::from_utf8(buf).map_err(|e| std::io::Error::other(e.to_string()))
+    }
+}
+
 /// Whether a blob is as loaded, new, or removed by an edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlobState {
@@ -134,6 +173,9 @@ pub struct Catalog {
     touched: std::collections::BTreeSet<BlobId>,
     /// Built in memory: nothing of it is on disk (see [`Catalog::on_disk`]).
     in_memory: bool,
+    /// Every path the load's walk met under the root (files ignored or not read too), sorted:
+    /// what [`Catalog::on_disk`] answers from without asking the disk again.
+    walked: Option<Vec<Box<str>>>,
 }
 
 impl Catalog {
@@ -148,12 +190,22 @@ impl Catalog {
             index: Index::default(),
             touched: Default::default(),
             in_memory: true,
+            walked: None,
         }
     }
 
-    /// Whether a file is on disk at `rel` below the root (never, for a catalog built in memory).
+    /// Whether a file is on disk at `rel` below the root (never, for a catalog built in memory): as
+    /// the load's walk found it, for a catalog loaded whole. (A file made there since is refused
+    /// when a save would create it.)
     pub fn on_disk(&self, rel: &str) -> bool {
-        !self.in_memory && self.root.join(rel).exists()
+        if self.in_memory {
+            return false;
+        }
+        if let Some(walked) = &self.walked {
+            return walked.binary_search_by(|p| (**p).cmp(rel)).is_ok();
+        }
+        crate::guard::reads::note(|| self.root.join(rel).display().to_string());
+        self.root.join(rel).exists()
     }
 
     pub fn index(&self) -> &Index {
@@ -200,24 +252,31 @@ impl Catalog {
     pub fn resolve(&self, s: &Str) -> std::io::Result<String> {
         match s {
             Str::Inline(v) => Ok(v.to_string()),
-            Str::Deferred { file, start, len } => {
-                use std::io::{Read, Seek, SeekFrom};
-                let f = self.files.get(*file as usize).ok_or_else(|| {
-                    std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file")
-                })?;
-                let (mut h, meta) = crate::guard::file::open_regular(&f.abs)?;
-                if meta.len() != f.len || meta.modified().ok() != f.modified {
-                    return Err(std::io::Error::other(format!(
-                        "{} changed on disk since it was loaded",
-                        f.path
-                    )));
-                }
-                h.seek(SeekFrom::Start(*start as u64))?;
-                let mut buf = vec![0; *len as usize];
-                h.read_exact(&mut buf)?;
-                String::from_utf8(buf).map_err(|e| std::io::Error::other(e.to_string()))
-            }
+            Str::Deferred { .. } => self
+                .stored(s)
+                .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file"))?
+                .read(),
         }
+    }
+
+    /// Where a string left on disk is, to read it back apart from the catalog (on another thread);
+    /// `None` for a string held in memory.
+    pub fn stored(&self, s: &Str) -> Option<StoredStr> {
+        let Str::Deferred { file, start, len } = s else {
+            return None;
+        };
+        let f = self.files.get(*file as usize)?;
+        Some(StoredStr {
+            key: StrKey {
+                file_hash: f.hash,
+                start: *start,
+                len: *len,
+            },
+            path: f.path.clone(),
+            abs: f.abs.clone(),
+            file_len: f.len,
+            modified: f.modified,
+        })
     }
 
     /// Changes a blob's value with `f`, keeping the loaded value for writing back, and refreshes the index.

@@ -246,6 +246,22 @@ impl Node {
         Style::ALL[(self.col_style >> COL_BITS) as usize]
     }
 
+    /// A plain scalar read as a boolean or a number but written otherwise than that value prints
+    /// (`yes`, `on`, `1.10`, `010`): only its text in the file says what was meant.
+    pub fn is_retyped_scalar(&self) -> bool {
+        if self.style() != Style::Plain || !self.pos().is_real() {
+            return false;
+        }
+        let len = self.pos().end.saturating_sub(self.pos().start) as usize;
+        match &self.kind {
+            // `true`/`false` in any case are meant; `yes`, `on`, `y`… are not what they read as.
+            Kind::Bool(b) => len != if *b { 4 } else { 5 },
+            // The number as opm writes it differs from the text: `1.10`, `010`, `0x1F`, `1_000`.
+            Kind::Number(v) => len != v.len(),
+            _ => false,
+        }
+    }
+
     pub fn set_style(&mut self, style: Style) {
         self.col_style = pack(self.col_style & MAX_COL, style);
     }

@@ -96,37 +96,57 @@ enum NotManifest {
     Syntax(String),
 }
 
-/// The verdicts on a file's strings left on disk ([`Str::Deferred`]), by their place in the file.
+/// The verdicts on a file's strings left on disk ([`Str::Deferred`]), by their place in the file,
+/// and the text of its retyped scalars ([`Node::is_retyped_scalar`]), which a lint quotes: all a
+/// validation would otherwise read the file again for.
 #[derive(Debug, Default)]
 pub struct Checked {
     /// `(start, len, verdict)`, by start.
     found: Vec<(u32, u32, Payload)>,
+    /// `(start, len, text)`, by start.
+    texts: Vec<(u32, u32, Box<str>)>,
 }
 
 impl Checked {
-    /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from); `None`
-    /// when there are none.
+    /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from) and
+    /// keeps the text of their retyped scalars; `None` when there are neither.
     pub(super) fn from_load<'n>(
         bytes: &[u8],
         nodes: impl Iterator<Item = &'n Node>,
     ) -> Option<Checked> {
-        let mut ranges = Vec::new();
+        let (mut ranges, mut retyped) = (Vec::new(), Vec::new());
         for n in nodes {
-            deferred_ranges(n, &mut ranges);
+            deferred_ranges(n, &mut ranges, &mut retyped);
         }
-        if ranges.is_empty() {
+        if ranges.is_empty() && retyped.is_empty() {
             return None;
         }
+        let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
         ranges.sort_unstable();
         ranges.dedup();
         let found = ranges
             .into_iter()
+            .filter_map(|(start, len)| Some((start, len, Payload::of(text(start, len)?))))
+            .collect();
+        retyped.sort_unstable();
+        retyped.dedup();
+        let texts = retyped
+            .into_iter()
             .filter_map(|(start, len)| {
-                let text = bytes.get(start as usize..start as usize + len as usize)?;
-                Some((start, len, Payload::of(text)))
+                let t = std::str::from_utf8(text(start, len)?).ok()?;
+                Some((start, len, t.into()))
             })
             .collect();
-        Some(Checked { found })
+        Some(Checked { found, texts })
+    }
+
+    /// The text of bytes `start..start+len` of the file, when the load kept it (a retyped scalar).
+    pub fn text(&self, start: u32, len: u32) -> Option<&str> {
+        let i = self
+            .texts
+            .binary_search_by(|(s, l, _)| (*s, *l).cmp(&(start, len)))
+            .ok()?;
+        Some(&self.texts[i].2)
     }
 
     /// The verdict on bytes `start..start+len` of the file, when the load checked them.
@@ -139,15 +159,19 @@ impl Checked {
     }
 }
 
-/// `(start, len)` of every string of `node` left on disk.
-fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>) {
+/// `(start, len)` of every string of `node` left on disk, and of every retyped scalar.
+fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
         Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
-        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out)),
+        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out, retyped)),
         Kind::Map(entries) => entries.iter().for_each(|e| {
-            deferred_ranges(&e.key, out);
-            deferred_ranges(&e.value, out);
+            deferred_ranges(&e.key, out, retyped);
+            deferred_ranges(&e.value, out, retyped);
         }),
+        _ if node.is_retyped_scalar() => {
+            let pos = node.pos();
+            retyped.push((pos.start, pos.end - pos.start));
+        }
         _ => {}
     }
 }

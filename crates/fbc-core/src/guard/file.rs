@@ -73,6 +73,7 @@ pub fn open_regular(path: &Path) -> Result<(File, Metadata), ReadError> {
 
 /// [`open_regular`] with more `open(2)` flags.
 fn open_with(path: &Path, flags: libc::c_int) -> Result<(File, Metadata), ReadError> {
+    super::reads::note(|| path.display().to_string());
     let file = fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | flags)

@@ -41,6 +41,22 @@ impl Memo {
     }
 }
 
+impl Memo {
+    /// Whether `image` was asked already: a rendering that names it reads nothing.
+    pub fn knows(&self, image: &str) -> bool {
+        self.bundles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains_key(image)
+    }
+
+    /// Asks the sources for `image` unless it was asked already, keeping the answer (for a
+    /// worker, before a rendering that names it).
+    pub fn look_up(&self, image: &str) {
+        let _ = self.bundle_for_image(image);
+    }
+}
+
 impl BundleSource for Memo {
     fn bundle_for_image(&self, image: &str) -> Option<Result<Value, ResolveError>> {
         let known = self
@@ -52,6 +68,7 @@ impl BundleSource for Memo {
         let answer = match known {
             Some(a) => a,
             None => {
+                crate::guard::reads::note(|| format!("bundle image {image}"));
                 let a = self
                     .inner
                     .bundle_for_image(image)
@@ -70,7 +87,10 @@ impl BundleSource for Memo {
         let mut icons = self.icons.lock().unwrap_or_else(PoisonError::into_inner);
         icons
             .entry(package.to_string())
-            .or_insert_with(|| self.inner.package_icon(package))
+            .or_insert_with(|| {
+                crate::guard::reads::note(|| format!("icon of package {package}"));
+                self.inner.package_icon(package)
+            })
             .clone()
     }
 
@@ -126,8 +146,12 @@ mod tests {
             );
         }
         assert_eq!(asked.load(Ordering::SeqCst), 3);
+        assert!(!memo.knows("later"));
+        copy.look_up("later");
+        assert!(memo.knows("later"));
+        assert_eq!(asked.load(Ordering::SeqCst), 4);
         copy.remember("new", serde_json::json!({"name": "n"}));
         assert_eq!(memo.bundle_for_image("new").unwrap().unwrap()["name"], "n");
-        assert_eq!(asked.load(Ordering::SeqCst), 3);
+        assert_eq!(asked.load(Ordering::SeqCst), 4);
     }
 }

@@ -173,8 +173,15 @@ impl<'c> Cx<'c> {
         }
     }
 
-    /// Bytes `start..start+len` of a catalog file as loaded.
+    /// Bytes `start..start+len` of a catalog file as loaded: kept by the load when it checked the
+    /// file (a retyped scalar's text), else read.
     pub fn read_range(&self, file: usize, start: u64, len: usize) -> Option<String> {
+        let checked = self.catalog.files.get(file)?.checked.as_deref();
+        if let (Some(c), Ok(s), Ok(l)) = (checked, u32::try_from(start), u32::try_from(len))
+            && let Some(text) = c.text(s, l)
+        {
+            return Some(text.to_string());
+        }
         let mut buf = Vec::new();
         self.read_bytes(file, start, len, &mut buf)
             .then(|| String::from_utf8(buf).ok())

@@ -294,7 +294,13 @@ pub fn write_and_reopen(
     let report = SaveReport {
         written: planned.into_iter().map(|p| p.rel).collect(),
     };
-    let catalog = crate::catalog::load(root).map_err(|e| {
+    // The strings left on disk are checked while their file is read, so the checks of later
+    // edits read nothing (the terminal UI makes them as keys are pressed).
+    let options = crate::catalog::LoadOptions {
+        check_payloads: true,
+        ..Default::default()
+    };
+    let catalog = crate::catalog::load_with(root, &options).map_err(|e| {
         SaveError::from(WriteError::Io {
             path: ".".into(),
             source: std::io::Error::other(e.to_string()),

@@ -15,7 +15,7 @@ use super::rules::Pkg;
 use super::shape::Path;
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::property_type;
-use crate::catalog::node::{Kind, Node, Style};
+use crate::catalog::node::{Kind, Node};
 use crate::catalog::{BlobId, Format, schema};
 use crate::graph;
 
@@ -243,20 +243,7 @@ fn collect_traps<'n>(node: &'n Node, path: &Path, out: &mut Vec<(String, &'n Nod
                 collect_traps(item, &Path::Index(path, i), out);
             }
         }
-        Kind::Bool(b) if node.style() == Style::Plain && node.pos().is_real() => {
-            // `true`/`false` in any case are meant; `yes`, `on`, `y`… are the trap.
-            let len = node.pos().end.saturating_sub(node.pos().start);
-            if len != if *b { 4 } else { 5 } {
-                out.push((path.to_string(), node));
-            }
-        }
-        Kind::Number(v) if node.style() == Style::Plain && node.pos().is_real() => {
-            // The number as opm writes it differs from the text: `1.10`, `010`, `0x1F`, `1_000`.
-            let len = node.pos().end.saturating_sub(node.pos().start) as usize;
-            if len != v.len() {
-                out.push((path.to_string(), node));
-            }
-        }
+        _ if node.is_retyped_scalar() => out.push((path.to_string(), node)),
         _ => {}
     }
 }
