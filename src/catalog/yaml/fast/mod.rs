@@ -420,7 +420,27 @@ impl Scanner<'_> {
     fn find_plain_extent(&self) -> R<Extent> {
         let start = self.i;
         let c = self.at(start);
-        let indicator = b"-?:,[]{}#&*!|>'\"%@`".contains(&c);
+        let indicator = matches!(
+            c,
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+        );
         if c == b'\n'
             || (indicator && (!matches!(c, b'-' | b'?' | b':') || self.blank_at(start + 1)))
         {
