@@ -8,7 +8,9 @@
 //! - `FBC_BENCH_CERTIFIED`, `FBC_BENCH_COMMUNITY`: the certified-operators v4.18 and
 //!   community-operators-prod v4.20 catalogs (unset: their slices in `testdata/real`);
 //! - `FBC_BENCH_JSON`: a generated JSON catalog (`target/release/examples/gen_catalog DIR`);
-//! - `FBC_BENCH_RUNS`: runs per command (default 10).
+//! - `FBC_BENCH_RUNS`: runs per command (default 10);
+//! - `FBC_BENCH_EXE`: another `fbc-edit` binary to time (an older build, to compare; default: this
+//!   build's).
 //!
 //! Runs are interleaved (floor, list, validate, floor, …) so a machine's changing load weighs on
 //! every column alike; wall times mean something only on an idle machine, CPU times otherwise too.
@@ -28,6 +30,10 @@ struct Run {
 
 /// Runs `cmd` with its output to `/dev/null` and measures it with `wait4`, which gives this child's
 /// own CPU time and peak memory.
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is waited for with wait4, which also gives its resource usage"
+)]
 fn run(cmd: &mut Command) -> Run {
     let start = Instant::now();
     let child = cmd
@@ -125,7 +131,11 @@ fn main() {
     .into_iter()
     .filter_map(|(name, dir)| dir.map(|d| (name, d)))
     .collect();
-    let exe = env!("CARGO_BIN_EXE_fbc-edit");
+    let exe = std::env::var_os("FBC_BENCH_EXE").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_fbc-edit")),
+        PathBuf::from,
+    );
+    assert!(exe.is_file(), "{} is not a file", exe.display());
     println!(
         "{:<16} {:>9} {:<9} {:>9} {:>9} {:>8} {:>8}",
         "catalog", "MB", "command", "wall ms", "cpu ms", "RSS MB", "× floor"
@@ -145,12 +155,12 @@ fn main() {
                 c
             }),
             ("list", {
-                let mut c = Command::new(exe);
+                let mut c = Command::new(&exe);
                 c.arg("list").arg(&dir);
                 c
             }),
             ("validate", {
-                let mut c = Command::new(exe);
+                let mut c = Command::new(&exe);
                 c.args(["validate", "-o", "json"]).arg(&dir);
                 c
             }),
