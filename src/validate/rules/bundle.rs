@@ -2,7 +2,7 @@
 //! that matches, a semver version and valid release, valid image pull specs, listed in a channel, and
 //! no two bundles of a package with the same version.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
@@ -20,8 +20,6 @@ type ByVersion<'c> = BTreeMap<String, Vec<(BlobId, &'c str)>>;
 pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     let mut first_of: HashMap<&str, BlobId> = HashMap::new();
     let mut by_version: ByVersion = BTreeMap::new();
-    // A package's bundles name the same images again and again: each is parsed once.
-    let mut valid_images: HashSet<&str> = HashSet::new();
     for (id, b) in &p.bundles {
         let s = Subject::new(cx, p, *id, b);
         unknown_package(&s, out);
@@ -30,8 +28,8 @@ pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
         }
         first_of.insert(b.name, s.id);
         package_property(&s, &mut by_version, out);
-        image(&s, &mut valid_images, out);
-        related_images(&s, &mut valid_images, out);
+        image(&s, out);
+        related_images(&s, out);
         in_a_channel(&s, out);
     }
     duplicate_versions(cx, &by_version, out);
@@ -357,12 +355,12 @@ fn build_with_release(
 }
 
 /// FBC025: `image` is a valid pull spec.
-fn image<'c>(s: &Subject<'_, 'c>, valid: &mut HashSet<&'c str>, out: &mut Vec<Diagnostic>) {
+fn image(s: &Subject, out: &mut Vec<Diagnostic>) {
     let b = s.b;
     if b.image.is_empty() {
         return;
     }
-    let Err(err) = parse_image(b.image, valid) else {
+    let Err(err) = ImageRef::parse(b.image) else {
         return;
     };
     let node = b.node.get_field("image").unwrap_or(b.node);
@@ -388,18 +386,14 @@ fn image<'c>(s: &Subject<'_, 'c>, valid: &mut HashSet<&'c str>, out: &mut Vec<Di
 }
 
 /// FBC025: every `relatedImages[].image` is a valid pull spec.
-fn related_images<'c>(
-    s: &Subject<'_, 'c>,
-    valid: &mut HashSet<&'c str>,
-    out: &mut Vec<Diagnostic>,
-) {
+fn related_images(s: &Subject, out: &mut Vec<Diagnostic>) {
     let b = s.b;
     let related_nodes = b.node.get_field("relatedImages").and_then(|n| n.as_seq());
     for (i, r) in b.related_images.iter().enumerate() {
         if r.image.is_empty() {
             continue;
         }
-        let Err(err) = parse_image(r.image, valid) else {
+        let Err(err) = ImageRef::parse(r.image) else {
             continue;
         };
         let node = related_nodes
@@ -426,19 +420,6 @@ fn related_images<'c>(
             ),
         );
     }
-}
-
-/// Whether `image` is a valid pull spec, remembering those that are in `valid`.
-fn parse_image<'c>(
-    image: &'c str,
-    valid: &mut HashSet<&'c str>,
-) -> Result<(), crate::catalog::image_ref::ImageRefError> {
-    if valid.contains(image) {
-        return Ok(());
-    }
-    ImageRef::parse(image)?;
-    valid.insert(image);
-    Ok(())
 }
 
 /// FBC028 (listed in a channel); for a listed bundle, FBC052 (an image or an `olm.bundle.object`).
