@@ -483,8 +483,12 @@ impl Buffers {
             pool: self,
         };
         buf.bytes.clear();
-        buf.bytes
-            .reserve(usize::try_from(metadata.len()).unwrap_or(0));
+        let len = usize::try_from(metadata.len()).unwrap_or(0);
+        if buf.bytes.capacity() < len {
+            // A fresh buffer of the file's size: growing the old one would copy its bytes over
+            // and could double its size.
+            buf.bytes = Vec::with_capacity(len);
+        }
         // The file's own read_to_end reads it in one call from its size (a `take` would read it in
         // 8 KiB, then doubling, calls); a file that grew past the limit meanwhile is refused after.
         let mut file = file;

@@ -27,33 +27,37 @@ pub fn split_documents(
     let mut chunks = Vec::new();
     let mut errors = Vec::new();
     let bytes = text.as_bytes();
-    let mut line = first_line;
     let mut chunk_start = from;
     let mut chunk_line = first_line;
-    let mut i = from;
-    while i < bytes.len() {
+    // Only lines starting with `---` matter: they are found with one search for them, and the
+    // lines before each counted in one pass.
+    let mut counted = from;
+    let mut line = first_line;
+    let at_start = bytes[from.min(bytes.len())..].starts_with(b"---");
+    let separators = at_start.then_some(from).into_iter().chain(
+        memchr::memmem::find_iter(&bytes[from.min(bytes.len())..], b"\n---").map(|p| from + p + 1),
+    );
+    for i in separators {
+        line += memchr::memchr_iter(b'\n', &bytes[counted..i]).count() as u32;
+        counted = i;
         let eol = memchr_newline(bytes, i);
         let next = if eol < bytes.len() { eol + 1 } else { eol };
-        if bytes[i..eol].starts_with(b"---") {
-            let rest = text[i + 3..eol].trim();
-            if !rest.is_empty() && !rest.starts_with('#') {
-                errors.push(SeparatorError {
-                    line,
-                    rest: rest.to_string(),
-                });
-            }
-            if i > chunk_start {
-                chunks.push(Chunk {
-                    start: chunk_start,
-                    end: i,
-                    line: chunk_line,
-                });
-            }
-            chunk_start = next;
-            chunk_line = line + 1;
+        let rest = text[i + 3..eol].trim();
+        if !rest.is_empty() && !rest.starts_with('#') {
+            errors.push(SeparatorError {
+                line,
+                rest: rest.to_string(),
+            });
         }
-        i = next;
-        line += 1;
+        if i > chunk_start {
+            chunks.push(Chunk {
+                start: chunk_start,
+                end: i,
+                line: chunk_line,
+            });
+        }
+        chunk_start = next;
+        chunk_line = line + 1;
     }
     if bytes.len() > chunk_start {
         chunks.push(Chunk {
@@ -121,5 +125,74 @@ mod tests {
         );
         let (chunks, _) = split_documents("# header\n---\na: 1\n", 0, 1);
         assert_eq!(chunks.len(), 2, "a comment-only chunk is kept, as opm does");
+    }
+
+    /// opm's rule applied line by line, as written: the reference the quick split must match.
+    fn split_line_by_line(
+        text: &str,
+        from: usize,
+        first_line: u32,
+    ) -> (Vec<Chunk>, Vec<SeparatorError>) {
+        let (mut chunks, mut errors) = (Vec::new(), Vec::new());
+        let (mut line, mut chunk_start, mut chunk_line) = (first_line, from, first_line);
+        let mut i = from;
+        while i < text.len() {
+            let eol = text[i..].find('\n').map_or(text.len(), |p| i + p);
+            let next = (eol + 1).min(text.len());
+            if text[i..eol].starts_with("---") {
+                let rest = text[i + 3..eol].trim();
+                if !rest.is_empty() && !rest.starts_with('#') {
+                    errors.push(SeparatorError {
+                        line,
+                        rest: rest.to_string(),
+                    });
+                }
+                if i > chunk_start {
+                    chunks.push(Chunk {
+                        start: chunk_start,
+                        end: i,
+                        line: chunk_line,
+                    });
+                }
+                chunk_start = next;
+                chunk_line = line + 1;
+            }
+            i = next;
+            line += 1;
+        }
+        if text.len() > chunk_start {
+            chunks.push(Chunk {
+                start: chunk_start,
+                end: text.len(),
+                line: chunk_line,
+            });
+        }
+        (chunks, errors)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn splits_as_line_by_line(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "---", "--- # c", "--- x", "----", "--", "-", "a: 1", "  ---", "", "\n", " ", "#", "...", "é",
+            ]), 0..24),
+            newlines in proptest::collection::vec(proptest::bool::ANY, 24),
+            from in 0usize..64,
+        ) {
+            let mut text = String::new();
+            for (p, nl) in pieces.iter().zip(&newlines) {
+                text.push_str(p);
+                if *nl {
+                    text.push('\n');
+                }
+            }
+            // Any place to start from: a line start, or where JSON read before it ended.
+            let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            let at = bounds[from % bounds.len()];
+            proptest::prop_assert_eq!(
+                split_documents(&text, at, 3),
+                split_line_by_line(&text, at, 3)
+            );
+        }
     }
 }

@@ -18,6 +18,9 @@ pub(super) struct Decline;
 
 type R<T> = Result<T, Decline>;
 
+/// Where a plain scalar ends, and the `:` after it that makes it a key.
+type Extent = (usize, Option<usize>);
+
 /// Deeper documents go to the full reader, which reports its own limit.
 const MAX_DEPTH: usize = 64;
 /// Longer implicit keys go to the full reader (YAML limits them to 1024 characters).
@@ -43,7 +46,9 @@ fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> R
         i: chunk.start,
         line: chunk.line,
         line_start: chunk.start,
+        line_end: line_end(text.as_bytes(), chunk.start, chunk.end),
         next: None,
+        extent: std::cell::Cell::new(None),
         depth: 0,
         entries: Vec::new(),
         items: Vec::new(),
@@ -52,6 +57,11 @@ fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> R
     let read = s.document();
     *sharing = s.sharing;
     read
+}
+
+/// The end of the line of `b` that byte `from` is on: its `\n`, or `end`.
+fn line_end(b: &[u8], from: usize, end: usize) -> usize {
+    memchr::memchr(b'\n', &b[from..end]).map_or(end, |p| from + p)
 }
 
 /// Control characters (tabs and carriage returns included) and byte order marks, which the full
@@ -73,13 +83,18 @@ struct Scanner<'t> {
     /// End of the document's bytes.
     end: usize,
     file: u32,
-    /// The reading position, on line `line`, which starts at byte `line_start`.
+    /// The reading position, on line `line`, which starts at byte `line_start` and ends at byte
+    /// `line_end` (its `\n`, or the end of the document): found once per line, as every step on the
+    /// line needs it.
     i: usize,
     line: u32,
     line_start: usize,
+    line_end: usize,
     /// After a value: the indentation of the next line with content (the position is at that
     /// content), or `None` at the end of the document.
     next: Option<usize>,
+    /// The last plain extent found and where it starts: a key is looked for before it is read.
+    extent: std::cell::Cell<Option<(usize, Extent)>>,
     depth: usize,
     /// The entries and items of the collections being read, innermost last: a collection takes
     /// its own off the top when it ends, in one allocation of exactly its size.
@@ -130,16 +145,15 @@ impl Scanner<'_> {
 
     /// The end of the current line (its `\n`, or the end of the document).
     fn eol(&self) -> usize {
-        memchr::memchr(b'\n', &self.b[self.i.min(self.end)..self.end])
-            .map_or(self.end, |p| self.i + p)
+        self.line_end
     }
 
     /// Moves to the start of the next line.
     fn next_line(&mut self) {
-        let eol = self.eol();
-        self.i = (eol + 1).min(self.end);
+        self.i = (self.line_end + 1).min(self.end);
         self.line += 1;
         self.line_start = self.i;
+        self.line_end = line_end(self.b, self.i, self.end);
     }
 
     /// At the start of a line: skips blank and comment lines and stops at the content of the next
@@ -391,10 +405,42 @@ impl Scanner<'_> {
     /// The extent of the plain scalar at the position: its end (trailing spaces trimmed) and, when it
     /// is followed by `:` and a space or line end, that `:`. Declines on what a plain scalar cannot
     /// start with.
-    fn plain_extent(&self) -> R<(usize, Option<usize>)> {
+    fn plain_extent(&self) -> R<Extent> {
+        let start = self.i;
+        if let Some((at, extent)) = self.extent.get()
+            && at == start
+        {
+            return Ok(extent);
+        }
+        let extent = self.find_plain_extent()?;
+        self.extent.set(Some((start, extent)));
+        Ok(extent)
+    }
+
+    fn find_plain_extent(&self) -> R<Extent> {
         let start = self.i;
         let c = self.at(start);
-        let indicator = b"-?:,[]{}#&*!|>'\"%@`".contains(&c);
+        let indicator = matches!(
+            c,
+            b'-' | b'?'
+                | b':'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'#'
+                | b'&'
+                | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'\''
+                | b'"'
+                | b'%'
+                | b'@'
+                | b'`'
+        );
         if c == b'\n'
             || (indicator && (!matches!(c, b'-' | b'?' | b':') || self.blank_at(start + 1)))
         {
