@@ -357,6 +357,13 @@ pub fn plain_is_safe(s: &str) -> bool {
     if s.contains(": ") || s.contains(" #") || s.contains([',', '?', '[', ']', '{', '}']) {
         return false;
     }
+    // A `-` after a blank, last in the scalar, is followed by `,` or `]` in a flow collection, which
+    // this crate's own reader takes for the start of a new, invalid scalar (go-yaml does not).
+    if let Some(rest) = s.strip_suffix('-')
+        && rest.ends_with(char::is_whitespace)
+    {
+        return false;
+    }
     !s.chars().any(yaml_needs_escape)
 }
 
@@ -688,6 +695,11 @@ mod tests {
             "<<",
             "=",
             "- x",
+            "yes -",
+            "a -",
+            "a - b",
+            "a -b",
+            "a-",
             "a: b",
             "#x",
             "a #b",
