@@ -175,8 +175,20 @@ pub fn start(m: &Model, effect: Effect) -> Started {
         // Reads the whole catalog, which the model owns: done here, after the runtime has drawn
         // the "validating…" line.
         Effect::ValidateAll => Started::Done(Action::Validated(Box::new(l.ws.validate_all()))),
+        // Reads both catalogs, the model's: done here likewise (the runtime borrows them on a
+        // worker).
+        Effect::FindChanges => match &m.compare {
+            Some(old) => Started::Done(find_changes(old, l)),
+            None => Started::Runtime(Effect::FindChanges),
+        },
         other => Started::Runtime(other),
     }
+}
+
+/// Review mode: the changes from the older catalog to the one loaded. Reads the long strings of
+/// the objects that differ.
+pub fn find_changes(old: &fbc_core::catalog::Catalog, l: &super::app::Loaded) -> Action {
+    Action::ChangesFound(Box::new(fbc_core::diff::diff(old, l.ws.catalog())))
 }
 
 /// Runs an effect to completion on this thread: the action it ends in, or the effect back when only

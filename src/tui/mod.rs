@@ -284,6 +284,9 @@ impl Runtime {
         if effect == Effect::ValidateAll {
             return self.validate_all();
         }
+        if effect == Effect::FindChanges {
+            return self.find_changes();
+        }
         match effects::start(&self.model, effect) {
             effects::Started::Done(action) => {
                 let _ = self.tx.send(action);
@@ -299,10 +302,31 @@ impl Runtime {
         Ok(())
     }
 
-    /// Validates the whole catalog on a worker that borrows it from the model, drawing meanwhile
-    /// (the "validating…" line) and keeping input for afterwards: nothing can change the catalog
-    /// while it is read.
+    /// Validates the whole catalog on a worker that borrows it from the model (see
+    /// [`Runtime::borrowing`]).
     fn validate_all(&mut self) -> std::io::Result<()> {
+        self.borrowing(|m| {
+            m.loaded()
+                .map(|l| Action::Validated(Box::new(l.ws.validate_all())))
+        })
+    }
+
+    /// Review mode: works out the changes from the older catalog on a worker that borrows both
+    /// from the model (see [`Runtime::borrowing`]).
+    fn find_changes(&mut self) -> std::io::Result<()> {
+        self.borrowing(|m| match (&m.compare, m.loaded()) {
+            (Some(old), Some(l)) => Some(effects::find_changes(old, l)),
+            _ => None,
+        })
+    }
+
+    /// Runs `work` on a worker that borrows the model, drawing meanwhile and keeping input for
+    /// afterwards: nothing can change the catalog while it is read. What `work` ends in is sent
+    /// back as an action.
+    fn borrowing(
+        &mut self,
+        work: impl FnOnce(&Model) -> Option<Action> + Send,
+    ) -> std::io::Result<()> {
         let Runtime {
             model,
             terminal,
@@ -311,20 +335,17 @@ impl Runtime {
             tx,
             ..
         } = self;
-        let Some(l) = model.loaded() else {
-            return Ok(());
-        };
         let model: &Model = model;
-        let validation = std::thread::scope(|s| -> std::io::Result<_> {
-            let worker = s.spawn(|| l.ws.validate_all());
+        let done = std::thread::scope(|s| -> std::io::Result<_> {
+            let worker = s.spawn(|| work(model));
             while !worker.is_finished() {
                 terminal.draw(|f| view::view(model, f, theme))?;
                 deferred.extend(read_input()?);
             }
             Ok(worker.join())
         })?;
-        if let Ok(v) = validation {
-            let _ = tx.send(Action::Validated(Box::new(v)));
+        if let Ok(Some(action)) = done {
+            let _ = tx.send(action);
         }
         Ok(())
     }
@@ -347,7 +368,8 @@ impl Runtime {
             | Effect::LookUpImage { .. }
             | Effect::Export { .. }
             | Effect::ExportChanges { .. }
-            | Effect::ValidateAll => {}
+            | Effect::ValidateAll
+            | Effect::FindChanges => {}
         }
     }
 

@@ -328,6 +328,8 @@ pub enum Action {
     Input(crate::tui::input::Input),
     /// The older catalog of review mode (`--compare OLD`).
     CompareLoaded(Result<Box<Catalog>, String>),
+    /// Review mode: the changes from the older catalog to the one loaded, worked out on a worker.
+    ChangesFound(Box<fbc_core::diff::CatalogDiff>),
     Mouse(MouseEvent),
     /// The catalog read and validated on a worker ([`crate::tui::effects::load`]), or why it could
     /// not be read.
@@ -411,6 +413,8 @@ pub enum Effect {
     CompletePath { text: String },
     /// Validate the whole catalog afresh ([`Action::Validated`]).
     ValidateAll,
+    /// Review mode: work out the changes from the older catalog ([`Action::ChangesFound`]).
+    FindChanges,
     /// Look up a bundle image in the templates' sources, then make `edit`
     /// ([`Action::ImageLookedUp`]).
     LookUpImage {
@@ -448,20 +452,26 @@ impl Model {
         }
     }
 
-    /// Review mode: works out the changes from the older catalog (when both are loaded).
-    pub fn refresh_changes(&mut self) {
-        let Some(old) = self.compare.take() else {
-            return;
-        };
+    /// Review mode: asks a worker for the changes from the older catalog when both are loaded
+    /// (they come back as [`Action::ChangesFound`]).
+    pub fn find_changes(&self) -> Vec<Effect> {
+        if self.compare.is_some() && self.loaded().is_some() {
+            vec![Effect::FindChanges]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Review mode: takes the changes a worker found from the older catalog.
+    pub fn changes_found(&mut self, review: fbc_core::diff::CatalogDiff) {
         if let Some(l) = self.loaded_mut() {
-            l.review = fbc_core::diff::diff(&old, l.ws.catalog());
+            l.review = review;
             l.changes = changes(&l.review);
             l.refresh();
             if l.changes.is_empty() {
                 self.status = Some("no changes from the catalog compared with".into());
             }
         }
-        self.compare = Some(old);
     }
 
     /// Applies an edit to the open catalog; the tree, graph and problems follow.

@@ -357,3 +357,77 @@ fn a_template_edit_that_names_a_new_image_reads_nothing_in_update_or_view() {
     ui.keys("ctrl-r", "redo");
     assert_eq!(bundles(&ui), 2);
 }
+
+/// Review mode (`fbc-edit DIR --compare OLD`) on a real catalog where a package whose strings are
+/// left on disk changed: the changes are worked out on a worker whichever catalog arrives first,
+/// and again when the catalog is read anew; `update` and `view` only take them.
+#[test]
+fn a_review_session_reads_nothing_in_update_or_view() {
+    let (old, new) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let real = common::real("redhat-openshift-ecosystem__certified-operators__catalogs-v4.18");
+    for (dir, package) in [
+        (old.path(), long_strings_package()),
+        // The newer bundle's long CSV description changed, and the package's long description.
+        (
+            new.path(),
+            long_strings_package()
+                .replace("csv-1.1.0-word7 ", "csv-1.1.0-word7 reworded ")
+                .replace("package-word3 ", "package-word3 reworded "),
+        ),
+    ] {
+        common::copy_dir(&real, dir);
+        std::fs::create_dir(dir.join("a-long-strings-operator")).unwrap();
+        std::fs::write(dir.join("a-long-strings-operator/catalog.yaml"), package).unwrap();
+    }
+    // Loaded on a worker, as the runtime does.
+    let compared =
+        || Action::CompareLoaded(Ok(Box::new(fbc_core::catalog::load(old.path()).unwrap())));
+    let expect_changes = |ui: &Ui, step: &str| {
+        let l = ui.m.loaded().unwrap();
+        let texts: Vec<&str> = l.changes.iter().map(|c| c.text.as_str()).collect();
+        assert!(
+            texts.contains(&"package a-long-strings-operator changed"),
+            "{step}: {texts:#?}"
+        );
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.contains("a-long-strings-operator.v1.1.0")),
+            "{step}: {texts:#?}"
+        );
+        assert!(
+            !texts
+                .iter()
+                .any(|t| t.contains("a-long-strings-operator.v1.0.0")),
+            "{step}: {texts:#?}"
+        );
+        assert!(
+            ui.frame.contains("package a-long-strings-operator changed"),
+            "{step}:\n{}",
+            ui.frame
+        );
+    };
+
+    // The catalog compared with arrives after the catalog.
+    let mut ui = Ui::new(new.path());
+    let size = || Action::Resize {
+        width: 160,
+        height: 60,
+    };
+    ui.run(size(), "resize");
+    ui.run(fbc_edit::tui::effects::load(new.path(), None), "load");
+    ui.run(compared(), "the catalog compared with, after the catalog");
+    expect_changes(&ui, "compared after");
+    // Read anew (after `$EDITOR`, or a reload): the changes are worked out again.
+    ui.run(fbc_edit::tui::effects::load(new.path(), None), "read anew");
+    expect_changes(&ui, "read anew");
+    ui.select(&["a-long-strings-operator"]);
+    ui.keys("l j", "moving over the changed package");
+
+    // The catalog compared with arrives first.
+    let mut ui = Ui::new(new.path());
+    ui.run(size(), "resize");
+    ui.run(compared(), "the catalog compared with, before the catalog");
+    ui.run(fbc_edit::tui::effects::load(new.path(), None), "load after");
+    expect_changes(&ui, "compared before");
+}

@@ -58,20 +58,25 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
                 diff_resized(view, m.size);
             }
         }
-        Action::Loaded(Ok(ws)) => loaded(m, fbc_core::workspace::session::Session::Catalog(ws)),
+        Action::Loaded(Ok(ws)) => {
+            loaded(m, fbc_core::workspace::session::Session::Catalog(ws));
+            return m.find_changes();
+        }
         Action::TemplatesOpened(Ok(set)) => {
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
             }
-            loaded(m, fbc_core::workspace::session::Session::Templates(set))
+            loaded(m, fbc_core::workspace::session::Session::Templates(set));
+            return m.find_changes();
         }
         Action::TemplatesOpened(Err(e)) => m.state = State::Failed(e),
         Action::Loaded(Err(e)) => m.state = State::Failed(e),
         Action::Exported(message) => m.status = Some(message),
         Action::CompareLoaded(Ok(old)) => {
             m.compare = Some(old);
-            m.refresh_changes();
+            return m.find_changes();
         }
+        Action::ChangesFound(review) => m.changes_found(*review),
         Action::CompareLoaded(Err(e)) => {
             m.status = Some(format!("cannot open the catalog to compare with: {e}"))
         }

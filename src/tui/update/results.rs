@@ -139,7 +139,6 @@ pub(crate) fn loaded(m: &mut Model, ws: Session) {
         m.status = Some(said);
     }
     m.state = State::Ready(Box::new(l));
-    m.refresh_changes();
 }
 
 /// Applies unsaved edits again to the catalog read anew; says how many still applied and which
