@@ -3,6 +3,7 @@
 pub mod bundle;
 pub mod diff;
 pub mod edit;
+mod edit_args;
 pub mod edit_template;
 pub mod graph;
 pub mod image;
