@@ -162,9 +162,14 @@ impl OpmVersion {
 
     /// The variant of Go's `sort.Slice` the release sorts with (its Go release's).
     pub fn sort(self) -> crate::text::gosort::GoRelease {
-        let GoRelease { major, minor } = self.go_release();
-        crate::text::gosort::GoRelease::of_go_version(&format!("{major}.{minor}"))
-            .unwrap_or_default()
+        use crate::text::gosort::GoRelease as Sort;
+        // Every supported release is built with Go 1.22 or later, where the variant is chosen by
+        // the minor version alone.
+        if self.go_release().minor < 24 {
+            Sort::Go1_19To1_23
+        } else {
+            Sort::Go1_24On
+        }
     }
 
     /// A rendered bundle as this release writes it: before v1.62 the `olm.package` property has no

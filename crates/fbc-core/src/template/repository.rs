@@ -542,12 +542,22 @@ impl RepositoryBundles {
             };
             // The directory's render leaves related images unsorted; the committed bundle has them
             // as the opm that wrote it sorted them, with whichever Go release built it.
-            let differs = GoRelease::ALL.into_iter().map(|go| {
+            // The newest release first: most committed bundles are its, and then one copy is made.
+            let mut differs = None;
+            for go in GoRelease::ALL.into_iter().rev() {
                 let mut sorted = ours.clone();
                 crate::bundle::sort_related_images(&mut sorted, go);
-                first_difference(&sorted, &c.bundle, String::new())
-            });
-            if let Some(at) = differs.reduce(|a, b| a.and(b)).flatten() {
+                match first_difference(&sorted, &c.bundle, String::new()) {
+                    None => {
+                        differs = None;
+                        break;
+                    }
+                    Some(at) => {
+                        differs.get_or_insert(at);
+                    }
+                }
+            }
+            if let Some(at) = differs {
                 return Err(Unproven::Because(format!(
                     "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
                     dir.display(),
