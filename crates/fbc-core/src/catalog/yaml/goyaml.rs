@@ -220,6 +220,22 @@ impl Emitter {
         if !self.whitespace {
             self.put(' ');
         }
+        if !s.contains(' ') {
+            // Nothing to fold: every character is written as it is (long base64 data, image
+            // references), so the text goes out whole.
+            self.out.push_str(s);
+            self.column += s.chars().count();
+        } else {
+            self.write_plain_folded(s, allow_breaks);
+        }
+        self.whitespace = false;
+        self.indention = false;
+        if root {
+            self.open_ended = true;
+        }
+    }
+
+    fn write_plain_folded(&mut self, s: &str, allow_breaks: bool) {
         let chars: Vec<char> = s.chars().collect();
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
@@ -236,11 +252,6 @@ impl Emitter {
                 self.indention = false;
                 spaces = false;
             }
-        }
-        self.whitespace = false;
-        self.indention = false;
-        if root {
-            self.open_ended = true;
         }
     }
 
@@ -395,6 +406,7 @@ pub fn reads_back_as_string(s: &str) -> bool {
 
 /// What the emitter's analysis of a scalar allows (block context only: flow collections are never
 /// written with content).
+#[derive(Debug, PartialEq, Eq)]
 struct Analysis {
     plain: bool,
     single: bool,
@@ -409,6 +421,23 @@ fn analyze(s: &str) -> Analysis {
             literal: false,
         };
     }
+    // Letters, digits and base64's `+/=` anywhere allow every style: no indicator, space, break or
+    // special character can be among them (long base64 data is all of this kind).
+    if s
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+    {
+        return Analysis {
+            plain: true,
+            single: true,
+            literal: true,
+        };
+    }
+    analyze_chars(s)
+}
+
+/// [`analyze`] character by character, as libyaml does.
+fn analyze_chars(s: &str) -> Analysis {
     let chars: Vec<char> = s.chars().collect();
     let mut block_indicators = s.starts_with("---") || s.starts_with("...");
     let (mut leading, mut trailing, mut break_space, mut space_break) =
@@ -696,6 +725,13 @@ mod tests {
     }
 
     /// A document read back through the catalog reader, as JSON.
+    #[test]
+    fn a_float_reads_back_to_the_nearest_double() {
+        // Go parses floats exactly; so must the reading that checks what was written.
+        let v = read_back("weight: 2.6081291092562574e+08\n");
+        assert_eq!(v["weight"].as_f64(), Some(260_812_910.925_625_74));
+    }
+
     fn read_back(text: &str) -> Value {
         let node = crate::catalog::node::inlined(&crate::catalog::yaml::parse_one(text), text);
         to_json(&node)
@@ -745,6 +781,27 @@ mod tests {
             let text = marshal(&map);
             let back = read_back(&text);
             prop_assert!(same(&back, &map), "{map:?} written as\n{text}\nread back as {back:?}");
+        }
+
+        /// The shortcut for letters, digits and `+/=` decides as the character-by-character
+        /// analysis does, and a plain scalar without spaces is written as the folding loop would.
+        #[test]
+        fn base64_shortcut_agrees(s in "[A-Za-z0-9+/=]{1,200}") {
+            prop_assert_eq!(analyze(&s), analyze_chars(&s));
+            let fresh = || Emitter {
+                out: String::new(),
+                column: 0,
+                indent: -1,
+                whitespace: true,
+                indention: true,
+                open_ended: false,
+            };
+            let mut whole = fresh();
+            whole.write_plain(&s, true, false);
+            let mut folded = fresh();
+            folded.write_plain_folded(&s, true);
+            prop_assert_eq!(&whole.out, &folded.out);
+            prop_assert_eq!(whole.column, folded.column);
         }
 
         /// The same value is always written the same way, whatever the order of its keys.
