@@ -2,6 +2,7 @@
 //! [`fbc_core`] and the image reader in [`fbc_image`]. Dependencies point down: the faces call the
 //! engine, never the other way round.
 
+pub mod alloc;
 pub mod cli;
 pub mod theme;
 pub mod tui;

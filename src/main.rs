@@ -6,6 +6,7 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    fbc_edit::alloc::tune();
     // Piped into `head`, output stops quietly like any Unix tool's instead of a panic on the
     // broken pipe.
     #[cfg(unix)]

@@ -423,8 +423,7 @@ fn analyze(s: &str) -> Analysis {
     }
     // Letters, digits and base64's `+/=` anywhere allow every style: no indicator, space, break or
     // special character can be among them (long base64 data is all of this kind).
-    if s
-        .bytes()
+    if s.bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
     {
         return Analysis {
