@@ -354,9 +354,15 @@ enum Decoded {
 impl Decoded {
     fn of(data: &str) -> Result<Decoded, MigrateError> {
         use base64::Engine as _;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(data.trim())
-            .map_err(MigrateError::NotBase64)?;
+        let data = data.trim();
+        // The SIMD decoder takes the same canonical base64 as the scalar one, which is asked only
+        // for what the first refuses, to say why.
+        let bytes = match base64_simd::STANDARD.decode_to_vec(data) {
+            Ok(b) => b,
+            Err(_) => base64::engine::general_purpose::STANDARD
+                .decode(data)
+                .map_err(MigrateError::NotBase64)?,
+        };
         let object: Value = serde_json::from_slice(&bytes).map_err(MigrateError::NotJson)?;
         Ok(
             if object["kind"].as_str() == Some("ClusterServiceVersion") {
@@ -368,33 +374,71 @@ impl Decoded {
     }
 }
 
-/// The `olm.bundle.object`s the migration has decoded, by the SHA-256 of their data, shared by the
-/// renderings of one operator (clones share it). What a manifest migrates to depends on its data
-/// alone, so a bundle met again is migrated without decoding its manifests again.
-#[derive(Debug, Clone, Default)]
+/// The `olm.bundle.object`s the migration has decoded, by their data, shared by the renderings of
+/// one operator (clones share it). What a manifest migrates to depends on its data alone, so a
+/// bundle met again is migrated without decoding its manifests again.
+///
+/// Entries are found by a hash of the data under a seed drawn for each memo, then compared with
+/// the data itself: data crafted to collide can cost a comparison, never give another manifest's
+/// migration.
+#[derive(Debug, Clone)]
 pub struct MigrationMemo {
-    decoded: Arc<Mutex<HashMap<[u8; 32], Arc<Decoded>>>>,
+    decoded: Arc<Mutex<HashMap<u64, Vec<Remembered>>>>,
+    seed: u64,
+}
+
+/// One decoded manifest and the data it was decoded from.
+#[derive(Debug)]
+struct Remembered {
+    data: Box<str>,
+    decoded: Arc<Decoded>,
+}
+
+impl Default for MigrationMemo {
+    fn default() -> Self {
+        use std::hash::BuildHasher as _;
+        MigrationMemo {
+            decoded: Arc::default(),
+            seed: std::hash::RandomState::new().hash_one(0x6d69_6772_6174_65u64),
+        }
+    }
 }
 
 impl MigrationMemo {
     fn decoded(&self, data: &str) -> Result<Arc<Decoded>, MigrateError> {
-        use sha2::Digest as _;
-        let key: [u8; 32] = sha2::Sha256::digest(data.as_bytes()).into();
+        let key = xxhash_rust::xxh3::xxh3_64_with_seed(data.as_bytes(), self.seed);
         let known = self
             .decoded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .get(&key)
-            .cloned();
+            .and_then(|held| held.iter().find(|r| &*r.data == data))
+            .map(|r| Arc::clone(&r.decoded));
         if let Some(d) = known {
             return Ok(d);
         }
         let d = Arc::new(Decoded::of(data)?);
+        let mut map = self.decoded.lock().unwrap_or_else(PoisonError::into_inner);
+        let held = map.entry(key).or_default();
+        // Another rendering may have decoded the same data meanwhile.
+        if !held.iter().any(|r| &*r.data == data) {
+            held.push(Remembered {
+                data: data.into(),
+                decoded: Arc::clone(&d),
+            });
+        }
+        Ok(d)
+    }
+
+    /// How many distinct manifests are remembered.
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.decoded
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, Arc::clone(&d));
-        Ok(d)
+            .values()
+            .map(Vec::len)
+            .sum()
     }
 }
 
@@ -511,5 +555,51 @@ mod tests {
                 .to_string()
                 .contains("not base64")
         );
+        // The CSV, the CRD and the CSV that cannot migrate: each remembered once.
+        assert_eq!(memo.len(), 3);
+    }
+
+    proptest::proptest! {
+        /// What the SIMD decoder takes, the scalar one takes too, as the same bytes: the
+        /// migration accepts no more base64 than before.
+        #[test]
+        fn simd_decoding_takes_only_what_the_scalar_one_does(
+            raw in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+            noise in "[A-Za-z0-9+/=]{0,12}",
+            cut in 0usize..4,
+        ) {
+            use base64::Engine as _;
+            let good = base64::engine::general_purpose::STANDARD.encode(&raw);
+            let mangled = format!("{}{noise}", &good[..good.len().saturating_sub(cut)]);
+            for text in [good.as_str(), mangled.as_str()] {
+                if let Ok(fast) = base64_simd::STANDARD.decode_to_vec(text) {
+                    let slow = base64::engine::general_purpose::STANDARD.decode(text);
+                    proptest::prop_assert_eq!(slow.ok(), Some(fast), "{}", text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn data_under_the_same_hash_is_not_taken_for_another() {
+        let csv = |name: &str| {
+            let v = json!({"kind": "ClusterServiceVersion", "metadata": {"name": name},
+                "spec": {"displayName": name}});
+            object(&v)["value"]["data"].as_str().unwrap().to_string()
+        };
+        let (a, b) = (csv("a.v1"), csv("b.v1"));
+        let memo = MigrationMemo::default();
+        let decoded_a = memo.decoded(&a).unwrap();
+        // B's hash now leads to A's data, as a collision would.
+        let key_b = xxhash_rust::xxh3::xxh3_64_with_seed(b.as_bytes(), memo.seed);
+        memo.decoded.lock().unwrap().entry(key_b).or_default().push(Remembered {
+            data: a.as_str().into(),
+            decoded: decoded_a,
+        });
+        let got = memo.decoded(&b).unwrap();
+        let Decoded::Csv(Ok(meta)) = &*got else {
+            panic!("not a CSV: {got:?}");
+        };
+        assert_eq!(meta["displayName"], "b.v1");
     }
 }

@@ -5,7 +5,6 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use base64::Engine as _;
 use serde_json::{Map, Value};
 
 use super::{ApiKey, BundleError, Object, RegistryBundle, TypedValue, codes, csv_metadata, str_of};
@@ -258,7 +257,7 @@ fn bundle_objects(b: &RegistryBundle) -> Vec<Prop> {
             // The manifest as Go's encoder writes it, keys sorted, written without sorting a copy.
             let mut json = String::new();
             write_go_json_sorted(&mut json, &o.value, true);
-            let data = base64::engine::general_purpose::STANDARD.encode(json.as_bytes());
+            let data = base64_simd::STANDARD.encode_to_string(json.as_bytes());
             let mut m = Map::new();
             m.insert("data".to_string(), Value::String(data));
             // Ordered by its data (`object_data`), so its text is not written.
