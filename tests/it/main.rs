@@ -30,6 +30,7 @@ mod repo;
 mod repo_add_ocp;
 mod roundtrip;
 mod safety;
+mod schemas;
 mod template;
 mod template_cli;
 mod template_edit;
