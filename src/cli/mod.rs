@@ -14,6 +14,7 @@ pub mod path;
 pub mod release;
 pub mod repo;
 pub mod report;
+pub mod schema;
 pub mod template;
 pub mod validate;
 
@@ -99,6 +100,9 @@ pub enum Command {
     /// certified-operators, marketplace): check every FBC operator as the repository's CI does,
     /// or open a new OCP catalog version.
     Repo(repo::RepoArgs),
+    /// Print the JSON Schema of a catalog object, a template, ci.yaml or release-config.yaml
+    /// (without NAME, list them), for editors and other checkers.
+    Schema(schema::SchemaArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -133,6 +137,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Template(args)) => template::run(&args),
         Some(Command::Repo(args)) => repo::run(&args),
         Some(Command::Release(args)) => release::run(&args),
+        Some(Command::Schema(args)) => schema::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

@@ -30,6 +30,8 @@ mod repo;
 mod repo_add_ocp;
 mod roundtrip;
 mod safety;
+mod schemas;
+mod schemas_files;
 mod template;
 mod template_cli;
 mod template_edit;
