@@ -7,6 +7,7 @@ use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
 use fbc_core::catalog::commit::CommitOptions;
+use fbc_core::catalog::write::{Pending, unified_diff};
 use fbc_core::catalog::node::{Node, Str};
 use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
@@ -219,7 +220,7 @@ fn run_edit(
     let mut invalid = false;
     for t in templates {
         println!("== {}", t.display());
-        match apply_one(args, t, edit, &extra) {
+        match apply_one(args, root, t, edit, &extra) {
             Ok((ws, leaves_invalid)) => {
                 invalid |= leaves_invalid;
                 changed.push(ws);
@@ -254,7 +255,7 @@ fn run_edit(
     let docs: Vec<&TemplateDoc> = changed.iter().map(|w| w.doc()).collect();
     match write_docs(root, &docs, &[], &rendered, args.force) {
         Ok(written) => {
-            eprintln!("{}: wrote {}", edit.describe(), written.join(", "));
+            eprintln!("{}", said_written(&edit.describe(), &written));
             if refused > 0 {
                 eprintln!("({refused} template(s) not changed: see above)");
             }
@@ -289,6 +290,7 @@ fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::
 /// workspace and whether its rendering is left invalid, or why the edit does not apply.
 fn apply_one(
     args: &EditArgs,
+    root: &Root,
     t: &Path,
     edit: &TemplateEdit,
     extra: &Option<ImageDir>,
@@ -301,8 +303,8 @@ fn apply_one(
     }
     let before = ws.rendering().ok().map(|r| r.blobs.clone());
     let outcome = ws.apply(edit.clone()).map_err(|e| e.to_string())?;
-    match ws.preview() {
-        Ok(d) => print!("{d}"),
+    match template_pending(root, ws.doc()) {
+        Ok(p) => print!("{}", unified_diff(&p)),
         Err(e) => println!("cannot show the change: {e}"),
     }
     print_generated_changes(&ws, before.as_deref());
@@ -359,6 +361,42 @@ pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
     }
 }
 
+/// What a save would change in a template, each file named by its path under `root` (the
+/// directory the command line fixed), so that templates of one name in several directories are
+/// told apart.
+pub(crate) fn template_pending(
+    root: &Root,
+    doc: &TemplateDoc,
+) -> Result<Vec<Pending>, fbc_core::catalog::write::WriteError> {
+    let dir = doc.path().parent().unwrap_or(Path::new(""));
+    Ok(doc
+        .catalog
+        .pending()?
+        .into_iter()
+        .map(|mut p| {
+            p.path = shown(root, &dir.join(&p.path));
+            p
+        })
+        .collect())
+}
+
+/// A path as a diff names it: below `root`, else as it is.
+pub(crate) fn shown(root: &Root, path: &Path) -> String {
+    templates::place(root, path).unwrap_or_else(|_| path.display().to_string())
+}
+
+/// What a write did: the files it wrote, or that there was nothing to write (the templates hold
+/// the change already and their catalogs are rendered from them).
+fn said_written(what: &str, written: &[String]) -> String {
+    if written.is_empty() {
+        format!(
+            "{what}: nothing to write: the templates hold it already and the catalogs they map to are up to date"
+        )
+    } else {
+        format!("{what}: wrote {}", written.join(", "))
+    }
+}
+
 /// Writes the changed templates, new files and re-rendered catalogs in one commit under `root`;
 /// returns the paths written. A file outside the root is refused, and then nothing is written.
 fn write_docs(
@@ -400,17 +438,21 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
         }
         Ok((docs, new_files, what)) => {
             for d in &docs {
-                match d.catalog.preview() {
-                    Ok(p) => print!("{p}"),
+                match template_pending(root, d) {
+                    Ok(p) => print!("{}", unified_diff(&p)),
                     Err(e) => eprintln!("fbc-edit: {e}"),
                 }
             }
-            for (p, text) in &new_files {
-                println!("--- /dev/null\n+++ {}", p.display());
-                for line in text.lines() {
-                    println!("+{line}");
-                }
-            }
+            let created: Vec<Pending> = new_files
+                .iter()
+                .map(|(p, text)| Pending {
+                    path: shown(root, p),
+                    created: true,
+                    old: String::new(),
+                    new: text.clone(),
+                })
+                .collect();
+            print!("{}", unified_diff(&created));
             let rendered = if args.no_render {
                 Ok(Vec::new())
             } else {
@@ -434,7 +476,7 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
             let refs: Vec<&TemplateDoc> = docs.iter().collect();
             match write_docs(root, &refs, &new_files, &rendered, args.force) {
                 Ok(written) => {
-                    eprintln!("{what}: wrote {}", written.join(", "));
+                    eprintln!("{}", said_written(&what, &written));
                     exit::OK
                 }
                 Err(e) => {
