@@ -7,8 +7,8 @@ use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
 use fbc_core::catalog::commit::CommitOptions;
-use fbc_core::catalog::write::{Pending, unified_diff};
 use fbc_core::catalog::node::{Node, Str};
+use fbc_core::catalog::write::{Pending, unified_diff};
 use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
 use fbc_core::template::edit::release::{self, OperatorDir, Release};
@@ -357,7 +357,7 @@ pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
             Err(e) if e.is_not_found() => "new file".to_string(),
             Err(e) => e.to_string(),
         };
-        println!("re-rendered {}: {change}", file.display());
+        println!("re-rendered {}: {change}", shown(root, file));
     }
 }
 
