@@ -106,7 +106,10 @@ mod tests {
     #[test]
     fn stays_valid_only_when_it_was_valid() {
         assert_eq!(verdict(&[], 0, false), ["The catalog stays valid."]);
-        assert_eq!(verdict(&[], 11, true), ["No new problems (11 already there)."]);
+        assert_eq!(
+            verdict(&[], 11, true),
+            ["No new problems (11 already there)."]
+        );
     }
 
     #[test]
@@ -114,8 +117,16 @@ mod tests {
         let ds: Vec<Diagnostic> = ["a/t/v4.17.yaml", "a/t/v4.18.yaml", "a/t/v4.19.yaml"]
             .iter()
             .map(|f| problem("FBC047", f, "stranded: x.v1"))
-            .chain([problem("FBC003", "a/t/v4.17.yaml", "a/t/v4.17.yaml: broken")])
-            .chain([problem("FBC003", "a/t/v4.18.yaml", "a/t/v4.18.yaml: broken")])
+            .chain([problem(
+                "FBC003",
+                "a/t/v4.17.yaml",
+                "a/t/v4.17.yaml: broken",
+            )])
+            .chain([problem(
+                "FBC003",
+                "a/t/v4.18.yaml",
+                "a/t/v4.18.yaml: broken",
+            )])
             .collect();
         assert_eq!(
             verdict(&ds, 0, true),
@@ -144,7 +155,10 @@ mod tests {
         let ds = [problem("FBC047", "x/catalog.yaml", "m")];
         assert_eq!(
             verdict(&ds, 0, false),
-            ["This leaves the catalog invalid (1 new problem):", "  [FBC047] m"]
+            [
+                "This leaves the catalog invalid (1 new problem):",
+                "  [FBC047] m"
+            ]
         );
     }
 }
