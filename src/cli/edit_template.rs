@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
+use super::template_out::{said_written, shown, template_pending};
 use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::catalog::node::{Node, Str};
 use fbc_core::catalog::write::{Pending, unified_diff};
@@ -358,42 +359,6 @@ pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
             Err(e) => e.to_string(),
         };
         println!("re-rendered {}: {change}", shown(root, file));
-    }
-}
-
-/// What a save would change in a template, each file named by its path under `root` (the
-/// directory the command line fixed), so that templates of one name in several directories are
-/// told apart.
-pub(crate) fn template_pending(
-    root: &Root,
-    doc: &TemplateDoc,
-) -> Result<Vec<Pending>, fbc_core::catalog::write::WriteError> {
-    let dir = doc.path().parent().unwrap_or(Path::new(""));
-    Ok(doc
-        .catalog
-        .pending()?
-        .into_iter()
-        .map(|mut p| {
-            p.path = shown(root, &dir.join(&p.path));
-            p
-        })
-        .collect())
-}
-
-/// A path as a diff names it: below `root`, else as it is.
-pub(crate) fn shown(root: &Root, path: &Path) -> String {
-    templates::place(root, path).unwrap_or_else(|_| path.display().to_string())
-}
-
-/// What a write did: the files it wrote, or that there was nothing to write (the templates hold
-/// the change already and their catalogs are rendered from them).
-fn said_written(what: &str, written: &[String]) -> String {
-    if written.is_empty() {
-        format!(
-            "{what}: nothing to write: the templates hold it already and the catalogs they map to are up to date"
-        )
-    } else {
-        format!("{what}: wrote {}", written.join(", "))
     }
 }
 

@@ -15,6 +15,7 @@ pub mod release;
 pub mod repo;
 pub mod report;
 pub mod template;
+mod template_out;
 pub mod validate;
 
 use std::path::PathBuf;

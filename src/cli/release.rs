@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 
-use super::edit_template::{release_plan, release_rendered, root_of, shown, template_pending};
+use super::edit_template::{release_plan, release_rendered, root_of};
 use super::exit;
 use super::template::SourceArgs;
+use super::template_out::{shown, template_pending};
 use fbc_core::catalog::Severity;
 use fbc_core::catalog::write::{Pending, unified_diff};
 
