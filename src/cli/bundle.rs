@@ -35,7 +35,7 @@ pub struct RenderArgs {
     /// The bundle's image reference: written as `image` and added to relatedImages (empty otherwise,
     /// as opm leaves it for a directory; a bundle image's own reference otherwise). With several
     /// directories, applies to each.
-    #[arg(long, value_name = "REF")]
+    #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
     pub image: Option<String>,
     /// Write one olm.csv.metadata property instead of an olm.bundle.object per manifest.
     #[arg(long)]

@@ -49,12 +49,14 @@ pub enum EditCommand {
     RemoveSkips(RemoveSkips),
     SetSkipRange(SetSkipRange),
     SetReplaces(SetReplaces),
-    /// Remove an entry; its successor takes over its replaces, so nothing is stranded.
+    /// Remove an entry; its successors take over its replaces, skips and skipRange, so nothing is
+    /// stranded.
     RemoveEntry(RemoveEntry),
     /// Remove a bundle from its package: its channel entries, olm.bundle and deprecations.
     ///
     /// Refused when a channel would be left empty or with a dangling replaces; --relink hands the
-    /// removed entry's replaces to the entries that replaced it and drops skips naming it.
+    /// removed entry's replaces to the entries that replaced it, its skips (and its skipRange where
+    /// they have none) to the entries that replaced or skipped it, and drops skips naming it.
     RemoveBundle(RemoveBundle),
     Deprecate(Deprecate),
     Undeprecate(Undeprecate),
@@ -68,12 +70,12 @@ pub enum EditCommand {
         #[arg(long, value_name = "BUNDLE_DIR")]
         from: PathBuf,
         /// The bundle's image reference.
-        #[arg(long, value_name = "REF")]
+        #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
         image: String,
     },
     /// Semver templates: list a bundle image under Candidate, Fast or Stable.
     AddImage {
-        #[arg(long, value_name = "REF")]
+        #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
         image: String,
         /// Candidate, Fast or Stable.
         #[arg(long, short)]
@@ -81,14 +83,14 @@ pub enum EditCommand {
     },
     /// Semver templates: move a listed bundle image to Candidate, Fast or Stable.
     MoveImage {
-        #[arg(long, value_name = "REF")]
+        #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
         image: String,
         #[arg(long, short)]
         channel: String,
     },
     /// Semver templates: take a bundle image out of every list.
     RemoveImage {
-        #[arg(long, value_name = "REF")]
+        #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
         image: String,
     },
     /// Semver templates: GenerateMajorChannels / GenerateMinorChannels.
@@ -197,6 +199,9 @@ fn apply_checked(ws: &mut Workspace, edit: &Edit, force: bool) -> Result<(), i32
         Ok(o) => o,
         Err(e) => {
             eprintln!("fbc-edit: cannot {}: {e}", edit.describe());
+            if let Some(h) = hint(&e) {
+                eprintln!("  hint: {h}");
+            }
             // A name that does not exist is a usage error, as for every command.
             return Err(if e.is_lookup() {
                 exit::USAGE
@@ -216,6 +221,16 @@ fn apply_checked(ws: &mut Workspace, edit: &Edit, force: bool) -> Result<(), i32
         return Err(exit::INVALID);
     }
     Ok(())
+}
+
+/// What to do about a refusal, in the command line's words, when a flag changes the answer.
+pub(super) fn hint(e: &fbc_core::edit::EditError) -> Option<&'static str> {
+    match e {
+        fbc_core::edit::EditError::WouldDangle { .. } => Some(
+            "--relink hands them its replaces and its skips (and its skipRange where they have none)",
+        ),
+        _ => None,
+    }
 }
 
 /// Prints the diff, then writes it (all or nothing) unless it is a dry run.

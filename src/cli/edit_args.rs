@@ -227,7 +227,8 @@ pub struct RemoveBundle {
     package: String,
     #[arg(long, short)]
     bundle: String,
-    /// Entries that replaced the bundle take over its replaces; skips naming it are dropped.
+    /// Entries that replaced the bundle take over its replaces, entries that replaced or skipped
+    /// it its skips (and its skipRange where they have none); skips naming it are dropped.
     #[arg(long)]
     relink: bool,
 }
@@ -289,7 +290,7 @@ pub struct AddBundle {
     #[arg(long, value_name = "BUNDLE_DIR")]
     pub from: PathBuf,
     /// The bundle's image reference (recommended: catalogs serve bundles by image).
-    #[arg(long, value_name = "REF")]
+    #[arg(long, value_name = "REF", value_parser = image_ref)]
     pub image: Option<String>,
     #[arg(long, short)]
     channel: String,
@@ -351,4 +352,25 @@ fn target(channel: &Option<String>, bundle: &Option<String>) -> Target {
         (_, Some(b)) => Target::Bundle(b.clone()),
         _ => Target::Package,
     }
+}
+
+/// Why an image reference given on the command line is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum BadImageRef {
+    #[error("an image reference cannot be empty (give one such as quay.io/org/bundle:v1.0.0)")]
+    Empty,
+    #[error("{0:?} is not an image reference: it holds a space")]
+    Space(String),
+}
+
+/// An image reference given on the command line: refused at once when empty or blank, which no
+/// catalog or registry can serve.
+pub fn image_ref(s: &str) -> Result<String, BadImageRef> {
+    if s.trim().is_empty() {
+        return Err(BadImageRef::Empty);
+    }
+    if s.chars().any(char::is_whitespace) {
+        return Err(BadImageRef::Space(s.to_string()));
+    }
+    Ok(s.to_string())
 }

@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use super::edit::{EditArgs, EditCommand};
 use super::exit;
 use super::template::SourceArgs;
+use super::template_out::{said_written, shown, template_pending};
 use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::catalog::node::{Node, Str};
+use fbc_core::catalog::write::{Pending, unified_diff};
 use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
 use fbc_core::template::edit::release::{self, OperatorDir, Release};
@@ -219,7 +221,7 @@ fn run_edit(
     let mut invalid = false;
     for t in templates {
         println!("== {}", t.display());
-        match apply_one(args, t, edit, &extra) {
+        match apply_one(args, root, t, edit, &extra) {
             Ok((ws, leaves_invalid)) => {
                 invalid |= leaves_invalid;
                 changed.push(ws);
@@ -254,7 +256,7 @@ fn run_edit(
     let docs: Vec<&TemplateDoc> = changed.iter().map(|w| w.doc()).collect();
     match write_docs(root, &docs, &[], &rendered, args.force) {
         Ok(written) => {
-            eprintln!("{}: wrote {}", edit.describe(), written.join(", "));
+            eprintln!("{}", said_written(&edit.describe(), &written));
             if refused > 0 {
                 eprintln!("({refused} template(s) not changed: see above)");
             }
@@ -289,6 +291,7 @@ fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::
 /// workspace and whether its rendering is left invalid, or why the edit does not apply.
 fn apply_one(
     args: &EditArgs,
+    root: &Root,
     t: &Path,
     edit: &TemplateEdit,
     extra: &Option<ImageDir>,
@@ -301,8 +304,8 @@ fn apply_one(
     }
     let before = ws.rendering().ok().map(|r| r.blobs.clone());
     let outcome = ws.apply(edit.clone()).map_err(|e| e.to_string())?;
-    match ws.preview() {
-        Ok(d) => print!("{d}"),
+    match template_pending(root, ws.doc()) {
+        Ok(p) => print!("{}", unified_diff(&p)),
         Err(e) => println!("cannot show the change: {e}"),
     }
     print_generated_changes(&ws, before.as_deref());
@@ -355,7 +358,7 @@ pub(crate) fn print_rendered(root: &Root, rendered: &[(PathBuf, String)]) {
             Err(e) if e.is_not_found() => "new file".to_string(),
             Err(e) => e.to_string(),
         };
-        println!("re-rendered {}: {change}", file.display());
+        println!("re-rendered {}: {change}", shown(root, file));
     }
 }
 
@@ -400,17 +403,21 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
         }
         Ok((docs, new_files, what)) => {
             for d in &docs {
-                match d.catalog.preview() {
-                    Ok(p) => print!("{p}"),
+                match template_pending(root, d) {
+                    Ok(p) => print!("{}", unified_diff(&p)),
                     Err(e) => eprintln!("fbc-edit: {e}"),
                 }
             }
-            for (p, text) in &new_files {
-                println!("--- /dev/null\n+++ {}", p.display());
-                for line in text.lines() {
-                    println!("+{line}");
-                }
-            }
+            let created: Vec<Pending> = new_files
+                .iter()
+                .map(|(p, text)| Pending {
+                    path: shown(root, p),
+                    created: true,
+                    old: String::new(),
+                    new: text.clone(),
+                })
+                .collect();
+            print!("{}", unified_diff(&created));
             let rendered = if args.no_render {
                 Ok(Vec::new())
             } else {
@@ -434,7 +441,7 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
             let refs: Vec<&TemplateDoc> = docs.iter().collect();
             match write_docs(root, &refs, &new_files, &rendered, args.force) {
                 Ok(written) => {
-                    eprintln!("{what}: wrote {}", written.join(", "));
+                    eprintln!("{}", said_written(&what, &written));
                     exit::OK
                 }
                 Err(e) => {

@@ -16,6 +16,7 @@ pub mod repo;
 pub mod report;
 pub mod schema;
 pub mod template;
+mod template_out;
 pub mod validate;
 
 use std::path::PathBuf;

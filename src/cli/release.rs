@@ -8,9 +8,9 @@ use clap::{Args, Subcommand};
 use super::edit_template::{release_plan, release_rendered, root_of};
 use super::exit;
 use super::template::SourceArgs;
+use super::template_out::{shown, template_pending};
 use fbc_core::catalog::Severity;
 use fbc_core::catalog::write::{Pending, unified_diff};
-use fbc_core::workspace::templates::place;
 
 /// Where the community pipeline publishes the bundle it builds from `operators/<op>/<version>/`.
 pub const COMMUNITY_REGISTRY: &str = "quay.io/community-operator-pipeline-prod";
@@ -37,7 +37,7 @@ pub struct PreviewArgs {
     /// The bundle image the pipeline publishes (default: the community pipeline's
     /// quay.io/community-operator-pipeline-prod/<op>:<version>; certified bundles are published by
     /// digest, so give it).
-    #[arg(long, value_name = "REF")]
+    #[arg(long, value_name = "REF", value_parser = super::edit_args::image_ref)]
     pub image: Option<String>,
     #[command(flatten)]
     pub sources: SourceArgs,
@@ -106,14 +106,11 @@ fn preview(args: &PreviewArgs) -> i32 {
             return exit::INVALID;
         }
     };
-    let shown = |p: &Path| place(&root, p).unwrap_or_else(|_| p.display().to_string());
+    let shown = |p: &Path| shown(&root, p);
     let mut templates = Vec::new();
     for d in &docs {
-        match d.catalog.pending() {
-            Ok(p) => templates.extend(p.into_iter().map(|mut p| {
-                p.path = shown(&d.path().parent().unwrap_or(Path::new("")).join(&p.path));
-                p
-            })),
+        match template_pending(&root, d) {
+            Ok(p) => templates.extend(p),
             Err(e) => {
                 eprintln!("fbc-edit: {e}");
                 return exit::USAGE;

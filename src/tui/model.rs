@@ -483,12 +483,6 @@ impl Model {
             return Err(fbc_core::edit::EditError::NotLoaded.into());
         };
         let package = edit.package().to_string();
-        // A bundle rendered from a directory stands for its image when templates are edited.
-        if let (Edit::AddBundle { bundle, .. }, Some(set)) = (&edit, l.ws.templates())
-            && let Some(image) = bundle.get("image").and_then(|i| i.as_str())
-        {
-            set.memo().remember(image, bundle.clone());
-        }
         let result = l.ws.apply(edit);
         l.refresh_package(&package);
         result

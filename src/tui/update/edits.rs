@@ -44,32 +44,21 @@ pub(crate) fn confirm_with(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        lines.push(format!(
-            "matches {}: {}",
-            effect.matched.len(),
-            names(&effect.matched)
-        ));
-        lines.push(format!(
-            "of those, OLM v0 prunes {}: {}",
-            effect.pruned.len(),
-            names(&effect.pruned)
-        ));
+        lines.push(match effect.matched.len() {
+            0 => "matches no entry".into(),
+            n => format!("matches {n}: {}", names(&effect.matched)),
+        });
+        if !effect.matched.is_empty() {
+            lines.push(match effect.pruned.len() {
+                0 => "of those, OLM v0 prunes none".into(),
+                n => format!("of those, OLM v0 prunes {n}: {}", names(&effect.pruned)),
+            });
+        }
         lines.push(String::new());
     }
-    if introduced.is_empty() {
-        lines.push("The catalog stays valid.".into());
-    } else {
-        lines.push(format!(
-            "This leaves the catalog invalid ({} new problem{}):",
-            introduced.len(),
-            if introduced.len() == 1 { "" } else { "s" }
-        ));
-        lines.extend(
-            introduced
-                .iter()
-                .map(|d| format!("  [{}] {}", d.code, d.message)),
-        );
-    }
+    let before = l.ws.report().count(fbc_core::catalog::Severity::Error);
+    let templates = l.ws.templates().is_some();
+    lines.extend(super::confirm::verdict(&introduced, before, templates));
     Ok(Dialog::Confirm {
         edit,
         lines,
@@ -296,7 +285,7 @@ fn remove_bundle(l: &mut Loaded, package: String, bundle: String) -> Result<Dial
         relinked,
         vec![
             format!("It cannot simply go: {why}."),
-            "Relinking hands its replaces to the entries that replaced it and drops the skips naming it.".into(),
+            "Relinking hands its replaces to the entries that replaced it, its skips (and its skipRange where they have none) to those that replaced or skipped it, and drops the skips naming it.".into(),
         ],
     )
 }

@@ -1,6 +1,7 @@
 //! The pure `update`: every key, mouse event and worker result comes in as an action; the model
 //! changes and what touches the outside world goes out as effects.
 
+mod confirm;
 pub mod dialogs;
 mod diff;
 pub mod edits;

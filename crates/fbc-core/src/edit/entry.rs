@@ -156,53 +156,130 @@ pub(super) fn set_replaces<'e>(
     }))
 }
 
-/// Removes an entry; the entries that replaced it take over its `replaces`, and skips naming it go.
+/// Removes an entry; the entries that replaced or skipped it take over what it linked (see
+/// [`cut_entry`]), and skips naming it go.
 pub(super) fn remove_entry<'e>(catalog: &Catalog, at: At<'e>) -> Result<Change<'e>, EditError> {
     let id = channel_id(catalog, at.pkg, at.channel)?;
     let ch = read_channel(catalog, id)?;
-    let e = ch
-        .entry(at.entry)
-        .ok_or_else(|| not_an_entry(at.entry, at.channel))?;
+    if ch.entry(at.entry).is_none() {
+        return Err(not_an_entry(at.entry, at.channel));
+    }
     if ch.entries.len() == 1 {
         return Err(EditError::LastEntry {
             entry: at.entry.to_string(),
             channel: at.channel.to_string(),
         });
     }
-    let inherited = e.replaces.map(str::to_string);
     Ok(Box::new(move |catalog, rec| {
         rec.touch(catalog, id);
-        catalog.edit(id, |c| cut_entry(c, at.entry, inherited.as_deref(), true));
+        catalog.edit(id, |c| cut_entry(c, at.entry, true));
         Ok(())
     }))
 }
 
-/// Takes `entry` out of a channel node: the entries that replaced it replace `inherited` instead
-/// (or nothing), and with `drop_skips` the skips naming it go too.
-pub(super) fn cut_entry(
-    channel: &mut Node,
-    entry: &str,
-    inherited: Option<&str>,
-    drop_skips: bool,
-) {
+/// What a removed entry linked to: its `replaces`, its `skips` and its `skipRange`.
+struct Links {
+    replaces: Option<String>,
+    skips: Vec<String>,
+    skip_range: Option<String>,
+}
+
+impl Links {
+    fn of(entry: &Node) -> Links {
+        let text = |key| {
+            entry
+                .get_field(key)
+                .and_then(Node::as_str)
+                .map(str::to_string)
+        };
+        Links {
+            replaces: text("replaces"),
+            skips: entry
+                .get_field("skips")
+                .and_then(Node::as_seq)
+                .map(|s| {
+                    s.iter()
+                        .filter_map(Node::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            skip_range: text("skipRange"),
+        }
+    }
+}
+
+/// Takes `entry` out of a channel node. The entries that replaced it replace what it replaced
+/// instead (or nothing). With `relink`, the entries that replaced or skipped it also take over what
+/// it skipped, so that nothing it kept reachable strands or becomes a second head, and its
+/// skipRange when they have none of their own (clusters it let upgrade keep an upgrade); the skips
+/// naming it go.
+pub(super) fn cut_entry(channel: &mut Node, entry: &str, relink: bool) {
     let Some(list) = entries_mut(channel) else {
         return;
     };
-    list.retain(|n| n.get_field("name").and_then(Node::as_str) != Some(entry));
+    let named = |n: &Node| n.get_field("name").and_then(Node::as_str) == Some(entry);
+    let Some(links) = list.iter().find(|n| named(n)).map(Links::of) else {
+        return;
+    };
+    list.retain(|n| !named(n));
     for n in list.iter_mut() {
-        if n.get_field("replaces").and_then(Node::as_str) == Some(entry) {
-            match inherited {
-                Some(r) => n.set_field("replaces", Node::string(r)),
+        let replaced_it = n.get_field("replaces").and_then(Node::as_str) == Some(entry);
+        let skipped_it = n
+            .get_field("skips")
+            .and_then(Node::as_seq)
+            .is_some_and(|s| s.iter().any(|x| x.as_str() == Some(entry)));
+        if replaced_it {
+            match &links.replaces {
+                Some(r) => n.set_field("replaces", Node::string(r.as_str())),
                 None => {
                     n.remove_field("replaces");
                 }
             }
         }
-        if drop_skips && let Some(skips) = n.get_field_mut("skips").and_then(Node::as_seq_mut) {
+        if !relink {
+            continue;
+        }
+        if replaced_it || skipped_it {
+            take_over(n, &links);
+        }
+        if let Some(skips) = n.get_field_mut("skips").and_then(Node::as_seq_mut) {
             skips.retain(|s| s.as_str() != Some(entry));
             if skips.is_empty() {
                 n.remove_field("skips");
             }
         }
+    }
+}
+
+/// A successor of a removed entry takes over its skips (those it does not skip yet, never itself)
+/// and, having none, its skipRange.
+fn take_over(successor: &mut Node, links: &Links) {
+    let own = successor
+        .get_field("name")
+        .and_then(Node::as_str)
+        .unwrap_or("")
+        .to_string();
+    let has = |n: &Node, s: &str| {
+        n.get_field("skips")
+            .and_then(Node::as_seq)
+            .is_some_and(|list| list.iter().any(|x| x.as_str() == Some(s)))
+    };
+    let new: Vec<String> = links
+        .skips
+        .iter()
+        .filter(|s| **s != own && !has(successor, s))
+        .cloned()
+        .collect();
+    if !new.is_empty() {
+        match successor.get_field_mut("skips").and_then(Node::as_seq_mut) {
+            Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
+            None => successor.set_field("skips", strings(&new)),
+        }
+    }
+    if let Some(r) = &links.skip_range
+        && successor.get_field("skipRange").is_none()
+    {
+        successor.set_field("skipRange", Node::string(r.as_str()));
     }
 }

@@ -77,7 +77,7 @@ pub enum EditError {
         default_of: Option<String>,
     },
     /// Removing a bundle would leave entries replacing a bundle that is gone.
-    #[error("{} in channel {channel} replace{} {bundle}; removing it would leave a dangling replaces (relinking hands them its replaces)", .entries.join(", "), if .entries.len() == 1 { "s" } else { "" })]
+    #[error("{} in channel {channel} replace{} {bundle}; removing it would leave a dangling replaces (relinking hands them its replaces and skips)", .entries.join(", "), if .entries.len() == 1 { "s" } else { "" })]
     WouldDangle {
         bundle: String,
         channel: String,

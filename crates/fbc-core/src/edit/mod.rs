@@ -77,7 +77,8 @@ pub enum Edit {
         entry: String,
         replaces: Option<String>,
     },
-    /// Removes an entry; the entry that replaced it takes over its `replaces`, so nothing strands.
+    /// Removes an entry; the entries that replaced it take over its `replaces`, and those that
+    /// replaced or skipped it its skips (and its skipRange when they have none), so nothing strands.
     RemoveEntry {
         package: String,
         channel: String,
@@ -106,7 +107,8 @@ pub enum Edit {
     /// Removes a bundle from its package entirely: its entries in every channel, its `olm.bundle`
     /// and the deprecations naming it. Refused when a channel would be left empty, or (unless
     /// `relink`) when another entry replaces it; with `relink` those entries take over its
-    /// `replaces` and skips naming it are dropped.
+    /// `replaces`, the entries that replaced or skipped it its skips (and its skipRange when they
+    /// have none), as for [`Edit::RemoveEntry`], and skips naming it are dropped.
     RemoveBundle {
         package: String,
         bundle: String,

@@ -1,7 +1,8 @@
 //! Removing a bundle from its package entirely: its entries in every channel, its `olm.bundle`
 //! blob and the deprecations naming it. Refused when a channel would be left empty or with an entry
-//! replacing a bundle that is gone; with relinking, the entries that replaced it take over its
-//! `replaces` and skips naming it are dropped.
+//! replacing a bundle that is gone; with relinking, the entries that replaced or skipped it take
+//! over what it linked (its `replaces`, its skips, its skipRange: see `cut_entry`), as
+//! `remove-entry` does, and skips naming it are dropped.
 
 use crate::catalog::node::Node;
 use crate::catalog::{BlobId, Catalog, schema};
@@ -33,12 +34,12 @@ pub(super) fn remove_bundle<'e>(
         });
     }
     let channels = p.channels_listing(bundle).to_vec();
-    let inherited = check_channels(catalog, pkg, bundle, &channels, relink)?;
+    check_channels(catalog, pkg, bundle, &channels, relink)?;
     let deprecations = deprecation_entries(catalog, pkg, bundle)?;
     Ok(Box::new(move |catalog, rec| {
-        for (&id, inherited) in channels.iter().zip(&inherited) {
+        for &id in &channels {
             rec.touch(catalog, id);
-            catalog.edit(id, |c| cut_entry(c, bundle, inherited.as_deref(), relink));
+            catalog.edit(id, |c| cut_entry(c, bundle, relink));
         }
         for id in blobs {
             rec.touch(catalog, id);
@@ -72,17 +73,16 @@ pub(super) fn describe(pkg: &str, bundle: &str, relink: bool) -> String {
     format!("remove bundle {bundle} from {pkg}{how}")
 }
 
-/// Checks that removing `bundle` from each of `channels` strands nothing, and returns for each the
-/// `replaces` its successors take over.
+/// Checks that removing `bundle` from each of `channels` leaves no channel empty and, without
+/// relinking, no `replaces` dangling.
 fn check_channels(
     catalog: &Catalog,
     pkg: &str,
     bundle: &str,
     channels: &[BlobId],
     relink: bool,
-) -> Result<Vec<Option<String>>, EditError> {
+) -> Result<(), EditError> {
     let (_, default) = default_channel(catalog, pkg)?;
-    let mut inherited = Vec::with_capacity(channels.len());
     for &id in channels {
         let ch = read_channel(catalog, id)?;
         if ch.entries.iter().all(|e| e.name == bundle) {
@@ -105,10 +105,8 @@ fn check_channels(
                 entries: successors,
             });
         }
-        let own = ch.entry(bundle).and_then(|e| e.replaces);
-        inherited.push(own.map(str::to_string));
     }
-    Ok(inherited)
+    Ok(())
 }
 
 /// The package's `olm.deprecations` blobs with entries about `bundle`: the indices of those entries,

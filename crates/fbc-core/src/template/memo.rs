@@ -39,6 +39,19 @@ impl Memo {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(image.to_string(), Some(Ok(bundle)));
     }
+
+    /// Answers the image of a bundle an edit adds (rendered from a directory) with that bundle:
+    /// templates that list the image render it from then on, for the check before the edit as for
+    /// the edit itself.
+    pub fn remember_added(&self, edit: &super::edit::TemplateEdit) {
+        use crate::edit::Edit;
+        if let super::edit::TemplateEdit::Catalog(Edit::AddBundle { bundle, .. }) = edit
+            && let Some(image) = bundle.get("image").and_then(Value::as_str)
+            && !image.is_empty()
+        {
+            self.remember(image, bundle.clone());
+        }
+    }
 }
 
 impl Memo {

@@ -123,8 +123,10 @@ fn view(
     Ok((view, origins))
 }
 
-/// A template entry for an object the edit added: a bundle as `{schema: olm.bundle, image}` (in the
-/// key order the template's other bundle entries use), anything else as it is.
+/// A template entry for an object the edit added: a bundle as `{schema: olm.bundle, image}`, in the
+/// key order of the bundle entry it is written after (the template's last one: templates that
+/// changed style over time write their newest entries the newer way), `schema` first when there is
+/// none, as the release step writes it; anything else as it is.
 fn new_entry(value: &Node, entries: &[Node]) -> Node {
     if schema_of(value) != schema::BUNDLE {
         return value.clone();
@@ -135,6 +137,7 @@ fn new_entry(value: &Node, entries: &[Node]) -> Node {
         .unwrap_or(Node::string(""));
     let image_first = entries
         .iter()
+        .rev()
         .find(|e| schema_of(e) == schema::BUNDLE)
         .and_then(|e| e.as_map().and_then(|m| m.first()))
         .is_some_and(|first| first.key_str().eq_ignore_ascii_case("image"));

@@ -195,6 +195,7 @@ impl TemplateSet {
     /// template it applies to. A semver edit also says what it changes in the shown template's
     /// rendering: the channels and edges it generates.
     pub fn apply_template(&mut self, edit: TemplateEdit) -> Result<Outcome, TemplateEditError> {
+        self.memo.remember_added(&edit);
         // A semver edit names no package and is told by what it changes in the rendering: both are
         // read from the rendering before the edit. A guided edit names its package.
         let (package, before) = match &edit {
@@ -262,11 +263,11 @@ impl TemplateSet {
 
     /// The errors `edit` would introduce in the templates it applies to, without keeping it.
     pub fn check(&mut self, edit: &Edit) -> Result<Vec<Diagnostic>, TemplateEditError> {
-        let mut introduced = Vec::new();
-        let mut first_error = None;
-        let mut applies = false;
+        let edit = TemplateEdit::Catalog(edit.clone());
+        self.memo.remember_added(&edit);
+        let (mut introduced, mut first_error, mut applies) = (Vec::new(), None, false);
         for m in &mut self.members {
-            match m.ws.check(&TemplateEdit::Catalog(edit.clone())) {
+            match m.ws.check(&edit) {
                 Ok(d) => {
                     applies = true;
                     introduced.extend(d);
