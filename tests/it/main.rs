@@ -42,6 +42,7 @@ mod tui;
 mod tui_dialogs;
 mod tui_diffview;
 mod tui_edits2;
+mod tui_flow;
 mod tui_graph_cursor;
 mod tui_input;
 mod tui_noio;
