@@ -361,6 +361,28 @@ fn reload_says_which_edits_no_longer_apply() {
     assert!(!m.loaded().unwrap().ws.is_dirty());
 }
 
+/// A catalog that can no longer be read does not take the unsaved edits with it.
+#[test]
+fn a_reload_that_cannot_read_the_catalog_keeps_the_edits() {
+    let tmp = demo_copy();
+    let mut m = model(tmp.path());
+    default_fast(&mut m);
+    let effects = keys(&mut m, ": reload enter");
+    assert_eq!(effects, [Effect::Load]);
+    settle(
+        &mut m,
+        Action::Loaded(Err("catalog.yaml:3: not YAML".into())),
+    );
+    assert!(m.busy.is_none());
+    assert!(m.loaded().unwrap().ws.is_dirty(), "the edits are gone");
+    assert_eq!(
+        m.status.as_deref(),
+        Some(
+            "cannot read it again, so the unsaved edits are kept as they were: catalog.yaml:3: not YAML"
+        )
+    );
+}
+
 #[test]
 fn reload_without_edits_reads_the_catalog_again() {
     let tmp = demo_copy();

@@ -71,9 +71,18 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
             loaded(m, fbc_core::workspace::session::Session::Templates(set));
             return m.find_changes();
         }
+        // Read again to apply unsaved edits to (`:reload`, the editor's "keep"): a catalog that
+        // can no longer be read keeps the one on screen, and the edits with it.
+        Action::TemplatesOpened(Err(e)) | Action::Loaded(Err(e))
+            if m.replay.take().is_some() && m.loaded().is_some() =>
+        {
+            m.busy = None;
+            m.status = Some(format!(
+                "cannot read it again, so the unsaved edits are kept as they were: {e}"
+            ));
+        }
         Action::TemplatesOpened(Err(e)) | Action::Loaded(Err(e)) => {
             m.busy = None;
-            m.replay = None;
             m.state = State::Failed(e);
         }
         Action::Exported(message) => m.status = Some(message),
