@@ -5,8 +5,8 @@
 
 pub use super::details::details;
 pub use super::model::{
-    Action, Dialog, Effect, ImageView, InputFor, Model, Overlay, Pane, PickFor, Picked, Picker,
-    Promotee, Prompt, REPLACES_NOTHING, Reopened, Saved, State, TemplateView, short_digest,
+    Action, Dialog, Effect, ImageView, InputFor, LineInput, Model, Overlay, Pane, PickFor, Picked,
+    Picker, Promotee, Prompt, REPLACES_NOTHING, Reopened, Saved, State, TemplateView, short_digest,
 };
 pub use super::review::{Change, ObjectChange, Tone, changes, review_mark};
 pub use super::rules::{edit_hints, range_preview, reason};

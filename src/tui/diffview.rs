@@ -67,7 +67,7 @@ pub struct DiffView {
     /// The first row on screen.
     pub top: usize,
     /// The search being typed (`/`), shown at the bottom.
-    pub typing: Option<String>,
+    pub typing: Option<crate::tui::line::LineInput>,
     /// The last search made, and the rows it matches.
     pub query: Option<String>,
     pub matches: Vec<usize>,

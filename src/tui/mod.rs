@@ -15,6 +15,7 @@ pub mod effects;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+pub mod line;
 mod markers;
 mod model;
 mod picker;

@@ -2,6 +2,7 @@
 //! change it and the effects `update` asks the runtime for.
 
 use crate::tui::keymap::{Key, Keymap};
+pub use crate::tui::line::LineInput;
 use crate::tui::review::changes;
 use crate::tui::tree::Loaded;
 use crossterm::event::MouseEvent;
@@ -29,8 +30,8 @@ pub(crate) const PANES: [Pane; 4] = [Pane::Tree, Pane::Graph, Pane::Details, Pan
 /// A text being typed at the bottom line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Prompt {
-    Filter(String),
-    Palette(String),
+    Filter(LineInput),
+    Palette(LineInput),
 }
 
 /// What is on top of the panes (Esc closes it).
@@ -163,9 +164,10 @@ pub enum Dialog {
         channel: String,
         picker: Picker,
     },
+    /// A question answered with a line of text (which may offer a value Tab takes).
     Input {
         title: String,
-        text: String,
+        text: LineInput,
         then: InputFor,
     },
     /// `y` applies the edit; `invalid` when it leaves the catalog invalid.
@@ -178,7 +180,8 @@ pub enum Dialog {
     Write {
         view: Box<crate::tui::diffview::DiffView>,
     },
-    /// Quitting with unsaved edits; `y` quits anyway.
+    /// Quitting with unsaved edits: `w` writes them and quits, `d` drops them and quits, any
+    /// other key stays.
     QuitUnsaved,
     /// Opening a file in `$EDITOR` with unsaved edits, which reloading would drop: `y` writes
     /// them first, `o` opens and applies them again to what the editor leaves, `d` drops them.
@@ -194,7 +197,8 @@ pub enum Dialog {
         bundle: String,
         picker: Picker,
     },
-    /// A file changed on disk since loading, so nothing was written; `y` reloads (dropping edits).
+    /// A file changed on disk since loading, so nothing was written; `y` reads the catalog again
+    /// and applies the unsaved edits again, `d` reads it again without them.
     Reload { why: String },
     /// A file to write is read-only, so nothing was written; `y` writes anyway.
     ForceWrite { why: String },
@@ -320,6 +324,11 @@ pub struct Model {
     pub after_save: Option<Effect>,
     /// How far a dialog taller than the terminal is scrolled.
     pub dialog_scroll: usize,
+    /// Quit once the save under way has gone through (`w` in the quit question).
+    pub quit_after_save: bool,
+    /// Review mode: the selection was put on the first change (done once, when the changes first
+    /// come in).
+    pub review_opened: bool,
 }
 
 /// Everything that can happen.
@@ -449,6 +458,8 @@ impl Model {
             replay: None,
             after_save: None,
             dialog_scroll: 0,
+            quit_after_save: false,
+            review_opened: false,
         }
     }
 
@@ -464,13 +475,27 @@ impl Model {
 
     /// Review mode: takes the changes a worker found from the older catalog.
     pub fn changes_found(&mut self, review: fbc_core::diff::CatalogDiff) {
-        if let Some(l) = self.loaded_mut() {
-            l.review = review;
-            l.changes = changes(&l.review);
-            l.refresh();
-            if l.changes.is_empty() {
-                self.status = Some("no changes from the catalog compared with".into());
-            }
+        let first_time = !self.review_opened;
+        let Some(l) = (match &mut self.state {
+            State::Ready(l) => Some(l),
+            _ => None,
+        }) else {
+            return;
+        };
+        l.review = review;
+        l.changes = changes(&l.review);
+        l.refresh();
+        if l.changes.is_empty() {
+            self.status = Some("no changes from the catalog compared with".into());
+            return;
+        }
+        // The review opens on the first change, not on the first package of the catalog.
+        if first_time {
+            self.review_opened = true;
+            let at = crate::tui::review::first_change(&l.changes);
+            l.problem = at;
+            let path = l.changes[at].path.clone();
+            l.select_deepest(&path);
         }
     }
 

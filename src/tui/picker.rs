@@ -17,7 +17,7 @@ pub struct Picker {
     pub marked: Vec<String>,
     /// Enter with nothing marked takes nothing (rather than the highlighted option).
     pub none_ok: bool,
-    pub filter: String,
+    pub filter: crate::tui::line::LineInput,
     pub selected: usize,
     /// Why the last key chose nothing (a greyed option).
     pub note: Option<String>,
@@ -40,7 +40,7 @@ impl Picker {
             multi: false,
             marked: Vec::new(),
             none_ok: false,
-            filter: String::new(),
+            filter: Default::default(),
             selected: 0,
             note: None,
         }
@@ -98,7 +98,7 @@ impl Picker {
     pub fn shown(&self) -> Vec<&String> {
         self.options
             .iter()
-            .filter(|o| o.contains(self.filter.as_str()))
+            .filter(|o| o.contains(self.filter.text()))
             .collect()
     }
 
@@ -106,7 +106,8 @@ impl Picker {
         self.shown().get(self.selected).map(|o| (*o).clone())
     }
 
-    /// A key in the picker: moves, typing filters, Space marks, Enter chooses, Esc cancels.
+    /// A key in the picker: moves, typing filters (with the line-editing keys), Space marks,
+    /// Enter chooses, Esc cancels.
     pub fn input(&mut self, input: Input) -> Picked {
         self.note = None;
         match input {
@@ -117,15 +118,13 @@ impl Picker {
                 self.selected = (self.selected + 1).min(self.shown().len().saturating_sub(1))
             }
             Input::Command(Command::Up) => self.selected = self.selected.saturating_sub(1),
-            Input::Command(Command::DeleteBack) => {
-                self.filter.pop();
-                self.selected = 0;
+            // Typing and line editing in the filter; the list starts over when its text changes.
+            other => {
+                let before = self.filter.text().to_string();
+                if self.filter.edit(other) && self.filter.text() != before {
+                    self.selected = 0;
+                }
             }
-            Input::Text(c) => {
-                self.filter.push(c);
-                self.selected = 0;
-            }
-            _ => {}
         }
         Picked::Open
     }

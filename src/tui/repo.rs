@@ -61,7 +61,7 @@ pub struct RepoList {
     /// The filter in force: operators whose name holds it.
     pub filter: String,
     /// The filter being typed; Esc brings back the one in force before.
-    pub typing: Option<String>,
+    pub typing: Option<crate::tui::line::LineInput>,
     pub pending: Vec<Key>,
     pub help: bool,
     pub height: u16,
@@ -243,15 +243,13 @@ fn input_action(m: &mut RepoList, input: Input) -> Vec<RepoEffect> {
     }
     if let Some(text) = &mut m.typing {
         match input {
-            Input::Text(c) => text.push(c),
-            Input::Command(Command::DeleteBack) => {
-                text.pop();
-            }
             Input::Command(Command::Accept) => {
-                m.filter = m.typing.take().unwrap_or_default();
+                m.filter = m.typing.take().unwrap_or_default().text().to_string();
             }
             Input::Command(Command::Cancel) => m.typing = None,
-            _ => {}
+            other => {
+                text.edit(other);
+            }
         }
         m.selected = 0;
         m.offset = 0;
@@ -270,7 +268,7 @@ fn input_action(m: &mut RepoList, input: Input) -> Vec<RepoEffect> {
         Command::Bottom => m.selected = n.saturating_sub(1),
         Command::HalfPageDown => m.selected = (m.selected + page).min(n.saturating_sub(1)),
         Command::HalfPageUp => m.selected = m.selected.saturating_sub(page),
-        Command::Filter => m.typing = Some(m.filter.clone()),
+        Command::Filter => m.typing = Some(m.filter.as_str().into()),
         Command::Back => {
             m.filter.clear();
             m.status = None;
@@ -434,10 +432,12 @@ pub fn view(m: &RepoList, f: &mut Frame, theme: &Theme) {
 
 fn footer_line(m: &RepoList, f: &mut Frame, area: Rect, theme: &Theme) {
     let line = if let Some(t) = &m.typing {
+        let (before, after) = t.split();
         Line::from(vec![
             Span::styled("/", theme.role(Role::Key)),
-            Span::raw(t.clone()),
+            Span::raw(before.to_string()),
             Span::styled("▏", theme.role(Role::Key)),
+            Span::raw(after.to_string()),
         ])
     } else if let Some(s) = &m.status {
         Line::from(Span::styled(s.clone(), theme.role(Role::Notice)))

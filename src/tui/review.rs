@@ -1,6 +1,8 @@
 //! Review mode: the changes from an older catalog as lines of the changes pane, and the mark each
 //! object of the tree and graph gets.
 
+use fbc_core::diff::CatalogDiff;
+
 /// One line of the review-mode changes pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Change {
@@ -32,7 +34,7 @@ pub enum ObjectChange {
 }
 
 /// The changes of a semantic diff as pane lines.
-pub fn changes(d: &fbc_core::diff::CatalogDiff) -> Vec<Change> {
+pub fn changes(d: &CatalogDiff) -> Vec<Change> {
     let mut out = Vec::new();
     for p in &d.packages {
         package_changes(p, &mut out);
@@ -42,6 +44,15 @@ pub fn changes(d: &fbc_core::diff::CatalogDiff) -> Vec<Change> {
         package_notes(p, &mut out);
     }
     out
+}
+
+/// The line review mode opens on: the first about a channel or an entry, or a package added or
+/// removed (a package's own "changed" line only says where to look).
+pub fn first_change(changes: &[Change]) -> usize {
+    changes
+        .iter()
+        .position(|c| c.path.len() > 1 || c.object != ObjectChange::Changed)
+        .unwrap_or(0)
 }
 
 /// One change line.
@@ -97,8 +108,8 @@ fn package_changes(p: &fbc_core::diff::PackageDiff, out: &mut Vec<Change>) {
     }
 }
 
-/// What changed in one channel of package `pkg`: its head, entries, edges, skipRanges, and the
-/// entries that no longer reach the head.
+/// What changed in one channel: its head, entries, edges, skipRanges (each one line saying what
+/// it now covers, not a line per edge it makes), and the entries that no longer reach the head.
 fn channel_changes(pkg: &str, c: &fbc_core::diff::ChannelDiff, out: &mut Vec<Change>) {
     use ObjectChange::{Added, Changed, Removed};
     use Tone::{Gained, Lost, Neutral};
@@ -129,8 +140,9 @@ fn channel_changes(pkg: &str, c: &fbc_core::diff::ChannelDiff, out: &mut Vec<Cha
             ));
         }
     }
+    // The links a changed skipRange makes or drops are said by its own line.
     for (edges, sign, tone) in [(&c.edges_added, '+', Gained), (&c.edges_removed, '-', Lost)] {
-        for e in edges {
+        for e in edges.iter().filter(|e| !c.by_skip_range(e)) {
             out.push(change(
                 format!("  {}: {sign} {} → {} ({})", c.name, e.from, e.to, e.kind),
                 entry(&e.to),
@@ -142,11 +154,12 @@ fn channel_changes(pkg: &str, c: &fbc_core::diff::ChannelDiff, out: &mut Vec<Cha
     for r in &c.skip_ranges_changed {
         out.push(change(
             format!(
-                "  {}: ~ {} skipRange {} → {}",
+                "  {}: ~ {} skipRange {} → {}{}",
                 c.name,
                 r.entry,
                 fbc_core::diff::range_text(&r.old),
-                fbc_core::diff::range_text(&r.new)
+                fbc_core::diff::range_text(&r.new),
+                r.coverage().map_or_else(String::new, |c| format!(": {c}"))
             ),
             entry(&r.entry),
             Changed,

@@ -14,14 +14,38 @@ const PREVIEW_NAMES: usize = 8;
 
 /// The edit keys that apply to the selection, in the order the footer shows them: what the
 /// selected package, channel or entry can have done to it, then undo and write when there is
-/// something to undo or write. None when the catalog cannot be edited.
+/// something to undo or write. None when the catalog cannot be edited (an image). Templates take
+/// the same edits, but semver templates only those they can write.
 pub fn edit_hints(m: &Model) -> Vec<Command> {
     let Some(l) = m.loaded() else {
         return Vec::new();
     };
-    if m.image.is_some() || m.template.is_some() || l.is_ghost(l.selected()) {
+    if m.image.is_some() || l.is_ghost(l.selected()) {
         return Vec::new();
     }
+    let mut out = selection_edits(l);
+    if l.ws.templates().is_some_and(|set| set.all_semver()) {
+        out.retain(|c| {
+            matches!(
+                c,
+                Command::Promote
+                    | Command::AddBundle
+                    | Command::RemoveEntry
+                    | Command::RemoveBundle
+            )
+        });
+    }
+    if l.ws.can_undo() {
+        out.push(Command::Undo);
+    }
+    if l.ws.is_dirty() {
+        out.push(Command::Write);
+    }
+    out
+}
+
+/// The guided edits the library allows on the selected package, channel or entry.
+fn selection_edits(l: &Loaded) -> Vec<Command> {
     let cat = l.ws.catalog();
     let ok = |e: Edit| e.check(cat).is_ok();
     let (p, target) = match l.selected() {
@@ -39,7 +63,7 @@ pub fn edit_hints(m: &Model) -> Vec<Command> {
     } else {
         Command::Deprecate
     };
-    let mut out = match l.selected() {
+    match l.selected() {
         [_] => vec![deprecation, Command::AddBundle],
         [p, c] => {
             let mut v = vec![Command::Promote];
@@ -75,14 +99,7 @@ pub fn edit_hints(m: &Model) -> Vec<Command> {
             v
         }
         _ => Vec::new(),
-    };
-    if l.ws.can_undo() {
-        out.push(Command::Undo);
     }
-    if l.ws.is_dirty() {
-        out.push(Command::Write);
-    }
-    out
 }
 
 /// The skips of the selected entry, as its channel lists them.

@@ -296,13 +296,13 @@ fn a_skip_range_rewritten_to_match_the_same_entries_is_reported() {
     assert_eq!(code, 1, "a change is a change");
     assert_eq!(
         text,
-        "package cache-operator (changed)\n  channel stable:\n    ~ skipRange of cache-operator.v1.3.0: \">=1.0.0 <1.3.0\" → \">=1.0.0 <1.2.2\"\n"
+        "package cache-operator (changed)\n  channel stable:\n    ~ skipRange of cache-operator.v1.3.0: \">=1.0.0 <1.3.0\" → \">=1.0.0 <1.2.2\": now covers 1.0.0–1.2.1 (4 entries)\n"
     );
     let (code, md) = fbc(&["diff", demo, new, "-o", "markdown"]);
     assert_eq!(code, 1);
     assert!(
         md.contains(
-            "  - skipRange of `cache-operator.v1.3.0`: `>=1.0.0 <1.3.0` → `>=1.0.0 <1.2.2`\n"
+            "  - skipRange of `cache-operator.v1.3.0`: `>=1.0.0 <1.3.0` → `>=1.0.0 <1.2.2`: now covers 1.0.0–1.2.1 (4 entries)\n"
         ),
         "{md}"
     );
@@ -329,7 +329,13 @@ fn a_skip_range_added_or_dropped_is_reported_with_none_on_the_missing_side() {
     let d = diff::diff(&load(&demo()).unwrap(), &load(dropped.path()).unwrap());
     assert!(
         diff::text(&d)
-            .contains("    ~ skipRange of cache-operator.v1.3.0: \">=1.1.0 <1.3.0\" → (none)\n"),
+            .contains("    ~ skipRange of cache-operator.v1.3.0: \">=1.1.0 <1.3.0\" → (none): no longer covers 1.2.0 (1 entry)\n"),
+        "{}",
+        diff::text(&d)
+    );
+    // The link the range made is said by its line, not as an edge of its own.
+    assert!(
+        !diff::text(&d).contains("(skipRange)"),
         "{}",
         diff::text(&d)
     );

@@ -47,6 +47,7 @@ mod tui_confirm;
 mod tui_dialogs;
 mod tui_diffview;
 mod tui_edits2;
+mod tui_flow;
 mod tui_graph_cursor;
 mod tui_input;
 mod tui_noio;

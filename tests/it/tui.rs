@@ -68,7 +68,7 @@ fn browsing_with_vim_keys_and_arrows() {
 fn filter_finds_versions_and_images_and_n_moves() {
     let mut m = model(&demo());
     press(&mut m, "/");
-    assert_eq!(m.prompt, Some(Prompt::Filter(String::new())));
+    assert_eq!(m.prompt, Some(Prompt::Filter("".into())));
     press(&mut m, "1.2. enter");
     let l = m.loaded().unwrap();
     assert!(l.matches.len() >= 3, "{:?}", l.matches);
@@ -264,9 +264,10 @@ fn promote_from_the_tree_then_undo_redo_and_write() {
     );
     insta::assert_snapshot!("promote_pick_80x24", screen(&mut m, 80, 24));
     press(&mut m, "1.4 enter");
-    // The skipRange is offered from the channel's oldest version to the bundle's.
+    // The skipRange is offered (not typed: Tab takes it) from the channel's oldest version to the
+    // bundle's.
     assert!(
-        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text == ">=1.0.0 <1.4.0"),
+        matches!(&m.dialog, Some(fbc_edit::tui::app::Dialog::Input { text, .. }) if text.is_empty() && text.hint() == Some(">=1.0.0 <1.4.0")),
         "{:?}",
         m.dialog
     );
@@ -500,7 +501,8 @@ fn review_mode_lists_the_changes_and_enter_jumps_to_them() {
             "  stable: + cache-operator.v1.3.0 → cache-operator.v1.4.0 (replaces)",
         ]
     );
-    press(&mut m, "tab tab tab j j enter");
+    // The changes pane opens on the first change (the head's); from its top, the third.
+    press(&mut m, "tab tab tab g g j j enter");
     assert_eq!(
         selected(&m),
         ["cache-operator", "stable", "cache-operator.v1.4.0"]
@@ -534,7 +536,8 @@ fn add_a_bundle_directory_from_the_tui() {
         panic!("{:?} {:?}", m.dialog, m.status);
     };
     assert_eq!(
-        text, ">=0.1.0 <0.2.0",
+        (text.text(), text.hint()),
+        ("", Some(">=0.1.0 <0.2.0")),
         "the skipRange offered spans the channel"
     );
     press(&mut m, "enter enter enter");
@@ -594,7 +597,7 @@ fn review_mode_lists_a_rewritten_skip_range_and_enter_selects_its_entry() {
         change_texts(&m),
         [
             "package cache-operator changed",
-            r#"  stable: ~ cache-operator.v1.3.0 skipRange ">=1.0.0 <1.3.0" → ">=1.0.0 <1.2.2""#,
+            r#"  stable: ~ cache-operator.v1.3.0 skipRange ">=1.0.0 <1.3.0" → ">=1.0.0 <1.2.2": now covers 1.0.0–1.2.1 (4 entries)"#,
         ]
     );
     press(&mut m, "tab tab tab j enter");
@@ -709,7 +712,7 @@ fn review_mode_shows_a_removed_entry_as_a_ghost_row_that_refuses_edits() {
             "  stable: - cache-operator.v1.1.0"
         ]
     );
-    press(&mut m, "tab tab tab j enter");
+    press(&mut m, "tab tab tab g g j enter");
     let ghost = ["cache-operator", "stable", "cache-operator.v1.1.0"];
     assert_eq!(selected(&m), ghost, "Enter lands on the ghost row");
     assert!(m.loaded().unwrap().is_ghost(&selected(&m)));
@@ -792,8 +795,9 @@ fn review_mode_colours_ghost_rows_red_and_new_entries_green() {
 #[test]
 fn review_mode_lists_removed_and_added_edges_under_the_lanes() {
     let (_new, mut m) = review_of_a_removed_entry();
-    // cache-operator / stable.
-    press(&mut m, "j l j");
+    // Review mode opens on the first change, in cache-operator / stable: the channel, closed.
+    press(&mut m, ": channel space stable enter h");
+    assert_eq!(selected(&m), ["cache-operator", "stable"]);
     let s = screen(&mut m, 160, 48);
     // The graph pane's inside, right of the 56-column tree pane.
     let graph: Vec<String> = s

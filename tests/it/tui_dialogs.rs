@@ -111,7 +111,7 @@ fn quitting_with_unsaved_edits() {
         "j l j j d y q",
         "quit_unsaved",
         |d| matches!(d, Dialog::QuitUnsaved),
-        "quit without writing",
+        "w write and quit",
     );
 }
 
@@ -148,7 +148,7 @@ fn the_messages_a_save_ends_in() {
             Dialog::Reload {
                 why: "cache-operator/catalog.yaml: changed on disk since it was loaded; reload before saving".into(),
             },
-            "reloads the catalog",
+            "y reads it again",
         ),
         (
             "force_write",

@@ -300,7 +300,24 @@ fn a_catalog_session_reads_nothing_in_update_or_view() {
     );
     ui.keys("u u", "undo");
     ui.keys("ctrl-r", "redo");
-    ui.keys("u u u", "undo all");
+    // `:reload`: the load worker reads the catalog again; `update` applies the two edits again
+    // (and keeps the filter) without reading anything.
+    ui.keys("/ long-strings enter", "filter");
+    let left = ui.keys(": reload enter", "reload");
+    assert_eq!(left, [Effect::Load]);
+    let reloaded = fbc_edit::tui::effects::load(tmp.path(), None);
+    ui.run(reloaded, "reload: the unsaved edits applied again");
+    assert_eq!(
+        ui.status(),
+        "read again; 2 of 2 unsaved edits applied again",
+        "{}",
+        ui.frame
+    );
+    assert_eq!(
+        ui.m.loaded().unwrap().filter.as_deref(),
+        Some("long-strings")
+    );
+    ui.keys("esc u u", "undo all");
     assert!(ui.m.loaded().unwrap().dirty.is_empty(), "{}", ui.status());
 
     // A path completed in the add-bundle question: the directory is listed on a worker.

@@ -57,8 +57,24 @@ pub enum Command {
     Toggle,
     /// Pickers and prompts: delete the character before the cursor.
     DeleteBack,
-    /// Prompts: complete the text.
+    /// Prompts: complete the text (or take the value an input offers).
     Complete,
+    /// Text inputs: delete the character under the cursor.
+    DeleteForward,
+    /// Text inputs: the cursor a character left or right.
+    CursorLeft,
+    CursorRight,
+    /// Text inputs: the cursor to the start or the end of the line.
+    LineStart,
+    LineEnd,
+    /// Text inputs: delete from the cursor to the start, or to the end, of the line.
+    KillToStart,
+    KillToEnd,
+    /// Text inputs: delete the word before the cursor (up to a space).
+    KillWordBack,
+    /// Text inputs: the cursor a word back or forward.
+    WordBack,
+    WordForward,
     /// Dialogs: drop what is unsaved and go on.
     Discard,
     /// Dialogs: go on and keep what is unsaved.
@@ -198,9 +214,51 @@ const COMMANDS: &[(Command, &str, &str)] = &[
     (
         Command::DeleteBack,
         "delete-back",
-        "delete the last character",
+        "delete the character before the cursor",
     ),
-    (Command::Complete, "complete", "complete the text"),
+    (
+        Command::Complete,
+        "complete",
+        "complete the text, or take the value offered",
+    ),
+    (
+        Command::DeleteForward,
+        "delete-forward",
+        "delete the character under the cursor",
+    ),
+    (
+        Command::CursorLeft,
+        "cursor-left",
+        "the cursor a character left",
+    ),
+    (
+        Command::CursorRight,
+        "cursor-right",
+        "the cursor a character right",
+    ),
+    (Command::LineStart, "line-start", "the cursor to the start"),
+    (Command::LineEnd, "line-end", "the cursor to the end"),
+    (
+        Command::KillToStart,
+        "kill-to-start",
+        "delete from the cursor to the start",
+    ),
+    (
+        Command::KillToEnd,
+        "kill-to-end",
+        "delete from the cursor to the end",
+    ),
+    (
+        Command::KillWordBack,
+        "kill-word-back",
+        "delete the word before the cursor",
+    ),
+    (Command::WordBack, "word-back", "the cursor a word back"),
+    (
+        Command::WordForward,
+        "word-forward",
+        "the cursor a word forward",
+    ),
     (
         Command::Discard,
         "discard",
@@ -351,6 +409,8 @@ pub enum Verb {
     Channel,
     /// Validate the whole catalog afresh.
     Validate,
+    /// Read the catalog (or the templates) again from disk, the unsaved edits applied again.
+    Reload,
     /// Write the selected channel's graph (an image's catalog: `export DIR`).
     Export,
     /// Review mode: write the changes as Markdown for a pull request.
@@ -373,6 +433,7 @@ const VERBS: &[(Verb, &str, &str)] = &[
     (Verb::Package, "package", " NAME"),
     (Verb::Channel, "channel", " NAME"),
     (Verb::Validate, "validate", ""),
+    (Verb::Reload, "reload", ""),
     (Verb::Export, "export", " mermaid|dot FILE"),
     (Verb::ExportChanges, "export-changes", " FILE.md"),
     (Verb::AddImage, "add-image", " REF candidate|fast|stable"),

@@ -24,7 +24,7 @@ impl Key {
     }
 
     /// Reads `j`, `N`, `ctrl-u`, `down`, `pageup`, `enter`, `esc`, `tab`, `backtab`, `space`,
-    /// `backspace`, `f1`.
+    /// `backspace`, `delete`, `f1`.
     pub fn parse(s: &str) -> Result<Key, String> {
         let mut mods = KeyModifiers::NONE;
         let mut rest = s;
@@ -53,6 +53,7 @@ impl Key {
             "tab" => KeyCode::Tab,
             "backtab" => KeyCode::BackTab,
             "backspace" => KeyCode::Backspace,
+            "delete" => KeyCode::Delete,
             "space" => KeyCode::Char(' '),
             f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok() => {
                 KeyCode::F(f[1..].parse().unwrap_or(1))
@@ -85,6 +86,7 @@ impl Key {
             KeyCode::Tab => "tab".into(),
             KeyCode::BackTab => "backtab".into(),
             KeyCode::Backspace => "backspace".into(),
+            KeyCode::Delete => "delete".into(),
             KeyCode::Char(' ') => "space".into(),
             KeyCode::Char(c) => c.to_string(),
             KeyCode::F(n) => format!("f{n}"),

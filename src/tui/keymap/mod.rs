@@ -137,6 +137,7 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
 
 const DIALOG: &[(&str, Command)] = &[
     ("y", Command::Confirm),
+    ("w", Command::Write),
     ("o", Command::Keep),
     ("d", Command::Discard),
     ("n", Command::Cancel),
@@ -193,6 +194,19 @@ const PICKER: &[(&str, Command)] = &[
     ("esc", Command::Cancel),
     ("ctrl-c", Command::Cancel),
     ("backspace", Command::DeleteBack),
+    ("delete", Command::DeleteForward),
+    ("left", Command::CursorLeft),
+    ("right", Command::CursorRight),
+    ("ctrl-a", Command::LineStart),
+    ("home", Command::LineStart),
+    ("ctrl-e", Command::LineEnd),
+    ("end", Command::LineEnd),
+    ("ctrl-u", Command::KillToStart),
+    ("ctrl-k", Command::KillToEnd),
+    ("ctrl-w", Command::KillWordBack),
+    ("alt-backspace", Command::KillWordBack),
+    ("alt-b", Command::WordBack),
+    ("alt-f", Command::WordForward),
 ];
 
 const PROMPT: &[(&str, Command)] = &[
@@ -201,6 +215,19 @@ const PROMPT: &[(&str, Command)] = &[
     ("ctrl-c", Command::Cancel),
     ("backspace", Command::DeleteBack),
     ("tab", Command::Complete),
+    ("delete", Command::DeleteForward),
+    ("left", Command::CursorLeft),
+    ("right", Command::CursorRight),
+    ("ctrl-a", Command::LineStart),
+    ("home", Command::LineStart),
+    ("ctrl-e", Command::LineEnd),
+    ("end", Command::LineEnd),
+    ("ctrl-u", Command::KillToStart),
+    ("ctrl-k", Command::KillToEnd),
+    ("ctrl-w", Command::KillWordBack),
+    ("alt-backspace", Command::KillWordBack),
+    ("alt-b", Command::WordBack),
+    ("alt-f", Command::WordForward),
 ];
 
 const HELP: &[(&str, Command)] = &[

@@ -3,7 +3,9 @@
 
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
-use crate::tui::model::{Dialog, Effect, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::model::{
+    Dialog, Effect, InputFor, LineInput, Model, PickFor, Promotee, REPLACES_NOTHING,
+};
 use crate::tui::picker::Picked;
 use crate::tui::update::edits::confirm;
 use crate::tui::update::pickers::{
@@ -29,11 +31,19 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
     }
     m.dialog_scroll = 0;
     match dialog {
-        Dialog::Reload { .. } if yes => {
-            m.status = Some("reloading; the unsaved edits are dropped".into());
+        // Read again with the edits applied again (`:reload`), or without them.
+        Dialog::Reload { .. } if yes => return super::prompt::reload(m),
+        Dialog::Reload { .. } if input == Input::Command(Command::Discard) => {
+            m.status = Some("reading the catalog again; the unsaved edits are dropped".into());
+            m.busy = m.status.clone();
             return vec![Effect::Load];
         }
-        Dialog::Reload { why } | Dialog::ForceWrite { why } if !yes => {
+        Dialog::Reload { why } => {
+            m.status = Some(format!(
+                "nothing written: {why} (:reload reads it again and applies the edits again)"
+            ));
+        }
+        Dialog::ForceWrite { why } if !yes => {
             m.status = Some(format!("nothing written: {why}"));
         }
         Dialog::ForceWrite { .. } => {
@@ -45,8 +55,7 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
         }
         Dialog::SaveFailed { .. } => m.status = Some("the unsaved edits are kept".into()),
         Dialog::OpenUnsaved { file, line, .. } => return open_unsaved(m, file, line, input),
-        Dialog::QuitUnsaved if yes => m.quit = true,
-        Dialog::QuitUnsaved => m.status = Some("not quitting; w writes the changes".into()),
+        Dialog::QuitUnsaved => return quit_unsaved(m, input),
         Dialog::Write { view } => return super::diff::diff_input(m, view, input),
         Dialog::Confirm {
             edit,
@@ -83,10 +92,28 @@ pub(crate) fn dialog_input(m: &mut Model, dialog: Dialog, input: Input) -> Vec<E
         picker @ (Dialog::PickBundle { .. }
         | Dialog::PickChannel { .. }
         | Dialog::PickChannelForNew { .. }) => picker_input(m, picker, input),
-        // Matched above with and without `yes`.
-        Dialog::Reload { .. } => {}
     }
     Vec::new()
+}
+
+/// Quitting with unsaved edits: `w` writes them, then quits once the save went through; `d`
+/// drops them and quits; any other key stays.
+fn quit_unsaved(m: &mut Model, input: Input) -> Vec<Effect> {
+    match input {
+        Input::Command(Command::Write) => {
+            m.quit_after_save = true;
+            let options = m.save_options.clone();
+            save(m, options)
+        }
+        Input::Command(Command::Discard) => {
+            m.quit = true;
+            Vec::new()
+        }
+        _ => {
+            m.status = Some("not quitting; the unsaved edits are kept".into());
+            Vec::new()
+        }
+    }
 }
 
 /// `o` with unsaved edits: write them first, keep them (applied again once the catalog is read
@@ -189,33 +216,38 @@ fn picker_input(m: &mut Model, mut dialog: Dialog, input: Input) {
     m.dialog = Some(promote_range_input(m, package, channel, promotee));
 }
 
-/// A key in a text input: typing, Tab completion of a path, Esc, and Enter, which goes on to what
-/// the text was asked for.
+/// A key in a text input: typing and line editing, Tab (completion of a path, or the value the
+/// input offers), Esc, and Enter, which goes on to what the text was asked for.
 fn text_input(
     m: &mut Model,
     title: String,
-    mut text: String,
+    mut text: LineInput,
     then: InputFor,
     input: Input,
 ) -> Vec<Effect> {
     match input {
-        Input::Command(Command::Cancel) => m.status = Some("cancelled".into()),
-        Input::Command(Command::Accept) => return accept_text(m, then, text.trim().to_string()),
-        Input::Command(Command::DeleteBack) => {
-            text.pop();
-            m.dialog = Some(Dialog::Input { title, text, then });
+        Input::Command(Command::Cancel) => {
+            m.status = Some("cancelled".into());
+            return Vec::new();
+        }
+        Input::Command(Command::Accept) => {
+            return accept_text(m, then, text.trim().to_string());
         }
         Input::Command(Command::Complete) if then == InputFor::AddBundleDir => {
-            let effect = Effect::CompletePath { text: text.clone() };
+            let effect = Effect::CompletePath {
+                text: text.text().to_string(),
+            };
             m.dialog = Some(Dialog::Input { title, text, then });
             return vec![effect];
         }
-        Input::Text(c) => {
-            text.push(c);
-            m.dialog = Some(Dialog::Input { title, text, then });
+        Input::Command(Command::Complete) => {
+            text.take_hint();
         }
-        _ => m.dialog = Some(Dialog::Input { title, text, then }),
+        other => {
+            text.edit(other);
+        }
     }
+    m.dialog = Some(Dialog::Input { title, text, then });
     Vec::new()
 }
 
@@ -296,7 +328,7 @@ fn promote_range_taken(
         m.status = Some(format!("cannot {}: {why}", probe.describe()));
         m.dialog = Some(promote_range_input(m, package, channel, bundle));
         if let Some(Dialog::Input { text, .. }) = &mut m.dialog {
-            *text = r.clone();
+            text.set(r.clone());
         }
         return;
     }

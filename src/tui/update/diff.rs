@@ -4,6 +4,7 @@
 use crate::tui::diffview::{self, DiffView};
 use crate::tui::input::Input;
 use crate::tui::keymap::Command;
+use crate::tui::line::LineInput;
 use crate::tui::model::{Dialog, Effect, Model, Overlay};
 use crate::tui::update::results::save;
 use ratatui::layout::Rect;
@@ -55,7 +56,7 @@ fn diff_command(view: &mut DiffView, command: Command, size: Rect) {
             let forward = command == Command::NextFile;
             view.note = (!view.jump_file(forward, page)).then(|| no_more("file", forward));
         }
-        Command::Search => view.typing = Some(String::new()),
+        Command::Search => view.typing = Some(Default::default()),
         Command::NextMatch | Command::PrevMatch => {
             view.note = Some(match view.next_match(command == Command::NextMatch, page) {
                 Some((i, n)) => format!("match {i} of {n}"),
@@ -94,10 +95,11 @@ fn whole_line_command(view: &mut DiffView, command: Command, size: Rect) {
 }
 
 /// A key while a search is typed: Enter searches, Esc gives up, anything else edits the text.
-fn search_input(view: &mut DiffView, mut text: String, input: Input, page: usize) {
+fn search_input(view: &mut DiffView, mut text: LineInput, input: Input, page: usize) {
     match input {
         Input::Command(Command::Accept) if text.is_empty() => {}
         Input::Command(Command::Accept) => {
+            let text = text.text().to_string();
             let n = view.search(text.clone(), page);
             view.note = Some(match n {
                 0 => format!("{text:?} is not in the diff"),
@@ -105,15 +107,10 @@ fn search_input(view: &mut DiffView, mut text: String, input: Input, page: usize
             });
         }
         Input::Command(Command::Cancel) => {}
-        Input::Command(Command::DeleteBack) => {
-            text.pop();
+        other => {
+            text.edit(other);
             view.typing = Some(text);
         }
-        Input::Text(c) => {
-            text.push(c);
-            view.typing = Some(text);
-        }
-        _ => view.typing = Some(text),
     }
 }
 

@@ -170,7 +170,7 @@ fn edit_dialog(l: &mut Loaded, command: Command, sel: &[String]) -> Result<Dialo
     let input = |title: String, then: InputFor| {
         Ok(Dialog::Input {
             title,
-            text: String::new(),
+            text: Default::default(),
             then,
         })
     };

@@ -60,18 +60,32 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
             }
         }
         Action::Loaded(Ok(ws)) => {
+            m.busy = None;
             loaded(m, fbc_core::workspace::session::Session::Catalog(ws));
             return m.find_changes();
         }
         Action::TemplatesOpened(Ok(set)) => {
+            m.busy = None;
             if let Some(t) = &mut m.template {
                 t.notes = set.notes().to_vec();
             }
             loaded(m, fbc_core::workspace::session::Session::Templates(set));
             return m.find_changes();
         }
-        Action::TemplatesOpened(Err(e)) => m.state = State::Failed(e),
-        Action::Loaded(Err(e)) => m.state = State::Failed(e),
+        // Read again to apply unsaved edits to (`:reload`, the editor's "keep"): a catalog that
+        // can no longer be read keeps the one on screen, and the edits with it.
+        Action::TemplatesOpened(Err(e)) | Action::Loaded(Err(e))
+            if m.replay.take().is_some() && m.loaded().is_some() =>
+        {
+            m.busy = None;
+            m.status = Some(format!(
+                "cannot read it again, so the unsaved edits are kept as they were: {e}"
+            ));
+        }
+        Action::TemplatesOpened(Err(e)) | Action::Loaded(Err(e)) => {
+            m.busy = None;
+            m.state = State::Failed(e);
+        }
         Action::Exported(message) => m.status = Some(message),
         Action::CompareLoaded(Ok(old)) => {
             m.compare = Some(old);
@@ -272,7 +286,7 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
         }
         Command::NextTemplate => next_template(m),
         Command::Filter => open_filter(m),
-        Command::Palette => m.prompt = Some(Prompt::Palette(String::new())),
+        Command::Palette => m.prompt = Some(Prompt::Palette(Default::default())),
         Command::NextPane | Command::PrevPane => {
             let i = PANES.iter().position(|p| *p == m.focus).unwrap_or(0);
             let n = if command == Command::NextPane {

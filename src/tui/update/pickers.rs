@@ -2,7 +2,7 @@
 //! unskip, what an entry replaces, and the skipRange. Options the edit would refuse are greyed out
 //! with the library's reason, and a picker with nothing to choose is not opened at all.
 
-use crate::tui::model::{Dialog, InputFor, Model, PickFor, Promotee, REPLACES_NOTHING};
+use crate::tui::model::{Dialog, InputFor, LineInput, Model, PickFor, Promotee, REPLACES_NOTHING};
 use crate::tui::picker::Picker;
 use crate::tui::rules::{entry_skips, reason};
 use crate::tui::tree::Loaded;
@@ -285,12 +285,12 @@ pub(crate) fn pick_promote_replaces(
     }
 }
 
-/// The skipRange input, filled with the entry's own range, or one from the channel's oldest
-/// version up to the entry's.
+/// The skipRange input, filled with the entry's own range; an entry without one starts empty,
+/// offering a range from the channel's oldest version up to the entry's (Tab takes it).
 pub(crate) fn skip_range_input(l: &Loaded, p: &str, c: &str, e: &str) -> Dialog {
     let graph = l.graph.as_ref().map(|(g, _)| g);
     let current = graph.and_then(|g| g.node(e).and_then(|n| g.skip_ranges.get(&n).cloned()));
-    let suggested = current.or_else(|| {
+    let suggested = current.is_none().then(|| {
         let g = graph?;
         let own = g.graph[g.node(e)?].version.clone()?;
         let oldest = g
@@ -302,7 +302,7 @@ pub(crate) fn skip_range_input(l: &Loaded, p: &str, c: &str, e: &str) -> Dialog 
     });
     Dialog::Input {
         title: format!("skipRange of {e} (empty clears it)"),
-        text: suggested.unwrap_or_default(),
+        text: LineInput::new(current.unwrap_or_default()).with_hint(suggested.flatten()),
         then: InputFor::SkipRange {
             package: p.to_string(),
             channel: c.to_string(),
@@ -311,8 +311,8 @@ pub(crate) fn skip_range_input(l: &Loaded, p: &str, c: &str, e: &str) -> Dialog 
     }
 }
 
-/// After choosing what to promote where: offer a skipRange from the channel's oldest version up to
-/// the bundle's.
+/// After choosing what to promote where: the skipRange, empty (a repository that links with
+/// `replaces` wants none), offering one from the channel's oldest version up to the bundle's.
 pub(crate) fn promote_range_input(
     m: &Model,
     package: String,
@@ -343,10 +343,10 @@ pub(crate) fn promote_range_input(
     };
     Dialog::Input {
         title: format!(
-            "skipRange for {} in {channel} ({how}; clear the text for none)",
+            "skipRange for {} in {channel} ({how}; empty for none)",
             bundle.name()
         ),
-        text: suggested.unwrap_or_default(),
+        text: LineInput::default().with_hint(suggested),
         then: InputFor::PromoteRange {
             package,
             channel,

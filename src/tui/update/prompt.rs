@@ -51,7 +51,7 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
         Prompt::Filter(t) => (t, true),
         Prompt::Palette(t) => (t, false),
     };
-    let typed = text.clone();
+    let typed = text.text().to_string();
     match input {
         Input::Command(Command::Cancel) => {
             m.prompt = None;
@@ -60,13 +60,10 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
             }
             return Vec::new();
         }
-        Input::Command(Command::DeleteBack) => {
-            text.pop();
-        }
         Input::Command(Command::Complete) if !is_filter => {
             let options = complete(m.loaded(), &text);
             if let [one] = options.as_slice() {
-                text = one.clone();
+                text.set(one.clone());
             } else if !options.is_empty() {
                 m.status = Some(options.join("  "));
             }
@@ -77,17 +74,19 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
                 if let Some(l) = m.loaded_mut() {
                     l.filter_before = None;
                 }
-                apply_filter(m, text);
+                apply_filter(m, text.text().to_string());
                 Vec::new()
             } else {
                 run_palette(m, text.trim())
             };
         }
-        Input::Text(c) => text.push(c),
-        _ => {}
+        // Typing and the line-editing keys.
+        other => {
+            text.edit(other);
+        }
     }
-    if is_filter && text != typed {
-        live_filter(m, &text, &typed);
+    if is_filter && text.text() != typed {
+        live_filter(m, text.text(), &typed);
     }
     m.prompt = Some(if is_filter {
         Prompt::Filter(text)
@@ -107,7 +106,7 @@ pub(crate) fn open_filter(m: &mut Model) {
             offset: l.tree_offset,
         });
     }
-    m.prompt = Some(Prompt::Filter(String::new()));
+    m.prompt = Some(Prompt::Filter(Default::default()));
 }
 
 /// Each key typed in the filter prompt: the tree narrows (or widens) to the text as it is,
@@ -137,6 +136,29 @@ fn restore_filter(m: &mut Model) {
     }
     l.select_deepest(&before.selected);
     l.tree_offset = before.offset;
+}
+
+/// `:reload`: the catalog (or the templates) read again from disk by the load worker; the unsaved
+/// edits are applied again to what is read, and what no longer applies is said
+/// ([`crate::tui::update::results::loaded`]). Keys wait until it is read.
+pub(crate) fn reload(m: &mut Model) -> Vec<Effect> {
+    if m.image.is_some() {
+        m.status =
+            Some("an image's catalog does not change: there is nothing to read again".into());
+        return Vec::new();
+    }
+    let edits = m.loaded().map(|l| l.ws.edits()).unwrap_or_default();
+    m.busy = Some(if edits.is_empty() {
+        "reading the catalog again…".to_string()
+    } else {
+        format!(
+            "reading the catalog again; then the {} applied again…",
+            fbc_core::text::plural(edits.len(), "unsaved edit is", "unsaved edits are")
+        )
+    });
+    m.status = m.busy.clone();
+    m.replay = (!edits.is_empty()).then_some(edits);
+    vec![Effect::Load]
 }
 
 /// Enter in the filter prompt (the tree already shows it, unless the text came another way).
@@ -176,7 +198,9 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
         };
     };
     match verb {
-        Verb::Quit => m.quit = true,
+        // Unsaved edits are asked about, as `q` asks.
+        Verb::Quit => return command_in_pane(m, Command::Quit),
+        Verb::Reload => return reload(m),
         Verb::Validate => {
             if m.loaded().is_some() {
                 m.busy = Some("validating…".into());

@@ -31,6 +31,10 @@ pub(crate) fn previewed(m: &mut Model, result: Result<String, SaveError>) {
 pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) -> Vec<Effect> {
     m.status = None;
     let after = m.after_save.take();
+    // Nothing (or not everything) written: the quit waits for the user's answer.
+    if result.is_err() {
+        m.quit_after_save = false;
+    }
     match result {
         Ok(Saved { report, reopened }) => {
             if let Some(l) = m.loaded_mut() {
@@ -45,6 +49,10 @@ pub(crate) fn saved(m: &mut Model, result: Result<Saved, SaveError>) -> Vec<Effe
                 l.refresh();
             }
             m.status = Some(format!("wrote {}", report.written.join(", ")));
+            // `w` in the quit question: written, so the quit goes on.
+            if std::mem::take(&mut m.quit_after_save) {
+                m.quit = true;
+            }
             return after.into_iter().collect();
         }
         Err(e @ SaveError::ChangedOnDisk(_)) => {
@@ -116,13 +124,32 @@ pub(crate) fn bundle_rendered(
     }
 }
 
-/// A catalog (re)loaded: the tree is built afresh, keeping the selection where it can.
-pub(crate) fn loaded(m: &mut Model, ws: Session) {
-    let keep = m.loaded().map(|l| l.selected().to_vec());
+/// A catalog (re)loaded: the tree is built afresh, keeping the filter, the template shown and the
+/// selection where it can (after `:reload` or `$EDITOR`, the tree looks as it did).
+pub(crate) fn loaded(m: &mut Model, mut ws: Session) {
+    let keep = m
+        .loaded()
+        .map(|l| (l.selected().to_vec(), l.filter.clone(), l.olm_v1));
+    let shown = m
+        .loaded()
+        .and_then(|l| l.ws.templates())
+        .map(|set| (set.shown(), set.names().len()));
+    if let (Some((i, n)), Some(set)) = (shown, ws.templates_mut())
+        && set.names().len() == n
+    {
+        set.show(i);
+    }
     let mut l = Loaded::new(ws);
     let replayed = m.replay.take().map(|edits| replay(&mut l, edits));
-    if let Some(path) = keep.filter(|p| !p.is_empty()) {
-        l.select_path(&path);
+    if let Some((path, filter, olm_v1)) = keep {
+        l.olm_v1 = olm_v1;
+        if filter.is_some() {
+            l.filter = filter;
+            l.refilter();
+        }
+        if !path.is_empty() {
+            l.select_deepest(&path);
+        }
     }
     if let Some(t) = &m.template {
         let count = l.ws.templates().map_or(1, |set| set.names().len());
@@ -178,7 +205,7 @@ pub(crate) fn bundle_dir_checked(m: &mut Model, dir: PathBuf, is_bundle: bool) {
             "image reference of the bundle in {} (empty for none)",
             dir.display()
         ),
-        text: String::new(),
+        text: Default::default(),
         then: InputFor::AddBundleImage { dir },
     });
 }
@@ -190,9 +217,9 @@ pub(crate) fn path_completed(m: &mut Model, from: String, to: String) {
         then: InputFor::AddBundleDir,
         ..
     }) = &mut m.dialog
-        && *text == from
+        && text.text() == from
     {
-        *text = to;
+        text.set(to);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{block, centered};
 use crate::theme::Theme;
-use crate::tui::app::{Dialog, Model, Picker};
+use crate::tui::app::{Dialog, LineInput, Model, Picker};
 use crate::tui::app::{InputFor, range_preview};
 use crate::tui::keymap::Keymap;
 use crate::tui::keymap::{Command, Layer};
@@ -18,10 +18,9 @@ use ratatui::widgets::{Clear, Paragraph, Wrap};
 /// reason, marked ones ticked), and the keys.
 fn picker_text(title: String, picker: &Picker, keys: &Keymap, theme: &Theme) -> DialogText {
     let k = |c| keys.hint(Layer::Picker, c);
-    let mut lines = vec![
-        Line::from(format!("filter: {}▏", picker.filter)),
-        Line::from(""),
-    ];
+    let mut filter = vec![Span::raw("filter: ")];
+    filter.extend(super::line_spans(&picker.filter, theme));
+    let mut lines = vec![Line::from(filter), Line::from("")];
     for (i, o) in picker.shown().into_iter().enumerate() {
         let why = picker.why_greyed(o);
         let mut style = match why {
@@ -203,7 +202,8 @@ fn dialog_text(d: &Dialog, m: &Model, theme: &Theme) -> DialogText {
             "nothing was written",
             [why.clone()],
             format!(
-                "{yes} reloads the catalog from disk (the unsaved edits are dropped) · any other key keeps them"
+                "{yes} reads it again and applies the unsaved edits again · {} reads it again without them · any other key keeps them (:reload later)",
+                keys.hint(Layer::Dialog, Command::Discard)
             ),
         ),
         Dialog::SaveFailed { title, lines } => message(
@@ -249,10 +249,20 @@ fn dialog_text(d: &Dialog, m: &Model, theme: &Theme) -> DialogText {
         ),
         Dialog::QuitUnsaved => message(
             "unsaved edits",
-            ["There are edits that are not written.".to_string()],
+            [m.loaded().map_or_else(
+                || "There are edits that are not written.".to_string(),
+                |l| {
+                    format!(
+                        "There are edits that are not written ({}).",
+                        fbc_core::text::plural(l.dirty.len(), "file", "files")
+                    )
+                },
+            )],
             format!(
-                "{yes} quit without writing · any other key stays ({} writes)",
-                keys.first_key(Layer::Tree, Command::Write)
+                "{} write and quit · {} discard the edits and quit · {} or any other key stays",
+                keys.hint(Layer::Dialog, Command::Write),
+                keys.hint(Layer::Dialog, Command::Discard),
+                "Esc"
             ),
         ),
         // Drawn by the diff viewer.
@@ -269,8 +279,9 @@ fn dialog_text(d: &Dialog, m: &Model, theme: &Theme) -> DialogText {
         Dialog::Input { title, text, then } => {
             let mut t = DialogText {
                 scroll: Scroll::End,
-                ..message(title, [format!("{text}▏")], input_keys(then, keys))
+                ..message(title, Vec::new(), input_keys(text, then, keys))
             };
+            t.body.insert(0, Line::from(super::line_spans(text, theme)));
             // The skipRange being typed: what it matches, under the text, which stays in view.
             let preview = input_preview(m, text, then);
             if !preview.is_empty() {
@@ -309,10 +320,18 @@ fn message(title: &str, text: impl IntoIterator<Item = String>, answer: String) 
     }
 }
 
-/// The keys of a text input; a bundle directory's path can also be completed.
-fn input_keys(then: &crate::tui::app::InputFor, keys: &Keymap) -> String {
+/// The keys of a text input; a bundle directory's path can also be completed, and a value offered
+/// taken.
+fn input_keys(text: &LineInput, then: &InputFor, keys: &Keymap) -> String {
     let prompt = |c| keys.hint(Layer::Prompt, c);
-    if *then == crate::tui::app::InputFor::AddBundleDir {
+    if text.hint().is_some() && text.is_empty() {
+        format!(
+            "{} continues with none · {} takes the one offered · {} cancels",
+            prompt(Command::Accept),
+            prompt(Command::Complete),
+            prompt(Command::Cancel)
+        )
+    } else if *then == InputFor::AddBundleDir {
         format!(
             "{} continues · {} completes · {} cancels",
             prompt(Command::Accept),

@@ -68,7 +68,8 @@ fn where_line(v: &DiffView) -> String {
         of(&files)
     );
     if let Some(t) = &v.typing {
-        s.push_str(&format!(" · /{t}▏"));
+        let (before, after) = t.split();
+        s.push_str(&format!(" · /{before}▏{after}"));
     } else if let Some(n) = &v.note {
         s.push_str(&format!(" · {n}"));
     }

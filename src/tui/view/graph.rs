@@ -313,13 +313,14 @@ pub(super) fn review_lines(
         };
         items.push(Line::from(Span::styled(format!("- {e}  removed"), style)));
     }
-    for e in &d.edges_removed {
+    // A changed skipRange's links are said by its own line: what it now covers.
+    for e in d.edges_removed.iter().filter(|e| !d.by_skip_range(e)) {
         items.push(Line::from(Span::styled(
             format!("- {}", edge_words(e)),
             red,
         )));
     }
-    for e in &d.edges_added {
+    for e in d.edges_added.iter().filter(|e| !d.by_skip_range(e)) {
         items.push(Line::from(Span::styled(
             format!("+ {}", edge_words(e)),
             green,
@@ -328,10 +329,11 @@ pub(super) fn review_lines(
     for r in &d.skip_ranges_changed {
         items.push(Line::from(Span::styled(
             format!(
-                "~ skipRange of {}: {} → {}",
+                "~ skipRange of {}: {} → {}{}",
                 r.entry,
                 fbc_core::diff::range_text(&r.old),
-                fbc_core::diff::range_text(&r.new)
+                fbc_core::diff::range_text(&r.new),
+                r.coverage().map_or_else(String::new, |c| format!(": {c}"))
             ),
             theme.role(Role::Skips),
         )));

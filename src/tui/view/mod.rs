@@ -8,7 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{Dialog, Loaded, Model, Overlay, Pane, Prompt, State, details, edit_hints};
+use super::app::{
+    Dialog, LineInput, Loaded, Model, Overlay, Pane, Prompt, State, details, edit_hints,
+};
 use super::input;
 use super::keymap::{Command, Layer};
 use super::layout::Areas;
@@ -207,14 +209,38 @@ fn tree_state(l: &Loaded) -> TreeState<String> {
     state
 }
 
+/// A line being typed, its cursor drawn where it is (`▏`); a value offered and not typed yet is
+/// shown greyed after the cursor (`offered: …`) while nothing is typed.
+pub(crate) fn line_spans(input: &LineInput, theme: &Theme) -> Vec<Span<'static>> {
+    let (before, after) = input.split();
+    let mut spans = vec![Span::raw(before.to_string()), Span::raw("▏")];
+    match input.hint() {
+        Some(h) if input.is_empty() => spans.push(Span::styled(
+            format!("offered: {h}"),
+            theme.role(Role::Muted),
+        )),
+        _ => spans.push(Span::raw(after.to_string())),
+    }
+    spans
+}
+
 fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
     let line = match &m.prompt {
-        Some(Prompt::Filter(t)) => Line::from(format!("/{t}▏")),
-        Some(Prompt::Palette(t)) => Line::from(format!(
-            ":{t}▏   ({} completes: {})",
-            m.keymap.hint(Layer::Prompt, Command::Complete),
-            crate::tui::app::palette_hint()
-        )),
+        Some(Prompt::Filter(t)) => {
+            let mut spans = vec![Span::raw("/")];
+            spans.extend(line_spans(t, theme));
+            Line::from(spans)
+        }
+        Some(Prompt::Palette(t)) => {
+            let mut spans = vec![Span::raw(":")];
+            spans.extend(line_spans(t, theme));
+            spans.push(Span::raw(format!(
+                "   ({} completes: {})",
+                m.keymap.hint(Layer::Prompt, Command::Complete),
+                crate::tui::app::palette_hint()
+            )));
+            Line::from(spans)
+        }
         None => match &m.status {
             Some(s) => Line::from(Span::styled(s.clone(), theme.role(Role::Notice))),
             None => Line::from(footer_hints(m, theme)),
@@ -236,7 +262,11 @@ fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
         .loaded()
         .and_then(|l| l.ws.templates())
         .is_some_and(|set| set.names().len() > 1);
+    let quit_question = matches!(m.dialog, Some(Dialog::QuitUnsaved));
     let shown = |c: Command| match c {
+        // The quit question's own keys; the other dialogs answer `y`/`n`.
+        Command::Write | Command::Discard if layer == Layer::Dialog => quit_question,
+        Command::Confirm if quit_question => false,
         Command::Open => m.image.is_none(),
         Command::Toggle => multi,
         Command::NextTemplate => several_templates,
@@ -256,7 +286,22 @@ fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
     }
     let mut spans = Vec::new();
     for command in commands {
-        let (key, Some(word)) = (m.keymap.first_key(layer, command), command.footer(layer)) else {
+        let word = match command {
+            Command::Write if quit_question => Some("write and quit"),
+            Command::Discard if quit_question => Some("discard and quit"),
+            Command::Cancel if quit_question => Some("stay"),
+            _ => command.footer(layer),
+        };
+        // Any key stays in the quit question; Esc is the one named.
+        let esc = quit_question
+            && command == Command::Cancel
+            && m.keymap.keys(layer, command).split('/').any(|k| k == "esc");
+        let key = if esc {
+            "esc".to_string()
+        } else {
+            m.keymap.first_key(layer, command)
+        };
+        let (key, Some(word)) = (key, word) else {
             continue;
         };
         if key.is_empty() {

@@ -190,8 +190,21 @@ fn names_to_draw(
     first
 }
 
-/// The node standing for a folded group of links: how many entries, oldest … newest.
-fn group_node(es: &[&Edge], status: Status, old: &ChannelGraph, new: &ChannelGraph) -> PicNode {
+/// The node standing for a folded group of links: how many entries, oldest … newest. It is marked
+/// added or removed only when every entry it stands for was: the link carries the links' `status`
+/// (a new skipRange adds links from entries that were there all along). A name that is no entry
+/// of either channel (a skip of a bundle outside it) goes by its link.
+fn group_node(es: &[&Edge], links: Status, old: &ChannelGraph, new: &ChannelGraph) -> PicNode {
+    let of = |n: &str| match (old.node(n).is_some(), new.node(n).is_some()) {
+        (false, false) => links,
+        (in_old, in_new) => status_of(in_old, in_new),
+    };
+    let first = es.first().map_or(Status::Kept, |e| of(e.from.as_str()));
+    let status = if es.iter().all(|e| of(e.from.as_str()) == first) {
+        first
+    } else {
+        Status::Kept
+    };
     let mut names: Vec<&str> = es.iter().map(|e| e.from.as_str()).collect();
     names.sort_by_key(|n| std::cmp::Reverse(version_of(old, new, n)));
     let label = format!(

@@ -20,6 +20,7 @@ pub use render::{markdown, range_text, text};
 
 use crate::catalog::index::PackageIndex;
 use crate::catalog::model::{Deprecations, Package};
+use crate::catalog::semver_range::Version;
 use crate::catalog::{BlobId, Catalog};
 use crate::graph::channel::{ChannelGraph, PackageFacts, package_channel_graphs};
 use crate::graph::query::{Installed, path_to_head};
@@ -115,6 +116,58 @@ pub struct SkipRangeChange {
     /// `None`: the entry had no skipRange, or has none now.
     pub old: Option<String>,
     pub new: Option<String>,
+    /// The versions of the channel's entries the range covers, lowest first: in the new channel,
+    /// or, for a range cleared, in the old one (what it covers no more). The links it makes are
+    /// said by these rather than one by one.
+    #[serde(skip)]
+    pub covers: Vec<Version>,
+}
+
+impl SkipRangeChange {
+    /// What the range covers in words: `now covers 1.0.0–1.2.1 (4 entries)`, or for a range
+    /// cleared `no longer covers …` (`None` when it covered nothing).
+    pub fn coverage(&self) -> Option<String> {
+        let now = self.new.is_some();
+        let span = match self.covers.as_slice() {
+            [] if now => return Some("now covers no entry of the channel".into()),
+            [] => return None,
+            [one] => one.to_string(),
+            [first, .., last] => format!("{first}–{last}"),
+        };
+        Some(format!(
+            "{} {span} ({})",
+            if now {
+                "now covers"
+            } else {
+                "no longer covers"
+            },
+            crate::text::plural(self.covers.len(), "entry", "entries")
+        ))
+    }
+}
+
+impl ChannelDiff {
+    /// Whether `e` is a link that a changed skipRange made or dropped: that skipRange's line says
+    /// what it covers instead.
+    pub fn by_skip_range(&self, e: &Edge) -> bool {
+        e.kind == crate::graph::channel::EdgeKind::SkipRange.as_str()
+            && self.skip_ranges_changed.iter().any(|r| r.entry == e.to)
+    }
+}
+
+/// The versions of the entries of `g` that `entry`'s skipRange covers, lowest first.
+fn covered(g: &ChannelGraph, entry: &str) -> Vec<Version> {
+    let Some(n) = g.node(entry) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Version> = g
+        .graph
+        .edges_directed(n, petgraph::Direction::Incoming)
+        .filter(|e| *e.weight() == crate::graph::channel::EdgeKind::SkipRange)
+        .filter_map(|e| g.graph[e.source()].version.clone())
+        .collect();
+    out.sort();
+    out
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -261,6 +314,7 @@ fn diff_channel(name: &str, old: &ChannelGraph, new: &ChannelGraph) -> ChannelDi
                 entry: e.clone(),
                 old: a.map(|s| s.to_string()),
                 new: b.map(|s| s.to_string()),
+                covers: covered(if b.is_some() { new } else { old }, e),
             });
         }
     }

@@ -10,6 +10,11 @@ fn or_none(v: &Option<String>) -> &str {
     v.as_deref().unwrap_or("(none)")
 }
 
+/// What a changed skipRange covers, after its line (`: now covers 1.0.0–1.2.1 (4 entries)`).
+fn coverage(r: &super::SkipRangeChange) -> String {
+    r.coverage().map_or_else(String::new, |c| format!(": {c}"))
+}
+
 /// A skipRange as text: quoted (its spaces matter), or `(none)`.
 pub fn range_text(v: &Option<String>) -> String {
     v.as_ref().map_or("(none)".into(), |r| format!("{r:?}"))
@@ -95,19 +100,21 @@ fn channel_text(c: &ChannelDiff, out: &mut String) {
     for e in &c.entries_removed {
         let _ = writeln!(out, "    - entry {e}");
     }
-    for e in &c.edges_added {
+    // A changed skipRange's links are said by its own line.
+    for e in c.edges_added.iter().filter(|e| !c.by_skip_range(e)) {
         let _ = writeln!(out, "    + edge {} → {} ({})", e.from, e.to, e.kind);
     }
-    for e in &c.edges_removed {
+    for e in c.edges_removed.iter().filter(|e| !c.by_skip_range(e)) {
         let _ = writeln!(out, "    - edge {} → {} ({})", e.from, e.to, e.kind);
     }
     for r in &c.skip_ranges_changed {
         let _ = writeln!(
             out,
-            "    ~ skipRange of {}: {} → {}",
+            "    ~ skipRange of {}: {} → {}{}",
             r.entry,
             range_text(&r.old),
-            range_text(&r.new)
+            range_text(&r.new),
+            coverage(r)
         );
     }
     for f in &c.fields_changed {
@@ -263,14 +270,14 @@ fn channel_markdown(c: &ChannelDiff, out: &mut String) {
     for e in &c.entries_removed {
         let _ = writeln!(out, "  - entry removed: `{e}`");
     }
-    for e in &c.edges_added {
+    for e in c.edges_added.iter().filter(|e| !c.by_skip_range(e)) {
         let _ = writeln!(
             out,
             "  - edge added: `{}` → `{}` ({})",
             e.from, e.to, e.kind
         );
     }
-    for e in &c.edges_removed {
+    for e in c.edges_removed.iter().filter(|e| !c.by_skip_range(e)) {
         let _ = writeln!(
             out,
             "  - edge removed: `{}` → `{}` ({})",
@@ -281,10 +288,11 @@ fn channel_markdown(c: &ChannelDiff, out: &mut String) {
         let range = |v: &Option<String>| v.as_ref().map_or("(none)".into(), |r| format!("`{r}`"));
         let _ = writeln!(
             out,
-            "  - skipRange of `{}`: {} → {}",
+            "  - skipRange of `{}`: {} → {}{}",
             r.entry,
             range(&r.old),
-            range(&r.new)
+            range(&r.new),
+            coverage(r)
         );
     }
     for f in &c.fields_changed {

@@ -21,6 +21,7 @@ use crate::validate::Report;
 
 use crate::workspace::template::TemplateWorkspace;
 
+mod kinds;
 mod mapping;
 use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
