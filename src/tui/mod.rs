@@ -18,6 +18,7 @@ pub mod layout;
 mod markers;
 mod model;
 mod picker;
+mod problems;
 pub mod repo;
 mod review;
 mod rules;
