@@ -8,7 +8,8 @@ pub use super::model::{
     Action, Dialog, Effect, ImageView, InputFor, LineInput, Model, Overlay, Pane, PickFor, Picked,
     Picker, Promotee, Prompt, REPLACES_NOTHING, Reopened, Saved, State, TemplateView, short_digest,
 };
+pub use super::problems::{ProblemList, Shown};
 pub use super::review::{Change, ObjectChange, Tone, changes, review_mark};
 pub use super::rules::{edit_hints, range_preview, reason};
 pub use super::tree::{Loaded, build_tree};
-pub use super::update::{complete, palette_hint, update};
+pub use super::update::{candidates, complete, palette_hint, update};

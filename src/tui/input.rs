@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::keymap::{Key, Keymap, Layer, Lookup};
-use super::model::{Action, Dialog, Model, Overlay, Pane};
+use super::model::{Action, Dialog, Model, Pane};
 
 /// A key press, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,8 @@ pub fn layer_of(d: &Dialog) -> Layer {
 
 /// The layer keys are looked up in: the help on top of all, then a dialog, a prompt, the pane.
 pub fn layer(m: &Model) -> Layer {
-    if m.overlay == Some(Overlay::Help) {
+    // The help and the message viewer take the same keys.
+    if m.overlay.is_some() {
         return Layer::Help;
     }
     if let Some(d) = &m.dialog {

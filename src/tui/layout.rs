@@ -12,7 +12,7 @@ pub struct Areas {
     pub main: Rect,
     pub footer: Rect,
     pub tree: Rect,
-    /// Narrow screens show the graph or the details, whichever was focused last.
+    /// The graph, above the details (both are always shown).
     pub graph: Option<Rect>,
     pub details: Option<Rect>,
     pub problems: Rect,
@@ -37,17 +37,16 @@ impl Areas {
             Constraint::Fill(1),
         ])
         .areas(top);
-        let (graph, details) = if narrow {
-            if focus == Pane::Details {
-                (None, Some(right))
-            } else {
-                (Some(right), None)
-            }
+        // The graph above the details, both always shown; on a narrow screen the focused one of
+        // the two takes the larger part (as lazygit's side panels do), neither moves.
+        let graph_share = if narrow && focus == Pane::Details {
+            40
         } else {
-            let [g, d] =
-                Split::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(right);
-            (Some(g), Some(d))
+            60
         };
+        let [g, d] = Split::vertical([Constraint::Percentage(graph_share), Constraint::Fill(1)])
+            .areas(right);
+        let (graph, details) = (Some(g), Some(d));
         Areas {
             main,
             footer,

@@ -19,6 +19,7 @@ pub mod line;
 mod markers;
 mod model;
 mod picker;
+mod problems;
 pub mod repo;
 mod review;
 mod rules;

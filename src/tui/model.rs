@@ -38,6 +38,11 @@ pub enum Prompt {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
     Help,
+    /// A text in full, wrapped and scrolled (a problem, the status line's last message).
+    Message {
+        title: String,
+        lines: Vec<String>,
+    },
 }
 
 /// What a text typed in a dialog becomes.
@@ -309,8 +314,12 @@ pub struct Model {
     pub compare: Option<Box<Catalog>>,
     /// The terminal's size: where the panes are, for page moves and the mouse.
     pub size: ratatui::layout::Rect,
-    /// How far the help is scrolled.
+    /// How far the help (or the message viewer) is scrolled.
     pub help_scroll: usize,
+    /// The status line's last message, which `m` shows in full.
+    pub last_status: Option<String>,
+    /// The palette lists the names its text may become (Tab on an empty or ambiguous text).
+    pub palette_list: bool,
     /// The problems pane takes most of the height (`z`).
     pub enlarged: bool,
     pub quit: bool,
@@ -451,6 +460,8 @@ impl Model {
             compare: None,
             size: ratatui::layout::Rect::new(0, 0, 80, 24),
             help_scroll: 0,
+            last_status: None,
+            palette_list: false,
             enlarged: false,
             quit: false,
             save_options: Default::default(),

@@ -52,6 +52,7 @@ mod tui_graph_cursor;
 mod tui_input;
 mod tui_noio;
 mod tui_olm;
+mod tui_pane;
 mod tui_repo;
 mod tui_review;
 mod tui_theme;

@@ -47,6 +47,12 @@ pub enum Command {
     NextTemplate,
     /// The problems pane (review mode's changes): take most of the height, or give it back.
     Enlarge,
+    /// The problems pane: all severities, errors and warnings, or errors only.
+    Severity,
+    /// The problems pane: only the problems of the selected package or channel, or all again.
+    OnlySelection,
+    /// The message viewer: the last message of the status line in full.
+    Message,
     /// Dialogs: yes.
     Confirm,
     /// Dialogs, pickers and prompts: no, close.
@@ -207,6 +213,21 @@ const COMMANDS: &[(Command, &str, &str)] = &[
         "enlarge",
         "enlarge the problems (review: changes) pane, or shrink it back",
     ),
+    (
+        Command::Severity,
+        "severity",
+        "problems: list all, errors and warnings, or errors only",
+    ),
+    (
+        Command::OnlySelection,
+        "only-selection",
+        "problems: only those of the selected package or channel, or all again",
+    ),
+    (
+        Command::Message,
+        "message",
+        "read the status line's last message in full",
+    ),
     (Command::Confirm, "confirm", "yes: do what the dialog says"),
     (Command::Cancel, "cancel", "no: close without doing it"),
     (Command::Accept, "accept", "take the choice or the text"),
@@ -355,6 +376,8 @@ impl Command {
             Command::Undo => "undo",
             Command::NextTemplate => "next template",
             Command::Enlarge => "enlarge",
+            Command::Severity if layer == Layer::Problems => "severity",
+            Command::OnlySelection if layer == Layer::Problems => "only selected",
             Command::Recheck => "recheck",
             _ => return None,
         })
@@ -392,6 +415,9 @@ impl Command {
                 Command::OlmRules
                     | Command::NextTemplate
                     | Command::Enlarge
+                    | Command::Severity
+                    | Command::OnlySelection
+                    | Command::Message
                     | Command::Help
                     | Command::Open
                     | Command::Filter
@@ -448,7 +474,48 @@ const VERBS: &[(Verb, &str, &str)] = &[
     (Verb::Quit, "quit", ""),
 ];
 
+/// What each palette verb does, as the palette's list says it.
+const VERB_DESCS: &[(Verb, &str)] = &[
+    (Verb::Package, "select a package"),
+    (Verb::Channel, "select a channel of the selected package"),
+    (Verb::Validate, "validate the whole catalog afresh"),
+    (
+        Verb::Export,
+        "write the selected channel's graph as Mermaid or DOT (an image's catalog: DIR copies it out)",
+    ),
+    (
+        Verb::ExportChanges,
+        "review mode: write the changes as Markdown for a pull request",
+    ),
+    (
+        Verb::AddImage,
+        "semver template: list a bundle image under a maturity",
+    ),
+    (
+        Verb::MoveImage,
+        "semver template: move a listed image to another maturity",
+    ),
+    (Verb::RemoveImage, "semver template: take an image out"),
+    (
+        Verb::Generate,
+        "semver template: generate major or minor channels, or not",
+    ),
+    (
+        Verb::ChannelPreference,
+        "semver template: which generated channel is the default",
+    ),
+    (Verb::Quit, "quit"),
+];
+
 impl Verb {
+    /// What the verb does, in one line.
+    pub fn desc(self) -> &'static str {
+        VERB_DESCS
+            .iter()
+            .find(|(v, _)| *v == self)
+            .map_or("", |(_, d)| d)
+    }
+
     /// The verb's name on the palette's line.
     pub fn name(self) -> &'static str {
         VERBS
@@ -485,6 +552,17 @@ pub fn palette_hint() -> String {
         .map(|v| format!("{}{}", v.name(), v.args()))
         .collect();
     format!("{}, or a key's command by name", own.join(", "))
+}
+
+/// What a name the palette runs does (empty for anything else): a verb's or a command's line.
+pub fn palette_desc(name: &str) -> &'static str {
+    let name = name.trim_end();
+    if let Some(v) = Verb::all().find(|v| v.name() == name) {
+        return v.desc();
+    }
+    Command::from_name(name)
+        .filter(|c| c.in_palette())
+        .map_or("", Command::desc)
 }
 
 /// Every name the palette runs, its verbs first, with a space after those that take more.

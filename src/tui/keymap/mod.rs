@@ -7,7 +7,7 @@ mod command;
 mod config;
 mod key;
 
-pub use command::{Command, Verb, palette_hint, palette_names};
+pub use command::{Command, Verb, palette_desc, palette_hint, palette_names};
 pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;
@@ -133,6 +133,9 @@ const PANES: &[(&str, Command, Option<Layer>)] = &[
     ("v", Command::OlmRules, None),
     ("T", Command::NextTemplate, None),
     ("z", Command::Enlarge, Some(Layer::Problems)),
+    ("e", Command::Severity, None),
+    ("f", Command::OnlySelection, None),
+    ("m", Command::Message, None),
 ];
 
 const DIALOG: &[(&str, Command)] = &[

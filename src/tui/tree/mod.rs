@@ -38,7 +38,10 @@ pub struct Loaded {
     /// The active filter and the tree paths that match it.
     pub filter: Option<String>,
     pub matches: Vec<Vec<String>>,
+    /// The highlighted row of the problems pane (of review mode's changes there).
     pub problem: usize,
+    /// Which problems the pane lists, in which order.
+    pub problems: crate::tui::problems::ProblemList,
     /// The selected channel's graph and layout, with the scroll offset of the graph pane.
     pub graph: Option<(ChannelGraph, Layout)>,
     pub graph_scroll: usize,
@@ -74,6 +77,7 @@ impl Loaded {
             filter: None,
             matches: Vec::new(),
             problem: 0,
+            problems: Default::default(),
             graph: None,
             graph_scroll: 0,
             graph_cursor: Vec::new(),
@@ -85,6 +89,7 @@ impl Loaded {
             review: Default::default(),
         };
         l.sync_graph();
+        l.sync_problems();
         l
     }
 
@@ -131,7 +136,7 @@ impl Loaded {
     /// Rows of the bottom pane: review mode's changes, else the problems.
     pub fn problem_rows(&self) -> usize {
         if self.changes.is_empty() {
-            self.ws.report().diagnostics.len()
+            self.problems.rows().len()
         } else {
             self.changes.len()
         }

@@ -25,7 +25,7 @@ use crossterm::event::{MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 use std::path::PathBuf;
 
-pub use prompt::{complete, palette_hint};
+pub use prompt::{candidates, complete, palette_hint};
 
 /// Applies an action.
 pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
@@ -35,12 +35,23 @@ pub fn update(m: &mut Model, action: Action) -> Vec<Effect> {
         &action,
         Action::Resize { .. } | Action::Loaded(_) | Action::TemplatesOpened(_)
     ) || matches!(&action, Action::Validated(_) | Action::Saved(_));
+    let tick = matches!(action, Action::Tick);
     let before = m.loaded().map(|l| (l.selected().to_vec(), l.items.len()));
     let mut effects = handle(m, action);
     let rows = m.page();
+    if m.status.is_some() {
+        m.last_status.clone_from(&m.status);
+    }
+    if !matches!(m.prompt, Some(Prompt::Palette(_))) {
+        m.palette_list = false;
+    }
     if let Some(l) = m.loaded_mut() {
         if follow || before.as_ref() != Some(&(l.selected().to_vec(), l.items.len())) {
             l.keep_in_view(rows);
+        }
+        // The problems listed follow the report, the filter and what narrows them.
+        if !tick {
+            l.sync_problems();
         }
         // What the details of the selection show and the load left on disk is read by a worker.
         effects.extend(crate::tui::details::read_long(l));
@@ -130,6 +141,11 @@ pub(crate) fn mouse(m: &mut Model, ev: MouseEvent) {
     }
     let areas = m.areas();
     let at = Position::new(ev.column, ev.row);
+    if matches!(ev.kind, MouseEventKind::Down(_)) && areas.footer.contains(at) && m.prompt.is_none()
+    {
+        show_message(m);
+        return;
+    }
     let Some(pane) = areas.pane_at(at) else {
         return;
     };
@@ -224,10 +240,11 @@ pub(crate) fn input(m: &mut Model, input: Input) -> Vec<Effect> {
 /// The help: scrolls, and closes.
 fn help_command(m: &mut Model, command: Command) {
     let page = m.size.height.saturating_sub(2) as usize;
+    let max = crate::tui::view::overlay_scroll_max(m);
     match command {
-        Command::Down => m.help_scroll += 1,
+        Command::Down => m.help_scroll = (m.help_scroll + 1).min(max),
         Command::Up => m.help_scroll = m.help_scroll.saturating_sub(1),
-        Command::HalfPageDown => m.help_scroll += page / 2,
+        Command::HalfPageDown => m.help_scroll = (m.help_scroll + page / 2).min(max),
         Command::HalfPageUp => m.help_scroll = m.help_scroll.saturating_sub(page / 2),
         Command::Back | Command::Cancel | Command::Help | Command::Quit => {
             m.overlay = None;
@@ -237,10 +254,28 @@ fn help_command(m: &mut Model, command: Command) {
     }
 }
 
+/// `m` (or a click on the status line): the status line's last message in the message viewer.
+fn show_message(m: &mut Model) {
+    let Some(text) = m.status.clone().or_else(|| m.last_status.clone()) else {
+        m.status = Some("no message yet".into());
+        return;
+    };
+    m.help_scroll = 0;
+    m.overlay = Some(Overlay::Message {
+        title: "message".into(),
+        lines: text.lines().map(str::to_string).collect(),
+    });
+}
+
 /// A command in one of the panes.
 pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
+    if command == Command::Message {
+        show_message(m);
+        return Vec::new();
+    }
     m.status = None;
     match command {
+        Command::Severity | Command::OnlySelection => problems_command(m, command),
         Command::Quit => {
             if m.loaded().is_some_and(|l| !l.dirty.is_empty()) {
                 m.dialog = Some(Dialog::QuitUnsaved);
@@ -310,6 +345,33 @@ pub(crate) fn command_in_pane(m: &mut Model, command: Command) -> Vec<Effect> {
     Vec::new()
 }
 
+/// `e` and `f`: which severities the problems pane lists, and whether only the selection's.
+fn problems_command(m: &mut Model, command: Command) {
+    let Some(l) = m.loaded_mut() else { return };
+    if command == Command::Severity {
+        l.problems.shown = l.problems.shown.next();
+    } else if l.problems.only.take().is_none() {
+        // A package, or the channel of a channel or entry.
+        l.problems.only = Some(l.selected().iter().take(2).cloned().collect())
+            .filter(|p: &Vec<String>| !p.is_empty());
+    }
+    l.sync_problems();
+    let rows = l.problems.rows().len();
+    let severities = match l.problems.shown {
+        crate::tui::problems::Shown::All => "every severity",
+        crate::tui::problems::Shown::Warnings => "errors and warnings",
+        crate::tui::problems::Shown::Errors => "errors only",
+    };
+    let of = match &l.problems.only {
+        Some(only) => format!("of {} only", only.join("/")),
+        None => "of every object".into(),
+    };
+    m.status = Some(format!(
+        "problems: listing {severities} {of} ({})",
+        fbc_core::text::plural(rows, "problem", "problems")
+    ));
+}
+
 /// `T`: the next template's rendering on screen (edits still go to every template).
 fn next_template(m: &mut Model) {
     let Some(l) = m.loaded_mut() else { return };
@@ -346,10 +408,7 @@ fn open_command(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     };
     let loc = if m.focus == Pane::Problems {
-        l.ws.report()
-            .diagnostics
-            .get(l.problem)
-            .map(|d| d.location.clone())
+        l.selected_problem().map(|d| d.location.clone())
     } else if let Some(file) = l.ws.template_file() {
         // The rendering has no file of its own: the template on screen, from its top.
         Some(fbc_core::catalog::Location::new(
@@ -393,6 +452,7 @@ pub(crate) fn motion(m: &mut Model, command: Command) {
     let focus = m.focus;
     let page = m.page().max(2);
     let graph_rows = m.graph_rows();
+    let mut viewer = None;
     let Some(l) = m.loaded_mut() else { return };
     let status = match focus {
         Pane::Tree => tree_motion(l, command, page),
@@ -402,8 +462,19 @@ pub(crate) fn motion(m: &mut Model, command: Command) {
             None
         }
         Pane::Problems if !l.changes.is_empty() => changes_motion(l, command),
-        Pane::Problems => problems_motion(l, command, page),
+        Pane::Problems => {
+            let status = problems_motion(l, command, page);
+            // Enter: the problem in full, over the panes (the object is selected under it).
+            if command == Command::Select {
+                viewer = l.selected_problem().map(|d| l.problem_text(d));
+            }
+            status
+        }
     };
+    if let Some((title, lines)) = viewer {
+        m.help_scroll = 0;
+        m.overlay = Some(Overlay::Message { title, lines });
+    }
     if status.is_some() {
         m.status = status;
     }
@@ -499,7 +570,7 @@ fn changes_motion(l: &mut Loaded, command: Command) -> Option<String> {
 
 /// The problems list: Enter selects the object a problem is about and says where it is.
 fn problems_motion(l: &mut Loaded, command: Command, page: usize) -> Option<String> {
-    let last = l.ws.report().diagnostics.len().saturating_sub(1);
+    let last = l.problems.rows().len().saturating_sub(1);
     match command {
         Command::Down => l.problem = (l.problem + 1).min(last),
         Command::Up => l.problem = l.problem.saturating_sub(1),
@@ -508,12 +579,15 @@ fn problems_motion(l: &mut Loaded, command: Command, page: usize) -> Option<Stri
         Command::HalfPageDown => l.problem = (l.problem + page / 2).min(last),
         Command::HalfPageUp => l.problem = l.problem.saturating_sub(page / 2),
         Command::Select => {
-            let d = l.ws.report().diagnostics.get(l.problem).cloned()?;
+            let d = l.selected_problem().cloned()?;
             let path = l.path_of(&d);
             if !path.is_empty() {
-                if l.filter.is_some() {
+                // The filter stays when the object is in the tree it leaves (the pane lists only
+                // those problems while it is on).
+                if l.filter.is_some() && crate::tui::tree::tree_item(&l.items, &path).is_none() {
                     l.filter = None;
                     l.refilter();
+                    l.sync_problems();
                 }
                 l.select_path(&path);
             }

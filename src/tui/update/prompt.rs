@@ -3,7 +3,7 @@
 use super::command_in_pane;
 use crate::tui::input::Input;
 pub use crate::tui::keymap::palette_hint;
-use crate::tui::keymap::{Command, Verb, palette_names};
+use crate::tui::keymap::{Command, Verb, palette_desc, palette_names};
 use crate::tui::model::{Effect, Model, Pane, Prompt};
 use crate::tui::tree::{FilterBefore, Loaded};
 use std::path::PathBuf;
@@ -46,6 +46,39 @@ pub fn complete(l: Option<&Loaded>, text: &str) -> Vec<String> {
     out
 }
 
+/// What the palette lists for its text: each completion as shown (a verb with what it takes,
+/// `package NAME`) with what it does.
+pub fn candidates(l: Option<&Loaded>, text: &str) -> Vec<(String, &'static str)> {
+    complete(l, text)
+        .into_iter()
+        .map(|c| {
+            let shown = match Verb::all().find(|v| format!("{} ", v.name()) == c) {
+                Some(v) => format!("{}{}", v.name(), v.args()),
+                None => c.trim_end().to_string(),
+            };
+            (shown, palette_desc(&c))
+        })
+        .collect()
+}
+
+/// The longest text every option starts with.
+fn common_prefix(options: &[String]) -> String {
+    let Some(first) = options.first() else {
+        return String::new();
+    };
+    let mut prefix = first.as_str();
+    for o in &options[1..] {
+        let shared = prefix
+            .char_indices()
+            .zip(o.chars())
+            .take_while(|((_, a), b)| a == b)
+            .last()
+            .map_or(0, |((i, a), _)| i + a.len_utf8());
+        prefix = &prefix[..shared];
+    }
+    prefix.to_string()
+}
+
 pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<Effect> {
     let (mut text, is_filter) = match prompt {
         Prompt::Filter(t) => (t, true),
@@ -61,11 +94,18 @@ pub(crate) fn prompt_input(m: &mut Model, prompt: Prompt, input: Input) -> Vec<E
             return Vec::new();
         }
         Input::Command(Command::Complete) if !is_filter => {
-            let options = complete(m.loaded(), &text);
+            let options = complete(m.loaded(), text.text());
             if let [one] = options.as_slice() {
                 text.set(one.clone());
-            } else if !options.is_empty() {
-                m.status = Some(options.join("  "));
+                m.palette_list = false;
+            } else {
+                // Empty, ambiguous or matching nothing: what it could become is listed under the
+                // text, which grows to what the options share.
+                let common = common_prefix(&options);
+                if common.len() > text.text().len() {
+                    text.set(common);
+                }
+                m.palette_list = true;
             }
         }
         Input::Command(Command::Accept) => {

@@ -142,13 +142,13 @@ struct Geometry {
 /// Sized to the text as wrapped at the popup's width, so the answer line (kept at the bottom)
 /// always shows; when the terminal is too short, the body scrolls above it.
 fn geometry(d: &Dialog, m: &Model, area: Rect, theme: &Theme) -> (DialogText, Geometry) {
-    let text = dialog_text(d, m, theme);
     let width = if area.width > 30 {
         area.width.saturating_sub(8).min(110)
     } else {
         area.width
     };
     let inner = width.saturating_sub(2).max(1);
+    let text = title_into_body(dialog_text(d, m, theme), usize::from(inner));
     let rows = |lines: &[Line<'static>]| {
         Paragraph::new(lines.to_vec())
             .wrap(Wrap { trim: false })
@@ -303,6 +303,42 @@ fn dialog_text(d: &Dialog, m: &Model, theme: &Theme) -> DialogText {
         ),
         Dialog::Pick { title, picker, .. } => picker_text(title.clone(), picker, keys, theme),
     }
+}
+
+/// A title keeps only what the dialog asks: what it says in brackets (how to answer, what the
+/// default is) opens the body, wrapped, and a title still wider than the border
+/// opens it whole (the border shows it cut).
+fn title_into_body(mut text: DialogText, room: usize) -> DialogText {
+    let mut opening = Vec::new();
+    if text.title.ends_with(')')
+        && let Some(at) = text.title.rfind(" (")
+    {
+        // Kept as written (`manifests/ and metadata/` must not become `Manifests/`).
+        let mut sentence = text.title[at + 2..text.title.len() - 1].to_string();
+        text.title.truncate(at);
+        if !sentence.ends_with(['.', '?', '!']) {
+            sentence.push('.');
+        }
+        opening.push(sentence);
+    }
+    // Two cells of border and a space each side of the title.
+    if super::text::width(&text.title) + 4 > room + 2 {
+        opening.insert(0, text.title.clone());
+        text.title = super::text::cut_right(&text.title, room.saturating_sub(2));
+    }
+    if opening.is_empty() {
+        return text;
+    }
+    let added = opening.len() + 1;
+    let mut body: Vec<Line<'static>> = opening.into_iter().map(Line::from).collect();
+    body.push(Line::from(""));
+    body.append(&mut text.body);
+    text.body = body;
+    text.scroll = match text.scroll {
+        Scroll::Show(row) => Scroll::Show(row + added),
+        other => other,
+    };
+    text
 }
 
 /// A message dialog: its lines of text and a blank line, then the keys to answer with.

@@ -5,12 +5,10 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout as Split, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Gauge, Paragraph, Wrap};
 use tui_tree_widget::Tree;
 
-use super::app::{
-    Dialog, LineInput, Loaded, Model, Overlay, Pane, Prompt, State, details, edit_hints,
-};
+use super::app::{Dialog, LineInput, Loaded, Model, Pane, Prompt, State, details, edit_hints};
 use super::input;
 use super::keymap::{Command, Layer};
 use super::layout::Areas;
@@ -18,14 +16,19 @@ use ratatui::buffer::Buffer;
 use ratatui::widgets::StatefulWidget;
 use tui_tree_widget::TreeState;
 
+mod cut;
 mod dialogs;
 mod diff;
 mod graph;
+mod overlay;
+mod palette;
 mod panes;
+mod text;
 
 pub use crate::theme::{Role, Theme};
 
 pub(crate) use dialogs::dialog_scroll_max;
+pub(crate) use overlay::overlay_scroll_max;
 
 use crate::tui::view::dialogs::dialog;
 use crate::tui::view::graph::colour_review_rows;
@@ -96,9 +99,12 @@ pub fn view(m: &Model, f: &mut Frame, theme: &Theme) {
     if let Some(d) = &m.dialog {
         dialog(m, d, f, area, theme);
     }
-    // The help is on top of everything, as it takes the keys first.
-    if m.overlay == Some(Overlay::Help) {
-        help(m, f, area, theme);
+    if let Some(Prompt::Palette(text)) = &m.prompt {
+        palette::palette(m, text, f, area, theme);
+    }
+    // The help and the message viewer are on top of everything, as they take the keys first.
+    if let Some(o) = &m.overlay {
+        overlay::overlay(m, o, f, area, theme);
     }
 }
 
@@ -167,6 +173,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED));
         let mut state = tree_state(l);
         f.render_stateful_widget(tree, tree_area, &mut state);
+        cut::entries_from_the_left(l, &state, f.buffer_mut(), inner);
         if !l.changes.is_empty() && theme.color {
             colour_review_rows(l, &state, f, inner, theme);
         }
@@ -184,7 +191,7 @@ fn panes(m: &Model, l: &Loaded, f: &mut Frame, areas: &Areas, theme: &Theme) {
             a,
         );
     }
-    problems_pane(l, f, problems, focus == Pane::Problems, theme);
+    problems_pane(l, &m.keymap, f, problems, focus == Pane::Problems, theme);
 }
 
 /// The tree widget's state for one drawing: what the model has open and selected, scrolled to the
@@ -242,11 +249,36 @@ fn footer_line(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
             Line::from(spans)
         }
         None => match &m.status {
-            Some(s) => Line::from(Span::styled(s.clone(), theme.role(Role::Notice))),
+            Some(s) => status_line(m, s, area.width, theme),
             None => Line::from(footer_hints(m, theme)),
         },
     };
     f.render_widget(Paragraph::new(line), area);
+}
+
+/// A status message; one longer than the line (or of several lines) ends in how to read it all.
+fn status_line(m: &Model, s: &str, width: u16, theme: &Theme) -> Line<'static> {
+    let room = usize::from(width);
+    let first = s.lines().next().unwrap_or("");
+    if first.len() == s.len() && text::width(s) <= room {
+        return Line::from(Span::styled(s.to_string(), theme.role(Role::Notice)));
+    }
+    let key = m.keymap.first_key(Layer::Tree, Command::Message);
+    let more = if key.is_empty() {
+        String::new()
+    } else {
+        format!(" {key} reads all")
+    };
+    let cut = text::cut_right(first, room.saturating_sub(text::width(&more)));
+    let cut = if cut.ends_with('…') {
+        cut
+    } else {
+        format!("{cut} …")
+    };
+    Line::from(vec![
+        Span::styled(cut, theme.role(Role::Notice)),
+        Span::styled(more, theme.role(Role::Key)),
+    ])
 }
 
 /// The keys the footer hints at: in a pane, help first, then the edit keys that apply to the
@@ -314,56 +346,6 @@ fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
         spans.push(Span::raw(format!(" {word}  ")));
     }
     spans
-}
-
-fn help(m: &Model, f: &mut Frame, area: Rect, theme: &Theme) {
-    let w = area.width.min(76);
-    let diff = matches!(m.dialog, Some(Dialog::Write { .. }));
-    let layer = match m.focus {
-        _ if diff => Layer::Diff,
-        Pane::Tree => Layer::Tree,
-        Pane::Graph => Layer::Graph,
-        Pane::Details => Layer::Details,
-        Pane::Problems => Layer::Problems,
-    };
-    let commands = m.keymap.commands(layer);
-    let h = area.height.min(commands.len() as u16 + 9);
-    let rect = Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    );
-    let k = |c| m.keymap.keys(layer, c);
-    let (pane, about) = if diff {
-        diff_help(k)
-    } else {
-        pane_help(m.focus, k)
-    };
-    let mut lines = vec![Line::from(Span::styled(pane, theme.focus(true)))];
-    lines.extend(about.into_iter().map(Line::from));
-    lines.push(Line::from(""));
-    for (_, keys, desc) in commands {
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:<18}"), theme.role(Role::Key)),
-            Span::raw(desc.to_string()),
-        ]));
-    }
-    let title = format!(
-        "help · {} closes",
-        m.keymap.hint(Layer::Help, Command::Back)
-    );
-    // Scrolls when the terminal is shorter than the help.
-    let scroll = m
-        .help_scroll
-        .min(lines.len().saturating_sub(h.saturating_sub(2) as usize));
-    f.render_widget(Clear, rect);
-    f.render_widget(
-        Paragraph::new(lines)
-            .block(block(&title, true, theme))
-            .scroll((scroll as u16, 0)),
-        rect,
-    );
 }
 
 /// What the diff viewer shows and how to move in it, above the list of its keys.
@@ -440,11 +422,16 @@ fn pane_help(pane: Pane, k: impl Fn(Command) -> String) -> (&'static str, Vec<St
             vec![format!("{} / {}: scroll", k(Command::Down), k(Command::Up))],
         ),
         Pane::Problems => (
-            "problems, sorted by file and line",
+            "problems: errors, then warnings, then info; each by file and line",
             vec![
                 format!(
-                    "{}: select the object the problem is about",
+                    "{}: select the object the problem is about and read the problem in full",
                     k(Command::Select)
+                ),
+                format!(
+                    "{}: list all, errors and warnings, or errors only; {}: only the problems of the selected package or channel (the tree's filter narrows the list too)",
+                    k(Command::Severity),
+                    k(Command::OnlySelection)
                 ),
                 format!("{}: open the problem's file at its line", k(Command::Open)),
                 format!(

@@ -592,10 +592,15 @@ mod tests {
         let decoded_a = memo.decoded(&a).unwrap();
         // B's hash now leads to A's data, as a collision would.
         let key_b = xxhash_rust::xxh3::xxh3_64_with_seed(b.as_bytes(), memo.seed);
-        memo.decoded.lock().unwrap().entry(key_b).or_default().push(Remembered {
-            data: a.as_str().into(),
-            decoded: decoded_a,
-        });
+        memo.decoded
+            .lock()
+            .unwrap()
+            .entry(key_b)
+            .or_default()
+            .push(Remembered {
+                data: a.as_str().into(),
+                decoded: decoded_a,
+            });
         let got = memo.decoded(&b).unwrap();
         let Decoded::Csv(Ok(meta)) = &*got else {
             panic!("not a CSV: {got:?}");
