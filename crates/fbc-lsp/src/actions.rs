@@ -180,7 +180,7 @@ fn guided_fixes(cat: &Catalog, d: &Diagnostic, published: &lsp_types::Diagnostic
     };
     let hint = d.hint.as_deref().unwrap_or("");
     let mut out = Vec::new();
-    if hint == "set `defaultChannel:` to one of the package's channels"
+    if hint.starts_with("set `defaultChannel:` to one of")
         && let Some(idx) = cat.index().package(&package)
     {
         for &c in &idx.channels {

@@ -192,10 +192,13 @@ fn skeleton(cat: &Catalog, file: usize, offset: usize) -> Option<String> {
         let id = idx.bundle(name)?;
         Version::parse(Bundle::read(&cat.blob(id).value).ok()?.version()?).ok()
     };
-    let entry = ch.entries.iter().find(|e| {
-        let p = e.node.pos();
-        (p.start as usize) <= offset && offset <= p.end as usize
-    })?;
+    // The last entry starting before the cursor: a key still without its value may lie past the
+    // end the reader gives its mapping.
+    let entry = ch
+        .entries
+        .iter()
+        .filter(|e| e.node.pos().is_real() && e.node.pos().start as usize <= offset)
+        .next_back()?;
     let top = version(entry.name)?;
     let lowest = ch.entries.iter().filter_map(|e| version(e.name)).filter(|v| *v < top).min()?;
     Some(format!(">={lowest} <{top}"))
