@@ -18,6 +18,7 @@ mod image;
 mod image_attacks;
 mod image_tui;
 mod lint_grades;
+mod lsp;
 mod load;
 mod migrate;
 mod opm_version;

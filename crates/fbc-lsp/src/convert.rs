@@ -2,9 +2,10 @@
 //! it as `relatedInformation`, the severity as `validate` gives it, the hint after the message (and
 //! in `data`, for the quick fixes).
 
+use std::collections::HashMap;
 use std::path::Path;
 
-use fbc_core::catalog::{Diagnostic, Location, Severity};
+use fbc_core::catalog::{Diagnostic, Severity};
 use fbc_core::workspace::Workspace;
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString, Position, Range,
@@ -54,36 +55,57 @@ fn base(d: &Diagnostic, range: Range) -> lsp_types::Diagnostic {
     }
 }
 
-/// A problem of a catalog file; `text` is the file's text when it is open.
-pub fn diagnostic(
-    d: &Diagnostic,
-    text: Option<&str>,
-    root: &Path,
-    ws: &Workspace,
-) -> lsp_types::Diagnostic {
-    let mut out = base(d, range_in(text, d.location.line, d.location.column));
-    if !d.related.is_empty() {
-        out.related_information = Some(
-            d.related
-                .iter()
-                .map(|l| DiagnosticRelatedInformation {
-                    location: location(l, root, ws),
-                    message: "related".into(),
-                })
-                .collect(),
-        );
-    }
-    out
+/// The files of a catalog, to place its problems: the lines of each open file worked out once.
+pub struct Files<'w> {
+    root: &'w Path,
+    ws: &'w Workspace,
+    lines: HashMap<usize, Lines<'w>>,
 }
 
-/// Where a catalog location is, as the protocol names places.
-pub fn location(l: &Location, root: &Path, ws: &Workspace) -> lsp_types::Location {
-    let cat = ws.catalog();
-    let text = cat.file_id(&l.file).and_then(|f| cat.overlay_text(f));
-    lsp_types::Location::new(
-        uri::from_path(&root.join(&l.file)),
-        range_in(text, l.line, l.column),
-    )
+impl<'w> Files<'w> {
+    pub fn new(root: &'w Path, ws: &'w Workspace) -> Files<'w> {
+        Files {
+            root,
+            ws,
+            lines: HashMap::new(),
+        }
+    }
+
+    fn range(&mut self, rel: &str, line: u32, col: u32) -> Range {
+        let cat = self.ws.catalog();
+        let Some(file) = cat.file_id(rel) else {
+            return range_in(None, line, col);
+        };
+        match cat.overlay_text(file) {
+            Some(t) => self
+                .lines
+                .entry(file)
+                .or_insert_with(|| Lines::new(t))
+                .problem_range(line, col),
+            None => range_in(None, line, col),
+        }
+    }
+
+    /// A problem of a catalog file, with the places that explain it.
+    pub fn diagnostic(&mut self, d: &Diagnostic) -> lsp_types::Diagnostic {
+        let range = self.range(&d.location.file, d.location.line, d.location.column);
+        let mut out = base(d, range);
+        if !d.related.is_empty() {
+            out.related_information = Some(
+                d.related
+                    .iter()
+                    .map(|l| DiagnosticRelatedInformation {
+                        location: lsp_types::Location::new(
+                            uri::from_path(&self.root.join(&l.file)),
+                            self.range(&l.file, l.line, l.column),
+                        ),
+                        message: "related".into(),
+                    })
+                    .collect(),
+            );
+        }
+        out
+    }
 }
 
 /// A problem of a document that stands alone (a template, `ci.yaml`): places in other files are

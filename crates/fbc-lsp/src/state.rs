@@ -267,17 +267,22 @@ impl Server {
         files.extend(files_of(r, &packages));
         files.insert(rel.to_string());
         files.extend(r.published.iter().filter(|f| !in_catalog(r, f)).cloned());
-        for f in files {
-            let diags = file_diagnostics(r, &f);
+        let mut placed = Vec::new();
+        {
+            let mut conv = convert::Files::new(root, &r.ws);
+            for f in files {
+                let diags: Vec<lsp_types::Diagnostic> = file_diagnostics(r, &f)
+                    .iter()
+                    .map(|d| conv.diagnostic(d))
+                    .collect();
+                placed.push((f, diags));
+            }
+        }
+        for (f, converted) in placed {
             let (uri, version) = match self.docs.get(&root.join(&f)) {
                 Some(d) => (d.uri.clone(), Some(d.version)),
                 None => (uri::from_path(&root.join(&f)), None),
             };
-            let text = r.ws.catalog().file_id(&f).and_then(|i| r.ws.catalog().overlay_text(i));
-            let converted: Vec<lsp_types::Diagnostic> = diags
-                .iter()
-                .map(|d| convert::diagnostic(d, text, root, &r.ws))
-                .collect();
             if converted.is_empty() {
                 r.published.remove(&f);
             } else {
