@@ -50,7 +50,16 @@ fn main() {
             .expect("a package")
     });
     let idx = catalog.index().package(&package).expect("the package");
-    let file = catalog.file_of(idx.channels.first().copied().or(idx.bundles.first().copied()).expect("a blob")).path.clone();
+    let file = catalog
+        .file_of(
+            idx.channels
+                .first()
+                .copied()
+                .or(idx.bundles.first().copied())
+                .expect("a blob"),
+        )
+        .path
+        .clone();
     let bundles = idx.bundles.len();
     drop(catalog);
     let path = root.join(&file);
@@ -60,18 +69,34 @@ fn main() {
     let t0 = cpu_ms();
     server.open(uri.clone(), 1, text.clone());
     server.flush();
-    let sent = serde_json::to_string(&server.take_messages()).unwrap().len();
+    let sent = serde_json::to_string(&server.take_messages())
+        .unwrap()
+        .len();
     let open = cpu_ms() - t0;
     // A keystroke: a character typed at the end of the file's first channel name, then taken back.
-    let at = text.find("\nname: ").map(|i| i + "\nname: ".len()).unwrap_or(0);
+    let at = text
+        .find("\nname: ")
+        .map(|i| i + "\nname: ".len())
+        .unwrap_or(0);
     let line = text[..at].matches('\n').count() as u32;
-    let col = text[..at].rsplit('\n').next().unwrap_or("").encode_utf16().count() as u32;
+    let col = text[..at]
+        .rsplit('\n')
+        .next()
+        .unwrap_or("")
+        .encode_utf16()
+        .count() as u32;
     let mut costs = Vec::new();
     for k in 0..keystrokes {
         let (range, new) = if k % 2 == 0 {
-            (Range::new(Position::new(line, col), Position::new(line, col)), "x")
+            (
+                Range::new(Position::new(line, col), Position::new(line, col)),
+                "x",
+            )
         } else {
-            (Range::new(Position::new(line, col), Position::new(line, col + 1)), "")
+            (
+                Range::new(Position::new(line, col), Position::new(line, col + 1)),
+                "",
+            )
         };
         let t = cpu_ms();
         server.change(
@@ -91,7 +116,10 @@ fn main() {
     costs.sort_by(|a, b| a.total_cmp(b));
     let (now, peak) = rss_mib();
     println!("catalog {}", root.display());
-    println!("package {package} ({bundles} bundles), file {file} ({} bytes)", text.len());
+    println!(
+        "package {package} ({bundles} bundles), file {file} ({} bytes)",
+        text.len()
+    );
     println!("open (load, check, first diagnostics, {sent} bytes sent): {open:.0} ms CPU");
     println!(
         "keystroke, {} of them: median {:.1} ms CPU, max {:.1} ms CPU",

@@ -5,7 +5,7 @@
 //! and new text; an edit the engine refuses is offered disabled, with the engine's reason.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use fbc_core::catalog::model::Channel;
 use fbc_core::catalog::{Catalog, Diagnostic, schema};
@@ -42,9 +42,15 @@ fn changes(ws: &mut Workspace, root: &Path, edit: Edit) -> Result<WorkspaceEdit,
     let mut out: HashMap<lsp_types::Uri, Vec<TextEdit>> = HashMap::new();
     for p in pending {
         if p.created {
-            return Err(format!("the edit would create {}: make it with fbc-edit edit", p.path));
+            return Err(format!(
+                "the edit would create {}: make it with fbc-edit edit",
+                p.path
+            ));
         }
-        out.insert(uri::from_path(&root.join(&p.path)), line_edits(&p.old, &p.new));
+        out.insert(
+            uri::from_path(&root.join(&p.path)),
+            line_edits(&p.old, &p.new),
+        );
     }
     Ok(WorkspaceEdit {
         changes: Some(out),
@@ -54,14 +60,18 @@ fn changes(ws: &mut Workspace, root: &Path, edit: Edit) -> Result<WorkspaceEdit,
 
 impl Server {
     pub(crate) fn code_actions(&mut self, p: CodeActionParams) -> Option<Vec<CodeActionOrCommand>> {
-        let (path, doc) = self.doc(&p.text_document.uri)?;
-        let path: PathBuf = path.clone();
+        let (_, doc) = self.doc(&p.text_document.uri)?;
         let uri = doc.uri.clone();
         let text = doc.text.clone();
         let lines = Lines::new(&text);
         let mut out = Vec::new();
         // Fixes made in the text itself (a name corrected, a scalar quoted): any document.
-        for d in p.context.diagnostics.iter().filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE)) {
+        for d in p
+            .context
+            .diagnostics
+            .iter()
+            .filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE))
+        {
             if let Some(a) = text_fix(d, &lines, &uri) {
                 out.push(CodeActionOrCommand::CodeAction(a));
             }
@@ -69,14 +79,18 @@ impl Server {
         let FileKind::Catalog { root, rel } = doc.kind.clone() else {
             return Some(out);
         };
-        let _ = path;
         let offset = lines.offset(p.range.start);
         let mut offers = Vec::new();
         {
             let r = self.roots.get(&root)?;
             let cat = r.ws.catalog();
             let here = file_diagnostics(r, &rel);
-            for d in p.context.diagnostics.iter().filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE)) {
+            for d in p
+                .context
+                .diagnostics
+                .iter()
+                .filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE))
+            {
                 if let Some(engine) = engine_diagnostic(&here, d) {
                     offers.extend(guided_fixes(cat, engine, d));
                 }
@@ -106,7 +120,10 @@ impl Server {
 }
 
 /// The engine's problem a published diagnostic stands for (same code, same line).
-fn engine_diagnostic<'d>(here: &[&'d Diagnostic], d: &lsp_types::Diagnostic) -> Option<&'d Diagnostic> {
+fn engine_diagnostic<'d>(
+    here: &[&'d Diagnostic],
+    d: &lsp_types::Diagnostic,
+) -> Option<&'d Diagnostic> {
     let NumberOrString::String(code) = d.code.as_ref()? else {
         return None;
     };
@@ -126,12 +143,20 @@ fn text_fix(d: &lsp_types::Diagnostic, lines: &Lines, uri: &lsp_types::Uri) -> O
     let line_no = d.range.start.line as usize;
     let line = lines.line(line_no);
     let (old, new, title) = if let Some(rest) = hint.strip_prefix("did you mean ") {
-        let new = rest.trim_end_matches('?').trim_matches(['\'', '"']).to_string();
-        let old = quoted(&d.message).into_iter().find(|q| line.contains(q.as_str()) && *q != new)?;
+        let new = rest
+            .trim_end_matches('?')
+            .trim_matches(['\'', '"'])
+            .to_string();
+        let old = quoted(&d.message)
+            .into_iter()
+            .find(|q| line.contains(q.as_str()) && *q != new)?;
         let title = format!("Change {old} to {new}");
         (old, new, title)
-    } else if hint.starts_with("quote the value") || hint.starts_with("quote it if you mean the text") {
-        let start = lines.offset(d.range.start) - lines.offset(lsp_types::Position::new(d.range.start.line, 0));
+    } else if hint.starts_with("quote the value")
+        || hint.starts_with("quote it if you mean the text")
+    {
+        let start = lines.offset(d.range.start)
+            - lines.offset(lsp_types::Position::new(d.range.start.line, 0));
         let rest = line.get(start..)?;
         let value = rest.split(" #").next()?.trim_end();
         let value = value.strip_suffix(',').unwrap_or(value);
@@ -167,7 +192,14 @@ fn quoted(message: &str) -> Vec<String> {
     let mut out = Vec::new();
     for q in ['\'', '"', '`'] {
         let parts: Vec<&str> = message.split(q).collect();
-        out.extend(parts.iter().skip(1).step_by(2).filter(|s| !s.is_empty()).map(|s| s.to_string()));
+        out.extend(
+            parts
+                .iter()
+                .skip(1)
+                .step_by(2)
+                .filter(|s| !s.is_empty())
+                .map(|s| s.to_string()),
+        );
     }
     out
 }
@@ -232,7 +264,10 @@ fn refactorings(cat: &Catalog, place: &locate::Place) -> Vec<Offer> {
     };
     if let Some((channel, entry)) = &place.entry {
         let ch = Channel::read(&blob.value).ok();
-        if let Some(skeleton) = ch.as_ref().and_then(|ch| skip_range_for(cat, &package, ch, entry)) {
+        if let Some(skeleton) = ch
+            .as_ref()
+            .and_then(|ch| skip_range_for(cat, &package, ch, entry))
+        {
             out.push(offer(
                 format!("Set the skipRange of {entry} to {skeleton}"),
                 Edit::SetSkipRange {
@@ -243,7 +278,11 @@ fn refactorings(cat: &Catalog, place: &locate::Place) -> Vec<Offer> {
                 },
             ));
         }
-        for other in ch.iter().flat_map(|ch| others(cat, &package, ch, entry)).take(SKIP_CHOICES) {
+        for other in ch
+            .iter()
+            .flat_map(|ch| others(cat, &package, ch, entry))
+            .take(SKIP_CHOICES)
+        {
             out.push(offer(
                 format!("Make {entry} skip {other}"),
                 Edit::AddSkips {
@@ -292,7 +331,9 @@ fn refactorings(cat: &Catalog, place: &locate::Place) -> Vec<Offer> {
     }
     let channel = match &place.named {
         Some(Named::Channel(c)) => Some(c.clone()),
-        _ if blob.schema() == schema::CHANNEL && place.entry.is_none() => Some(blob.name().to_string()),
+        _ if blob.schema() == schema::CHANNEL && place.entry.is_none() => {
+            Some(blob.name().to_string())
+        }
         _ => None,
     };
     if let Some(c) = channel {
@@ -325,7 +366,11 @@ fn refactorings(cat: &Catalog, place: &locate::Place) -> Vec<Offer> {
     out
 }
 
-fn version_of(cat: &Catalog, package: &str, bundle: &str) -> Option<fbc_core::catalog::semver_range::Version> {
+fn version_of(
+    cat: &Catalog,
+    package: &str,
+    bundle: &str,
+) -> Option<fbc_core::catalog::semver_range::Version> {
     let id = cat.index().bundle(package, bundle)?;
     let b = fbc_core::catalog::model::Bundle::read(&cat.blob(id).value).ok()?;
     fbc_core::catalog::semver_range::Version::parse(b.version()?).ok()

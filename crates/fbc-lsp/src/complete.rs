@@ -14,7 +14,12 @@ use crate::layout::FileKind;
 use crate::state::Server;
 use crate::text::Lines;
 
-const SCHEMAS: [&str; 4] = [schema::PACKAGE, schema::CHANNEL, schema::BUNDLE, schema::DEPRECATIONS];
+const SCHEMAS: [&str; 4] = [
+    schema::PACKAGE,
+    schema::CHANNEL,
+    schema::BUNDLE,
+    schema::DEPRECATIONS,
+];
 const TEMPLATE_SCHEMAS: [&str; 2] = ["olm.template.basic", "olm.semver"];
 const PROPERTY_TYPES: [&str; 8] = [
     property_type::PACKAGE,
@@ -62,7 +67,8 @@ fn slot(lines: &Lines, at: Position) -> Option<Slot> {
     let body_json = body.trim_start_matches(['{', ',', ' ']);
     if let Some((key, value)) = body_json.split_once(':') {
         let key = key.trim().trim_matches('"');
-        if !value.contains([':', ',']) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if !value.contains([':', ',']) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
             return Some(Slot::Value(key.to_string()));
         }
         return None;
@@ -75,7 +81,9 @@ fn slot(lines: &Lines, at: Position) -> Option<Slot> {
                 continue;
             }
             let a = a.trim_end();
-            return a.strip_suffix(':').map(|k| Slot::Item(k.trim().to_string()));
+            return a
+                .strip_suffix(':')
+                .map(|k| Slot::Item(k.trim().to_string()));
         }
         return None;
     }
@@ -107,14 +115,23 @@ impl Server {
                 if template {
                     names.extend(TEMPLATE_SCHEMAS);
                 }
-                names.into_iter().map(|s| item(s, CompletionItemKind::ENUM_MEMBER, None)).collect()
+                names
+                    .into_iter()
+                    .map(|s| item(s, CompletionItemKind::ENUM_MEMBER, None))
+                    .collect()
             }
             (Slot::Value(k), _) if k == "type" => PROPERTY_TYPES
                 .iter()
                 .map(|s| item(s, CompletionItemKind::ENUM_MEMBER, None))
                 .collect(),
-            (Slot::Value(k), _) if k == "DefaultChannelTypePreference" || k.eq_ignore_ascii_case("defaultchanneltypepreference") => {
-                ["major", "minor"].iter().map(|s| item(s, CompletionItemKind::ENUM_MEMBER, None)).collect()
+            (Slot::Value(k), _)
+                if k == "DefaultChannelTypePreference"
+                    || k.eq_ignore_ascii_case("defaultchanneltypepreference") =>
+            {
+                ["major", "minor"]
+                    .iter()
+                    .map(|s| item(s, CompletionItemKind::ENUM_MEMBER, None))
+                    .collect()
             }
             (Slot::Key(indent), true) => {
                 let semver = doc.text.contains("olm.semver");
@@ -122,9 +139,21 @@ impl Server {
                     (true, 0) => &SEMVER_KEYS,
                     (true, _) => &["Bundles", "Image"],
                     (false, 0) => &BASIC_KEYS,
-                    (false, _) => &["schema", "package", "name", "image", "defaultChannel", "entries", "replaces", "skips", "skipRange"],
+                    (false, _) => &[
+                        "schema",
+                        "package",
+                        "name",
+                        "image",
+                        "defaultChannel",
+                        "entries",
+                        "replaces",
+                        "skips",
+                        "skipRange",
+                    ],
                 };
-                keys.iter().map(|k| item(k, CompletionItemKind::PROPERTY, None)).collect()
+                keys.iter()
+                    .map(|k| item(k, CompletionItemKind::PROPERTY, None))
+                    .collect()
             }
             (Slot::Key(indent), false) if *indent > 0 => ENTRY_KEYS
                 .iter()
@@ -136,7 +165,11 @@ impl Server {
     }
 
     /// Names from the package being typed in: channels, bundles, a skipRange skeleton.
-    fn catalog_completion(&self, at: &TextDocumentPositionParams, slot: &Slot) -> Option<Vec<CompletionItem>> {
+    fn catalog_completion(
+        &self,
+        at: &TextDocumentPositionParams,
+        slot: &Slot,
+    ) -> Option<Vec<CompletionItem>> {
         let (_, cat, file, offset) = self.catalog_at(at)?;
         let package = package_here(cat, file, offset)?;
         let idx = cat.index().package(&package)?;
@@ -145,7 +178,10 @@ impl Server {
                 .iter()
                 .map(|&b| {
                     let blob = cat.blob(b);
-                    let v = Bundle::read(&blob.value).ok().and_then(|x| x.version()).map(str::to_string);
+                    let v = Bundle::read(&blob.value)
+                        .ok()
+                        .and_then(|x| x.version())
+                        .map(str::to_string);
                     item(blob.name(), CompletionItemKind::VALUE, v)
                 })
                 .collect::<Vec<_>>()
@@ -153,7 +189,13 @@ impl Server {
         let channels = || {
             idx.channels
                 .iter()
-                .map(|&c| item(cat.blob(c).name(), CompletionItemKind::ENUM, Some("channel".into())))
+                .map(|&c| {
+                    item(
+                        cat.blob(c).name(),
+                        CompletionItemKind::ENUM,
+                        Some("channel".into()),
+                    )
+                })
                 .collect::<Vec<_>>()
         };
         Some(match slot {
@@ -161,7 +203,13 @@ impl Server {
             Slot::Value(k) if k == "replaces" || k == "name" => bundles(),
             Slot::Item(k) if k == "skips" => bundles(),
             Slot::Value(k) if k == "skipRange" => skeleton(cat, file, offset)
-                .map(|s| vec![item(&s, CompletionItemKind::SNIPPET, Some("skipRange from the channel's versions".into()))])
+                .map(|s| {
+                    vec![item(
+                        &s,
+                        CompletionItemKind::SNIPPET,
+                        Some("skipRange from the channel's versions".into()),
+                    )]
+                })
                 .unwrap_or_default(),
             _ => return None,
         })
@@ -197,10 +245,14 @@ fn skeleton(cat: &Catalog, file: usize, offset: usize) -> Option<String> {
     let entry = ch
         .entries
         .iter()
-        .filter(|e| e.node.pos().is_real() && e.node.pos().start as usize <= offset)
-        .next_back()?;
+        .rfind(|e| e.node.pos().is_real() && e.node.pos().start as usize <= offset)?;
     let top = version(entry.name)?;
-    let lowest = ch.entries.iter().filter_map(|e| version(e.name)).filter(|v| *v < top).min()?;
+    let lowest = ch
+        .entries
+        .iter()
+        .filter_map(|e| version(e.name))
+        .filter(|v| *v < top)
+        .min()?;
     Some(format!(">={lowest} <{top}"))
 }
 
@@ -212,9 +264,18 @@ mod tests {
     fn the_slot_under_the_cursor() {
         let text = "entries:\n  - name: a\n    replaces: fo\n    skips:\n      - b\n    sk\n";
         let l = Lines::new(text);
-        assert_eq!(slot(&l, Position::new(2, 16)), Some(Slot::Value("replaces".into())));
-        assert_eq!(slot(&l, Position::new(4, 9)), Some(Slot::Item("skips".into())));
+        assert_eq!(
+            slot(&l, Position::new(2, 16)),
+            Some(Slot::Value("replaces".into()))
+        );
+        assert_eq!(
+            slot(&l, Position::new(4, 9)),
+            Some(Slot::Item("skips".into()))
+        );
         assert_eq!(slot(&l, Position::new(5, 6)), Some(Slot::Key(4)));
-        assert_eq!(slot(&Lines::new("{\"schema\": \"ol"), Position::new(0, 14)), Some(Slot::Value("schema".into())));
+        assert_eq!(
+            slot(&Lines::new("{\"schema\": \"ol"), Position::new(0, 14)),
+            Some(Slot::Value("schema".into()))
+        );
     }
 }

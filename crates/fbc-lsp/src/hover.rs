@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
+use fbc_core::catalog::Catalog;
 use fbc_core::catalog::image_ref::ImageRef;
 use fbc_core::catalog::model::{Bundle, Channel};
 use fbc_core::catalog::semver_range::{Range, Version};
-use fbc_core::catalog::Catalog;
 use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
 use fbc_core::validate::profile;
 use lsp_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
@@ -64,9 +64,12 @@ fn list(names: &[String]) -> String {
 fn bundle(cat: &Catalog, package: &str, name: &str) -> Option<String> {
     let idx = cat.index().package(package)?;
     let mut out = format!("**bundle** `{name}` of package `{package}`\n\n");
-    let version = idx
-        .bundle(name)
-        .and_then(|b| Bundle::read(&cat.blob(b).value).ok()?.version().map(str::to_string));
+    let version = idx.bundle(name).and_then(|b| {
+        Bundle::read(&cat.blob(b).value)
+            .ok()?
+            .version()
+            .map(str::to_string)
+    });
     match &version {
         Some(v) => {
             let _ = writeln!(out, "- version: `{v}`");
@@ -80,7 +83,10 @@ fn bundle(cat: &Catalog, package: &str, name: &str) -> Option<String> {
     }
     let parsed = version.as_deref().and_then(|v| Version::parse(v).ok());
     let listing = idx.channels_listing(name);
-    let names: Vec<String> = listing.iter().map(|&c| cat.blob(c).name().to_string()).collect();
+    let names: Vec<String> = listing
+        .iter()
+        .map(|&c| cat.blob(c).name().to_string())
+        .collect();
     let _ = writeln!(out, "- channels: {}", list(&names));
     for &c in &idx.channels {
         let Ok(ch) = Channel::read(&cat.blob(c).value) else {
@@ -92,7 +98,10 @@ fn bundle(cat: &Catalog, package: &str, name: &str) -> Option<String> {
                 what.push(format!("replaces `{r}`"));
             }
             if !e.skips.is_empty() {
-                what.push(format!("skips {}", list(&e.skips.iter().map(|s| s.to_string()).collect::<Vec<_>>())));
+                what.push(format!(
+                    "skips {}",
+                    list(&e.skips.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+                ));
             }
             if let Some(r) = e.skip_range {
                 what.push(format!("skipRange `{r}`"));
@@ -117,7 +126,12 @@ fn bundle(cat: &Catalog, package: &str, name: &str) -> Option<String> {
             .map(|e| e.name.to_string())
             .collect();
         if !reached.is_empty() {
-            let _ = writeln!(out, "- upgrades from it in `{}`: {}", ch.name, list(&reached));
+            let _ = writeln!(
+                out,
+                "- upgrades from it in `{}`: {}",
+                ch.name,
+                list(&reached)
+            );
         }
     }
     Some(out)
@@ -157,7 +171,11 @@ fn channel(cat: &Catalog, package: &str, name: &str) -> Option<String> {
 fn package(cat: &Catalog, name: &str) -> Option<String> {
     let idx = cat.index().package(name)?;
     let facts = PackageFacts::read(cat, idx);
-    let channels: Vec<String> = idx.channels.iter().map(|&c| cat.blob(c).name().to_string()).collect();
+    let channels: Vec<String> = idx
+        .channels
+        .iter()
+        .map(|&c| cat.blob(c).name().to_string())
+        .collect();
     Some(format!(
         "**package** `{name}`\n\n- default channel: `{}`\n- channels: {}\n- bundles: {}\n",
         facts.default_channel,
@@ -166,7 +184,13 @@ fn package(cat: &Catalog, name: &str) -> Option<String> {
     ))
 }
 
-fn skip_range(cat: &Catalog, package: &str, channel: &str, entry: &str, text: &str) -> Option<String> {
+fn skip_range(
+    cat: &Catalog,
+    package: &str,
+    channel: &str,
+    entry: &str,
+    text: &str,
+) -> Option<String> {
     let mut out = format!("**skipRange** `{text}` of `{entry}` in `{channel}`\n\n");
     let range = match Range::parse(text) {
         Ok(r) => r,
@@ -177,13 +201,25 @@ fn skip_range(cat: &Catalog, package: &str, channel: &str, entry: &str, text: &s
     };
     let (g, _) = graph(cat, package, channel)?;
     let effect = fbc_core::graph::query::range_effect(&g, &range, g.node(entry));
-    let matched: Vec<String> = effect.matched.iter().map(|&n| g.graph[n].name.clone()).collect();
-    let pruned: Vec<String> = effect.pruned.iter().map(|&n| g.graph[n].name.clone()).collect();
+    let matched: Vec<String> = effect
+        .matched
+        .iter()
+        .map(|&n| g.graph[n].name.clone())
+        .collect();
+    let pruned: Vec<String> = effect
+        .pruned
+        .iter()
+        .map(|&n| g.graph[n].name.clone())
+        .collect();
     let _ = writeln!(
         out,
         "- matches {} other entr{} of the channel: {}",
         effect.matched.len(),
-        if effect.matched.len() == 1 { "y" } else { "ies" },
+        if effect.matched.len() == 1 {
+            "y"
+        } else {
+            "ies"
+        },
         list(&matched)
     );
     let _ = writeln!(
@@ -213,9 +249,18 @@ fn image(text: &str, opts: &profile::Options) -> String {
             }
             let registries = profile::registries(opts);
             if registries.is_empty() {
-                let _ = writeln!(out, "- registry `{}`: no allowed-registry list is active", r.domain);
+                let _ = writeln!(
+                    out,
+                    "- registry `{}`: no allowed-registry list is active",
+                    r.domain
+                );
             } else if profile::allowed_registry(text, &registries) {
-                let _ = writeln!(out, "- registry `{}`: allowed ({})", r.domain, registries.join(", "));
+                let _ = writeln!(
+                    out,
+                    "- registry `{}`: allowed ({})",
+                    r.domain,
+                    registries.join(", ")
+                );
             } else {
                 let _ = writeln!(
                     out,

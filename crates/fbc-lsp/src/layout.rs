@@ -134,7 +134,10 @@ mod tests {
             c("/r/catalogs/v4.18/op/catalog.yaml", ""),
             cat("/r/catalogs/v4.18", "op/catalog.yaml")
         );
-        assert_eq!(c("/ws/catalog/op/index.json", ""), cat("/ws/catalog", "op/index.json"));
+        assert_eq!(
+            c("/ws/catalog/op/index.json", ""),
+            cat("/ws/catalog", "op/index.json")
+        );
         assert_eq!(c("/ws/x/op/c.yaml", ""), cat("/ws", "x/op/c.yaml"));
         assert_eq!(c("/elsewhere/c.yaml", ""), cat("/elsewhere", "c.yaml"));
         assert_eq!(
@@ -155,7 +158,10 @@ mod tests {
             c("/r/operators/op/catalog-templates/v4.18.yaml", ""),
             FileKind::Template
         );
-        assert_eq!(c("/ws/t.yaml", "---\nschema: olm.semver\n"), FileKind::Template);
+        assert_eq!(
+            c("/ws/t.yaml", "---\nschema: olm.semver\n"),
+            FileKind::Template
+        );
         assert_eq!(
             c("/ws/t.json", "{\"schema\": \"olm.template.basic\","),
             FileKind::Template

@@ -73,7 +73,11 @@ pub enum Named {
     Bundle(String),
     Channel(String),
     Package(String),
-    SkipRange { channel: String, entry: String, range: String },
+    SkipRange {
+        channel: String,
+        entry: String,
+        range: String,
+    },
     Image(String),
 }
 
@@ -111,9 +115,13 @@ pub fn place(cat: &Catalog, file: FileId, offset: usize) -> Option<Place<'_>> {
     let named = match b.schema() {
         schema::CHANNEL => {
             let channel = b.name().to_string();
-            if let (Some(Step::Key(k)), Some(Step::Index(i))) = (found.path.first(), found.path.get(1))
+            if let (Some(Step::Key(k)), Some(Step::Index(i))) =
+                (found.path.first(), found.path.get(1))
                 && k == "entries"
-                && let Some(e) = b.value.get_field("entries").and_then(|n| n.as_seq()?.get(*i))
+                && let Some(e) = b
+                    .value
+                    .get_field("entries")
+                    .and_then(|n| n.as_seq()?.get(*i))
                 && let Some(name) = str_of(e, "name")
             {
                 entry = Some((channel.clone(), name));
@@ -209,7 +217,11 @@ mod tests {
         let f = node_at(n, at("p.v1\n  -")).unwrap();
         assert_eq!(
             f.path,
-            [Step::Key("entries".into()), Step::Index(0), Step::Key("name".into())]
+            [
+                Step::Key("entries".into()),
+                Step::Index(0),
+                Step::Key("name".into())
+            ]
         );
         assert_eq!(f.node.as_str(), Some("p.v1"));
         let f = node_at(n, at("p.v0")).unwrap();

@@ -110,7 +110,10 @@ impl Server {
 
     /// From an image a template names to the bundle with that image in the catalogs its
     /// repository generated from it (`catalogs/<ocp>/<operator>/catalog.yaml`, newest first).
-    fn template_definition(&self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
+    fn template_definition(
+        &self,
+        at: &TextDocumentPositionParams,
+    ) -> Option<GotoDefinitionResponse> {
         let (path, doc) = self.doc(&at.text_document.uri)?;
         if doc.kind != FileKind::Template {
             return None;
@@ -127,8 +130,13 @@ impl Server {
         let mut versions = fbc_core::repo::check::subdirectories(&repo.join("catalogs"));
         versions.sort_by_key(|v| std::cmp::Reverse(fbc_core::validate::profile::parse_ocp(v)));
         for v in versions {
-            let file = repo.join("catalogs").join(&v).join(operator).join("catalog.yaml");
-            let Ok(bytes) = fbc_core::guard::file::read_limited(&file, fbc_core::catalog::load::MAX_FILE)
+            let file = repo
+                .join("catalogs")
+                .join(&v)
+                .join(operator)
+                .join("catalog.yaml");
+            let Ok(bytes) =
+                fbc_core::guard::file::read_limited(&file, fbc_core::catalog::load::MAX_FILE)
             else {
                 continue;
             };
@@ -181,7 +189,12 @@ impl Server {
                         out.push(placer.location(c, n));
                     }
                 }
-                for s in e.node.get_field("skips").and_then(Node::as_seq).unwrap_or_default() {
+                for s in e
+                    .node
+                    .get_field("skips")
+                    .and_then(Node::as_seq)
+                    .unwrap_or_default()
+                {
                     if s.as_str() == Some(bundle) {
                         out.push(placer.location(c, s));
                     }
@@ -192,8 +205,16 @@ impl Server {
             let Ok(dep) = Deprecations::read(&cat.blob(d).value) else {
                 continue;
             };
-            for e in dep.entries.iter().filter(|e| e.schema == schema::BUNDLE && e.name == bundle) {
-                if let Some(n) = e.node.get_field("reference").and_then(|r| r.get_field("name")) {
+            for e in dep
+                .entries
+                .iter()
+                .filter(|e| e.schema == schema::BUNDLE && e.name == bundle)
+            {
+                if let Some(n) = e
+                    .node
+                    .get_field("reference")
+                    .and_then(|r| r.get_field("name"))
+                {
                     out.push(placer.location(d, n));
                 }
             }
@@ -201,7 +222,10 @@ impl Server {
         Some(out)
     }
 
-    pub(crate) fn document_symbols(&mut self, p: DocumentSymbolParams) -> Option<DocumentSymbolResponse> {
+    pub(crate) fn document_symbols(
+        &mut self,
+        p: DocumentSymbolParams,
+    ) -> Option<DocumentSymbolResponse> {
         let (_, doc) = self.doc(&p.text_document.uri)?;
         let FileKind::Catalog { root, rel } = &doc.kind else {
             return None;
@@ -219,7 +243,10 @@ impl Server {
             let at = match packages.iter().position(|(n, _)| *n == owner) {
                 Some(i) => i,
                 None => {
-                    packages.push((owner.clone(), symbol(&owner, None, SymbolKind::PACKAGE, range, selection)));
+                    packages.push((
+                        owner.clone(),
+                        symbol(&owner, None, SymbolKind::PACKAGE, range, selection),
+                    ));
                     packages.len() - 1
                 }
             };
@@ -231,16 +258,29 @@ impl Server {
                     continue;
                 }
                 schema::CHANNEL => {
-                    let mut s = symbol(blob.name(), Some("channel"), SymbolKind::ENUM, range, selection);
+                    let mut s = symbol(
+                        blob.name(),
+                        Some("channel"),
+                        SymbolKind::ENUM,
+                        range,
+                        selection,
+                    );
                     if let Ok(ch) = Channel::read(&blob.value) {
                         s.children = Some(
                             ch.entries
                                 .iter()
                                 .map(|e| {
                                     let r = placer.range(b, e.node);
-                                    let sel = e.node.get_field("name").map_or(r, |n| placer.range(b, n));
+                                    let sel =
+                                        e.node.get_field("name").map_or(r, |n| placer.range(b, n));
                                     let detail = e.replaces.map(|x| format!("replaces {x}"));
-                                    symbol(e.name, detail.as_deref(), SymbolKind::ENUM_MEMBER, r, sel)
+                                    symbol(
+                                        e.name,
+                                        detail.as_deref(),
+                                        SymbolKind::ENUM_MEMBER,
+                                        r,
+                                        sel,
+                                    )
                                 })
                                 .collect(),
                         );
@@ -251,7 +291,9 @@ impl Server {
                     let version = Bundle::read(&blob.value).ok().and_then(|b| b.version());
                     symbol(blob.name(), version, SymbolKind::OBJECT, range, selection)
                 }
-                schema::DEPRECATIONS => symbol("deprecations", None, SymbolKind::PROPERTY, range, selection),
+                schema::DEPRECATIONS => {
+                    symbol("deprecations", None, SymbolKind::PROPERTY, range, selection)
+                }
                 other => symbol(other, None, SymbolKind::STRUCT, range, selection),
             };
             parent.children.get_or_insert_with(Vec::new).push(child);
@@ -261,7 +303,10 @@ impl Server {
         ))
     }
 
-    pub(crate) fn workspace_symbols(&mut self, p: WorkspaceSymbolParams) -> Option<WorkspaceSymbolResponse> {
+    pub(crate) fn workspace_symbols(
+        &mut self,
+        p: WorkspaceSymbolParams,
+    ) -> Option<WorkspaceSymbolResponse> {
         const MOST: usize = 500;
         let query = p.query.to_lowercase();
         let matches = |s: &str| s.to_lowercase().contains(&query);
@@ -273,14 +318,24 @@ impl Server {
                 for &c in &idx.channels {
                     let name = cat.blob(c).name();
                     if matches(name) {
-                        out.push(info(name, SymbolKind::ENUM, placer.location(c, name_node(cat, c)), &idx.name));
+                        out.push(info(
+                            name,
+                            SymbolKind::ENUM,
+                            placer.location(c, name_node(cat, c)),
+                            &idx.name,
+                        ));
                     }
                 }
                 for &b in &idx.bundles {
                     let blob = cat.blob(b);
                     let version = Bundle::read(&blob.value).ok().and_then(|x| x.version());
                     if matches(blob.name()) || version.is_some_and(matches) {
-                        out.push(info(blob.name(), SymbolKind::OBJECT, placer.location(b, name_node(cat, b)), &idx.name));
+                        out.push(info(
+                            blob.name(),
+                            SymbolKind::OBJECT,
+                            placer.location(b, name_node(cat, b)),
+                            &idx.name,
+                        ));
                     }
                 }
                 if out.len() >= MOST {
@@ -294,21 +349,43 @@ impl Server {
 }
 
 fn cover(a: Range, b: Range) -> Range {
-    let start = if (b.start.line, b.start.character) < (a.start.line, a.start.character) { b.start } else { a.start };
-    let end = if (b.end.line, b.end.character) > (a.end.line, a.end.character) { b.end } else { a.end };
+    let start = if (b.start.line, b.start.character) < (a.start.line, a.start.character) {
+        b.start
+    } else {
+        a.start
+    };
+    let end = if (b.end.line, b.end.character) > (a.end.line, a.end.character) {
+        b.end
+    } else {
+        a.end
+    };
     Range::new(start, end)
 }
 
 #[allow(deprecated)]
-fn symbol(name: &str, detail: Option<&str>, kind: SymbolKind, range: Range, selection: Range) -> DocumentSymbol {
+fn symbol(
+    name: &str,
+    detail: Option<&str>,
+    kind: SymbolKind,
+    range: Range,
+    selection: Range,
+) -> DocumentSymbol {
     DocumentSymbol {
-        name: if name.is_empty() { "(unnamed)".into() } else { name.to_string() },
+        name: if name.is_empty() {
+            "(unnamed)".into()
+        } else {
+            name.to_string()
+        },
         detail: detail.map(str::to_string),
         kind,
         tags: None,
         deprecated: None,
         range,
-        selection_range: if contains(range, selection) { selection } else { range },
+        selection_range: if contains(range, selection) {
+            selection
+        } else {
+            range
+        },
         children: None,
     }
 }
@@ -331,7 +408,10 @@ fn info(name: &str, kind: SymbolKind, location: Location, package: &str) -> Symb
 }
 
 /// The place under the cursor, for the other requests.
-pub(crate) fn place_at<'s>(server: &'s Server, at: &TextDocumentPositionParams) -> Option<(&'s PathBuf, &'s Catalog, Place<'s>)> {
+pub(crate) fn place_at<'s>(
+    server: &'s Server,
+    at: &TextDocumentPositionParams,
+) -> Option<(&'s PathBuf, &'s Catalog, Place<'s>)> {
     let (root, cat, file, offset) = server.catalog_at(at)?;
     Some((root, cat, locate::place(cat, file, offset)?))
 }

@@ -90,7 +90,9 @@ fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
                     server.flush();
                     let resp = server.request(req);
                     send_all(conn, server)?;
-                    conn.sender.send(Message::Response(resp)).map_err(|_| Error::Gone)?;
+                    conn.sender
+                        .send(Message::Response(resp))
+                        .map_err(|_| Error::Gone)?;
                 }
                 Message::Notification(note) => {
                     if note.method == n::Exit::METHOD {
@@ -125,23 +127,45 @@ impl Server {
     pub(crate) fn notify(&mut self, note: Notification) {
         match note.method.as_str() {
             n::DidOpenTextDocument::METHOD => {
-                if let Some(p) = params::<lsp_types::DidOpenTextDocumentParams>(note, n::DidOpenTextDocument::METHOD) {
+                if let Some(p) = params::<lsp_types::DidOpenTextDocumentParams>(
+                    note,
+                    n::DidOpenTextDocument::METHOD,
+                ) {
                     let d = p.text_document;
                     self.open(d.uri, d.version, d.text);
                 }
             }
             n::DidChangeTextDocument::METHOD => {
-                if let Some(p) = params::<lsp_types::DidChangeTextDocumentParams>(note, n::DidChangeTextDocument::METHOD) {
-                    self.change(&p.text_document.uri, p.text_document.version, p.content_changes);
+                if let Some(p) = params::<lsp_types::DidChangeTextDocumentParams>(
+                    note,
+                    n::DidChangeTextDocument::METHOD,
+                ) {
+                    self.change(
+                        &p.text_document.uri,
+                        p.text_document.version,
+                        p.content_changes,
+                    );
                 }
             }
             n::DidCloseTextDocument::METHOD => {
-                if let Some(p) = params::<lsp_types::DidCloseTextDocumentParams>(note, n::DidCloseTextDocument::METHOD) {
+                if let Some(p) = params::<lsp_types::DidCloseTextDocumentParams>(
+                    note,
+                    n::DidCloseTextDocument::METHOD,
+                ) {
                     self.close(&p.text_document.uri);
                 }
             }
             n::DidChangeConfiguration::METHOD => {
-                if let Some(p) = params::<lsp_types::DidChangeConfigurationParams>(note, n::DidChangeConfiguration::METHOD) {
+                if let Some(p) = params::<lsp_types::DidChangeConfigurationParams>(
+                    note,
+                    n::DidChangeConfiguration::METHOD,
+                ) {
+                    // Clients that keep no settings for the server send null or `{}` (Neovim
+                    // does, right after starting it): the initialization options stay.
+                    let ours = p.settings.get("fbcEdit").unwrap_or(&p.settings);
+                    if ours.is_null() || ours.as_object().is_some_and(|o| o.is_empty()) {
+                        return;
+                    }
                     match Settings::from_json(&p.settings) {
                         Ok(s) => self.configure(s),
                         Err(e) => self.log(lsp_types::MessageType::ERROR, e.to_string()),
@@ -184,7 +208,8 @@ where
             format!("{}: {e}", req.method),
         )
     })?;
-    serde_json::to_value(f(p)).map_err(|e| (lsp_server::ErrorCode::InternalError as i32, e.to_string()))
+    serde_json::to_value(f(p))
+        .map_err(|e| (lsp_server::ErrorCode::InternalError as i32, e.to_string()))
 }
 
 fn respond(id: RequestId, result: Answer) -> Response {

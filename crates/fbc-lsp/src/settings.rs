@@ -85,7 +85,9 @@ impl Settings {
         };
         let opm = match raw.opm {
             None => None,
-            Some(t) => Some(OpmVersion::parse(&t).map_err(|e| SettingsError::Opm(t, e.to_string()))?),
+            Some(t) => {
+                Some(OpmVersion::parse(&t).map_err(|e| SettingsError::Opm(t, e.to_string()))?)
+            }
         };
         Ok(Settings {
             profiles,
@@ -117,11 +119,16 @@ mod tests {
             .unwrap();
         assert_eq!(s.profiles, [Profile::Konflux]);
         assert_eq!(s.ocp, Some((4, 18)));
-        let s = Settings::from_json(&json!({"profile": ["community", "konflux"], "catalogRoots": ["cat"]}))
-            .unwrap();
+        let s = Settings::from_json(
+            &json!({"profile": ["community", "konflux"], "catalogRoots": ["cat"]}),
+        )
+        .unwrap();
         assert_eq!(s.profiles.len(), 2);
         assert_eq!(s.catalog_roots, [PathBuf::from("cat")]);
-        assert_eq!(Settings::from_json(&json!(null)).unwrap(), Settings::default());
+        assert_eq!(
+            Settings::from_json(&json!(null)).unwrap(),
+            Settings::default()
+        );
         assert!(matches!(
             Settings::from_json(&json!({"profile": "strict"})),
             Err(SettingsError::Profile(_))
@@ -134,6 +141,11 @@ mod tests {
             Settings::from_json(&json!({"ocp": "four"})),
             Err(SettingsError::Ocp(_))
         ));
-        assert!(Settings::from_json(&json!({"opm": "v1.46.0"})).unwrap().opm.is_some());
+        assert!(
+            Settings::from_json(&json!({"opm": "v1.46.0"}))
+                .unwrap()
+                .opm
+                .is_some()
+        );
     }
 }

@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use fbc_core::catalog::{Diagnostic, LoadOptions};
-use fbc_core::template::memo::Memo;
 use fbc_core::template::Sources;
+use fbc_core::template::memo::Memo;
 use fbc_core::validate::profile;
 use fbc_core::workspace::Workspace;
 use fbc_core::workspace::template::TemplateWorkspace;
@@ -128,12 +128,10 @@ impl Server {
         self.pending.remove(&path);
         match doc.kind {
             FileKind::Catalog { root, rel } => {
-                let disk = fbc_core::guard::file::read_limited(
-                    &path,
-                    fbc_core::catalog::load::MAX_FILE,
-                )
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok());
+                let disk =
+                    fbc_core::guard::file::read_limited(&path, fbc_core::catalog::load::MAX_FILE)
+                        .ok()
+                        .and_then(|b| String::from_utf8(b).ok());
                 if let (Some(r), Some(text)) = (self.roots.get_mut(&root), disk) {
                     let before = files_of(r, &[rel.clone()]);
                     let o = r.ws.overlay(&rel, &text);
@@ -308,29 +306,29 @@ impl Server {
         let (uri, version, text) = (doc.uri.clone(), doc.version, doc.text.clone());
         let memo = match self.templates.get(path) {
             Some(t) => t.memo.clone(),
-            None => {
-                let memo = match Sources::for_template(path, &[], Vec::new(), None) {
-                    Ok((sources, _)) => Memo::new(sources),
-                    Err(e) => {
-                        self.log(lsp_types::MessageType::WARNING, e.to_string());
-                        Memo::new(Sources::new())
-                    }
-                };
-                memo
-            }
+            None => match Sources::for_template(path, &[], Vec::new(), None) {
+                Ok((sources, _)) => Memo::new(sources),
+                Err(e) => {
+                    self.log(lsp_types::MessageType::WARNING, e.to_string());
+                    Memo::new(Sources::new())
+                }
+            },
         };
         let lines = crate::text::Lines::new(&text);
-        let diags =
-            match TemplateWorkspace::open_text(path, &text, Box::new(memo.clone()), self.settings.opm)
-            {
-                Ok(ws) => ws
-                    .report()
-                    .diagnostics
-                    .iter()
-                    .map(|d| convert::plain(d, &lines))
-                    .collect(),
-                Err(e) => vec![convert::unreadable(&e.to_string(), &lines)],
-            };
+        let diags = match TemplateWorkspace::open_text(
+            path,
+            &text,
+            Box::new(memo.clone()),
+            self.settings.opm,
+        ) {
+            Ok(ws) => ws
+                .report()
+                .diagnostics
+                .iter()
+                .map(|d| convert::plain(d, &lines))
+                .collect(),
+            Err(e) => vec![convert::unreadable(&e.to_string(), &lines)],
+        };
         self.templates
             .insert(path.to_path_buf(), TemplateState { memo });
         self.publish(uri, Some(version), diags);
@@ -343,8 +341,14 @@ impl Server {
         let mut open = Vec::new();
         for (p, d) in &self.docs {
             let mine = match &d.kind {
-                FileKind::Ci { repo: r, operator: o }
-                | FileKind::ReleaseConfig { repo: r, operator: o } => r == repo && o == operator,
+                FileKind::Ci {
+                    repo: r,
+                    operator: o,
+                }
+                | FileKind::ReleaseConfig {
+                    repo: r,
+                    operator: o,
+                } => r == repo && o == operator,
                 _ => false,
             };
             let Ok(rel) = p.strip_prefix(repo) else {
@@ -381,7 +385,11 @@ impl Server {
     }
 }
 
-fn publish_message(uri: Uri, version: Option<i32>, diagnostics: Vec<lsp_types::Diagnostic>) -> Message {
+fn publish_message(
+    uri: Uri,
+    version: Option<i32>,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+) -> Message {
     Message::Notification(Notification::new(
         "textDocument/publishDiagnostics".into(),
         lsp_types::PublishDiagnosticsParams {
@@ -447,7 +455,11 @@ pub(crate) fn file_diagnostics<'r>(r: &'r CatalogRoot, rel: &str) -> Vec<&'r Dia
     if let Some(f) = cat.file_id(rel) {
         packages.extend(cat.files[f].blobs.iter().map(|&b| owner(cat, b)));
     }
-    let mut out: Vec<&Diagnostic> = v.global().iter().filter(|d| d.location.file == rel).collect();
+    let mut out: Vec<&Diagnostic> = v
+        .global()
+        .iter()
+        .filter(|d| d.location.file == rel)
+        .collect();
     for p in &packages {
         out.extend(v.package(p).iter().filter(|d| d.location.file == rel));
         if let Some(found) = r.profile.get(p) {

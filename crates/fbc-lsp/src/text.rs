@@ -21,7 +21,10 @@ impl<'t> Lines<'t> {
         let Some(&start) = self.starts.get(line) else {
             return "";
         };
-        let end = self.starts.get(line + 1).map_or(self.text.len(), |&e| e - 1);
+        let end = self
+            .starts
+            .get(line + 1)
+            .map_or(self.text.len(), |&e| e - 1);
         let s = &self.text[start..end];
         s.strip_suffix('\r').unwrap_or(s)
     }
@@ -134,9 +137,18 @@ pub fn line_edits(old: &str, new: &str) -> Vec<lsp_types::TextEdit> {
         }
         let (o, n) = (op.old_range(), op.new_range());
         let at = |starts: &[usize], i: usize, len: usize| starts.get(i).copied().unwrap_or(len);
-        let (a, b) = (at(&old_starts, o.start, old.len()), at(&old_starts, o.end, old.len()));
-        let (c, d) = (at(&new_starts, n.start, new.len()), at(&new_starts, n.end, new.len()));
-        out.push(lsp_types::TextEdit::new(lines.range(a, b), new[c..d].to_string()));
+        let (a, b) = (
+            at(&old_starts, o.start, old.len()),
+            at(&old_starts, o.end, old.len()),
+        );
+        let (c, d) = (
+            at(&new_starts, n.start, new.len()),
+            at(&new_starts, n.end, new.len()),
+        );
+        out.push(lsp_types::TextEdit::new(
+            lines.range(a, b),
+            new[c..d].to_string(),
+        ));
     }
     out
 }

@@ -29,17 +29,39 @@ fn diagnostics_follow_the_unsaved_buffer() {
     let first = c.diagnostics(&uri(&file));
     assert!(errors(&first).is_empty(), "{first:?}");
     let mut text = disk.clone();
-    c.type_over(&file, &mut text, 2, "defaultChannel: stable", "defaultChannel: nowhere");
+    c.type_over(
+        &file,
+        &mut text,
+        2,
+        "defaultChannel: stable",
+        "defaultChannel: nowhere",
+    );
     let diags = c.diagnostics(&uri(&file));
     let e = errors(&diags);
     assert_eq!(e.len(), 1, "{diags:?}");
-    let line = disk[..disk.find("defaultChannel").unwrap()].matches('\n').count();
+    let line = disk[..disk.find("defaultChannel").unwrap()]
+        .matches('\n')
+        .count();
     assert_eq!(e[0]["range"]["start"]["line"], line);
     assert_eq!(e[0]["source"], "fbc-edit");
-    assert!(e[0]["code"].as_str().unwrap().starts_with("FBC"), "{:?}", e[0]);
-    assert!(e[0]["message"].as_str().unwrap().contains("hint: "), "{:?}", e[0]);
+    assert!(
+        e[0]["code"].as_str().unwrap().starts_with("FBC"),
+        "{:?}",
+        e[0]
+    );
+    assert!(
+        e[0]["message"].as_str().unwrap().contains("hint: "),
+        "{:?}",
+        e[0]
+    );
     assert_eq!(read(&file), disk, "the disk is not written");
-    c.type_over(&file, &mut text, 3, "defaultChannel: nowhere", "defaultChannel: stable");
+    c.type_over(
+        &file,
+        &mut text,
+        3,
+        "defaultChannel: nowhere",
+        "defaultChannel: stable",
+    );
     assert!(errors(&c.diagnostics(&uri(&file))).is_empty());
     c.shutdown();
 }
@@ -78,7 +100,9 @@ fn definition_references_and_symbols() {
         "textDocument/definition",
         json!({"textDocument": {"uri": doc.as_str()}, "position": at(&text, "replaces: cache-operator.v1.0.0", 12)}),
     );
-    let bundle_line = text[..text.find("name: cache-operator.v1.0.0\npackage").unwrap()].matches('\n').count();
+    let bundle_line = text[..text.find("name: cache-operator.v1.0.0\npackage").unwrap()]
+        .matches('\n')
+        .count();
     assert_eq!(def["uri"], doc.as_str());
     assert_eq!(def["range"]["start"]["line"], bundle_line, "{def}");
     // defaultChannel leads to the channel.
@@ -86,7 +110,9 @@ fn definition_references_and_symbols() {
         "textDocument/definition",
         json!({"textDocument": {"uri": doc.as_str()}, "position": at(&text, "defaultChannel: stable", 17)}),
     );
-    let channel_line = text[..text.find("name: stable\n").unwrap()].matches('\n').count();
+    let channel_line = text[..text.find("name: stable\n").unwrap()]
+        .matches('\n')
+        .count();
     assert_eq!(def["range"]["start"]["line"], channel_line, "{def}");
     // Every entry, replaces and deprecation naming the bundle, in this file and the other.
     let refs = c.request(
@@ -95,18 +121,44 @@ fn definition_references_and_symbols() {
     );
     let refs = refs.as_array().unwrap();
     let deprecations = uri(&root.join("cache-operator/deprecations.yaml"));
-    assert_eq!(refs.iter().filter(|r| r["uri"] == doc.as_str()).count(), 4, "{refs:?}");
-    assert_eq!(refs.iter().filter(|r| r["uri"] == deprecations.as_str()).count(), 1, "{refs:?}");
-    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": doc.as_str()}}));
+    assert_eq!(
+        refs.iter().filter(|r| r["uri"] == doc.as_str()).count(),
+        4,
+        "{refs:?}"
+    );
+    assert_eq!(
+        refs.iter()
+            .filter(|r| r["uri"] == deprecations.as_str())
+            .count(),
+        1,
+        "{refs:?}"
+    );
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc.as_str()}}),
+    );
     let package = &symbols[0];
     assert_eq!(package["name"], "cache-operator");
-    let children: Vec<&str> = package["children"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(&children[..4], ["stable", "fast", "candidate", "stable-1.0"]);
+    let children: Vec<&str> = package["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &children[..4],
+        ["stable", "fast", "candidate", "stable-1.0"]
+    );
     assert!(children.contains(&"cache-operator.v1.0.0"));
     let stable = &package["children"][0]["children"];
     assert_eq!(stable.as_array().unwrap().len(), 5);
     let found = c.request("workspace/symbol", json!({"query": "1.3.0"}));
-    let names: Vec<&str> = found.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["cache-operator.v1.3.0"]);
     c.shutdown();
 }
@@ -125,7 +177,10 @@ fn hover_tells_versions_heads_ranges_and_images() {
             "textDocument/hover",
             json!({"textDocument": {"uri": doc.as_str()}, "position": at(&text, what, into)}),
         );
-        h["contents"]["value"].as_str().unwrap_or_default().to_string()
+        h["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
     };
     let b = hover(&mut c, "  - name: cache-operator.v1.2.0\n    replaces", 12);
     assert!(b.contains("version: `1.2.0`"), "{b}");
@@ -142,7 +197,10 @@ fn hover_tells_versions_heads_ranges_and_images() {
     assert!(i.contains("pinned by digest"), "{i}");
     assert!(i.contains("no allowed-registry list"), "{i}");
     // The Konflux profile set from the editor: quay.io is not an allowed registry.
-    c.notify("workspace/didChangeConfiguration", json!({"settings": {"fbcEdit": {"profile": "konflux"}}}));
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"fbcEdit": {"profile": "konflux"}}}),
+    );
     let i = hover(&mut c, "image: quay.io", 9);
     assert!(i.contains("**not allowed**"), "{i}");
     c.shutdown();
@@ -162,20 +220,39 @@ fn completion_offers_names_from_the_package() {
             "textDocument/completion",
             json!({"textDocument": {"uri": doc.as_str()}, "position": at(text, what, into)}),
         );
-        r.as_array().map(|a| a.iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()).unwrap_or_default()
+        r.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|i| i["label"].as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
     };
     let l = labels(&mut c, &text, "replaces: cache-operator.v1.0.0", 10);
-    assert!(l.contains(&"cache-operator.v1.5.0-rc.1".to_string()), "{l:?}");
+    assert!(
+        l.contains(&"cache-operator.v1.5.0-rc.1".to_string()),
+        "{l:?}"
+    );
     let l = labels(&mut c, &text, "defaultChannel: stable", 16);
     assert_eq!(l, ["stable", "fast", "candidate", "stable-1.0"]);
     let l = labels(&mut c, &text, "schema: olm.package", 8);
     assert!(l.contains(&"olm.deprecations".to_string()), "{l:?}");
     let l = labels(&mut c, &text, "type: olm.gvk", 6);
     assert!(l.contains(&"olm.csv.metadata".to_string()), "{l:?}");
-    c.type_over(&file, &mut text, 2, "    skipRange: \">=1.1.0 <1.3.0\"", "    skipRange: ");
+    c.type_over(
+        &file,
+        &mut text,
+        2,
+        "    skipRange: \">=1.1.0 <1.3.0\"",
+        "    skipRange: ",
+    );
     c.diagnostics(&doc);
     let l = labels(&mut c, &text, "    skipRange: \n", 15);
-    assert_eq!(l, [">=1.2.0 <1.3.0"], "the lowest version fast lists, up to 1.3.0");
+    assert_eq!(
+        l,
+        [">=1.2.0 <1.3.0"],
+        "the lowest version fast lists, up to 1.3.0"
+    );
     c.shutdown();
 }
 
@@ -196,10 +273,17 @@ fn code_actions_make_the_commands_edits() {
         json!({"textDocument": {"uri": doc.as_str()}, "range": {"start": p, "end": p}, "context": {"diagnostics": []}}),
     );
     let actions = actions.as_array().unwrap();
-    let make = actions.iter().find(|a| a["title"] == "Make fast the default channel").expect("make default");
+    let make = actions
+        .iter()
+        .find(|a| a["title"] == "Make fast the default channel")
+        .expect("make default");
     let got = apply(&text, &make["edit"], &doc);
     let mut ws = Workspace::open_for(fbc_core::catalog::load(&root).unwrap(), "cache-operator");
-    ws.apply(Edit::SetDefaultChannel { package: "cache-operator".into(), channel: "fast".into() }).unwrap();
+    ws.apply(Edit::SetDefaultChannel {
+        package: "cache-operator".into(),
+        channel: "fast".into(),
+    })
+    .unwrap();
     let want = ws.pending().unwrap().remove(0).new;
     assert_eq!(got, want);
     // 1.0.0 is older than fast's head: refused, as the command refuses it.
@@ -240,7 +324,13 @@ fn quick_fixes_work_on_the_buffer() {
     let mut c = Client::start(tmp.path(), Value::Null);
     c.open(&file, &text);
     c.diagnostics(&doc);
-    c.type_over(&file, &mut text, 2, "defaultChannel: stable", "defaultChannel: nowhere");
+    c.type_over(
+        &file,
+        &mut text,
+        2,
+        "defaultChannel: stable",
+        "defaultChannel: nowhere",
+    );
     let diags = c.diagnostics(&doc);
     let e = errors(&diags)[0].clone();
     let actions = c.request(
@@ -254,7 +344,10 @@ fn quick_fixes_work_on_the_buffer() {
         .find(|a| a["title"] == "Make candidate the default channel" && a["kind"] == "quickfix")
         .expect("a quick fix");
     let fixed = apply(&text, &fix["edit"], &doc);
-    assert_eq!(fixed, text.replace("defaultChannel: nowhere", "defaultChannel: candidate"));
+    assert_eq!(
+        fixed,
+        text.replace("defaultChannel: nowhere", "defaultChannel: candidate")
+    );
     c.shutdown();
 }
 
@@ -274,7 +367,12 @@ fn ci_yaml_is_checked_and_fixed() {
     let diags = c.diagnostics(&uri(&ci));
     let name = diags
         .iter()
-        .find(|d| d["message"].as_str().unwrap().contains("is not an OpenShift version"))
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("is not an OpenShift version")
+        })
         .unwrap_or_else(|| panic!("{diags:?}"))
         .clone();
     assert_eq!(name["range"]["start"]["line"], 5);
@@ -284,7 +382,10 @@ fn ci_yaml_is_checked_and_fixed() {
     );
     let fix = &actions[0];
     assert_eq!(fix["title"], "Change 4.18 to v4.18");
-    assert_eq!(apply(text, &fix["edit"], &uri(&ci)), text.replace("\"4.18\"", "\"v4.18\""));
+    assert_eq!(
+        apply(text, &fix["edit"], &uri(&ci)),
+        text.replace("\"4.18\"", "\"v4.18\"")
+    );
     c.shutdown();
 }
 
@@ -298,9 +399,18 @@ fn template_problems_sit_on_template_lines() {
     let mut c = Client::start(tmp.path(), Value::Null);
     c.open(&t, text);
     let diags = c.diagnostics(&uri(&t));
-    let lines: Vec<u64> = errors(&diags).iter().map(|d| d["range"]["start"]["line"].as_u64().unwrap()).collect();
-    assert!(lines.contains(&2), "the package's problem at its entry: {diags:?}");
-    assert!(lines.contains(&5), "the channel's problem at its entry: {diags:?}");
+    let lines: Vec<u64> = errors(&diags)
+        .iter()
+        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert!(
+        lines.contains(&2),
+        "the package's problem at its entry: {diags:?}"
+    );
+    assert!(
+        lines.contains(&5),
+        "the channel's problem at its entry: {diags:?}"
+    );
     c.shutdown();
 }
 
@@ -310,11 +420,52 @@ fn bad_settings_are_told_and_requests_without_a_catalog_answer_nothing() {
     let mut c = Client::start(tmp.path(), json!({"profile": "strict"}));
     let r = c.request("workspace/symbol", json!({"query": "x"}));
     assert_eq!(r, json!([]));
-    let log = c.notes.iter().find(|n| n.method == "window/logMessage").expect("a log message");
-    assert!(log.params["message"].as_str().unwrap().contains("unknown profile"), "{log:?}");
+    let log = c
+        .notes
+        .iter()
+        .find(|n| n.method == "window/logMessage")
+        .expect("a log message");
+    assert!(
+        log.params["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown profile"),
+        "{log:?}"
+    );
     let r = c.request("textDocument/hover", json!({"textDocument": {"uri": "file:///nowhere.yaml"}, "position": {"line": 0, "character": 0}}));
     assert!(r.is_null());
     let r = c.request("no/such", json!({}));
     assert!(r["error"].as_str().unwrap().contains("unknown request"));
+    c.shutdown();
+}
+
+/// Settings given at start stay when the client then sends empty settings, as Neovim does.
+#[test]
+fn empty_settings_keep_the_initialization_options() {
+    let (tmp, root) = demo();
+    let file = root.join("cache-operator/catalog.yaml");
+    let text = read(&file);
+    let doc = uri(&file);
+    let mut c = Client::start(tmp.path(), json!({"fbcEdit": {"profile": "konflux"}}));
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {}}));
+    c.open(&file, &text);
+    let diags = c.diagnostics(&doc);
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["code"].as_str().is_some_and(|c| c.starts_with("FBC3"))),
+        "the profile's rules ran: {diags:?}"
+    );
+    let h = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": doc.as_str()}, "position": at(&text, "image: quay.io", 9)}),
+    );
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("**not allowed**"),
+        "{h}"
+    );
     c.shutdown();
 }

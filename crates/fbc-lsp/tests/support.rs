@@ -39,7 +39,12 @@ impl Client {
                 "initializationOptions": options,
             }),
         );
-        assert!(init["capabilities"]["definitionProvider"].as_bool().unwrap_or(false), "{init}");
+        assert!(
+            init["capabilities"]["definitionProvider"]
+                .as_bool()
+                .unwrap_or(false),
+            "{init}"
+        );
         c.notify("initialized", json!({}));
         c
     }
@@ -47,7 +52,10 @@ impl Client {
     pub fn notify(&self, method: &str, params: Value) {
         self.conn
             .sender
-            .send(Message::Notification(Notification::new(method.into(), params)))
+            .send(Message::Notification(Notification::new(
+                method.into(),
+                params,
+            )))
             .unwrap();
     }
 
@@ -57,10 +65,19 @@ impl Client {
         let id = RequestId::from(self.next);
         self.conn
             .sender
-            .send(Message::Request(Request::new(id.clone(), method.into(), params)))
+            .send(Message::Request(Request::new(
+                id.clone(),
+                method.into(),
+                params,
+            )))
             .unwrap();
         loop {
-            match self.conn.receiver.recv_timeout(WAIT).expect("an answer in time") {
+            match self
+                .conn
+                .receiver
+                .recv_timeout(WAIT)
+                .expect("an answer in time")
+            {
                 Message::Response(r) if r.id == id => {
                     return match r.error {
                         Some(e) => json!({"error": e.message}),
@@ -80,12 +97,23 @@ impl Client {
         };
         if let Some(i) = self.notes.iter().position(is_for) {
             let n = self.notes.remove(i);
-            return n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+            return n.params["diagnostics"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
         }
         loop {
-            match self.conn.receiver.recv_timeout(WAIT).expect("diagnostics in time") {
+            match self
+                .conn
+                .receiver
+                .recv_timeout(WAIT)
+                .expect("diagnostics in time")
+            {
                 Message::Notification(n) if is_for(&n) => {
-                    return n.params["diagnostics"].as_array().cloned().unwrap_or_default();
+                    return n.params["diagnostics"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default();
                 }
                 Message::Notification(n) => self.notes.push(n),
                 _ => {}
@@ -164,13 +192,26 @@ pub fn demo() -> (tempfile::TempDir, PathBuf) {
 
 /// Applies a `WorkspaceEdit`'s edits for `uri` to `text`, last first, as an editor does.
 pub fn apply(text: &str, edit: &Value, uri: &Uri) -> String {
-    let edits = edit["changes"][uri.as_str()].as_array().cloned().unwrap_or_default();
+    let edits = edit["changes"][uri.as_str()]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let mut text = text.to_string();
     let mut edits: Vec<(usize, usize, String)> = edits
         .iter()
         .map(|e| {
-            let off = |p: &Value| offset(&text, p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize);
-            (off(&e["range"]["start"]), off(&e["range"]["end"]), e["newText"].as_str().unwrap().to_string())
+            let off = |p: &Value| {
+                offset(
+                    &text,
+                    p["line"].as_u64().unwrap() as usize,
+                    p["character"].as_u64().unwrap() as usize,
+                )
+            };
+            (
+                off(&e["range"]["start"]),
+                off(&e["range"]["end"]),
+                e["newText"].as_str().unwrap().to_string(),
+            )
         })
         .collect();
     edits.sort_by(|a, b| b.0.cmp(&a.0));

@@ -69,7 +69,13 @@ fn neovim_opens_checks_follows_and_fixes() {
         .unwrap()
         .args(["edit"])
         .arg(other.path())
-        .args(["set-default-channel", "-p", "cache-operator", "-c", "candidate"])
+        .args([
+            "set-default-channel",
+            "-p",
+            "cache-operator",
+            "-c",
+            "candidate",
+        ])
         .output()
         .unwrap();
     assert!(status.status.success(), "{status:?}");

@@ -133,28 +133,32 @@ impl Index {
             return;
         }
         for pkg in [was.map(str::to_string), now].into_iter().flatten() {
-            let mut ids: Vec<BlobId> = self
-                .packages
-                .get(&pkg)
-                .map(|p| {
-                    [
-                        &p.packages,
-                        &p.channels,
-                        &p.bundles,
-                        &p.deprecations,
-                        &p.others,
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .copied()
-                    .collect()
-                })
-                .unwrap_or_default();
+            let mut ids = self.ids_of(&pkg);
             ids.push(id);
             ids.sort_unstable();
             ids.dedup();
             self.set_package(catalog, &pkg, &ids);
         }
+    }
+
+    /// Every blob indexed under package `pkg`.
+    fn ids_of(&self, pkg: &str) -> Vec<BlobId> {
+        self.packages
+            .get(pkg)
+            .map(|p| {
+                [
+                    &p.packages,
+                    &p.channels,
+                    &p.bundles,
+                    &p.deprecations,
+                    &p.others,
+                ]
+                .into_iter()
+                .flatten()
+                .copied()
+                .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Indexes package `pkg` afresh from `ids` (sorted; those removed or now of another package
@@ -197,19 +201,14 @@ impl Index {
 
     /// Rebuilds the named packages from the blobs indexed under them and `blobs` (the ones that
     /// changed), as [`Index::update_blob`] does for one: for a file's blobs replaced at once.
-    pub(crate) fn rebuild_packages(&mut self, catalog: &Catalog, packages: &[String], blobs: &[BlobId]) {
+    pub(crate) fn rebuild_packages(
+        &mut self,
+        catalog: &Catalog,
+        packages: &[String],
+        blobs: &[BlobId],
+    ) {
         for pkg in packages {
-            let mut ids: Vec<BlobId> = self
-                .packages
-                .get(pkg)
-                .map(|p| {
-                    [&p.packages, &p.channels, &p.bundles, &p.deprecations, &p.others]
-                        .into_iter()
-                        .flatten()
-                        .copied()
-                        .collect()
-                })
-                .unwrap_or_default();
+            let mut ids = self.ids_of(pkg);
             ids.extend(blobs);
             ids.sort_unstable();
             ids.dedup();

@@ -57,7 +57,12 @@ pub type Texts = std::collections::BTreeMap<String, String>;
 /// The checks of an operator's `ci.yaml` and `release-config.yaml` files (the pipeline's schema, the
 /// mapping, the release rules) without re-rendering its catalogs, with `texts` read in place of
 /// the files they name: what an editor checks as the files are typed.
-pub fn operator_files(root: &Path, name: &str, catalogs: &[String], texts: &Texts) -> OperatorCheck {
+pub fn operator_files(
+    root: &Path,
+    name: &str,
+    catalogs: &[String],
+    texts: &Texts,
+) -> OperatorCheck {
     operator_with(root, name, catalogs, texts, false)
 }
 
@@ -512,5 +517,52 @@ mod tests {
         let s = render_all::diff_summary("a\nb\n", "a\nc\n");
         assert_eq!(first_line(&s), 2);
         assert_eq!(first_line("differs only in its line endings"), 0);
+    }
+
+    /// Texts stand in for the files they name: a ci.yaml and a release-config.yaml typed but not
+    /// saved are checked as typed, and the disk's versions are not read.
+    #[test]
+    fn texts_stand_in_for_the_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let op = tmp.path().join("operators/demo");
+        std::fs::create_dir_all(op.join("1.0.0")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("catalogs/v4.18/demo")).unwrap();
+        std::fs::write(op.join("ci.yaml"), "fbc:\n  enabled: false\n").unwrap();
+        std::fs::write(
+            op.join("1.0.0/release-config.yaml"),
+            "catalog_templates: []\n",
+        )
+        .unwrap();
+        let catalogs = vec!["v4.18".to_string()];
+        let on_disk = operator_files(tmp.path(), "demo", &catalogs, &Texts::new());
+        assert!(!on_disk.fbc);
+        let mut texts = Texts::new();
+        texts.insert(
+            "operators/demo/ci.yaml".into(),
+            "fbc:\n  enabled: true\n  catalog_mapping:\n    - template_name: t.yaml\n      type: olm.template.basic\n      catalog_names: [\"4.18\"]\n".into(),
+        );
+        texts.insert(
+            "operators/demo/1.0.0/release-config.yaml".into(),
+            "catalog_templates:\n  - template_name: other.yaml\n    channels: [stable]\n".into(),
+        );
+        let typed = operator_files(tmp.path(), "demo", &catalogs, &texts);
+        assert!(typed.fbc);
+        let codes: Vec<(&str, &str, u32)> = typed
+            .problems
+            .iter()
+            .map(|d| (d.code, d.location.file.as_str(), d.location.line))
+            .collect();
+        assert!(
+            codes.contains(&(c::CATALOG_NAME, "operators/demo/ci.yaml", 6)),
+            "{codes:?}"
+        );
+        assert!(
+            codes.contains(&(
+                c::RELEASE_TEMPLATE,
+                "operators/demo/1.0.0/release-config.yaml",
+                2
+            )),
+            "{codes:?}"
+        );
     }
 }
