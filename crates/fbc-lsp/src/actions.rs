@@ -34,6 +34,9 @@ struct Offer {
 }
 
 /// The edit applied, its text changes taken, and the edit undone.
+// The protocol's `WorkspaceEdit` maps URIs to edits; a `Uri` caches parts of itself in cells,
+// none of which its hash or equality reads.
+#[allow(clippy::mutable_key_type)]
 fn changes(ws: &mut Workspace, root: &Path, edit: Edit) -> Result<WorkspaceEdit, String> {
     ws.apply(edit).map_err(|e| e.to_string())?;
     let pending = ws.pending();
@@ -138,6 +141,8 @@ fn hint_of(d: &lsp_types::Diagnostic) -> Option<&str> {
 
 /// A fix written straight into the text: the name a "did you mean" hint gives, or a scalar
 /// quoted as YAML 1.1 would otherwise retype it.
+// See `changes` for the map's key type.
+#[allow(clippy::mutable_key_type)]
 fn text_fix(d: &lsp_types::Diagnostic, lines: &Lines, uri: &lsp_types::Uri) -> Option<CodeAction> {
     let hint = hint_of(d)?;
     let line_no = d.range.start.line as usize;

@@ -133,7 +133,7 @@ impl Server {
                         .ok()
                         .and_then(|b| String::from_utf8(b).ok());
                 if let (Some(r), Some(text)) = (self.roots.get_mut(&root), disk) {
-                    let before = files_of(r, &[rel.clone()]);
+                    let before = files_of(r, std::slice::from_ref(&rel));
                     let o = r.ws.overlay(&rel, &text);
                     self.after_overlay(&root, &rel, o.packages, before);
                 }

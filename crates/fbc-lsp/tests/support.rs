@@ -214,7 +214,7 @@ pub fn apply(text: &str, edit: &Value, uri: &Uri) -> String {
             )
         })
         .collect();
-    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     for (a, b, t) in edits {
         text.replace_range(a..b, &t);
     }
