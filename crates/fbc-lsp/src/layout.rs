@@ -5,7 +5,8 @@
 //! (`catalogRoots`); `catalogs/<ocp>/` when the file lies under such a directory (the layout of
 //! community-operators-prod and certified-operators); the nearest enclosing directory named
 //! `catalog` (the layout of an operator's own repository); the workspace folder holding the file;
-//! else the file's own directory.
+//! else the file's own directory. The last two apply only to a file that names a catalog schema:
+//! other YAML and JSON files are left alone.
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,9 @@ pub enum FileKind {
     Ci { repo: PathBuf, operator: String },
     /// A bundle's `release-config.yaml` in a repository at `repo`.
     ReleaseConfig { repo: PathBuf, operator: String },
+    /// Any other file (a YAML or JSON file outside a catalog layout that names no catalog
+    /// schema): left alone, so opening one does not read its directory as a catalog.
+    Other,
 }
 
 /// What `path` (absolute) holding `text` is.
@@ -39,7 +43,11 @@ pub fn classify(path: &Path, text: &str, roots: &[PathBuf], folders: &[PathBuf])
     if dir_name(parent) == Some("catalog-templates") || is_template_text(text) {
         return FileKind::Template;
     }
-    let root = catalog_root(path, roots, folders);
+    let root = match layout_root(path, roots, folders) {
+        Some(r) => r,
+        None if is_catalog_text(text) => fallback_root(path, folders),
+        None => return FileKind::Other,
+    };
     let rel = path
         .strip_prefix(&root)
         .map(|r| {
@@ -84,8 +92,25 @@ pub fn is_template_text(text: &str) -> bool {
     })
 }
 
+/// Whether `text` names one of the catalog schemas.
+fn is_catalog_text(text: &str) -> bool {
+    [
+        "olm.package",
+        "olm.channel",
+        "olm.bundle",
+        "olm.deprecations",
+    ]
+    .iter()
+    .any(|s| text.contains(s))
+}
+
 /// The catalog root `path` belongs to (see the module's notes).
 pub fn catalog_root(path: &Path, roots: &[PathBuf], folders: &[PathBuf]) -> PathBuf {
+    layout_root(path, roots, folders).unwrap_or_else(|| fallback_root(path, folders))
+}
+
+/// The root the settings or the repository layouts give (the first three rules).
+fn layout_root(path: &Path, roots: &[PathBuf], folders: &[PathBuf]) -> Option<PathBuf> {
     let base = folders.first().map(PathBuf::as_path);
     let configured = roots
         .iter()
@@ -95,18 +120,21 @@ pub fn catalog_root(path: &Path, roots: &[PathBuf], folders: &[PathBuf]) -> Path
         })
         .filter(|r| path.starts_with(r) && path != r)
         .max_by_key(|r| r.components().count());
-    if let Some(r) = configured {
-        return r;
+    if configured.is_some() {
+        return configured;
     }
     let parent = path.parent().unwrap_or(Path::new("/"));
-    for dir in parent.ancestors() {
-        if dir.parent().and_then(dir_name) == Some("catalogs") {
-            return dir.to_path_buf();
-        }
-        if dir_name(dir) == Some("catalog") {
-            return dir.to_path_buf();
-        }
-    }
+    parent
+        .ancestors()
+        .find(|dir| {
+            dir.parent().and_then(dir_name) == Some("catalogs") || dir_name(dir) == Some("catalog")
+        })
+        .map(Path::to_path_buf)
+}
+
+/// The workspace folder holding `path`, else its directory (the last two rules).
+fn fallback_root(path: &Path, folders: &[PathBuf]) -> PathBuf {
+    let parent = path.parent().unwrap_or(Path::new("/"));
     folders
         .iter()
         .filter(|f| path.starts_with(f))
@@ -138,8 +166,15 @@ mod tests {
             c("/ws/catalog/op/index.json", ""),
             cat("/ws/catalog", "op/index.json")
         );
-        assert_eq!(c("/ws/x/op/c.yaml", ""), cat("/ws", "x/op/c.yaml"));
-        assert_eq!(c("/elsewhere/c.yaml", ""), cat("/elsewhere", "c.yaml"));
+        let pkg = "schema: olm.package\nname: op\n";
+        assert_eq!(c("/ws/x/op/c.yaml", pkg), cat("/ws", "x/op/c.yaml"));
+        assert_eq!(c("/elsewhere/c.yaml", pkg), cat("/elsewhere", "c.yaml"));
+        // Outside the layouts, a file naming no catalog schema is not a catalog's.
+        assert_eq!(c("/ws/x/op/c.yaml", "kind: Deployment\n"), FileKind::Other);
+        assert_eq!(
+            c("/ws/catalog/new.yaml", ""),
+            cat("/ws/catalog", "new.yaml")
+        );
         assert_eq!(
             c("/r/operators/op/ci.yaml", ""),
             FileKind::Ci {

@@ -192,6 +192,7 @@ impl Server {
                 FileKind::Ci { repo, operator } | FileKind::ReleaseConfig { repo, operator } => {
                     repos.insert((repo, operator));
                 }
+                FileKind::Other => {}
             }
         }
         for (repo, operator) in repos {

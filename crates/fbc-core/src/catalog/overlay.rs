@@ -254,7 +254,11 @@ mod tests {
         let (tmp, mut c) = demo();
         let rel = "cache-operator/catalog.yaml";
         let disk = std::fs::read_to_string(tmp.path().join(rel)).unwrap();
-        let buffer = format!("# a comment only the buffer has\n{disk}");
+        let buffer = disk.replacen(
+            "schema: olm.package",
+            "# a comment only the buffer has\nschema: olm.package",
+            1,
+        );
         c.overlay(rel, &buffer);
         crate::edit::Edit::SetDefaultChannel {
             package: "cache-operator".into(),
@@ -266,7 +270,7 @@ mod tests {
         assert_eq!(pending.len(), 1);
         let (_, old, new) = &pending[0];
         assert_eq!(old, &buffer);
-        assert!(new.starts_with("# a comment only the buffer has\n"));
+        assert!(new.contains("# a comment only the buffer has\nschema: olm.package"));
         assert!(new.contains("defaultChannel: fast"));
     }
 }
