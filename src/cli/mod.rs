@@ -8,6 +8,7 @@ pub mod edit_template;
 pub mod graph;
 pub mod image;
 pub mod list;
+pub mod lsp;
 pub mod migrate;
 pub mod open;
 pub mod path;
@@ -104,6 +105,10 @@ pub enum Command {
     /// Print the JSON Schema of a catalog object, a template, ci.yaml or release-config.yaml
     /// (without NAME, list them), for editors and other checkers.
     Schema(schema::SchemaArgs),
+    /// Speak the Language Server Protocol on standard input and output: diagnostics as you type,
+    /// navigation, hover, completion and guided edits for catalogs, templates, ci.yaml and
+    /// release-config.yaml, in any editor with a language client (see docs/editors.md).
+    Lsp(lsp::LspArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
 }
@@ -139,6 +144,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Repo(args)) => repo::run(&args),
         Some(Command::Release(args)) => release::run(&args),
         Some(Command::Schema(args)) => schema::run(&args),
+        Some(Command::Lsp(args)) => lsp::run(&args),
         Some(Command::Info) => info(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));

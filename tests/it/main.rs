@@ -20,6 +20,7 @@ mod image_attacks;
 mod image_tui;
 mod lint_grades;
 mod load;
+mod lsp;
 mod migrate;
 mod opm_version;
 mod path;

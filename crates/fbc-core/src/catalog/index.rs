@@ -133,59 +133,86 @@ impl Index {
             return;
         }
         for pkg in [was.map(str::to_string), now].into_iter().flatten() {
-            let mut ids: Vec<BlobId> = self
-                .packages
-                .get(&pkg)
-                .map(|p| {
-                    [
-                        &p.packages,
-                        &p.channels,
-                        &p.bundles,
-                        &p.deprecations,
-                        &p.others,
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .copied()
-                    .collect()
-                })
-                .unwrap_or_default();
+            let mut ids = self.ids_of(&pkg);
             ids.push(id);
             ids.sort_unstable();
             ids.dedup();
-            let mut p = PackageIndex {
-                name: pkg.clone(),
-                ..Default::default()
-            };
-            for b in ids {
-                let blob = &catalog.blobs[b];
-                if blob.state != BlobState::Removed && owner(blob) == pkg {
-                    p.add(b, blob);
-                }
+            self.set_package(catalog, &pkg, &ids);
+        }
+    }
+
+    /// Every blob indexed under package `pkg`.
+    fn ids_of(&self, pkg: &str) -> Vec<BlobId> {
+        self.packages
+            .get(pkg)
+            .map(|p| {
+                [
+                    &p.packages,
+                    &p.channels,
+                    &p.bundles,
+                    &p.deprecations,
+                    &p.others,
+                ]
+                .into_iter()
+                .flatten()
+                .copied()
+                .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Indexes package `pkg` afresh from `ids` (sorted; those removed or now of another package
+    /// are passed over), dropping it when none is left.
+    fn set_package(&mut self, catalog: &Catalog, pkg: &str, ids: &[BlobId]) {
+        let mut p = PackageIndex {
+            name: pkg.to_string(),
+            ..Default::default()
+        };
+        for &b in ids {
+            let blob = &catalog.blobs[b];
+            if blob.state != BlobState::Removed && owner(blob) == pkg {
+                p.add(b, blob);
             }
-            let empty = [
-                &p.packages,
-                &p.channels,
-                &p.bundles,
-                &p.deprecations,
-                &p.others,
-            ]
-            .iter()
-            .all(|v| v.is_empty());
-            let known = self.packages.contains_key(&pkg);
-            match (empty, known) {
-                (true, true) => {
-                    self.packages.remove(&pkg);
-                    self.names.retain(|n| *n != pkg);
-                }
-                (true, false) => {}
-                (false, known) => {
-                    if !known && let Err(at) = self.names.binary_search(&pkg) {
-                        self.names.insert(at, pkg.clone());
-                    }
-                    self.packages.insert(pkg, p);
-                }
+        }
+        let empty = [
+            &p.packages,
+            &p.channels,
+            &p.bundles,
+            &p.deprecations,
+            &p.others,
+        ]
+        .iter()
+        .all(|v| v.is_empty());
+        let known = self.packages.contains_key(pkg);
+        match (empty, known) {
+            (true, true) => {
+                self.packages.remove(pkg);
+                self.names.retain(|n| *n != pkg);
             }
+            (true, false) => {}
+            (false, known) => {
+                if !known && let Err(at) = self.names.binary_search_by(|n| n.as_str().cmp(pkg)) {
+                    self.names.insert(at, pkg.to_string());
+                }
+                self.packages.insert(pkg.to_string(), p);
+            }
+        }
+    }
+
+    /// Rebuilds the named packages from the blobs indexed under them and `blobs` (the ones that
+    /// changed), as [`Index::update_blob`] does for one: for a file's blobs replaced at once.
+    pub(crate) fn rebuild_packages(
+        &mut self,
+        catalog: &Catalog,
+        packages: &[String],
+        blobs: &[BlobId],
+    ) {
+        for pkg in packages {
+            let mut ids = self.ids_of(pkg);
+            ids.extend(blobs);
+            ids.sort_unstable();
+            ids.dedup();
+            self.set_package(catalog, pkg, &ids);
         }
     }
 

@@ -534,6 +534,7 @@ fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> Fil
         blobs: Vec::new(),
         created: false,
         checked: None,
+        overlay: None,
     };
     let fail = |diagnostics: Vec<Diagnostic>, file| FileResult {
         file,

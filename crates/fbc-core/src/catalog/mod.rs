@@ -13,6 +13,7 @@ pub mod load;
 pub mod model;
 pub mod node;
 pub mod node_text;
+pub mod overlay;
 pub mod payload;
 pub mod semver_range;
 pub mod write;
@@ -63,6 +64,9 @@ pub struct SourceFile {
     /// What the strings left on disk decode to, found by the load (when asked) so they need not be
     /// read again.
     pub checked: Option<std::sync::Arc<payload::Checked>>,
+    /// Text read in place of the file on disk (an editor's unsaved buffer, see
+    /// [`Catalog::overlay`]): strings left in the file and the writer's old text come from it.
+    pub overlay: Option<std::sync::Arc<str>>,
 }
 
 /// A string left on disk ([`Str::Deferred`]): its file as loaded and its place there, enough to
@@ -252,6 +256,12 @@ impl Catalog {
     pub fn resolve(&self, s: &Str) -> std::io::Result<String> {
         match s {
             Str::Inline(v) => Ok(v.to_string()),
+            Str::Deferred { file, start, len } if self.overlay_text(*file as usize).is_some() => {
+                let text = self.overlay_text(*file as usize).unwrap_or_default();
+                text.get(*start as usize..*start as usize + *len as usize)
+                    .map(str::to_string)
+                    .ok_or_else(|| std::io::Error::other("string outside its file's text"))
+            }
             Str::Deferred { .. } => self
                 .stored(s)
                 .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "unknown file"))?
@@ -345,6 +355,7 @@ impl Catalog {
             blobs: Vec::new(),
             created: true,
             checked: None,
+            overlay: None,
         });
         Ok(self.files.len() - 1)
     }

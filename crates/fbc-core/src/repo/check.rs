@@ -47,14 +47,56 @@ pub fn is_ocp_catalog(name: &str) -> bool {
 /// Checks the operator `name` of the repository at `root`; `catalogs` are the directory names
 /// under `root/catalogs/`, sorted.
 pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
+    operator_with(root, name, catalogs, &Texts::new(), true)
+}
+
+/// Texts read in place of files of a repository (an editor's unsaved buffers), by path relative to
+/// its root (`operators/<op>/ci.yaml`).
+pub type Texts = std::collections::BTreeMap<String, String>;
+
+/// The checks of an operator's `ci.yaml` and `release-config.yaml` files (the pipeline's schema, the
+/// mapping, the release rules) without re-rendering its catalogs, with `texts` read in place of
+/// the files they name: what an editor checks as the files are typed.
+pub fn operator_files(
+    root: &Path,
+    name: &str,
+    catalogs: &[String],
+    texts: &Texts,
+) -> OperatorCheck {
+    operator_with(root, name, catalogs, texts, false)
+}
+
+/// A small YAML file of the repository as a tree: its text in `texts` when there, else read
+/// inside `dir`; `None` when there is neither.
+fn read_tree(
+    dir: &Path,
+    file: &str,
+    rel: &str,
+    texts: &Texts,
+) -> Option<Result<Node, typed::TypedError>> {
+    if let Some(text) = texts.get(rel) {
+        return Some(typed::parse::<IgnoredAny>(text, rel).map(|t| t.tree));
+    }
+    let path = dir.join(file);
+    path.symlink_metadata().ok()?;
+    Some(typed::read::<IgnoredAny>(dir, &path).map(|t| t.tree))
+}
+
+fn operator_with(
+    root: &Path,
+    name: &str,
+    catalogs: &[String],
+    texts: &Texts,
+    render: bool,
+) -> OperatorCheck {
     let dir = root.join("operators").join(name);
     let rel = format!("operators/{name}");
     let mut out = OperatorCheck::default();
     let ci_rel = format!("{rel}/ci.yaml");
-    let ci_path = dir.join("ci.yaml");
-    let tree = if ci_path.symlink_metadata().is_ok() {
-        match typed::read::<IgnoredAny>(&dir, &ci_path) {
-            Ok(t) => Some(t.tree),
+    let tree = match read_tree(&dir, "ci.yaml", &ci_rel, texts) {
+        None => None,
+        Some(r) => match r {
+            Ok(t) => Some(t),
             Err(e) => {
                 out.problems.push(Diagnostic::error(
                     c::CI_UNREADABLE,
@@ -63,16 +105,14 @@ pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
                 ));
                 return out;
             }
-        }
-    } else {
-        None
+        },
     };
     let fbc = tree.as_ref().and_then(|t| t.get("fbc"));
     out.fbc = fbc
         .and_then(|f| f.get("enabled"))
         .is_some_and(|e| matches!(e.kind, Kind::Bool(true)));
     let mappings = fbc.map(read_mappings).unwrap_or_default();
-    release_configs(root, name, out.fbc, &mappings, &mut out.problems);
+    release_configs(root, name, out.fbc, &mappings, texts, &mut out.problems);
     let Some(tree) = tree.filter(|_| out.fbc) else {
         return out;
     };
@@ -83,7 +123,7 @@ pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
             .push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
     }
     blocking |= mapping_rules(root, name, &mappings, catalogs, &mut out.problems);
-    if !blocking && !mappings.is_empty() {
+    if render && !blocking && !mappings.is_empty() {
         render_and_compare(&dir, name, &mappings, &mut out.problems);
     }
     out
@@ -303,18 +343,18 @@ fn release_configs(
     name: &str,
     fbc: bool,
     mappings: &[Mapping],
+    texts: &Texts,
     out: &mut Vec<Diagnostic>,
 ) {
     let dir = root.join("operators").join(name);
     for version in subdirectories(&dir) {
         let vdir = dir.join(&version);
-        let path = vdir.join("release-config.yaml");
-        if path.symlink_metadata().is_err() {
-            continue;
-        }
         let rel = format!("operators/{name}/{version}/release-config.yaml");
-        let tree = match typed::read::<IgnoredAny>(&vdir, &path) {
-            Ok(t) => t.tree,
+        let Some(tree) = read_tree(&vdir, "release-config.yaml", &rel, texts) else {
+            continue;
+        };
+        let tree = match tree {
+            Ok(t) => t,
             Err(e) => {
                 out.push(Diagnostic::error(
                     c::RELEASE_UNREADABLE,
@@ -477,5 +517,52 @@ mod tests {
         let s = render_all::diff_summary("a\nb\n", "a\nc\n");
         assert_eq!(first_line(&s), 2);
         assert_eq!(first_line("differs only in its line endings"), 0);
+    }
+
+    /// Texts stand in for the files they name: a ci.yaml and a release-config.yaml typed but not
+    /// saved are checked as typed, and the disk's versions are not read.
+    #[test]
+    fn texts_stand_in_for_the_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let op = tmp.path().join("operators/demo");
+        std::fs::create_dir_all(op.join("1.0.0")).unwrap();
+        std::fs::create_dir_all(tmp.path().join("catalogs/v4.18/demo")).unwrap();
+        std::fs::write(op.join("ci.yaml"), "fbc:\n  enabled: false\n").unwrap();
+        std::fs::write(
+            op.join("1.0.0/release-config.yaml"),
+            "catalog_templates: []\n",
+        )
+        .unwrap();
+        let catalogs = vec!["v4.18".to_string()];
+        let on_disk = operator_files(tmp.path(), "demo", &catalogs, &Texts::new());
+        assert!(!on_disk.fbc);
+        let mut texts = Texts::new();
+        texts.insert(
+            "operators/demo/ci.yaml".into(),
+            "fbc:\n  enabled: true\n  catalog_mapping:\n    - template_name: t.yaml\n      type: olm.template.basic\n      catalog_names: [\"4.18\"]\n".into(),
+        );
+        texts.insert(
+            "operators/demo/1.0.0/release-config.yaml".into(),
+            "catalog_templates:\n  - template_name: other.yaml\n    channels: [stable]\n".into(),
+        );
+        let typed = operator_files(tmp.path(), "demo", &catalogs, &texts);
+        assert!(typed.fbc);
+        let codes: Vec<(&str, &str, u32)> = typed
+            .problems
+            .iter()
+            .map(|d| (d.code, d.location.file.as_str(), d.location.line))
+            .collect();
+        assert!(
+            codes.contains(&(c::CATALOG_NAME, "operators/demo/ci.yaml", 6)),
+            "{codes:?}"
+        );
+        assert!(
+            codes.contains(&(
+                c::RELEASE_TEMPLATE,
+                "operators/demo/1.0.0/release-config.yaml",
+                2
+            )),
+            "{codes:?}"
+        );
     }
 }

@@ -112,6 +112,19 @@ impl Validation {
         self.global = check_global(&cx);
     }
 
+    /// Drops what is kept of blobs whose value was replaced in place (a text laid over their file,
+    /// [`Catalog::overlay`]): their next check reads them afresh.
+    pub fn forget(&mut self, blobs: &[BlobId]) {
+        for b in blobs {
+            self.shapes.remove(b);
+        }
+    }
+
+    /// The problems of the catalog as a whole (loading, blobs that belong to no package), sorted.
+    pub fn global(&self) -> &[Diagnostic] {
+        &self.global
+    }
+
     /// The problems of one package, sorted.
     pub fn package(&self, name: &str) -> &[Diagnostic] {
         self.packages.get(name).map_or(&[], Vec::as_slice)

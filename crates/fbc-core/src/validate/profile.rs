@@ -74,16 +74,38 @@ pub fn ocp_from_path(dir: &Path) -> Option<(u32, u32)> {
 
 /// Every profile rule that applies.
 pub fn check(catalog: &Catalog, opts: &Options) -> Vec<Diagnostic> {
+    check_some(catalog, opts, None)
+}
+
+/// [`check`] for the named packages only (an editor re-checks the package typed into).
+pub fn check_packages(catalog: &Catalog, opts: &Options, packages: &[&str]) -> Vec<Diagnostic> {
+    check_some(catalog, opts, Some(packages))
+}
+
+/// The registries bundle images may come from under `opts` (Konflux's own when none are given);
+/// empty when any registry will do.
+pub fn registries(opts: &Options) -> Vec<String> {
+    let mut registries: Vec<String> = opts.allowed_registries.clone();
+    if registries.is_empty() && opts.has(Profile::Konflux) {
+        registries = KONFLUX_REGISTRIES.iter().map(|r| r.to_string()).collect();
+    }
+    registries
+}
+
+/// Whether `image` comes from one of `registries` (each a host or a prefix such as
+/// `quay.io/org/`); true when the list is empty.
+pub fn allowed_registry(image: &str, registries: &[String]) -> bool {
+    registries.is_empty() || registries.iter().any(|r| from_registry(image, r))
+}
+
+fn check_some(catalog: &Catalog, opts: &Options, packages: Option<&[&str]>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if opts.profiles.is_empty() {
         return out;
     }
-    let konflux = opts.has(Profile::Konflux);
-    let mut registries: Vec<String> = opts.allowed_registries.clone();
-    if registries.is_empty() && konflux {
-        registries = KONFLUX_REGISTRIES.iter().map(|r| r.to_string()).collect();
-    }
-    for idx in catalog.index().packages() {
+    let registries = registries(opts);
+    let chosen = |name: &str| packages.is_none_or(|p| p.contains(&name));
+    for idx in catalog.index().packages().filter(|i| chosen(&i.name)) {
         let start = out.len();
         package_rules(catalog, idx, opts, &registries, &mut out);
         for d in &mut out[start..] {

@@ -18,7 +18,8 @@ use crate::validate::{Report, Validation};
 pub struct Workspace {
     catalog: Catalog,
     validation: Validation,
-    report: Report,
+    /// The validation's report, made when first asked for after a change.
+    report: std::sync::OnceLock<Report>,
     done: Vec<(Edit, Undo)>,
     undone: Vec<Edit>,
 }
@@ -98,7 +99,7 @@ fn same(a: &Diagnostic, b: &Diagnostic) -> bool {
 impl Workspace {
     pub fn open(catalog: Catalog) -> Workspace {
         let validation = Validation::run(&catalog);
-        let report = validation.report();
+        let report = validation.report().into();
         Workspace {
             catalog,
             validation,
@@ -114,7 +115,7 @@ impl Workspace {
     /// package; [`Workspace::apply`] still says which errors an edit of `package` introduced.
     pub fn open_for(catalog: Catalog, package: &str) -> Workspace {
         let validation = Validation::run_packages(&catalog, &[package]);
-        let report = validation.report();
+        let report = validation.report().into();
         Workspace {
             catalog,
             validation,
@@ -124,6 +125,25 @@ impl Workspace {
         }
     }
 
+    /// Reads `text` in place of the file at `rel` (an editor's unsaved buffer, see
+    /// [`Catalog::overlay`]) and re-checks only the packages the file held and holds. The edit
+    /// history is dropped: the text is what the file now holds.
+    pub fn overlay(&mut self, rel: &str, text: &str) -> crate::catalog::overlay::Overlaid {
+        let o = self.catalog.overlay(rel, text);
+        self.done.clear();
+        self.undone.clear();
+        self.validation.forget(&o.blobs);
+        let packages: Vec<&str> = o.packages.iter().map(String::as_str).collect();
+        self.validation.revalidate(&self.catalog, &packages);
+        self.report = std::sync::OnceLock::new();
+        o
+    }
+
+    /// The checks kept per package, to read one package's problems without the whole report.
+    pub fn validation(&self) -> &Validation {
+        &self.validation
+    }
+
     /// The catalog as the edits so far left it.
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
@@ -131,20 +151,20 @@ impl Workspace {
 
     /// The live diagnostics, sorted.
     pub fn report(&self) -> &Report {
-        &self.report
+        self.report.get_or_init(|| self.validation.report())
     }
 
     fn revalidate(&mut self, package: &str) {
         self.validation.revalidate(&self.catalog, &[package]);
-        self.report = self.validation.report();
+        self.report = std::sync::OnceLock::new();
     }
 
     /// Applies an edit, re-checks its package, and says which errors it introduced and fixed.
     pub fn apply(&mut self, edit: Edit) -> Result<Outcome, EditError> {
-        let before = errors_of(&self.report, edit.package());
+        let before = errors_of(self.report(), edit.package());
         let undo = edit.apply(&mut self.catalog)?;
         self.revalidate(edit.package());
-        let after = errors_of(&self.report, edit.package());
+        let after = errors_of(self.report(), edit.package());
         let outcome = Outcome {
             introduced: after
                 .iter()
@@ -255,7 +275,7 @@ impl Workspace {
         self.done.clear();
         self.undone.clear();
         self.validation = Validation::run(&self.catalog);
-        self.report = self.validation.report();
+        self.report = std::sync::OnceLock::new();
         Ok(report)
     }
 
@@ -272,7 +292,7 @@ impl Workspace {
 
     /// Takes a whole-catalog validation made by [`Workspace::validate_all`].
     pub fn set_validation(&mut self, validation: Validation) {
-        self.report = validation.report();
+        self.report = std::sync::OnceLock::new();
         self.validation = validation;
     }
 

@@ -47,8 +47,26 @@ impl TemplateWorkspace {
         sources: Box<dyn BundleSource + Send + Sync>,
         opm: Option<OpmVersion>,
     ) -> Result<TemplateWorkspace, DocError> {
-        let doc = TemplateDoc::open(path)?;
-        let opm = OpmChoice::resolve(opm, path);
+        Self::with_doc(TemplateDoc::open(path)?, sources, opm)
+    }
+
+    /// A template held as text (an editor's unsaved buffer) under the name `path`, rendered as
+    /// [`TemplateWorkspace::open_as`] renders the file.
+    pub fn open_text(
+        path: &Path,
+        text: &str,
+        sources: Box<dyn BundleSource + Send + Sync>,
+        opm: Option<OpmVersion>,
+    ) -> Result<TemplateWorkspace, DocError> {
+        Self::with_doc(TemplateDoc::from_text(path, text)?, sources, opm)
+    }
+
+    fn with_doc(
+        doc: TemplateDoc,
+        sources: Box<dyn BundleSource + Send + Sync>,
+        opm: Option<OpmVersion>,
+    ) -> Result<TemplateWorkspace, DocError> {
+        let opm = OpmChoice::resolve(opm, doc.path());
         let mut ws = TemplateWorkspace {
             doc,
             sources,

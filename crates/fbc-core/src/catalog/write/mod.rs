@@ -108,6 +108,9 @@ impl Catalog {
                 path: f.path.clone(),
             });
         }
+        if let Some(text) = &f.overlay {
+            return Ok(text.to_string());
+        }
         let bytes =
             crate::guard::file::read_limited(&f.abs, super::load::MAX_FILE).map_err(|e| {
                 WriteError::Io {

@@ -81,6 +81,44 @@ impl TemplateDoc {
         })
     }
 
+    /// A template held as text (an editor's unsaved buffer) under the name `path`, read as
+    /// [`TemplateDoc::open`] reads the file.
+    pub fn from_text(path: &Path, text: &str) -> Result<TemplateDoc, DocError> {
+        let shown = path.display().to_string();
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| DocError::Io {
+                path: shown.clone(),
+                source: std::io::Error::from(std::io::ErrorKind::InvalidInput),
+            })?;
+        let mut catalog = Catalog::in_memory(&dir);
+        catalog.overlay(&name, text);
+        let errors: Vec<String> = catalog
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
+        if !errors.is_empty() {
+            return Err(DocError::Unreadable(errors.join("\n")));
+        }
+        if catalog.blobs.is_empty() {
+            return Err(DocError::Unreadable(format!(
+                "{shown}: holds no template document"
+            )));
+        }
+        Ok(TemplateDoc {
+            catalog,
+            text: text.to_string(),
+            path: path.to_path_buf(),
+        })
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -1,0 +1,49 @@
+//! A language server for OLM file-based catalogs, their opm templates and the release pipeline's
+//! files (`ci.yaml`, `release-config.yaml`), on the engine of `fbc-core`: diagnostics as the
+//! documents are typed (their unsaved text laid over the files on disk, only the packages a
+//! change touches checked again), navigation, hover, completion and code actions that make the
+//! same minimal edits `fbc-edit edit` writes.
+//!
+//! The protocol is spoken with `lsp-server` and `lsp-types`: messages over stdio on plain threads,
+//! with no async runtime; the server answers one message at a time, in order.
+
+mod actions;
+mod complete;
+mod convert;
+mod hover;
+mod layout;
+mod locate;
+mod navigate;
+mod server;
+mod settings;
+mod state;
+mod text;
+mod uri;
+
+pub use layout::{FileKind, catalog_root, classify};
+pub use server::{capabilities, run};
+pub use settings::{Settings, SettingsError};
+pub use state::Server;
+pub use uri::{from_path, to_path};
+
+/// Why the server stopped before the client shut it down.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("protocol: {0}")]
+    Protocol(#[from] lsp_server::ProtocolError),
+    #[error("malformed message: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("the client went away")]
+    Gone,
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Serves on standard input and output until the client shuts the server down.
+pub fn run_stdio() -> Result<(), Error> {
+    let (conn, io) = lsp_server::Connection::stdio();
+    run(&conn)?;
+    drop(conn);
+    io.join()?;
+    Ok(())
+}
