@@ -145,13 +145,14 @@ fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, Str
         .entries
         .iter()
         .map(|e| {
-            let version = p
+            let pp = p
                 .bundle(e.name)
                 .and_then(|b| Bundle::read(&catalog.blob(b).value).ok())
-                .and_then(|b| b.version().map(str::to_string));
+                .and_then(|b| b.package_property());
             json!({
                 "name": e.name,
-                "version": version,
+                "version": pp.as_ref().map(|pp| pp.version),
+                "release": pp.as_ref().and_then(|pp| pp.release),
                 "replaces": e.replaces,
                 "skips": e.skips,
                 "skipRange": e.skip_range,
@@ -224,6 +225,29 @@ fn text(v: &Value) -> String {
             vec!["CHANNEL", "HEAD", "ENTRIES"],
             rows_of(v, "channels", channel_row),
         )
+    } else if any_release(v) {
+        (
+            vec![
+                "ENTRY",
+                "VERSION",
+                "RELEASE",
+                "REPLACES",
+                "SKIPS",
+                "SKIPRANGE",
+            ],
+            rows_of(
+                v,
+                "entries",
+                fields(&[
+                    "name",
+                    "version",
+                    "release",
+                    "replaces",
+                    "skips",
+                    "skipRange",
+                ]),
+            ),
+        )
     } else {
         (
             vec!["ENTRY", "VERSION", "REPLACES", "SKIPS", "SKIPRANGE"],
@@ -235,6 +259,13 @@ fn text(v: &Value) -> String {
         )
     };
     table(&header, rows)
+}
+
+/// Whether an entry of the listing has a release (the RELEASE column is shown only then).
+fn any_release(v: &Value) -> bool {
+    v["entries"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|e| e["release"].is_string()))
 }
 
 fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {

@@ -217,6 +217,19 @@ fn link_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -
     out
 }
 
+/// The version and release as opm orders them (`1.0.0 release 2`), or the text as written when
+/// it does not parse.
+fn shown_version(b: &Bundle) -> String {
+    match fbc_core::catalog::version_release::VersionRelease::of_bundle(b) {
+        Some(vr) => vr.to_string(),
+        None => match (b.version(), b.package_property().and_then(|p| p.release)) {
+            (Some(v), Some(r)) => format!("{v} release {r}"),
+            (Some(v), None) => v.to_string(),
+            (None, _) => "?".into(),
+        },
+    }
+}
+
 /// A bundle: version, image, what it provides and requires, its CSV's name and description, its
 /// related images, the channels that list it and where it is defined.
 fn bundle_lines(
@@ -228,7 +241,7 @@ fn bundle_lines(
     text: &dyn Fn(&Str) -> String,
 ) -> Vec<String> {
     let mut out = vec![
-        format!("version: {}", b.version().unwrap_or("?")),
+        format!("version: {}", shown_version(b)),
         format!("image: {}", b.image),
     ];
     out.extend(requirement_lines(b));

@@ -9,12 +9,14 @@ pub mod emit;
 pub mod image_ref;
 pub mod index;
 pub mod json;
+pub mod lifecycle;
 pub mod load;
 pub mod model;
 pub mod node;
 pub mod node_text;
 pub mod payload;
 pub mod semver_range;
+pub mod version_release;
 pub mod write;
 pub mod yaml;
 
