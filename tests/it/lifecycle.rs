@@ -123,6 +123,14 @@ fn every_broken_rule_is_one_warning_at_its_place_with_a_hint() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(listed.len(), BROKEN.len(), "a case without an expectation");
+    for (code, _, summary) in codes::RULES {
+        if code.starts_with("FBC12") {
+            assert!(
+                BROKEN.iter().any(|b| b.1 == *code),
+                "no broken file shows {code} ({summary})"
+            );
+        }
+    }
     for (case, code, file, line, col) in BROKEN {
         let dir = corpus().join("broken").join(case);
         let got = lifecycle_problems(&dir);

@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn versions_first_then_no_release_before_a_release() {
-        let mut all = vec![
+        let mut all = [
             vr("1.0.1", ""),
             vr("1.0.0", "2"),
             vr("1.0.0", "alpha"),
