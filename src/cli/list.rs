@@ -6,6 +6,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::{Output, exit};
+use fbc_core::catalog::lifecycle::Lifecycle;
 use fbc_core::catalog::model::{Bundle, Channel, Package};
 use fbc_core::catalog::{Catalog, PackageIndex, Severity};
 
@@ -131,7 +132,82 @@ fn channels(catalog: &Catalog, package: &str) -> Result<Value, String> {
         "package": package,
         "defaultChannel": default.unwrap_or_default(),
         "channels": list,
+        "lifecycle": lifecycle(catalog, p),
     }))
+}
+
+/// The package's OpenShift lifecycle (the first blob, as the console would read a single one):
+/// each version with its phases and the platforms it runs on; `[]` without one.
+fn lifecycle(catalog: &Catalog, p: &PackageIndex) -> Value {
+    let all = Lifecycle::of_package(catalog, p);
+    let Some((_, lc)) = all.first() else {
+        return json!([]);
+    };
+    lc.versions
+        .iter()
+        .map(|v| {
+            json!({
+                "name": v.name,
+                "phases": v.phases.iter().map(|ph| json!({
+                    "name": ph.name,
+                    "startDate": ph.start,
+                    "endDate": ph.end,
+                })).collect::<Vec<_>>(),
+                "platformCompatibility": v.platforms.iter().map(|pl| json!({
+                    "name": pl.name,
+                    "versions": pl.versions,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// The lifecycle as a table: one row per phase, the version and what it runs on in its first row.
+fn lifecycle_text(v: &Value) -> String {
+    let mut rows = Vec::new();
+    for ver in v["lifecycle"].as_array().into_iter().flatten() {
+        let runs_on: Vec<String> = ver["platformCompatibility"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|pl| format!("{} {}", cell(&pl["name"]), cell(&pl["versions"])))
+            .collect();
+        let phases = ver["phases"].as_array().cloned().unwrap_or_default();
+        if phases.is_empty() {
+            rows.push(vec![
+                cell(&ver["name"]),
+                "-".into(),
+                "-".into(),
+                "-".into(),
+                runs_on.join("; "),
+            ]);
+        }
+        for (i, ph) in phases.iter().enumerate() {
+            let first = i == 0;
+            rows.push(vec![
+                if first {
+                    cell(&ver["name"])
+                } else {
+                    String::new()
+                },
+                cell(&ph["name"]),
+                cell(&ph["startDate"]),
+                cell(&ph["endDate"]),
+                if first {
+                    runs_on.join("; ")
+                } else {
+                    String::new()
+                },
+            ]);
+        }
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let t = table(&["LIFECYCLE", "PHASE", "START", "END", "RUNS ON"], rows);
+    // Rows without the last columns' text end where their text ends.
+    let trimmed: Vec<&str> = t.lines().map(str::trim_end).collect();
+    format!("\n{}\n", trimmed.join("\n"))
 }
 
 fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, String> {
@@ -145,13 +221,14 @@ fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, Str
         .entries
         .iter()
         .map(|e| {
-            let version = p
+            let pp = p
                 .bundle(e.name)
                 .and_then(|b| Bundle::read(&catalog.blob(b).value).ok())
-                .and_then(|b| b.version().map(str::to_string));
+                .and_then(|b| b.package_property());
             json!({
                 "name": e.name,
-                "version": version,
+                "version": pp.as_ref().map(|pp| pp.version),
+                "release": pp.as_ref().and_then(|pp| pp.release),
                 "replaces": e.replaces,
                 "skips": e.skips,
                 "skipRange": e.skip_range,
@@ -224,6 +301,29 @@ fn text(v: &Value) -> String {
             vec!["CHANNEL", "HEAD", "ENTRIES"],
             rows_of(v, "channels", channel_row),
         )
+    } else if any_release(v) {
+        (
+            vec![
+                "ENTRY",
+                "VERSION",
+                "RELEASE",
+                "REPLACES",
+                "SKIPS",
+                "SKIPRANGE",
+            ],
+            rows_of(
+                v,
+                "entries",
+                fields(&[
+                    "name",
+                    "version",
+                    "release",
+                    "replaces",
+                    "skips",
+                    "skipRange",
+                ]),
+            ),
+        )
     } else {
         (
             vec!["ENTRY", "VERSION", "REPLACES", "SKIPS", "SKIPRANGE"],
@@ -234,7 +334,18 @@ fn text(v: &Value) -> String {
             ),
         )
     };
-    table(&header, rows)
+    let mut out = table(&header, rows);
+    if v.get("channels").is_some() {
+        out.push_str(&lifecycle_text(v));
+    }
+    out
+}
+
+/// Whether an entry of the listing has a release (the RELEASE column is shown only then).
+fn any_release(v: &Value) -> bool {
+    v["entries"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|e| e["release"].is_string()))
 }
 
 fn table(header: &[&str], rows: Vec<Vec<String>>) -> String {

@@ -131,7 +131,8 @@ fn v1_json(p: &V1Path, scope: &[String]) -> Value {
         "path": p.hops.iter().map(|h| json!({
             "from": h.from,
             "to": h.to,
-            "version": h.version.as_ref().map(|v| v.to_string()),
+            "version": h.version.as_ref().map(|v| v.version.to_string()),
+            "release": h.version.as_ref().filter(|v| v.has_release()).map(|v| v.release_text()),
             "via": h.via.iter().map(|(c, k)| json!({"channel": c, "kind": k.as_str()})).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })

@@ -149,7 +149,14 @@ fn check(
         .and_then(|l| l.load_with(&options))
         .map_err(|e| e.report())?;
     let mut report = validate::validate(&catalog);
-    if !args.profile.is_empty() {
+    if args.profile.is_empty() {
+        // The OpenShift 5.0 policy holds without a profile: lifecycle problems are errors there.
+        let opts = profile::Options {
+            ocp: ocp.or_else(|| profile::ocp_from_path(cat_dir)),
+            ..Default::default()
+        };
+        profile::escalate(&mut report.diagnostics, &opts);
+    } else {
         let opts = profile::Options {
             profiles: args
                 .profile
@@ -169,6 +176,7 @@ fn check(
             );
         }
         report.diagnostics.extend(profile::check(&catalog, &opts));
+        profile::escalate(&mut report.diagnostics, &opts);
         report
             .diagnostics
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

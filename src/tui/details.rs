@@ -12,6 +12,7 @@ use petgraph::visit::EdgeRef;
 
 use crate::tui::model::Effect;
 use crate::tui::tree::Loaded;
+use fbc_core::catalog::lifecycle::{Date, Lifecycle, Today};
 use fbc_core::catalog::model::{Bundle, Channel, Deprecations, Package, PropertyValue};
 use fbc_core::catalog::{BlobId, Catalog, Node, PackageIndex, StoredStr, Str, StrKey, schema};
 use fbc_core::graph::channel::EdgeKind;
@@ -79,7 +80,11 @@ fn lines(l: &Loaded, text: &dyn Fn(&Str) -> String) -> Vec<String> {
         return vec!["Select a package, channel or entry.".into()];
     };
     let mut out = match sel {
-        [p] => package_lines(cat, idx, p, text),
+        [p] => {
+            let mut out = package_lines(cat, idx, p, text);
+            out.extend(lifecycle_lines(cat, idx, l.today));
+            out
+        }
         [_, c] => channel_lines(l, c),
         [_, c, e] => entry_lines(l, cat, idx, c, e, text),
         _ => Vec::new(),
@@ -115,6 +120,43 @@ fn package_lines(
         idx.channels.len(),
         idx.bundles.len()
     ));
+    out
+}
+
+/// The package's OpenShift lifecycle: each version's phases with their dates, the one in effect
+/// `today` marked, and the OpenShift versions it runs on.
+fn lifecycle_lines(cat: &Catalog, idx: &PackageIndex, today: Date) -> Vec<String> {
+    let all = Lifecycle::of_package(cat, idx);
+    let Some((_, lc)) = all.first() else {
+        return Vec::new();
+    };
+    let mut out = vec![String::new(), format!("lifecycle (today {today}):")];
+    if all.len() > 1 {
+        out.push(format!(
+            "  {} lifecycle blobs: the console shows \"No data\"; this is the first",
+            all.len()
+        ));
+    }
+    for v in &lc.versions {
+        let now = match v.today(today) {
+            Today::In(i) => format!("now: {}", v.phases[i].name),
+            Today::NotYet => "not started yet".into(),
+            Today::Ended => "ended".into(),
+            Today::Unknown => "dates unclear".into(),
+        };
+        out.push(format!("  {}  {now}", v.name));
+        let current = match v.today(today) {
+            Today::In(i) => Some(i),
+            _ => None,
+        };
+        for (i, p) in v.phases.iter().enumerate() {
+            let mark = if current == Some(i) { "▶" } else { " " };
+            out.push(format!("   {mark} {}  {} – {}", p.name, p.start, p.end));
+        }
+        if !v.platforms.is_empty() {
+            out.push(format!("    runs on: {}", v.platforms_text()));
+        }
+    }
     out
 }
 
@@ -217,6 +259,19 @@ fn link_lines(l: &Loaded, cat: &Catalog, idx: &PackageIndex, c: &str, e: &str) -
     out
 }
 
+/// The version and release as opm orders them (`1.0.0 release 2`), or the text as written when
+/// it does not parse.
+fn shown_version(b: &Bundle) -> String {
+    match fbc_core::catalog::version_release::VersionRelease::of_bundle(b) {
+        Some(vr) => vr.to_string(),
+        None => match (b.version(), b.package_property().and_then(|p| p.release)) {
+            (Some(v), Some(r)) => format!("{v} release {r}"),
+            (Some(v), None) => v.to_string(),
+            (None, _) => "?".into(),
+        },
+    }
+}
+
 /// A bundle: version, image, what it provides and requires, its CSV's name and description, its
 /// related images, the channels that list it and where it is defined.
 fn bundle_lines(
@@ -228,7 +283,7 @@ fn bundle_lines(
     text: &dyn Fn(&Str) -> String,
 ) -> Vec<String> {
     let mut out = vec![
-        format!("version: {}", b.version().unwrap_or("?")),
+        format!("version: {}", shown_version(b)),
         format!("image: {}", b.image),
     ];
     out.extend(requirement_lines(b));

@@ -258,6 +258,11 @@ impl Runtime {
     }
 
     fn draw(&mut self) -> std::io::Result<()> {
+        // The clock is read here, outside `update`: the details pane's lifecycle shows the phase
+        // in effect today.
+        if let Some(l) = self.model.loaded_mut() {
+            l.today = fbc_core::catalog::lifecycle::Date::today();
+        }
         let (model, theme) = (&self.model, &self.theme);
         self.terminal.draw(|f| view::view(model, f, theme))?;
         Ok(())

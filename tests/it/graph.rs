@@ -315,6 +315,7 @@ fn synthetic(spec: &[String]) -> ChannelGraph {
                 Version::parse(v).ok().map(|v| (e.name.to_string(), v))
             })
             .collect(),
+        releases: Default::default(),
         deprecated_bundles: Default::default(),
         deprecated_channels: Default::default(),
         deprecated: false,

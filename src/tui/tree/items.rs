@@ -5,7 +5,7 @@ use crate::tui::markers::Markers;
 use crate::tui::review::{Change, ObjectChange, review_mark};
 use fbc_core::catalog::Catalog;
 use fbc_core::catalog::model::Bundle;
-use fbc_core::catalog::semver_range::Version;
+use fbc_core::catalog::version_release::VersionRelease;
 use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
 use fbc_core::validate::Report;
 use tui_tree_widget::TreeItem;
@@ -21,7 +21,10 @@ pub(crate) fn entry_matches(catalog: &Catalog, pkg: &str, entry: &str, needle: &
     let Ok(b) = Bundle::read(&catalog.blob(id).value) else {
         return false;
     };
-    b.version().is_some_and(|v| v.contains(needle)) || b.image.to_lowercase().contains(needle)
+    let release = b.package_property().and_then(|p| p.release);
+    b.version().is_some_and(|v| v.contains(needle))
+        || release.is_some_and(|r| r.to_lowercase().contains(needle))
+        || b.image.to_lowercase().contains(needle)
 }
 
 /// The tree items (packages → channels → entries), keeping only matches when filtering. In review
@@ -139,8 +142,8 @@ struct ItemInputs<'a> {
     changes: &'a [Change],
 }
 
-/// An entry's row in a channel: its version (for placing ghost rows), name and label.
-type EntryRow<'v> = (Option<&'v Version>, String, String);
+/// An entry's row in a channel: its version and release (for placing ghost rows), name and label.
+type EntryRow = (Option<VersionRelease>, String, String);
 
 /// The tree item of one channel with its entries, pushing the paths of those entries onto
 /// `matches`; `None` when the filter leaves none of them.
@@ -178,12 +181,7 @@ fn channel_item(
 
 /// The rows of a channel's entries that match the filter, newest first; in review mode with a
 /// `+`/space gutter, and `new` on the entries the change added.
-fn entry_rows<'v>(
-    cx: &ItemInputs,
-    pkg: &str,
-    ch_name: &str,
-    g: &'v ChannelGraph,
-) -> Vec<EntryRow<'v>> {
+fn entry_rows(cx: &ItemInputs, pkg: &str, ch_name: &str, g: &ChannelGraph) -> Vec<EntryRow> {
     let review = !cx.changes.is_empty();
     let mut rows = Vec::new();
     for n in g.newest_first() {
@@ -209,22 +207,22 @@ fn entry_rows<'v>(
         if mark == Some(ObjectChange::Added) {
             label.push_str("  new");
         }
-        rows.push((e.version.as_ref(), e.name.clone(), label));
+        rows.push((e.version_release(), e.name.clone(), label));
     }
     rows
 }
 
 /// Review mode: the entries the change removed from the channel, as `- name  removed` ghost rows
 /// placed among `rows` by version.
-fn insert_ghosts<'v>(
+fn insert_ghosts(
     cx: &ItemInputs,
-    facts: &'v PackageFacts,
+    facts: &PackageFacts,
     pkg: &str,
     ch_name: &str,
     g: &ChannelGraph,
-    rows: &mut Vec<EntryRow<'v>>,
+    rows: &mut Vec<EntryRow>,
 ) {
-    let mut ghosts: Vec<(Option<&Version>, &String)> = cx
+    let mut ghosts: Vec<(Option<VersionRelease>, &String)> = cx
         .changes
         .iter()
         .filter(|c| c.object == ObjectChange::Removed)
@@ -238,15 +236,15 @@ fn insert_ghosts<'v>(
             cx.needle
                 .is_none_or(|nd| entry_matches(cx.catalog, pkg, e, nd))
         })
-        .map(|e| (facts.versions.get(e.as_str()), e))
+        .map(|e| (facts.version_release(e), e))
         .collect();
     ghosts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     ghosts.dedup_by(|a, b| a.1 == b.1);
     for (version, name) in ghosts {
         // Before the first row that is older (or has no version); without a version, last.
-        let at = version.map_or(rows.len(), |v| {
+        let at = version.as_ref().map_or(rows.len(), |v| {
             rows.iter()
-                .position(|(w, _, _)| w.is_none_or(|w| w < v))
+                .position(|(w, _, _)| w.as_ref().is_none_or(|w| w < v))
                 .unwrap_or(rows.len())
         });
         rows.insert(at, (version, name.clone(), format!("- {name}  removed")));

@@ -59,6 +59,9 @@ pub struct Loaded {
     pub olm_v1: bool,
     /// The strings left on disk that the details pane shows, once a worker has read them.
     pub long: crate::tui::details::LongStrings,
+    /// Today's date, for the lifecycle phase in effect: the runtime reads the clock before each
+    /// frame (`update` never does); tests fix it.
+    pub today: fbc_core::catalog::lifecycle::Date,
 }
 
 impl Loaded {
@@ -84,6 +87,7 @@ impl Loaded {
             filter_before: None,
             olm_v1: false,
             long: Default::default(),
+            today: fbc_core::catalog::lifecycle::Date::from_days(0),
             details_scroll: 0,
             changes: Vec::new(),
             review: Default::default(),

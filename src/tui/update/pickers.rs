@@ -116,12 +116,16 @@ fn promote(package: &str, bundle: &str, channel: &str) -> Edit {
     }
 }
 
-/// Promote into the selected channel: the bundles of its package not in it yet, newest first, those
+/// Promote into the selected channel: the bundles of its package not in it yet, newest first (by
+/// version, then release), those
 /// the channel cannot take (not newer than its head) greyed out.
 pub(crate) fn pick_bundle_to_promote(l: &Loaded, p: &str, c: &str) -> Result<Dialog, String> {
     let in_channel = channel_entries(l, p, c);
     let catalog = l.ws.catalog();
-    let mut options: Vec<(Option<fbc_core::catalog::semver_range::Version>, String)> = catalog
+    let mut options: Vec<(
+        Option<fbc_core::catalog::version_release::VersionRelease>,
+        String,
+    )> = catalog
         .index()
         .package(p)
         .map(|idx| {
@@ -130,7 +134,7 @@ pub(crate) fn pick_bundle_to_promote(l: &Loaded, p: &str, c: &str) -> Result<Dia
                 .iter()
                 .map(|&id| catalog.blob(id).name().to_string())
                 .filter(|n| !in_channel.contains(n))
-                .map(|n| (facts.versions.get(&n).cloned(), n))
+                .map(|n| (facts.version_release(&n), n))
                 .collect()
         })
         .unwrap_or_default();

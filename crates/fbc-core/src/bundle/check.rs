@@ -15,6 +15,7 @@ use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::semver_range::{Range, Version};
 use crate::guard::file::Within;
+use crate::text::escape::go_quote;
 
 /// What `check` found.
 #[derive(Debug, Clone)]
@@ -174,6 +175,39 @@ fn check_manifests(b: &RegistryBundle, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// FBC227: a CSV with a release and the legacy `olm.substitutesFor` annotation, which opm's bundle
+/// validation refuses (the annotation made build metadata the release before `spec.release` existed).
+fn release_and_substitutes(
+    b: &RegistryBundle,
+    csv: &Object,
+    release: &str,
+    out: &mut Vec<Diagnostic>,
+) {
+    let substitutes = csv
+        .value
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(crate::catalog::version_release::SUBSTITUTES_FOR))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+    if substitutes.is_empty() {
+        return;
+    }
+    out.push(
+        diag(
+            codes::RELEASE_AND_SUBSTITUTES,
+            Severity::Error,
+            csv.location(),
+            format!(
+                "bundle {} cannot have both a release version ({}) and olm.substitutesFor annotation ({})",
+                go_quote(b.name()),
+                go_quote(release),
+                go_quote(substitutes)
+            ),
+        )
+        .with_hint("keep spec.release and drop the olm.substitutesFor annotation: the release orders the re-spin after the bundle it replaces"),
+    );
+}
+
 /// FBC216, FBC206, FBC217: a CSV opm can read, with a name and a semver version, whose owned CRDs
 /// are in the bundle and whose `olm.properties` are well formed.
 fn check_csv(b: &RegistryBundle, csv: &Object, out: &mut Vec<Diagnostic>) {
@@ -202,8 +236,10 @@ fn check_csv(b: &RegistryBundle, csv: &Object, out: &mut Vec<Diagnostic>) {
             }
         }
     }
-    if let Err(e) = b.release() {
-        out.push(bad(format!("spec.release: {e}")));
+    match b.release() {
+        Err(e) => out.push(bad(format!("spec.release: {e}"))),
+        Ok(release) if !release.is_empty() => release_and_substitutes(b, csv, &release, out),
+        Ok(_) => {}
     }
     match b.missing_owned_crds() {
         Err(e) => out.push(diag(

@@ -165,6 +165,17 @@ pub mod catalog {
         BUNDLE_NAME = "FBC109", Info, "a bundle name unlike <package>.v<version>";
         SKIP_RANGE_QUIRK = "FBC110", Warning, "a skipRange that blang/semver reads differently than it looks";
         REQUIRED_RANGE = "FBC111", Warning, "an olm.package.required versionRange that is not a valid range";
+        // OpenShift lifecycle blobs (FBC120–FBC127): warnings; errors under --profile konflux and for OCP 5.0+.
+        /// `io.openshift.operators.lifecycles.v1alpha1` against the enhancement's JSON Schema: a
+        /// missing field, a field of the wrong type, an empty list, or a field the schema does not allow.
+        LIFECYCLE_SHAPE = "FBC120", Warning, "a lifecycle blob that does not follow the lifecycle schema";
+        LIFECYCLE_VERSION_NAME = "FBC121", Warning, "a lifecycle version name that is not MAJOR.MINOR, or listed twice";
+        LIFECYCLE_DATE = "FBC122", Warning, "a lifecycle phase date that is not a real YYYY-MM-DD day";
+        LIFECYCLE_PHASE_ORDER = "FBC123", Warning, "a lifecycle phase that does not end after it starts";
+        LIFECYCLE_PHASE_GAP = "FBC124", Warning, "lifecycle phases with a gap or an overlap between them";
+        LIFECYCLE_PLATFORM = "FBC125", Warning, "a lifecycle platform without a name, or a platform version that is not MAJOR.MINOR";
+        LIFECYCLE_DUPLICATE = "FBC126", Warning, "more than one lifecycle blob for a package";
+        LIFECYCLE_UNKNOWN_PACKAGE = "FBC127", Warning, "a lifecycle blob for a package the catalog does not define";
 
         // Profile rules (FBC3xx, `validate --profile`): the checks of ecosystem CI.
         PROFILE_METADATA = "FBC300", Error, "profile community, konflux: olm.bundle.object in a catalog for OCP 4.17 or later (konflux: each bundle needs the metadata format of its OCP version)";
@@ -209,6 +220,8 @@ pub mod bundle {
         PLAIN_OBJECT = "FBC222", Error, "a plain+v0 manifest that is not Kubernetes objects with apiVersion, kind and metadata.name";
         // Listed after the others for the same reason.
         SKIPPED_FILE = "FBC218", Warning, "a manifest whose first document is empty: opm skips the whole file";
+        // Listed after the others for the same reason.
+        RELEASE_AND_SUBSTITUTES = "FBC227", Error, "a ClusterServiceVersion with both spec.release and the olm.substitutesFor annotation";
     }
 }
 

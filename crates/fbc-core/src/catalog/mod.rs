@@ -9,6 +9,7 @@ pub mod emit;
 pub mod image_ref;
 pub mod index;
 pub mod json;
+pub mod lifecycle;
 pub mod load;
 pub mod model;
 pub mod node;
@@ -16,6 +17,7 @@ pub mod node_text;
 pub mod overlay;
 pub mod payload;
 pub mod semver_range;
+pub mod version_release;
 pub mod write;
 pub mod yaml;
 

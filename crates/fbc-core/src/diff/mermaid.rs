@@ -10,7 +10,7 @@ use petgraph::Direction;
 use petgraph::visit::EdgeRef;
 
 use super::{ChannelDiff, Edge, edges};
-use crate::catalog::semver_range::Version;
+use crate::catalog::version_release::VersionRelease;
 use crate::graph::channel::{ChannelGraph, EdgeKind};
 
 /// Nodes drawn at most; the rest of the neighbourhood is counted.
@@ -52,8 +52,8 @@ pub struct Picture {
     pub left_out: usize,
 }
 
-fn version_of(old: &ChannelGraph, new: &ChannelGraph, name: &str) -> Option<Version> {
-    let v = |g: &ChannelGraph| g.node(name).and_then(|n| g.graph[n].version.clone());
+fn version_of(old: &ChannelGraph, new: &ChannelGraph, name: &str) -> Option<VersionRelease> {
+    let v = |g: &ChannelGraph| g.node(name).and_then(|n| g.graph[n].version_release());
     v(new).or_else(|| v(old))
 }
 

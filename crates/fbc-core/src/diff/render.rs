@@ -30,6 +30,9 @@ fn bundle_details(b: &BundleChange) -> impl Iterator<Item = &FieldChange> {
 }
 
 fn other_title(o: &OtherChange) -> String {
+    if o.schema == crate::catalog::lifecycle::SCHEMA && o.name.is_empty() {
+        return format!("lifecycle ({})", o.schema);
+    }
     format!("{} {:?}", o.schema, o.name)
 }
 

@@ -4,7 +4,7 @@
 
 use crate::catalog::model::Bundle;
 use crate::catalog::node::Node;
-use crate::catalog::semver_range::Version;
+use crate::catalog::version_release::VersionRelease;
 use crate::catalog::{BlobId, BlobState, Catalog, schema};
 
 use super::EditError;
@@ -41,7 +41,8 @@ pub(super) fn add_bundle_edit<'e>(
         check_skip_range(links.skip_range)?;
     } else {
         // What promoting it will check, with the version it is about to bring.
-        let version = Version::parse(&version_in(bundle)).ok();
+        let (v, r) = version_in(bundle);
+        let version = VersionRelease::parse(&v, &r).ok();
         promote(
             catalog,
             pkg,
@@ -83,14 +84,20 @@ pub(super) fn add_bundle_edit<'e>(
 }
 
 /// The version a rendered bundle's `olm.package` property gives (empty when none).
-fn version_in(value: &serde_json::Value) -> String {
+/// The version and release (empty for none) of a rendered bundle's `olm.package` property.
+fn version_in(value: &serde_json::Value) -> (String, String) {
     value
         .get("properties")
         .and_then(serde_json::Value::as_array)
         .into_iter()
         .flatten()
         .find(|p| json_str(p, "type") == crate::catalog::model::property_type::PACKAGE)
-        .map(|p| json_str(&p["value"], "version").to_string())
+        .map(|p| {
+            (
+                json_str(&p["value"], "version").to_string(),
+                json_str(&p["value"], "release").to_string(),
+            )
+        })
         .unwrap_or_default()
 }
 
@@ -154,7 +161,7 @@ fn add_bundle(
         rec.added(catalog, id);
         return Ok(());
     }
-    let version = version_in(value);
+    let (version, _) = version_in(value);
     if let Some((rel, format)) = own_file_for(catalog, pkg, name, &version) {
         let file = new_file(catalog, &rel, format)?;
         let node = node_for(value, format);
@@ -196,11 +203,9 @@ fn own_file_for(
         .iter()
         .copied()
         .filter_map(|b| {
-            let v = Bundle::read(&catalog.blob(b).value)
-                .ok()?
-                .version()?
-                .to_string();
-            Some((Version::parse(&v).ok()?, v, b))
+            let bundle = Bundle::read(&catalog.blob(b).value).ok()?;
+            let v = bundle.version()?.to_string();
+            Some((VersionRelease::of_bundle(&bundle)?, v, b))
         })
         .max_by(|a, b| a.0.cmp(&b.0))?;
     let (_, old_version, id) = newest;

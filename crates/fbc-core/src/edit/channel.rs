@@ -3,7 +3,8 @@
 
 use crate::catalog::model::Package;
 use crate::catalog::node::Node;
-use crate::catalog::semver_range::{Range, Version};
+use crate::catalog::semver_range::Range;
+use crate::catalog::version_release::VersionRelease;
 use crate::catalog::{Catalog, schema};
 use crate::graph;
 
@@ -18,8 +19,8 @@ use super::support::{
 pub(super) enum Incoming<'v> {
     /// The bundle is in the catalog (it must be).
     InCatalog,
-    /// The bundle is about to be added, with this version (if it has one).
-    Rendered(Option<&'v Version>),
+    /// The bundle is about to be added, with this version and release (if it has a version).
+    Rendered(Option<&'v VersionRelease>),
 }
 
 /// Adds `bundle` to `channel`: by default the new head, replacing the current head.

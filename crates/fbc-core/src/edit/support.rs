@@ -3,7 +3,7 @@
 
 use crate::catalog::model::{Bundle, Channel};
 use crate::catalog::node::{Node, ThinVec};
-use crate::catalog::semver_range::Version;
+use crate::catalog::version_release::VersionRelease;
 use crate::catalog::{BlobId, BlobState, Catalog, PackageIndex};
 
 use super::EditError;
@@ -74,12 +74,10 @@ pub(super) fn not_an_entry(entry: &str, channel: &str) -> EditError {
     }
 }
 
-pub(super) fn version_of(catalog: &Catalog, pkg: &str, bundle: &str) -> Option<Version> {
+/// A bundle's version and release, as opm compares them.
+pub(super) fn version_of(catalog: &Catalog, pkg: &str, bundle: &str) -> Option<VersionRelease> {
     let id = catalog.index().bundle(pkg, bundle)?;
-    Bundle::read(&catalog.blob(id).value)
-        .ok()?
-        .version()
-        .and_then(|v| Version::parse(v).ok())
+    VersionRelease::of_bundle(&Bundle::read(&catalog.blob(id).value).ok()?)
 }
 
 /// The entries list of a channel node, for changing.

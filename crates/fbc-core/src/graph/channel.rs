@@ -7,7 +7,8 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::{Chain, check_chain};
 use crate::catalog::model::{Bundle, Channel, ChannelEntry, Deprecations, Package};
-use crate::catalog::semver_range::{Range, Version};
+use crate::catalog::semver_range::{Pre, Range, Version};
+use crate::catalog::version_release::{VersionRelease, compare_release};
 use crate::catalog::{BlobId, Catalog, PackageIndex, schema};
 
 /// How an entry is linked to an older one.
@@ -34,6 +35,8 @@ pub struct EntryNode {
     pub name: String,
     /// From the bundle's `olm.package` property; `None` when there is no bundle or the version is bad.
     pub version: Option<Version>,
+    /// The bundle's release (empty for none): shown beside the version and ordered after it.
+    pub release: Vec<Pre>,
     /// No entry of the channel replaces or skips it (a valid channel has exactly one).
     pub head: bool,
     /// Deprecated itself (a bundle deprecation), not through its channel or package.
@@ -98,6 +101,9 @@ impl ChainSummary {
 /// What the graph of a channel needs from its package: versions and deprecations.
 pub struct PackageFacts {
     pub versions: HashMap<String, Version>,
+    /// Releases of the bundles that have one (as opm reads them: a release that does not parse
+    /// counts as none).
+    pub releases: HashMap<String, Vec<Pre>>,
     pub deprecated_bundles: HashSet<String>,
     pub deprecated_channels: HashSet<String>,
     pub deprecated: bool,
@@ -105,18 +111,33 @@ pub struct PackageFacts {
 }
 
 impl PackageFacts {
+    /// The version and release of bundle `name`, `None` without a readable version.
+    pub fn version_release(&self, name: &str) -> Option<VersionRelease> {
+        self.versions.get(name).map(|v| VersionRelease {
+            version: v.clone(),
+            release: self.releases.get(name).cloned().unwrap_or_default(),
+        })
+    }
+
     pub fn read(catalog: &Catalog, idx: &PackageIndex) -> PackageFacts {
         let mut versions = HashMap::new();
+        let mut releases = HashMap::new();
         for &id in &idx.bundles {
             let Ok(b) = Bundle::read(&catalog.blob(id).value) else {
                 continue;
             };
-            if let Some(v) = b.version().and_then(|v| Version::parse(v).ok()) {
-                versions.entry(b.name.to_string()).or_insert(v);
+            if let Some(vr) = VersionRelease::of_bundle(&b)
+                && !versions.contains_key(b.name)
+            {
+                if vr.has_release() {
+                    releases.insert(b.name.to_string(), vr.release);
+                }
+                versions.insert(b.name.to_string(), vr.version);
             }
         }
         let mut facts = PackageFacts {
             versions,
+            releases,
             deprecated_bundles: HashSet::new(),
             deprecated_channels: HashSet::new(),
             deprecated: false,
@@ -146,6 +167,27 @@ impl PackageFacts {
         }
         facts
     }
+}
+
+impl EntryNode {
+    /// Its version and release, `None` without a version.
+    pub fn version_release(&self) -> Option<VersionRelease> {
+        version_release(&self.version, &self.release)
+    }
+}
+
+impl PackageNode {
+    /// Its version and release, `None` without a version.
+    pub fn version_release(&self) -> Option<VersionRelease> {
+        version_release(&self.version, &self.release)
+    }
+}
+
+fn version_release(v: &Option<Version>, r: &[Pre]) -> Option<VersionRelease> {
+    v.as_ref().map(|v| VersionRelease {
+        version: v.clone(),
+        release: r.to_vec(),
+    })
 }
 
 impl ChannelGraph {
@@ -196,13 +238,16 @@ impl ChannelGraph {
         self.by_name.get(name).copied()
     }
 
-    /// Entries newest first: by version (entries without one last), then by their place in the file.
+    /// Entries newest first: by version and release (entries without a version last), then by
+    /// their place in the file.
     pub fn newest_first(&self) -> Vec<NodeIndex> {
         let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();
         order.sort_by(|&a, &b| {
             let (na, nb) = (&self.graph[a], &self.graph[b]);
             match (&na.version, &nb.version) {
-                (Some(x), Some(y)) => y.cmp(x),
+                (Some(x), Some(y)) => y
+                    .cmp(x)
+                    .then_with(|| compare_release(&nb.release, &na.release)),
                 (Some(_), None) => std::cmp::Ordering::Less,
                 (None, Some(_)) => std::cmp::Ordering::Greater,
                 (None, None) => std::cmp::Ordering::Equal,
@@ -241,6 +286,7 @@ fn entry_nodes(
         let n = graph.add_node(EntryNode {
             name: e.name.to_string(),
             version: facts.versions.get(e.name).cloned(),
+            release: facts.releases.get(e.name).cloned().unwrap_or_default(),
             head: heads.contains(e.name),
             deprecated: facts.deprecated_bundles.contains(e.name),
             skipped: skipped.contains(e.name),
@@ -360,6 +406,8 @@ pub fn all_channel_graphs(catalog: &Catalog) -> Vec<ChannelGraph> {
 pub struct PackageNode {
     pub name: String,
     pub version: Option<Version>,
+    /// Empty for none.
+    pub release: Vec<Pre>,
     /// Channels listing it.
     pub channels: Vec<String>,
 }
@@ -385,6 +433,7 @@ impl PackageGraph {
                     graph.add_node(PackageNode {
                         name: e.name.clone(),
                         version: e.version.clone(),
+                        release: e.release.clone(),
                         channels: Vec::new(),
                     })
                 });

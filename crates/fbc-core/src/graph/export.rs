@@ -380,7 +380,7 @@ fn dot_channel(out: &mut String, package: &str, channel: &str, g: &ChannelGraph)
         let e = &g.graph[n];
         let mut attrs = vec![format!(
             "label={}",
-            dot_string(&match &e.version {
+            dot_string(&match e.version_release() {
                 Some(v) => format!("{}\n{v}", e.name),
                 None => e.name.clone(),
             })

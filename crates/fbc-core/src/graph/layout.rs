@@ -390,7 +390,7 @@ fn node_row(
 fn label(g: &ChannelGraph, n: NodeIndex, marks: Marks, notes: Vec<String>) -> String {
     let node = &g.graph[n];
     let mut label = node.name.clone();
-    if let Some(v) = &node.version {
+    if let Some(v) = node.version_release() {
         label.push_str(&format!("  {v}"));
     }
     if node.head {

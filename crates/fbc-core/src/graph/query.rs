@@ -9,6 +9,7 @@ use petgraph::visit::EdgeRef;
 
 use super::channel::{ChainSummary, ChannelGraph, EdgeKind};
 use crate::catalog::semver_range::{Range, Version};
+use crate::catalog::version_release::VersionRelease;
 
 pub use super::upgrade::{QueryError, UpgradeQuery, V0Answer};
 
@@ -337,7 +338,8 @@ fn dead_ends(
 pub struct V1Hop {
     pub from: String,
     pub to: String,
-    pub version: Option<Version>,
+    /// The successor's version and release.
+    pub version: Option<VersionRelease>,
     /// The channels and links that make it a successor.
     pub via: Vec<(String, EdgeKind)>,
 }
@@ -381,7 +383,7 @@ pub fn v1_path(graphs: &[&ChannelGraph], from: &Installed, target: Option<&str>)
         });
         here = Installed {
             name: Some(next.name),
-            version: next.version,
+            version: next.version.map(|v| v.version),
         };
     }
     let end = here.describe();
@@ -442,7 +444,8 @@ fn effect_of(g: &ChannelGraph, range: &Range, exclude: Option<NodeIndex>) -> Ski
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Successor<'g> {
     pub name: String,
-    pub version: Option<Version>,
+    /// Its version and release: OLM v1 picks the highest.
+    pub version: Option<VersionRelease>,
     /// The channels and links that offer it.
     pub via: Vec<(&'g str, EdgeKind)>,
 }
@@ -458,7 +461,7 @@ pub fn v1_successors<'g>(graphs: &[&'g ChannelGraph], from: &Installed) -> Vec<S
             let node = &g.graph[n];
             let slot = found.entry(node.name.clone()).or_insert_with(|| Successor {
                 name: node.name.clone(),
-                version: node.version.clone(),
+                version: node.version_release(),
                 via: Vec::new(),
             });
             for k in kinds {

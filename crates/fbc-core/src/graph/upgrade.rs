@@ -104,7 +104,7 @@ impl UpgradeQuery {
     }
 
     /// Where OLM v1's upgrades lead. The target is the named channel's head, or else the highest
-    /// version in scope; what is installed already counts as reaching it when it is the target.
+    /// version (and release) in scope; what is installed already counts as reaching it when it is the target.
     pub fn v1(&self) -> V1Path {
         let refs: Vec<&ChannelGraph> = self.graphs.iter().collect();
         let target = match (self.one_channel, self.first().chain.head()) {
@@ -112,7 +112,11 @@ impl UpgradeQuery {
             _ => refs
                 .iter()
                 .flat_map(|g| g.graph.node_weights())
-                .max_by(|a, b| a.version.cmp(&b.version).then(b.name.cmp(&a.name)))
+                .max_by(|a, b| {
+                    a.version_release()
+                        .cmp(&b.version_release())
+                        .then(b.name.cmp(&a.name))
+                })
                 .map(|n| n.name.clone()),
         };
         let p = v1_path(&refs, &self.from, target.as_deref());

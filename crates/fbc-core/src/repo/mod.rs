@@ -213,6 +213,7 @@ fn validate_catalog(
         allowed_registries: registries.to_vec(),
     };
     diagnostics.extend(profile::check(&catalog, &opts));
+    profile::escalate(&mut diagnostics, &opts);
     diagnostics
         .into_iter()
         .filter(|d| d.severity == Severity::Error || d.code.starts_with("FBC3"))

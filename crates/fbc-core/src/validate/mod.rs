@@ -10,7 +10,7 @@
 /// The codes of catalog checks (`FBC00x` reading files, `FBC010`–`FBC099` what opm rejects, `FBC1xx`
 /// checks opm does not make, `FBC3xx` profile rules), defined in the registry [`crate::catalog::codes`].
 pub use crate::catalog::codes::catalog as codes;
-mod lint;
+pub(crate) mod lint;
 pub mod opm;
 pub mod profile;
 mod rules;

@@ -62,7 +62,7 @@ pub fn parse_ocp(text: &str) -> Option<(u32, u32)> {
 /// `v4.17/catalog`), looking at the directory and its parents.
 pub fn ocp_from_path(dir: &Path) -> Option<(u32, u32)> {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let re = regex::Regex::new(r"(?:^|[^0-9A-Za-z])v?(4)[.-]([0-9]{1,2})(?:$|[^0-9])").ok()?;
+    let re = regex::Regex::new(r"(?:^|[^0-9A-Za-z])v?([45])[.-]([0-9]{1,2})(?:$|[^0-9])").ok()?;
     for part in abs.components().rev() {
         let s = part.as_os_str().to_string_lossy();
         if let Some(m) = re.captures(&s) {
@@ -70,6 +70,26 @@ pub fn ocp_from_path(dir: &Path) -> Option<(u32, u32)> {
         }
     }
     None
+}
+
+/// Whether lifecycle problems (FBC120–FBC127) are errors: under the konflux profile (Konflux's
+/// `fbc-inject-lifecycle` writes these blobs), and in catalogs for OpenShift 5.0 and later, whose
+/// update planner reads them.
+pub fn lifecycle_is_error(opts: &Options) -> bool {
+    opts.has(Profile::Konflux) || opts.ocp.is_some_and(|v| v >= (5, 0))
+}
+
+/// Raises lifecycle warnings to errors when [`lifecycle_is_error`] says so; other problems are
+/// left as they are.
+pub fn escalate(diagnostics: &mut [Diagnostic], opts: &Options) {
+    if !lifecycle_is_error(opts) {
+        return;
+    }
+    for d in diagnostics {
+        if super::lint::lifecycle::CODES.contains(&d.code) {
+            d.severity = crate::catalog::diagnostic::Severity::Error;
+        }
+    }
 }
 
 /// Every profile rule that applies.

@@ -7,6 +7,7 @@
 mod bundle;
 mod channel;
 mod dangling;
+pub mod lifecycle;
 mod skip_range;
 
 use super::Cx;
@@ -62,6 +63,9 @@ pub fn unowned(cx: &Cx, ids: &[BlobId], out: &mut Vec<Diagnostic>) {
     for &id in ids {
         unknown_schema(cx, id, out);
         yaml_traps(cx, id, out);
+        if cx.catalog.blob(id).schema() == crate::catalog::lifecycle::SCHEMA {
+            lifecycle::blob(cx, id, out);
+        }
     }
 }
 
@@ -91,6 +95,7 @@ pub fn package(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
         channel::head_metadata(cx, p, *id, ch.name, &ch.entries, &chain, &mut d);
     }
     bundle::bundles(cx, p, &mut d);
+    lifecycle::package(cx, p.idx, &mut d);
     for diag in &mut d {
         if diag.object.package.is_none() {
             diag.object.package = Some(p.name.to_string());
