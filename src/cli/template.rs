@@ -121,15 +121,16 @@ pub struct TemplateRenderArgs {
 /// The migration levels opm knows, in order.
 const MIGRATE_LEVELS: [&str; 2] = ["none", "bundle-object-to-csv-metadata"];
 
-/// Runs the migrations up to and including `level` on rendered blobs, as opm does after rendering.
-pub fn migrate(blobs: &mut [serde_json::Value], level: &str) -> Result<(), String> {
+/// Runs the migrations up to and including `level` on the bundles rendered from images, as opm
+/// does as it renders each (bundles a template holds as written are left as they are).
+pub fn migrate(rendered: &mut template::Rendered, level: &str) -> Result<(), String> {
     if level != MIGRATE_LEVELS[1] {
         return Ok(());
     }
-    for blob in blobs
-        .iter_mut()
-        .filter(|b| b["schema"] == fbc_core::catalog::schema::BUNDLE)
-    {
+    let as_written = rendered.as_written.clone();
+    for (_, blob) in rendered.blobs.iter_mut().enumerate().filter(|(i, b)| {
+        b["schema"] == fbc_core::catalog::schema::BUNDLE && !as_written.contains(i)
+    }) {
         let name = blob["name"].as_str().unwrap_or_default().to_string();
         fbc_core::bundle::migrate_bundle_objects(blob)
             .map_err(|e| format!("bundle {name}: {e}"))?;
@@ -308,7 +309,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
                 eprintln!("note: {}", opm.note());
             }
             if let Some(level) = &args.migrate_level
-                && let Err(e) = migrate(&mut r.blobs, level)
+                && let Err(e) = migrate(&mut r, level)
             {
                 eprintln!("fbc-edit: {e}");
                 return exit::INVALID;

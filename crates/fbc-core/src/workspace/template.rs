@@ -297,12 +297,24 @@ fn template_line(
         let images = match body {
             Body::Basic(t) => t.images(),
             Body::Semver(s) => s.images(),
+            Body::Substitutes(s) => s.images(),
         };
         images.into_iter().find_map(|(image, line)| {
             let v = sources.bundle_for_image(&image)?.ok()?;
             (v.get("name").and_then(serde_json::Value::as_str) == Some(b)).then_some(line)
         })
     };
+    if let Body::Substitutes(s) = body {
+        // An object the entries define, else the substitute bundle's image.
+        return s
+            .entry_line(o)
+            .or_else(|| o.bundle.as_deref().and_then(bundle_line))
+            .or_else(|| {
+                let mut only = o.clone();
+                only.bundle = None;
+                s.entry_line(&only)
+            });
+    }
     if let Body::Basic(_) = body {
         let entries = edit::entries_of(doc.node());
         let named = |schema_name: &str, name: &str| {
