@@ -37,6 +37,7 @@ mod template_preview;
 mod template_render_all;
 mod template_repo_bundles;
 mod template_roundtrip;
+mod template_substitutes;
 mod template_tui;
 mod tui;
 mod tui_dialogs;

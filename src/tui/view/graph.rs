@@ -229,7 +229,24 @@ fn row_line(
         spans.push(Span::styled("+ ", theme.role(Role::Added)));
     }
     spans.push(Span::styled(row.label.clone(), style));
+    if let Some(said) = row
+        .entry
+        .and_then(|n| substitution(l, &g.graph[n].name))
+    {
+        spans.push(Span::styled(said, theme.role(Role::Notice)));
+    }
     Line::from(spans)
+}
+
+/// In a substitutes template's rendering: what a substitution made of this entry.
+fn substitution(l: &Loaded, name: &str) -> Option<String> {
+    let subs = l.ws.templates()?.shown_template().substitutions();
+    if let Some((base, _)) = subs.iter().find(|(_, s)| s == name) {
+        return Some(format!("  ⇐ substitutes {base}"));
+    }
+    subs.iter()
+        .find(|(b, _)| b == name)
+        .map(|(_, s)| format!("  ⇒ substituted by {s}"))
 }
 
 /// The colour of one cell of the lanes: the node by the entry's marks, a lane by its edge kind.

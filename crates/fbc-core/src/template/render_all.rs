@@ -173,6 +173,13 @@ pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
         ));
         jobs_by_name(&op.templates, &mut notes)?
     };
+    if let Some(j) = jobs.iter().find(|j| j.kind == schemas::SUBSTITUTES) {
+        notes.push(format!(
+            "{} maps {} as olm.template.substitutes: rendered as opm renders it, though the community pipeline's ci.yaml schema and render_catalogs.sh take only olm.template.basic and olm.semver",
+            ci.display(),
+            j.template_name
+        ));
+    }
     let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
     for name in existing_catalogs(&root, &operator) {
         if !mapped.contains(&name) {

@@ -26,6 +26,8 @@ pub struct TemplateWorkspace {
     rendering: Result<Rendered, TemplateError>,
     rendered: Catalog,
     report: Report,
+    /// A substitutes template's substitutions as rendered: (base, substitute's bundle name).
+    substitutions: Vec<(String, String)>,
     /// The opm release the template renders as (the flag's, its operator's Makefile's or the
     /// default), or why the Makefile's cannot be used.
     opm: Result<OpmChoice, OpmVersionError>,
@@ -57,6 +59,7 @@ impl TemplateWorkspace {
             rendering: Err(TemplateError::many("", Vec::new())),
             rendered: Catalog::in_memory(Path::new(".")),
             report: Report::default(),
+            substitutions: Vec::new(),
             opm,
         };
         ws.rerender();
@@ -86,6 +89,12 @@ impl TemplateWorkspace {
     /// The rendering's problems, each at the template line it comes from.
     pub fn report(&self) -> &Report {
         &self.report
+    }
+
+    /// A substitutes template's substitutions in the rendering: for each, the base bundle and the
+    /// bundle that took its place (none when the template is of another kind or does not render).
+    pub fn substitutions(&self) -> &[(String, String)] {
+        &self.substitutions
     }
 
     /// Applies an edit, re-renders, and says which errors it introduced and fixed.
@@ -210,6 +219,7 @@ impl TemplateWorkspace {
         };
         match template.render(self.sources.as_ref(), opm) {
             Ok(r) => {
+                self.substitutions = substitutions_of(&template.body, &r);
                 self.rendered = catalog_of(&r);
                 let checked = validate::validate(&self.rendered);
                 self.report = Report {
@@ -229,6 +239,7 @@ impl TemplateWorkspace {
     }
 
     fn set_failed(&mut self, why: TemplateError) {
+        self.substitutions.clear();
         let file = self.doc.name();
         let line = why.problems.first().map_or(0, |p| p.line);
         self.report = Report {
@@ -255,6 +266,25 @@ fn errors(report: &Report) -> Vec<Diagnostic> {
 
 fn same(a: &Diagnostic, b: &Diagnostic) -> bool {
     a.code == b.code && a.message == b.message
+}
+
+/// Each substitution of a substitutes template: its base and the name of the bundle its image
+/// rendered to.
+fn substitutions_of(body: &Body, r: &Rendered) -> Vec<(String, String)> {
+    let Body::Substitutes(s) = body else {
+        return Vec::new();
+    };
+    s.substitutions
+        .iter()
+        .filter_map(|x| {
+            let bundle = r.blobs.iter().find(|b| {
+                b.get("schema").and_then(serde_json::Value::as_str) == Some(schema::BUNDLE)
+                    && b.get("image").and_then(serde_json::Value::as_str) == Some(x.name.as_str())
+            })?;
+            let name = bundle.get("name")?.as_str()?;
+            Some((x.base.clone(), name.to_string()))
+        })
+        .collect()
 }
 
 /// The rendered blobs as an in-memory catalog, for checking and drawing.

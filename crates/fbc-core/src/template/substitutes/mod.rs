@@ -1,4 +1,4 @@
-//! `olm.template.substitutes` (opm v1.67.0 and later): ordinary catalog `entries` (bundles written
+//! `olm.template.substitutes` (opm v1.62.0 and later; rendered here as v1.67.0 and later render it): ordinary catalog `entries` (bundles written
 //! out in full) and `substitutions: [{name: <bundle image>, base: <bundle name>}]`, for re-spinning
 //! a bundle (the same version, a new release) without editing every channel by hand.
 //!
@@ -47,14 +47,15 @@ pub struct Substitution {
     pub base_at: (u32, u32),
 }
 
-/// The opm release's handling of substitutes templates: none before v1.67.0.
+/// The opm release's handling of substitutes templates: none before v1.62.0 (v1.62–v1.66 are not
+/// rendered as at all).
 pub fn rules(opm: OpmVersion) -> Option<Rules> {
-    match opm {
-        v if v < OpmVersion::parse("v1.67.0").unwrap_or(OpmVersion::DEFAULT) => None,
-        v if v < OpmVersion::parse("v1.69.0").unwrap_or(OpmVersion::DEFAULT) => {
-            Some(Rules::Composite)
-        }
-        _ => Some(Rules::VersionRelease),
+    if opm < OpmVersion::V1_67_0 {
+        None
+    } else if opm < OpmVersion::V1_69_0 {
+        Some(Rules::Composite)
+    } else {
+        Some(Rules::VersionRelease)
     }
 }
 
@@ -194,7 +195,7 @@ impl Substitutes {
                 file,
                 vec![Problem::new(
                     1,
-                    format!("unknown template schema: {} (opm {opm} has no substitutes template; it came with v1.67.0)", schemas::SUBSTITUTES),
+                    format!("unknown template schema: {} (opm {opm} has no substitutes template; it came with v1.62.0)", schemas::SUBSTITUTES),
                 )
                 .with_hint("render as opm v1.67.0 or later: --opm-version v1.71.0, or OPM_VERSION in the operator's Makefile")],
             ));
