@@ -132,7 +132,12 @@ fn json_docs(text: &str) -> Vec<serde_json::Value> {
 fn the_migration_touches_only_the_substitutes() {
     let out = render(
         &data().join("cases/render-single.yaml"),
-        &["--migrate-level", "bundle-object-to-csv-metadata", "-o", "json"],
+        &[
+            "--migrate-level",
+            "bundle-object-to-csv-metadata",
+            "-o",
+            "json",
+        ],
     );
     assert!(out.status.success(), "{out:?}");
     let docs = json_docs(&String::from_utf8_lossy(&out.stdout));
@@ -195,7 +200,13 @@ fn substitute_and_unsubstitute_edit_the_template() {
     let out = fbc()
         .arg("edit")
         .arg(&file)
-        .args(["substitute", "--base", "testoperator.v1.0.0", "--image", image])
+        .args([
+            "substitute",
+            "--base",
+            "testoperator.v1.0.0",
+            "--image",
+            image,
+        ])
         .arg("--from")
         .arg(data().join("bundles").join(dir))
         .output()
@@ -238,7 +249,10 @@ fn substitute_and_unsubstitute_edit_the_template() {
         .arg("edit")
         .arg(&file)
         .arg("--bundle-dir")
-        .arg(format!("{image}={}", data().join("bundles").join(dir).display()))
+        .arg(format!(
+            "{image}={}",
+            data().join("bundles").join(dir).display()
+        ))
         .args(["unsubstitute", "--base", "testoperator.v1.0.0"])
         .output()
         .unwrap();
@@ -274,15 +288,18 @@ fn render_all_renders_a_mapping_naming_a_substitutes_template() {
     let out = bundle_dirs(&mut c).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("take only olm.template.basic and olm.semver"),
+        String::from_utf8_lossy(&out.stderr)
+            .contains("take only olm.template.basic and olm.semver"),
         "{out:?}"
     );
-    let old = std::fs::read_to_string(root.join("catalogs/v4.16/testoperator/catalog.yaml")).unwrap();
+    let old =
+        std::fs::read_to_string(root.join("catalogs/v4.16/testoperator/catalog.yaml")).unwrap();
     assert_eq!(
         old,
         std::fs::read_to_string(data().join("cases/render-single.out.yaml")).unwrap()
     );
-    let new = std::fs::read_to_string(root.join("catalogs/v4.18/testoperator/catalog.yaml")).unwrap();
+    let new =
+        std::fs::read_to_string(root.join("catalogs/v4.18/testoperator/catalog.yaml")).unwrap();
     let metadata = new.matches("type: olm.csv.metadata").count();
     let objects = new.matches("type: olm.bundle.object").count();
     assert_eq!((metadata, objects), (1, 4), "{new}");
@@ -350,7 +367,8 @@ mod tui {
         keys(&mut m, "lj");
         let text = screen(&mut m, 140, 22);
         assert!(
-            text.contains("testoperator-v1.1.0-alpha") && text.contains("⇐ substitutes testoperator.v1.1.0"),
+            text.contains("testoperator-v1.1.0-alpha")
+                && text.contains("⇐ substitutes testoperator.v1.1.0"),
             "{text}"
         );
         assert!(
@@ -367,26 +385,40 @@ mod tui {
         );
         // The status line says how the edges move; the graph has no substitution left.
         assert!(
-            status.contains("~ stable: testoperator.v1.1.0 (no edges → replaces testoperator.v1.0.0"),
+            status
+                .contains("~ stable: testoperator.v1.1.0 (no edges → replaces testoperator.v1.0.0"),
             "{status}"
         );
         let text = screen(&mut m, 140, 22);
         assert!(!text.contains('⇐') && !text.contains('⇒'), "{text}");
-        keys(&mut m, &format!(":substitute {} testoperator.v1.1.0\n", IMAGES[1].0));
+        keys(
+            &mut m,
+            &format!(":substitute {} testoperator.v1.1.0\n", IMAGES[1].0),
+        );
         let status = m.status.clone().unwrap();
         assert!(
-            status.starts_with(&format!("substitute {} for testoperator.v1.1.0", IMAGES[1].0)),
+            status.starts_with(&format!(
+                "substitute {} for testoperator.v1.1.0",
+                IMAGES[1].0
+            )),
             "{status}"
         );
         let text = screen(&mut m, 140, 22);
         assert!(
-            text.contains("⇐ substitutes testoperator.v1.1.0") && text.contains("testoperator-v1.2.0-alpha"),
+            text.contains("⇐ substitutes testoperator.v1.1.0")
+                && text.contains("testoperator-v1.2.0-alpha"),
             "{text}"
         );
         // A second substitute for the same base is refused before anything changes.
-        keys(&mut m, &format!(":substitute {} testoperator.v1.1.0\n", IMAGES[2].0));
+        keys(
+            &mut m,
+            &format!(":substitute {} testoperator.v1.1.0\n", IMAGES[2].0),
+        );
         assert!(
-            m.status.clone().unwrap().contains("already has a substitute"),
+            m.status
+                .clone()
+                .unwrap()
+                .contains("already has a substitute"),
             "{:?}",
             m.status
         );

@@ -25,10 +25,7 @@ pub(crate) fn palette(m: &mut Model, verb: Verb, arg: &str) -> Vec<Effect> {
             TemplateEdit::Semver(SemverEdit::AddBundle { image, .. })
             | TemplateEdit::Substitutes(SubstitutesEdit::Add { image, .. }),
             Some(set),
-        ) if !set.memo().knows(image) =>
-        {
-            Some(image.clone())
-        }
+        ) if !set.memo().knows(image) => Some(image.clone()),
         _ => None,
     };
     if let Some(image) = unknown {

@@ -229,10 +229,7 @@ fn row_line(
         spans.push(Span::styled("+ ", theme.role(Role::Added)));
     }
     spans.push(Span::styled(row.label.clone(), style));
-    if let Some(said) = row
-        .entry
-        .and_then(|n| substitution(l, &g.graph[n].name))
-    {
+    if let Some(said) = row.entry.and_then(|n| substitution(l, &g.graph[n].name)) {
         spans.push(Span::styled(said, theme.role(Role::Notice)));
     }
     Line::from(spans)

@@ -238,7 +238,9 @@ fn mapping_rules(
                     ));
                     continue;
                 }
-                if (kind == schemas::BASIC || kind == schemas::SEMVER || kind == schemas::SUBSTITUTES)
+                if (kind == schemas::BASIC
+                    || kind == schemas::SEMVER
+                    || kind == schemas::SUBSTITUTES)
                     && schema != Some(kind)
                 {
                     out.push(Diagnostic::error(

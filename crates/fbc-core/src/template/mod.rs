@@ -239,9 +239,9 @@ pub fn parse_node(
     let body = match schema.as_str() {
         schemas::BASIC => Body::Basic(basic::Basic::parse(file, &node, &mut notes)?),
         schemas::SEMVER => Body::Semver(semver::Semver::parse(file, &node)?),
-        schemas::SUBSTITUTES => Body::Substitutes(substitutes::Substitutes::parse(
-            file, &node, &mut notes,
-        )?),
+        schemas::SUBSTITUTES => {
+            Body::Substitutes(substitutes::Substitutes::parse(file, &node, &mut notes)?)
+        }
         schemas::COMPOSITE | schemas::COMPOSITE_CATALOGS => {
             return Err(TemplateError::new(
                 file,

@@ -221,8 +221,7 @@ fn jobs_from_ci(
     let mut seen: HashSet<&str> = HashSet::new();
     let mut jobs = Vec::new();
     for m in mappings {
-        if m.kind != schemas::BASIC && m.kind != schemas::SEMVER && m.kind != schemas::SUBSTITUTES
-        {
+        if m.kind != schemas::BASIC && m.kind != schemas::SEMVER && m.kind != schemas::SUBSTITUTES {
             return Err(bad(format!(
                 "unknown template type '{}' for {} (olm.template.basic, olm.semver or olm.template.substitutes)",
                 m.kind, m.template_name

@@ -75,10 +75,7 @@ pub(super) fn apply(
         }
         SubstitutesEdit::Remove { base } => {
             let Some(i) = s.substitutions.iter().position(|x| &x.base == base) else {
-                return refuse(format!(
-                    "{}: no substitution has base {base}",
-                    doc.name()
-                ));
+                return refuse(format!("{}: no substitution has base {base}", doc.name()));
             };
             let Some(Kind::Seq(items)) = key
                 .and_then(|k| node.get_field_mut(&k))

@@ -32,7 +32,12 @@ pub fn first_error(cfg: &[Value]) -> Option<(String, Object)> {
             matches!(opm.stage, OpmStage::Load | OpmStage::Convert).then(|| (rank(d, cfg), d))
         })
         .min_by(|a, b| a.0.cmp(&b.0))
-        .map(|(_, d)| (d.opm.as_ref().map(|o| o.text.clone()).unwrap_or_default(), d.object.clone()))
+        .map(|(_, d)| {
+            (
+                d.opm.as_ref().map(|o| o.text.clone()).unwrap_or_default(),
+                d.object.clone(),
+            )
+        })
 }
 
 /// Where opm meets a problem: its phase, the position of the object in that phase's list, and the
@@ -98,7 +103,11 @@ fn position(cfg: &[Value], schema: &str, o: &Object, duplicate: bool) -> Option<
         })
         .map(|(i, _)| i);
     let first = found.next();
-    if duplicate { found.next().or(first) } else { first }
+    if duplicate {
+        found.next().or(first)
+    } else {
+        first
+    }
 }
 
 #[cfg(test)]
@@ -129,7 +138,10 @@ mod tests {
             bundle("test.v0.9.0", "0.9.0"),
         ];
         let (text, _) = first_error(&cfg).unwrap();
-        assert_eq!(text, "unknown package \"testoperator\" for channel \"stable\"");
+        assert_eq!(
+            text,
+            "unknown package \"testoperator\" for channel \"stable\""
+        );
         // A bundle in no channel.
         let cfg = vec![
             json!({"schema": "olm.package", "name": "testoperator", "defaultChannel": "stable"}),

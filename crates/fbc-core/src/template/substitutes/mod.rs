@@ -107,7 +107,12 @@ impl Substitutes {
             }
         }
         let mut problems = Vec::new();
-        let items = list(field(node, "entries"), "entries", "catalog objects", &mut problems);
+        let items = list(
+            field(node, "entries"),
+            "entries",
+            "catalog objects",
+            &mut problems,
+        );
         let mut entries = Vec::with_capacity(items.len());
         let mut entry_lines = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
@@ -397,12 +402,7 @@ fn rendered_bundle(
 }
 
 /// A list field's items (none when missing or null); anything else is a problem.
-fn list<'n>(
-    n: Option<&'n Node>,
-    what: &str,
-    of: &str,
-    problems: &mut Vec<Problem>,
-) -> &'n [Node] {
+fn list<'n>(n: Option<&'n Node>, what: &str, of: &str, problems: &mut Vec<Problem>) -> &'n [Node] {
     match n.map(|n| (n, &n.kind)) {
         None | Some((_, Kind::Null)) => &[],
         Some((_, Kind::Seq(items))) => items,
@@ -446,7 +446,9 @@ fn substitution(item: &Node) -> Result<Substitution, Problem> {
                     a_type(item)
                 ),
             )
-            .with_hint("each substitution is a mapping: {name: <bundle image>, base: <bundle name>}"));
+            .with_hint(
+                "each substitution is a mapping: {name: <bundle image>, base: <bundle name>}",
+            ));
         }
     }
     for (key, slot, place) in [

@@ -44,14 +44,14 @@ pub struct VersionRelease {
 /// The order of two bundles' versions and releases: the versions first (build metadata ignored),
 /// then the releases, a release being newer than none.
 pub fn compare(a: &VersionRelease, b: &VersionRelease) -> Ordering {
-    a.version.cmp(&b.version).then_with(|| {
-        match (a.release.is_empty(), b.release.is_empty()) {
+    a.version
+        .cmp(&b.version)
+        .then_with(|| match (a.release.is_empty(), b.release.is_empty()) {
             (true, true) => Ordering::Equal,
             (true, false) => Ordering::Less,
             (false, true) => Ordering::Greater,
             (false, false) => as_pre(&a.release).cmp(&as_pre(&b.release)),
-        }
-    })
+        })
 }
 
 fn as_pre(release: &[Pre]) -> Version {

@@ -31,7 +31,12 @@ pub fn rewire(cfg: &mut [Value], base: &str, substitute: &str) {
             let old = &entries[i];
             let mut skips = list(old);
             skips.push(base.to_string());
-            let new = entry(substitute, text(old, "replaces"), &skips, text(old, "skipRange"));
+            let new = entry(
+                substitute,
+                text(old, "replaces"),
+                &skips,
+                text(old, "skipRange"),
+            );
             entries[i] = entry(base, "", &[], "");
             entries.push(new);
         }

@@ -30,9 +30,11 @@ impl BundleSource for Mock {
                 json!({"packageName": package, "version": version, "release": release}),
             )
         };
-        Some(Ok(json!({"schema": "olm.bundle", "name": name, "package": package, "image": image,
+        Some(Ok(
+            json!({"schema": "olm.bundle", "name": name, "package": package, "image": image,
             "properties": [{"type": "olm.package", "value": value}],
-            "relatedImages": [{"name": "bundle", "image": image}]})))
+            "relatedImages": [{"name": "bundle", "image": image}]}),
+        ))
     }
     fn describe(&self) -> String {
         "the test's images".into()
@@ -78,7 +80,8 @@ fn channel(r: &Rendered) -> Value {
         .unwrap()
 }
 
-const TWO: &str = "[{name: testoperator.v1.0.0}, {name: testoperator.v1.1.0, replaces: testoperator.v1.0.0}]";
+const TWO: &str =
+    "[{name: testoperator.v1.0.0}, {name: testoperator.v1.1.0, replaces: testoperator.v1.0.0}]";
 
 #[test]
 fn single_substitution() {
@@ -184,7 +187,9 @@ fn refusals_use_opm_words_at_their_place() {
         ],
     ));
     assert!(
-        e.starts_with("t.yaml:28:9: render: cannot reuse the same substitution base \"testoperator.v1.1.0\""),
+        e.starts_with(
+            "t.yaml:28:9: render: cannot reuse the same substitution base \"testoperator.v1.1.0\""
+        ),
         "{e}"
     );
     let three = "[{name: testoperator.v1.0.0}, {name: testoperator.v1.1.0, replaces: testoperator.v1.0.0}, {name: testoperator.v1.2.0, replaces: testoperator.v1.1.0}]";
@@ -303,11 +308,7 @@ fn parse_spec_cases() {
 
 #[test]
 fn opm_before_v1_67_has_no_substitutes_template() {
-    let t = parse(
-        "t.yaml",
-        "schema: olm.template.substitutes\nentries: []\n",
-    )
-    .unwrap();
+    let t = parse("t.yaml", "schema: olm.template.substitutes\nentries: []\n").unwrap();
     let e = t
         .render(&Mock, OpmVersion::parse("v1.61.0").unwrap())
         .unwrap_err()
