@@ -235,15 +235,18 @@ fn row_line(
     Line::from(spans)
 }
 
-/// In a substitutes template's rendering: what a substitution made of this entry.
+/// In a substitutes template's rendering: what substitutions made of this entry (in a chain, a
+/// substitute is the base of the next one too).
 fn substitution(l: &Loaded, name: &str) -> Option<String> {
     let subs = l.ws.templates()?.shown_template().substitutions();
+    let mut said = String::new();
     if let Some((base, _)) = subs.iter().find(|(_, s)| s == name) {
-        return Some(format!("  ⇐ substitutes {base}"));
+        said.push_str(&format!("  ⇐ substitutes {base}"));
     }
-    subs.iter()
-        .find(|(b, _)| b == name)
-        .map(|(_, s)| format!("  ⇒ substituted by {s}"))
+    if let Some((_, by)) = subs.iter().find(|(b, _)| b == name) {
+        said.push_str(&format!("  ⇒ substituted by {by}"));
+    }
+    (!said.is_empty()).then_some(said)
 }
 
 /// The colour of one cell of the lanes: the node by the entry's marks, a lane by its edge kind.
