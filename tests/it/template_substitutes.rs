@@ -319,7 +319,7 @@ mod tui {
     use std::path::Path;
     use std::sync::Arc;
 
-    fn opened(file: &Path) -> Model {
+    fn sources() -> Sources {
         let mut sources = Sources::new();
         sources.push(BundleDirSource::new(
             IMAGES
@@ -327,6 +327,34 @@ mod tui {
                 .map(|(i, d)| (i.to_string(), data().join("bundles").join(d)))
                 .collect(),
         ));
+        sources
+    }
+
+    /// A template that does not render says so at the substitution's line and column, its hint
+    /// where the problems pane shows hints.
+    #[test]
+    fn a_template_that_does_not_render_says_where_with_a_hint() {
+        let file = data().join("cases/render-duplicate-base.yaml");
+        let ws = fbc_core::workspace::template::TemplateWorkspace::open(&file, Box::new(sources()))
+            .unwrap();
+        let d = &ws.report().diagnostics[0];
+        assert_eq!((d.location.line, d.location.column), (52, 9), "{d:?}");
+        assert!(
+            d.hint
+                .as_deref()
+                .is_some_and(|h| h.starts_with("each bundle is substituted once")),
+            "{d:?}"
+        );
+        assert!(
+            d.message
+                .contains("render: cannot reuse the same substitution base")
+                && !d.message.contains("hint"),
+            "{d:?}"
+        );
+    }
+
+    fn opened(file: &Path) -> Model {
+        let sources = sources();
         let mut m = Model::new(
             file.to_path_buf(),
             Keymap::default(),

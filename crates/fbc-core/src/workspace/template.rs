@@ -241,14 +241,22 @@ impl TemplateWorkspace {
     fn set_failed(&mut self, why: TemplateError) {
         self.substitutions.clear();
         let file = self.doc.name();
-        let line = why.problems.first().map_or(0, |p| p.line);
+        let first = why.problems.first();
+        let (line, column) = first.map_or((0, 1), |p| (p.line, p.column.max(1)));
+        // The hint goes where the problems pane shows hints, not into the message.
+        let mut plain = why.clone();
+        plain.problems.iter_mut().for_each(|p| p.hint = None);
+        let mut d = Diagnostic::new(
+            crate::catalog::codes::catalog::SYNTAX,
+            Severity::Error,
+            Location::new(&file, line, column),
+            format!("the template does not render: {plain}"),
+        );
+        if let Some(h) = first.and_then(|p| p.hint.clone()) {
+            d = d.with_hint(h);
+        }
         self.report = Report {
-            diagnostics: vec![Diagnostic::new(
-                crate::catalog::codes::catalog::SYNTAX,
-                Severity::Error,
-                Location::new(&file, line, 1),
-                format!("the template does not render: {why}"),
-            )],
+            diagnostics: vec![d],
         };
         self.rendered = Catalog::in_memory(Path::new("."));
         self.rendering = Err(why);
