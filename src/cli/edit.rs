@@ -105,6 +105,25 @@ pub enum EditCommand {
         #[arg(value_parser = ["major", "minor", "none"])]
         preference: String,
     },
+    /// Substitutes templates: the bundle rendered from an image takes the place of bundle BASE in
+    /// every channel listing it (a re-spin: the same version with a higher release, or a higher
+    /// version), as `substitutions: [{name: IMAGE, base: BASE}]`.
+    Substitute {
+        /// The bundle substituted (its name, as the channels' entries list it).
+        #[arg(long, value_name = "BUNDLE")]
+        base: String,
+        /// The substitute's bundle image.
+        #[arg(long, value_name = "REF")]
+        image: String,
+        /// A registry+v1 bundle directory standing for the image (as --bundle-dir IMAGE=DIR).
+        #[arg(long, value_name = "BUNDLE_DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Substitutes templates: drop the substitution of bundle BASE.
+    Unsubstitute {
+        #[arg(long, value_name = "BUNDLE")]
+        base: String,
+    },
 }
 
 impl EditCommand {
@@ -130,7 +149,9 @@ impl EditCommand {
             | C::MoveImage { .. }
             | C::RemoveImage { .. }
             | C::SetGenerate { .. }
-            | C::SetChannelPreference { .. } => return None,
+            | C::SetChannelPreference { .. }
+            | C::Substitute { .. }
+            | C::Unsubstitute { .. } => return None,
         })
     }
 

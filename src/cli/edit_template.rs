@@ -13,7 +13,9 @@ use fbc_core::catalog::write::{Pending, unified_diff};
 use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
 use fbc_core::template::edit::release::{self, OperatorDir, Release};
-use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateDoc, TemplateEdit};
+use fbc_core::template::edit::{
+    SemverEdit, SemverFlag, SubstitutesEdit, TemplateDoc, TemplateEdit,
+};
 use fbc_core::template::{ImageSource, Sources, schemas};
 use fbc_core::workspace::SaveError;
 use fbc_core::workspace::template::TemplateWorkspace;
@@ -173,6 +175,17 @@ fn template_edit(cmd: &EditCommand) -> Result<(TemplateEdit, Option<ImageDir>), 
             }),
             None,
         ),
+        EditCommand::Substitute { base, image, from } => (
+            TemplateEdit::Substitutes(SubstitutesEdit::Add {
+                image: image.clone(),
+                base: base.clone(),
+            }),
+            from.as_ref().map(|d| (image.clone(), d.clone())),
+        ),
+        EditCommand::Unsubstitute { base } => (
+            TemplateEdit::Substitutes(SubstitutesEdit::Remove { base: base.clone() }),
+            None,
+        ),
         EditCommand::AddBundle(add) => {
             let (from, image) = (&add.from, &add.image);
             let Some(image) = image else {
@@ -269,13 +282,13 @@ fn run_edit(
     }
 }
 
-/// For a semver template, whose text names images only: the channels and edges the edit changes in
-/// the rendering.
+/// For a semver or substitutes template, whose text does not show the edges: the channels and edges
+/// the edit changes in the rendering.
 fn print_generated_changes(ws: &TemplateWorkspace, before: Option<&[serde_json::Value]>) {
-    let semver = ws
-        .doc()
-        .template()
-        .is_ok_and(|t| t.schema() == fbc_core::template::schemas::SEMVER);
+    let semver = ws.doc().template().is_ok_and(|t| {
+        t.schema() == fbc_core::template::schemas::SEMVER
+            || t.schema() == fbc_core::template::schemas::SUBSTITUTES
+    });
     if let (true, Some(before), Ok(after)) = (semver, before, ws.rendering()) {
         let lines = fbc_core::template::preview::rendering_changes(before, &after.blobs);
         if !lines.is_empty() {

@@ -1,4 +1,5 @@
-//! `fbc-edit template render FILE`: render an `olm.template.basic` or `olm.semver` template offline.
+//! `fbc-edit template render FILE`: render an `olm.template.basic`, `olm.semver` or
+//! `olm.template.substitutes` template offline.
 
 use std::path::{Path, PathBuf};
 
@@ -17,12 +18,14 @@ pub struct TemplateArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum TemplateCommand {
-    /// Render a basic or semver template into a catalog (printed), as `opm alpha render-template`
-    /// does, taking each bundle from a catalog that holds its image or from a bundle directory.
+    /// Render a basic, semver or substitutes template into a catalog (printed), as `opm alpha
+    /// render-template` does, taking each bundle from a catalog that holds its image or from a
+    /// bundle directory.
     Render(TemplateRenderArgs),
-    /// Write a basic template for a package of a rendered catalog (as `opm alpha convert-template
-    /// basic` does, with `schema` first in every entry): its objects as they are, each bundle as
-    /// `{schema: olm.bundle, image: REF}`. Rendering the template gives the package back.
+    /// Write a basic or substitutes template for a package of a rendered catalog (as `opm alpha
+    /// convert-template basic|substitutes` does, with `schema` first in every entry): its objects
+    /// as they are, each bundle as `{schema: olm.bundle, image: REF}` in a basic template, whole in
+    /// a substitutes one. Rendering the template gives the package back.
     FromCatalog(FromCatalogArgs),
     /// Re-render every catalog an operator's templates map to, byte for byte as the repository's
     /// `make catalogs` writes them: `catalogs/<catalog>/<operator>/catalog.yaml` for each catalog
@@ -54,7 +57,8 @@ pub struct FromCatalogArgs {
     pub dir: PathBuf,
     #[arg(long, short)]
     pub package: String,
-    /// The template type: only `basic` (a semver template cannot say every catalog's channels).
+    /// The template type: `basic` (bundles by image) or `substitutes` (bundles whole, no
+    /// substitutions yet); a semver template cannot say every catalog's channels.
     #[arg(long = "type", default_value = "basic")]
     pub kind: String,
     /// Output format.
@@ -121,15 +125,16 @@ pub struct TemplateRenderArgs {
 /// The migration levels opm knows, in order.
 const MIGRATE_LEVELS: [&str; 2] = ["none", "bundle-object-to-csv-metadata"];
 
-/// Runs the migrations up to and including `level` on rendered blobs, as opm does after rendering.
-pub fn migrate(blobs: &mut [serde_json::Value], level: &str) -> Result<(), String> {
+/// Runs the migrations up to and including `level` on the bundles rendered from images, as opm
+/// does as it renders each (bundles a template holds as written are left as they are).
+pub fn migrate(rendered: &mut template::Rendered, level: &str) -> Result<(), String> {
     if level != MIGRATE_LEVELS[1] {
         return Ok(());
     }
-    for blob in blobs
-        .iter_mut()
-        .filter(|b| b["schema"] == fbc_core::catalog::schema::BUNDLE)
-    {
+    let as_written = rendered.as_written.clone();
+    for (_, blob) in rendered.blobs.iter_mut().enumerate().filter(|(i, b)| {
+        b["schema"] == fbc_core::catalog::schema::BUNDLE && !as_written.contains(i)
+    }) {
         let name = blob["name"].as_str().unwrap_or_default().to_string();
         fbc_core::bundle::migrate_bundle_objects(blob)
             .map_err(|e| format!("bundle {name}: {e}"))?;
@@ -220,9 +225,9 @@ fn run_render_all(args: &RenderAllArgs) -> i32 {
 }
 
 fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
-    if args.kind != "basic" {
+    if args.kind != "basic" && args.kind != "substitutes" {
         eprintln!(
-            "fbc-edit: --type {}: only basic templates are written from a catalog (a semver template generates its channels, so it cannot say every catalog's)",
+            "fbc-edit: --type {}: only basic and substitutes templates are written from a catalog (a semver template generates its channels, so it cannot say every catalog's)",
             args.kind
         );
         return exit::USAGE;
@@ -231,7 +236,12 @@ fn run_from_catalog(args: &FromCatalogArgs) -> i32 {
         Ok(c) => c,
         Err(e) => return e.report(),
     };
-    let template = match template::convert::basic_template(&catalog, &args.package) {
+    let converted = if args.kind == "substitutes" {
+        template::convert::substitutes_template(&catalog, &args.package)
+    } else {
+        template::convert::basic_template(&catalog, &args.package)
+    };
+    let template = match converted {
         Ok(t) => t,
         Err(e) => {
             eprintln!("fbc-edit: {e}");
@@ -308,7 +318,7 @@ fn run_render(args: &TemplateRenderArgs) -> i32 {
                 eprintln!("note: {}", opm.note());
             }
             if let Some(level) = &args.migrate_level
-                && let Err(e) = migrate(&mut r.blobs, level)
+                && let Err(e) = migrate(&mut r, level)
             {
                 eprintln!("fbc-edit: {e}");
                 return exit::INVALID;
@@ -367,7 +377,7 @@ pub fn run_tui(path: &Path, sources: &SourceArgs, images: &ImageArgs, compare: b
         };
         if template::template_schema(&text).is_none() {
             eprintln!(
-                "fbc-edit: {}: not a directory, nor a catalog template (a file whose first document has schema olm.template.basic or olm.semver)",
+                "fbc-edit: {}: not a directory, nor a catalog template (a file whose first document has schema olm.template.basic, olm.semver or olm.template.substitutes)",
                 path.display()
             );
             return exit::USAGE;

@@ -43,6 +43,7 @@ mod template_preview;
 mod template_render_all;
 mod template_repo_bundles;
 mod template_roundtrip;
+mod template_substitutes;
 mod template_tui;
 mod tui;
 mod tui_confirm;

@@ -451,6 +451,10 @@ pub enum Verb {
     Generate,
     /// Semver template: DefaultChannelTypePreference.
     ChannelPreference,
+    /// Substitutes template: an image's bundle takes a bundle's place.
+    Substitute,
+    /// Substitutes template: drop a bundle's substitution.
+    Unsubstitute,
     Quit,
 }
 
@@ -471,6 +475,8 @@ const VERBS: &[(Verb, &str, &str)] = &[
         "channel-preference",
         " major|minor|none",
     ),
+    (Verb::Substitute, "substitute", " REF BASE"),
+    (Verb::Unsubstitute, "unsubstitute", " BASE"),
     (Verb::Quit, "quit", ""),
 ];
 

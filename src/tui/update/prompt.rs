@@ -316,7 +316,9 @@ pub(crate) fn run_palette(m: &mut Model, text: &str) -> Vec<Effect> {
         | Verb::MoveImage
         | Verb::RemoveImage
         | Verb::Generate
-        | Verb::ChannelPreference => return super::semver::palette(m, verb, arg),
+        | Verb::ChannelPreference
+        | Verb::Substitute
+        | Verb::Unsubstitute => return super::semver::palette(m, verb, arg),
     }
     Vec::new()
 }

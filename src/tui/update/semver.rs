@@ -1,10 +1,13 @@
 //! The palette's semver-template edits (`:add-image REF stable`, `:move-image`, `:remove-image`,
-//! `:generate major on`, `:channel-preference minor`): what only a semver template's model has. Each
-//! is applied to every open template it applies to and says what it changes in the rendering.
+//! `:generate major on`, `:channel-preference minor`) and substitutes-template edits (`:substitute
+//! REF BASE`, `:unsubstitute BASE`): what only those templates' models have. Each is applied to
+//! every open template it applies to and says what it changes in the rendering.
 
 use crate::tui::keymap::Verb;
 use crate::tui::model::{Effect, Model};
-use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
+use fbc_core::template::edit::{
+    SemverEdit, SemverFlag, SubstitutesEdit, TemplateEdit, maturity_of,
+};
 
 /// Runs a semver palette command; the status line says what happened. An image no rendering has
 /// looked up yet is looked up on a worker first ([`Effect::LookUpImage`]), and the edit is made
@@ -18,11 +21,11 @@ pub(crate) fn palette(m: &mut Model, verb: Verb, arg: &str) -> Vec<Effect> {
         }
     };
     let unknown = match (&edit, m.loaded().and_then(|l| l.ws.templates())) {
-        (TemplateEdit::Semver(SemverEdit::AddBundle { image, .. }), Some(set))
-            if !set.memo().knows(image) =>
-        {
-            Some(image.clone())
-        }
+        (
+            TemplateEdit::Semver(SemverEdit::AddBundle { image, .. })
+            | TemplateEdit::Substitutes(SubstitutesEdit::Add { image, .. }),
+            Some(set),
+        ) if !set.memo().knows(image) => Some(image.clone()),
         _ => None,
     };
     if let Some(image) = unknown {
@@ -69,6 +72,17 @@ fn parse(verb: Verb, arg: &str) -> Result<TemplateEdit, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
     let usage = || format!("usage: {}{}", verb.name(), verb.args());
     let edit = match (verb, words.as_slice()) {
+        (Verb::Substitute, [image, base]) => {
+            return Ok(TemplateEdit::Substitutes(SubstitutesEdit::Add {
+                image: image.to_string(),
+                base: base.to_string(),
+            }));
+        }
+        (Verb::Unsubstitute, [base]) => {
+            return Ok(TemplateEdit::Substitutes(SubstitutesEdit::Remove {
+                base: base.to_string(),
+            }));
+        }
         (Verb::AddImage, [image, maturity]) => SemverEdit::AddBundle {
             image: image.to_string(),
             maturity: maturity_of(maturity).ok_or_else(usage)?,
@@ -131,6 +145,14 @@ mod tests {
         assert_eq!(
             parse(Verb::Generate, "both"),
             Err("usage: generate major|minor on|off".to_string())
+        );
+        assert_eq!(
+            parse(Verb::Substitute, "quay.io/a/b:1 b.v1").map(|e| e.describe()),
+            Ok("substitute quay.io/a/b:1 for b.v1".to_string())
+        );
+        assert_eq!(
+            parse(Verb::Unsubstitute, "a b"),
+            Err("usage: unsubstitute BASE".to_string())
         );
         assert_eq!(
             parse(Verb::RemoveImage, ""),

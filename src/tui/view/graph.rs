@@ -229,7 +229,24 @@ fn row_line(
         spans.push(Span::styled("+ ", theme.role(Role::Added)));
     }
     spans.push(Span::styled(row.label.clone(), style));
+    if let Some(said) = row.entry.and_then(|n| substitution(l, &g.graph[n].name)) {
+        spans.push(Span::styled(said, theme.role(Role::Notice)));
+    }
     Line::from(spans)
+}
+
+/// In a substitutes template's rendering: what substitutions made of this entry (in a chain, a
+/// substitute is the base of the next one too).
+fn substitution(l: &Loaded, name: &str) -> Option<String> {
+    let subs = l.ws.templates()?.shown_template().substitutions();
+    let mut said = String::new();
+    if let Some((base, _)) = subs.iter().find(|(_, s)| s == name) {
+        said.push_str(&format!("  ⇐ substitutes {base}"));
+    }
+    if let Some((_, by)) = subs.iter().find(|(b, _)| b == name) {
+        said.push_str(&format!("  ⇒ substituted by {by}"));
+    }
+    (!said.is_empty()).then_some(said)
 }
 
 /// The colour of one cell of the lanes: the node by the entry's marks, a lane by its edge kind.

@@ -278,7 +278,11 @@ fn mapping_rules(
                     ));
                     continue;
                 }
-                if (kind == schemas::BASIC || kind == schemas::SEMVER) && schema != Some(kind) {
+                if (kind == schemas::BASIC
+                    || kind == schemas::SEMVER
+                    || kind == schemas::SUBSTITUTES)
+                    && schema != Some(kind)
+                {
                     out.push(Diagnostic::error(
                         c::TEMPLATE_TYPE,
                         Location::new(&ci, *kind_line, 0),

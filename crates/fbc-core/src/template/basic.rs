@@ -134,13 +134,18 @@ impl Basic {
             blobs,
             notes: Vec::new(),
             images,
+            as_written: Vec::new(),
         })
     }
 }
 
 /// Reads one entry the way opm's loader reads a catalog object. A problem comes with the line of the
 /// value at fault when known (0 otherwise).
-fn entry(item: &Node, notes: &mut Vec<String>, file: &str) -> Result<Entry, canonical::Fault> {
+pub(crate) fn entry(
+    item: &Node,
+    notes: &mut Vec<String>,
+    file: &str,
+) -> Result<Entry, canonical::Fault> {
     if item.is_null() {
         return Err((0, "an entry is null; it must be a catalog object".into()));
     }

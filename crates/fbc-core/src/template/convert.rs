@@ -1,6 +1,7 @@
-//! From a rendered catalog back to a basic template (what `opm alpha convert-template basic` does):
-//! a package's objects as they are, each bundle reduced to `{schema: olm.bundle, image: REF}`, so a
-//! catalog kept by hand can move to a template that renders to it again.
+//! From a rendered catalog back to a template (what `opm alpha convert-template basic` and
+//! `substitutes` do): a package's objects as they are, each bundle reduced to `{schema: olm.bundle,
+//! image: REF}` in a basic template, or kept whole in a substitutes template (with no substitutions
+//! yet), so a catalog kept by hand can move to a template that renders to it again.
 
 use serde_json::{Map, Value};
 
@@ -22,6 +23,26 @@ pub enum ConvertError {
 /// The basic template for `package`: its objects in opm's order (the package, channels, bundles,
 /// other objects, deprecations), `schema` first in each, bundles by image only.
 pub fn basic_template(catalog: &Catalog, package: &str) -> Result<Value, ConvertError> {
+    let entries = entries(catalog, package, true)?;
+    let mut template = Map::new();
+    template.insert("schema".into(), Value::from(super::schemas::BASIC));
+    template.insert("entries".into(), Value::Array(entries));
+    Ok(Value::Object(template))
+}
+
+/// The substitutes template for `package`: its objects in opm's order, `schema` first in each,
+/// bundles whole, and an empty list of substitutions.
+pub fn substitutes_template(catalog: &Catalog, package: &str) -> Result<Value, ConvertError> {
+    let entries = entries(catalog, package, false)?;
+    let mut template = Map::new();
+    template.insert("schema".into(), Value::from(super::schemas::SUBSTITUTES));
+    template.insert("entries".into(), Value::Array(entries));
+    template.insert("substitutions".into(), Value::Array(Vec::new()));
+    Ok(Value::Object(template))
+}
+
+/// The package's objects as template entries; bundles by image only when `by_image`.
+fn entries(catalog: &Catalog, package: &str, by_image: bool) -> Result<Vec<Value>, ConvertError> {
     let idx = catalog
         .index()
         .package(package)
@@ -42,21 +63,18 @@ pub fn basic_template(catalog: &Catalog, package: &str) -> Result<Value, Convert
     }
     let mut entries = Vec::new();
     for blob in crate::catalog::emit::ordered(&blobs) {
-        entries.push(entry(package, blob)?);
+        entries.push(entry(package, blob, by_image)?);
     }
-    let mut template = Map::new();
-    template.insert("schema".into(), Value::from(super::schemas::BASIC));
-    template.insert("entries".into(), Value::Array(entries));
-    Ok(Value::Object(template))
+    Ok(entries)
 }
 
 /// One template entry: `schema` first, then `package`, `name` and `defaultChannel`, then the
-/// object's other keys in their order; a bundle is only its schema and image.
-fn entry(package: &str, blob: &Value) -> Result<Value, ConvertError> {
+/// object's other keys in their order; a bundle is only its schema and image when `by_image`.
+fn entry(package: &str, blob: &Value, by_image: bool) -> Result<Value, ConvertError> {
     let schema = blob.get("schema").cloned().unwrap_or(Value::Null);
     let mut out = Map::new();
     out.insert("schema".into(), schema.clone());
-    if schema == schema::BUNDLE {
+    if schema == schema::BUNDLE && by_image {
         let image = blob
             .get("image")
             .and_then(Value::as_str)

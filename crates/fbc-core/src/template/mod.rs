@@ -20,6 +20,7 @@ pub mod render_all;
 pub mod repository;
 pub mod semver;
 pub mod source;
+pub mod substitutes;
 
 use std::fmt;
 use std::path::Path;
@@ -47,19 +48,38 @@ pub mod schemas {
     pub const COMPOSITE_CATALOGS: &str = "olm.composite.catalogs";
 }
 
-/// One problem with a template, at a line of its file (0 when no line applies).
+/// One problem with a template, at a line of its file (0 when no line applies) and, when known, a
+/// column, with a hint saying how to fix it when one is known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     pub line: u32,
+    /// 1-based; 0 when only the line is known.
+    pub column: u32,
     pub message: String,
+    pub hint: Option<String>,
 }
 
 impl Problem {
     pub fn new(line: u32, message: impl Into<String>) -> Self {
         Problem {
             line,
+            column: 0,
             message: message.into(),
+            hint: None,
         }
+    }
+
+    /// The problem placed at `line` and `column`.
+    pub fn at(line: u32, column: u32, message: impl Into<String>) -> Self {
+        Problem {
+            column,
+            ..Problem::new(line, message)
+        }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
     }
 }
 
@@ -94,8 +114,13 @@ impl fmt::Display for TemplateError {
             }
             if p.line == 0 {
                 write!(f, "{}: {}", self.file, p.message)?;
-            } else {
+            } else if p.column == 0 {
                 write!(f, "{}:{}: {}", self.file, p.line, p.message)?;
+            } else {
+                write!(f, "{}:{}:{}: {}", self.file, p.line, p.column, p.message)?;
+            }
+            if let Some(h) = &p.hint {
+                write!(f, "\n  hint: {h}")?;
             }
         }
         Ok(())
@@ -118,6 +143,7 @@ pub struct Template {
 pub enum Body {
     Basic(basic::Basic),
     Semver(semver::Semver),
+    Substitutes(substitutes::Substitutes),
 }
 
 /// A rendered template: the catalog blobs it generates, and notes about how they were made.
@@ -128,6 +154,9 @@ pub struct Rendered {
     /// The bundle images the template names, each with its line: their bundles are what opm
     /// renders from the images (other bundles of a basic template are passed through as written).
     pub images: Vec<(String, u32)>,
+    /// Indices into `blobs` of bundles the template holds as written (a substitutes template's
+    /// entries): opm renders no image for them, so no migration touches them.
+    pub as_written: Vec<usize>,
 }
 
 impl Rendered {
@@ -143,6 +172,7 @@ impl Template {
         match self.body {
             Body::Basic(_) => schemas::BASIC,
             Body::Semver(_) => schemas::SEMVER,
+            Body::Substitutes(_) => schemas::SUBSTITUTES,
         }
     }
 
@@ -152,6 +182,7 @@ impl Template {
         match &self.body {
             Body::Basic(b) => b.images(),
             Body::Semver(s) => s.images(),
+            Body::Substitutes(s) => s.images(),
         }
     }
 
@@ -164,6 +195,7 @@ impl Template {
         let mut out = match &self.body {
             Body::Basic(b) => b.render(&self.file, source, opm)?,
             Body::Semver(s) => s.render(&self.file, source, opm)?,
+            Body::Substitutes(s) => s.render(&self.file, source, opm)?,
         };
         let mut notes = self.notes.clone();
         notes.append(&mut out.notes);
@@ -208,11 +240,7 @@ pub fn parse_node(
         schemas::BASIC => Body::Basic(basic::Basic::parse(file, &node, &mut notes)?),
         schemas::SEMVER => Body::Semver(semver::Semver::parse(file, &node)?),
         schemas::SUBSTITUTES => {
-            return Err(TemplateError::new(
-                file,
-                node.pos().line,
-                "olm.template.substitutes templates are not supported: only olm.template.basic and olm.semver are",
-            ));
+            Body::Substitutes(substitutes::Substitutes::parse(file, &node, &mut notes)?)
         }
         schemas::COMPOSITE | schemas::COMPOSITE_CATALOGS => {
             return Err(TemplateError::new(

@@ -82,6 +82,16 @@ impl OpmVersion {
         minor: 61,
         patch: 0,
     };
+    /// The first supported release with a substitutes template (it came in v1.62.0).
+    pub const V1_67_0: OpmVersion = OpmVersion {
+        minor: 67,
+        patch: 0,
+    };
+    /// The first release comparing a substitute by its VersionRelease.
+    pub const V1_69_0: OpmVersion = OpmVersion {
+        minor: 69,
+        patch: 0,
+    };
     pub const V1_71_0: OpmVersion = OpmVersion {
         minor: 71,
         patch: 0,

@@ -173,6 +173,13 @@ pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
         ));
         jobs_by_name(&op.templates, &mut notes)?
     };
+    if let Some(j) = jobs.iter().find(|j| j.kind == schemas::SUBSTITUTES) {
+        notes.push(format!(
+            "{} maps {} as olm.template.substitutes: rendered as opm renders it, though the community pipeline's ci.yaml schema and render_catalogs.sh take only olm.template.basic and olm.semver",
+            ci.display(),
+            j.template_name
+        ));
+    }
     let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
     for name in existing_catalogs(&root, &operator) {
         if !mapped.contains(&name) {
@@ -214,9 +221,9 @@ fn jobs_from_ci(
     let mut seen: HashSet<&str> = HashSet::new();
     let mut jobs = Vec::new();
     for m in mappings {
-        if m.kind != schemas::BASIC && m.kind != schemas::SEMVER {
+        if m.kind != schemas::BASIC && m.kind != schemas::SEMVER && m.kind != schemas::SUBSTITUTES {
             return Err(bad(format!(
-                "unknown template type '{}' for {} (olm.template.basic or olm.semver)",
+                "unknown template type '{}' for {} (olm.template.basic, olm.semver or olm.template.substitutes)",
                 m.kind, m.template_name
             )));
         }
@@ -489,11 +496,10 @@ fn prepare(
     memo: Option<&MigrationMemo>,
 ) -> Result<(), TemplateError> {
     if migrate {
-        for blob in rendered
-            .blobs
-            .iter_mut()
-            .filter(|b| b["schema"] == crate::catalog::schema::BUNDLE)
-        {
+        let as_written = rendered.as_written.clone();
+        for (_, blob) in rendered.blobs.iter_mut().enumerate().filter(|(i, b)| {
+            b["schema"] == crate::catalog::schema::BUNDLE && !as_written.contains(i)
+        }) {
             let name = blob["name"].as_str().unwrap_or_default().to_string();
             crate::bundle::migrate_bundle_objects_with(blob, memo)
                 .map_err(|e| TemplateError::new(file, 0, format!("bundle {name}: {e}")))?;
@@ -815,6 +821,7 @@ mod tests {
                 .zip(1..)
                 .map(|(i, l)| (i.to_string(), l))
                 .collect(),
+            as_written: Vec::new(),
         };
         let refused = |migrate: bool| -> Vec<u32> {
             check_forms("t.yaml", &rendered, migrate)

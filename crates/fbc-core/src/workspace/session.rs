@@ -96,6 +96,12 @@ impl Session {
                     e.field()
                 )))
             }
+            (Session::Catalog(_), TemplateEdit::Substitutes(e)) => {
+                Err(TemplateEditError::CannotExpress(format!(
+                    "a catalog has no {}: that is a substitutes template's, and no template is open",
+                    e.field()
+                )))
+            }
             (Session::Templates(set), e) => set.apply_template(e),
         }
     }

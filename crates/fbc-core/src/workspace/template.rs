@@ -26,6 +26,8 @@ pub struct TemplateWorkspace {
     rendering: Result<Rendered, TemplateError>,
     rendered: Catalog,
     report: Report,
+    /// A substitutes template's substitutions as rendered: (base, substitute's bundle name).
+    substitutions: Vec<(String, String)>,
     /// The opm release the template renders as (the flag's, its operator's Makefile's or the
     /// default), or why the Makefile's cannot be used.
     opm: Result<OpmChoice, OpmVersionError>,
@@ -75,6 +77,7 @@ impl TemplateWorkspace {
             rendering: Err(TemplateError::many("", Vec::new())),
             rendered: Catalog::in_memory(Path::new(".")),
             report: Report::default(),
+            substitutions: Vec::new(),
             opm,
         };
         ws.rerender();
@@ -104,6 +107,12 @@ impl TemplateWorkspace {
     /// The rendering's problems, each at the template line it comes from.
     pub fn report(&self) -> &Report {
         &self.report
+    }
+
+    /// A substitutes template's substitutions in the rendering: for each, the base bundle and the
+    /// bundle that took its place (none when the template is of another kind or does not render).
+    pub fn substitutions(&self) -> &[(String, String)] {
+        &self.substitutions
     }
 
     /// Applies an edit, re-renders, and says which errors it introduced and fixed.
@@ -228,6 +237,7 @@ impl TemplateWorkspace {
         };
         match template.render(self.sources.as_ref(), opm) {
             Ok(r) => {
+                self.substitutions = substitutions_of(&template.body, &r);
                 self.rendered = catalog_of(&r);
                 let checked = validate::validate(&self.rendered);
                 self.report = Report {
@@ -247,15 +257,24 @@ impl TemplateWorkspace {
     }
 
     fn set_failed(&mut self, why: TemplateError) {
+        self.substitutions.clear();
         let file = self.doc.name();
-        let line = why.problems.first().map_or(0, |p| p.line);
+        let first = why.problems.first();
+        let (line, column) = first.map_or((0, 1), |p| (p.line, p.column.max(1)));
+        // The hint goes where the problems pane shows hints, not into the message.
+        let mut plain = why.clone();
+        plain.problems.iter_mut().for_each(|p| p.hint = None);
+        let mut d = Diagnostic::new(
+            crate::catalog::codes::catalog::SYNTAX,
+            Severity::Error,
+            Location::new(&file, line, column),
+            format!("the template does not render: {plain}"),
+        );
+        if let Some(h) = first.and_then(|p| p.hint.clone()) {
+            d = d.with_hint(h);
+        }
         self.report = Report {
-            diagnostics: vec![Diagnostic::new(
-                crate::catalog::codes::catalog::SYNTAX,
-                Severity::Error,
-                Location::new(&file, line, 1),
-                format!("the template does not render: {why}"),
-            )],
+            diagnostics: vec![d],
         };
         self.rendered = Catalog::in_memory(Path::new("."));
         self.rendering = Err(why);
@@ -273,6 +292,25 @@ fn errors(report: &Report) -> Vec<Diagnostic> {
 
 fn same(a: &Diagnostic, b: &Diagnostic) -> bool {
     a.code == b.code && a.message == b.message
+}
+
+/// Each substitution of a substitutes template: its base and the name of the bundle its image
+/// rendered to.
+fn substitutions_of(body: &Body, r: &Rendered) -> Vec<(String, String)> {
+    let Body::Substitutes(s) = body else {
+        return Vec::new();
+    };
+    s.substitutions
+        .iter()
+        .filter_map(|x| {
+            let bundle = r.blobs.iter().find(|b| {
+                b.get("schema").and_then(serde_json::Value::as_str) == Some(schema::BUNDLE)
+                    && b.get("image").and_then(serde_json::Value::as_str) == Some(x.name.as_str())
+            })?;
+            let name = bundle.get("name")?.as_str()?;
+            Some((x.base.clone(), name.to_string()))
+        })
+        .collect()
 }
 
 /// The rendered blobs as an in-memory catalog, for checking and drawing.
@@ -315,12 +353,24 @@ fn template_line(
         let images = match body {
             Body::Basic(t) => t.images(),
             Body::Semver(s) => s.images(),
+            Body::Substitutes(s) => s.images(),
         };
         images.into_iter().find_map(|(image, line)| {
             let v = sources.bundle_for_image(&image)?.ok()?;
             (v.get("name").and_then(serde_json::Value::as_str) == Some(b)).then_some(line)
         })
     };
+    if let Body::Substitutes(s) = body {
+        // An object the entries define, else the substitute bundle's image.
+        return s
+            .entry_line(o)
+            .or_else(|| o.bundle.as_deref().and_then(bundle_line))
+            .or_else(|| {
+                let mut only = o.clone();
+                only.bundle = None;
+                s.entry_line(&only)
+            });
+    }
     if let Body::Basic(_) = body {
         let entries = edit::entries_of(doc.node());
         let named = |schema_name: &str, name: &str| {

@@ -19,10 +19,12 @@ mod basic;
 mod doc;
 pub mod release;
 mod semver;
+mod substitutes;
 
 pub use basic::{entries_of, schema_of};
 pub use doc::{DocError, TemplateDoc};
 pub use semver::{SemverEdit, SemverFlag, maturity_of};
+pub use substitutes::SubstitutesEdit;
 
 use crate::catalog::node::Node;
 use crate::edit::{Edit, EditError};
@@ -37,6 +39,8 @@ pub enum TemplateEdit {
     Catalog(Edit),
     /// An edit only a semver template has.
     Semver(SemverEdit),
+    /// An edit of a substitutes template's `substitutions`.
+    Substitutes(SubstitutesEdit),
 }
 
 impl TemplateEdit {
@@ -45,6 +49,7 @@ impl TemplateEdit {
         match self {
             TemplateEdit::Catalog(e) => e.describe(),
             TemplateEdit::Semver(e) => e.describe(),
+            TemplateEdit::Substitutes(e) => e.describe(),
         }
     }
 }
@@ -91,5 +96,25 @@ pub fn apply(
             semver::apply(doc, s, &translated)
         }
         (Body::Semver(s), TemplateEdit::Semver(e)) => semver::apply(doc, s, e),
+        (Body::Substitutes(s), TemplateEdit::Substitutes(e)) => substitutes::apply(doc, s, e),
+        (Body::Substitutes(_), TemplateEdit::Catalog(e)) => {
+            Err(TemplateEditError::CannotExpress(format!(
+                "{}: a substitutes template's entries are edited as written (in $EDITOR); its own edits add and drop substitutions ({})",
+                doc.name(),
+                e.describe()
+            )))
+        }
+        (Body::Substitutes(_), TemplateEdit::Semver(e)) => {
+            Err(TemplateEditError::CannotExpress(format!(
+                "{}: a substitutes template has no {}; that is a semver template's setting",
+                doc.name(),
+                e.field()
+            )))
+        }
+        (_, TemplateEdit::Substitutes(e)) => Err(TemplateEditError::CannotExpress(format!(
+            "{}: only a substitutes template has {}",
+            doc.name(),
+            e.field()
+        ))),
     }
 }

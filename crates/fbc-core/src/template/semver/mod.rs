@@ -154,6 +154,7 @@ impl Semver {
             blobs,
             notes,
             images,
+            as_written: Vec::new(),
         })
     }
 

@@ -201,7 +201,7 @@ impl TemplateSet {
         // read from the rendering before the edit. A guided edit names its package.
         let (package, before) = match &edit {
             TemplateEdit::Catalog(e) => (e.package().to_string(), None),
-            TemplateEdit::Semver(_) => (
+            TemplateEdit::Semver(_) | TemplateEdit::Substitutes(_) => (
                 self.catalog()
                     .index()
                     .package_names()
