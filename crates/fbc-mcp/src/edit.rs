@@ -8,10 +8,10 @@ use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::template::Sources;
 use fbc_core::template::edit::TemplateDoc;
 use fbc_core::template::files::{holds_templates, template_files};
+use fbc_core::workspace::SaveError;
 use fbc_core::workspace::Workspace;
 use fbc_core::workspace::template::TemplateWorkspace;
 use fbc_core::workspace::templates::{self, save_root_of};
-use fbc_core::workspace::SaveError;
 use serde_json::{Value, json};
 
 use crate::args::{EditArgs, Verb};
@@ -148,7 +148,10 @@ fn in_templates(
         template_files(path)
     };
     if files.is_empty() {
-        return Err(ToolError::refused(format!("{}: no templates in it", args.path)));
+        return Err(ToolError::refused(format!(
+            "{}: no templates in it",
+            args.path
+        )));
     }
     // The directory a save writes in, fixed before anything is read; every file planned is
     // checked again to lie inside the served directories.
@@ -163,13 +166,16 @@ fn in_templates(
     let mut tried = Vec::new();
     let mut not_applied = Vec::new();
     for t in &files {
+        roots.check_repository_of(t)?;
         let (sources, _) = Sources::for_template(t, &[], extra.clone(), None)
             .map_err(|e| ToolError::refused(e.to_string()))?;
         let mut ws = TemplateWorkspace::open_as(t, Box::new(sources), None)
             .map_err(|e| ToolError::refused(e.to_string()))?;
         match ws.apply(edit.clone()) {
             Ok(outcome) => {
-                let diff = ws.preview().map_err(|e| ToolError::refused(e.to_string()))?;
+                let diff = ws
+                    .preview()
+                    .map_err(|e| ToolError::refused(e.to_string()))?;
                 let dir = t.parent().unwrap_or(Path::new("/"));
                 tried.push(Tried {
                     introduced: problem::values(roots, dir, &outcome.introduced),
@@ -177,13 +183,21 @@ fn in_templates(
                     diff,
                 });
             }
-            Err(e) => not_applied.push(json!({ "template": roots.show(t), "reason": e.to_string() })),
+            Err(e) => {
+                not_applied.push(json!({ "template": roots.show(t), "reason": e.to_string() }))
+            }
         }
     }
     if tried.is_empty() {
         let reasons: Vec<String> = not_applied
             .iter()
-            .map(|n| format!("{}: {}", n["template"].as_str().unwrap_or_default(), n["reason"].as_str().unwrap_or_default()))
+            .map(|n| {
+                format!(
+                    "{}: {}",
+                    n["template"].as_str().unwrap_or_default(),
+                    n["reason"].as_str().unwrap_or_default()
+                )
+            })
             .collect();
         return Err(ToolError::refused(format!(
             "{} applies to none of the templates ({})",
@@ -216,8 +230,8 @@ fn in_templates(
         r.concat()
     };
     let docs: Vec<&TemplateDoc> = tried.iter().map(|t| t.ws.doc()).collect();
-    let planned = templates::plan_files(&root, &docs, &[], &rerendered)
-        .map_err(|e| write_failed(&e))?;
+    let planned =
+        templates::plan_files(&root, &docs, &[], &rerendered).map_err(|e| write_failed(&e))?;
     for p in &planned {
         let file = root.path().join(&p.rel);
         if !roots.dirs().iter().any(|r| file.starts_with(r)) {

@@ -17,7 +17,10 @@ pub enum ToolError {
     /// The edit would leave the catalog or a template's rendering invalid; `problems` are the
     /// errors it would add.
     #[error("{message}")]
-    Invalid { message: String, problems: Vec<Value> },
+    Invalid {
+        message: String,
+        problems: Vec<Value>,
+    },
 }
 
 impl ToolError {

@@ -26,15 +26,15 @@ pub enum ServeError {
     Connection(String),
 }
 
-/// The names of the tools, in the order they are listed.
+/// The names of the tools, in the order `tools/list` gives them (by name).
 pub const TOOLS: [&str; 7] = [
-    "list",
-    "upgrade_path",
-    "validate",
     "diff",
+    "edit",
+    "list",
     "render",
     "repo_check",
-    "edit",
+    "upgrade_path",
+    "validate",
 ];
 
 /// Serves MCP on standard input and output until the client closes the connection.

@@ -58,10 +58,9 @@ pub fn upgrade_path(roots: &Roots, args: UpgradePathArgs) -> Result<Value, ToolE
         ));
     }
     let catalog = load(&dir, false)?;
-    let idx = catalog
-        .index()
-        .package(&args.package)
-        .ok_or_else(|| ToolError::refused(format!("no package {:?} in the catalog", args.package)))?;
+    let idx = catalog.index().package(&args.package).ok_or_else(|| {
+        ToolError::refused(format!("no package {:?} in the catalog", args.package))
+    })?;
     if let Some(c) = &args.channel
         && idx.channel(c).is_none()
     {
@@ -76,13 +75,8 @@ pub fn upgrade_path(roots: &Roots, args: UpgradePathArgs) -> Result<Value, ToolE
             names.join(", ")
         )));
     }
-    let query = UpgradeQuery::new(
-        &catalog,
-        &args.package,
-        args.channel.as_deref(),
-        &args.from,
-    )
-    .map_err(|e| ToolError::refused(e.to_string()))?;
+    let query = UpgradeQuery::new(&catalog, &args.package, args.channel.as_deref(), &args.from)
+        .map_err(|e| ToolError::refused(e.to_string()))?;
     let (mut value, reached) = match args.olm {
         Olm::V0 => query.v0_json(),
         Olm::V1 => query.v1_json(&args.package, args.channel.as_deref()),
@@ -137,9 +131,7 @@ pub fn validate(roots: &Roots, args: ValidateArgs) -> Result<Value, ToolError> {
 /// A git revision as given, refused when git could take it for an option.
 fn revision(rev: &str) -> Result<&str, ToolError> {
     if rev.is_empty() || rev.starts_with('-') || rev.chars().any(char::is_control) {
-        return Err(ToolError::refused(format!(
-            "{rev:?} is not a git revision"
-        )));
+        return Err(ToolError::refused(format!("{rev:?} is not a git revision")));
     }
     Ok(rev)
 }
@@ -157,8 +149,9 @@ pub fn diff(roots: &Roots, args: DiffArgs) -> Result<Value, ToolError> {
         }
         (None, Some(rev)) => {
             let rev = revision(rev)?;
-            let tmp = tempfile::tempdir()
-                .map_err(|e| ToolError::refused(format!("cannot make a temporary directory: {e}")))?;
+            let tmp = tempfile::tempdir().map_err(|e| {
+                ToolError::refused(format!("cannot make a temporary directory: {e}"))
+            })?;
             diff::git::checkout(&old_dir, rev, tmp.path())
                 .map_err(|e| ToolError::refused(e.to_string()))?;
             let (old, new) = (load(tmp.path(), false)?, load(&old_dir, false)?);
@@ -178,6 +171,7 @@ pub fn diff(roots: &Roots, args: DiffArgs) -> Result<Value, ToolError> {
 /// `render`.
 pub fn render(roots: &Roots, args: RenderArgs) -> Result<Value, ToolError> {
     let file = roots.resolve(&args.path)?;
+    roots.check_repository_of(&file)?;
     let catalogs = args
         .catalog
         .iter()
@@ -219,7 +213,12 @@ pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<Value, ToolError
     use fbc_core::repo;
     let root = roots.resolve(&args.path)?;
     let options = repo::Options {
-        git_base: args.git.as_deref().map(revision).transpose()?.map(str::to_string),
+        git_base: args
+            .git
+            .as_deref()
+            .map(revision)
+            .transpose()?
+            .map(str::to_string),
     };
     let report = repo::check(&root, &options).map_err(|e| ToolError::refused(e.to_string()))?;
     Ok(json!({

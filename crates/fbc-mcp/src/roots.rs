@@ -116,6 +116,38 @@ impl Roots {
         Ok(path)
     }
 
+    /// A template in a repository layout (`REPO/operators/OP/catalog-templates/T`, or
+    /// `REPO/operators/OP/T`) is rendered from its repository's catalogs and bundle directories, and
+    /// saved with the catalogs it maps to: the repository must be served too.
+    pub fn check_repository_of(&self, template: &Path) -> Result<(), PathError> {
+        let Some(dir) = template.parent() else {
+            return Ok(());
+        };
+        let op = if dir.file_name().is_some_and(|n| n == "catalog-templates") {
+            dir.parent()
+        } else {
+            Some(dir)
+        };
+        let operators = op.and_then(Path::parent);
+        let Some(repo) = operators
+            .filter(|o| o.file_name().is_some_and(|n| n == "operators"))
+            .and_then(Path::parent)
+        else {
+            return Ok(());
+        };
+        if self.inside(repo) {
+            return Ok(());
+        }
+        Err(PathError::Outside {
+            path: format!(
+                "{} (the repository of {})",
+                repo.display(),
+                template.display()
+            ),
+            roots: self.describe(),
+        })
+    }
+
     /// `path` as shown to a client: relative to the root holding it (`.` for the root itself).
     pub fn show(&self, path: &Path) -> String {
         for r in &self.dirs {
@@ -147,7 +179,10 @@ mod tests {
         assert_eq!(r.resolve("cat").unwrap(), base.join("a/cat"));
         assert_eq!(r.resolve("./other").unwrap(), base.join("b/other"));
         assert_eq!(r.resolve("").unwrap(), base.join("a"));
-        assert_eq!(r.resolve("new/file.yaml").unwrap(), base.join("a/new/file.yaml"));
+        assert_eq!(
+            r.resolve("new/file.yaml").unwrap(),
+            base.join("a/new/file.yaml")
+        );
         let abs = base.join("b/other").display().to_string();
         assert_eq!(r.resolve(&abs).unwrap(), base.join("b/other"));
     }
@@ -156,14 +191,41 @@ mod tests {
     fn anything_outside_the_roots_is_refused_and_said() {
         let (tmp, r) = roots();
         let e = r.resolve("/etc/passwd").unwrap_err();
-        assert!(e.to_string().contains("outside the directories this server reads"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("outside the directories this server reads"),
+            "{e}"
+        );
         assert!(matches!(r.resolve("../b"), Err(PathError::Refused { .. })));
-        assert!(matches!(r.resolve("cat/\u{1b}x"), Err(PathError::Refused { .. })));
+        assert!(matches!(
+            r.resolve("cat/\u{1b}x"),
+            Err(PathError::Refused { .. })
+        ));
         // A link inside a root that leads out of every root.
         std::os::unix::fs::symlink("/etc", tmp.path().join("a/etc")).unwrap();
-        assert!(matches!(r.resolve("etc/hostname"), Err(PathError::Outside { .. })));
+        assert!(matches!(
+            r.resolve("etc/hostname"),
+            Err(PathError::Outside { .. })
+        ));
         let parent = tmp.path().display().to_string();
         assert!(matches!(r.resolve(&parent), Err(PathError::Outside { .. })));
+    }
+
+    #[test]
+    fn a_template_in_a_repository_needs_the_repository_served() {
+        let tmp = tempfile::tempdir().unwrap();
+        let op = tmp.path().join("repo/operators/op");
+        std::fs::create_dir_all(op.join("catalog-templates")).unwrap();
+        let t = op.join("catalog-templates/v4.18.yaml");
+        let narrow = Roots::new(std::slice::from_ref(&op)).unwrap();
+        let t = t.canonicalize().unwrap_or(guard_path::absolute(&t));
+        let e = narrow.check_repository_of(&t).unwrap_err();
+        assert!(e.to_string().contains("(the repository of"), "{e}");
+        let whole = Roots::new(&[tmp.path().join("repo")]).unwrap();
+        assert_eq!(whole.check_repository_of(&t), Ok(()));
+        // Outside a repository layout nothing more is needed.
+        let plain = tmp.path().join("repo/templates/basic.yaml");
+        assert_eq!(narrow.check_repository_of(&plain), Ok(()));
     }
 
     #[test]

@@ -1,13 +1,11 @@
 //! The server: its tools, each a thin call into [`crate::read`] or [`crate::edit`] run on tokio's
 //! blocking pool, and what it tells a client when it connects.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
-};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::Value;
 
@@ -22,7 +20,17 @@ use crate::{edit, read};
 #[derive(Clone)]
 pub struct Server {
     roots: Arc<Roots>,
+    /// Calls arrive concurrently: reading tools share it, an edit holds it alone, so no read sees
+    /// a save half made and no two edits of one file race.
+    turn: Arc<RwLock<()>>,
     tool_router: ToolRouter<Server>,
+}
+
+/// Whether a tool only reads, or may write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    Read,
+    Write,
 }
 
 /// A tool's answer: its JSON as structured content, or its refusal as a tool error.
@@ -41,11 +49,24 @@ impl Server {
     /// Runs `work` on the blocking pool (the engine reads files and uses every core).
     async fn run<A: Send + 'static>(
         &self,
+        access: Access,
         args: A,
         work: fn(&Roots, A) -> Result<Value, ToolError>,
     ) -> CallToolResult {
         let roots = Arc::clone(&self.roots);
-        match tokio::task::spawn_blocking(move || work(&roots, args)).await {
+        let turn = Arc::clone(&self.turn);
+        let task = move || {
+            // The lock guards no data, only turns: one poisoned by a panicking tool is taken as
+            // it is.
+            if access == Access::Write {
+                let _alone = turn.write().unwrap_or_else(|p| p.into_inner());
+                work(&roots, args)
+            } else {
+                let _shared = turn.read().unwrap_or_else(|p| p.into_inner());
+                work(&roots, args)
+            }
+        };
+        match tokio::task::spawn_blocking(task).await {
             Ok(result) => reply(result),
             Err(e) => reply(Err(ToolError::refused(format!("the tool stopped: {e}")))),
         }
@@ -57,6 +78,7 @@ impl Server {
     pub fn new(roots: Roots) -> Server {
         Server {
             roots: Arc::new(roots),
+            turn: Arc::new(RwLock::new(())),
             tool_router: Self::tool_router(),
         }
     }
@@ -65,35 +87,35 @@ impl Server {
     /// `package` and `channel`, the channel's entries (version, replaces, skips, skipRange).
     #[tool(name = "list", annotations(read_only_hint = true))]
     async fn list(&self, Parameters(args): Parameters<ListArgs>) -> CallToolResult {
-        self.run(args, read::list).await
+        self.run(Access::Read, args, read::list).await
     }
 
     /// How a cluster running `from` (a bundle name or version) reaches the channel head under
     /// OLM v0, hop by hop, or why not; or where OLM v1's upgrades lead (`olm: "v1"`).
     #[tool(name = "upgrade_path", annotations(read_only_hint = true))]
     async fn upgrade_path(&self, Parameters(args): Parameters<UpgradePathArgs>) -> CallToolResult {
-        self.run(args, read::upgrade_path).await
+        self.run(Access::Read, args, read::upgrade_path).await
     }
 
     /// Check a catalog with opm's rules (the same verdict) and the lints opm lacks, optionally a
     /// CI's profile too: every problem with code, severity, file, line, message and hint.
     #[tool(name = "validate", annotations(read_only_hint = true))]
     async fn validate(&self, Parameters(args): Parameters<ValidateArgs>) -> CallToolResult {
-        self.run(args, read::validate).await
+        self.run(Access::Read, args, read::validate).await
     }
 
     /// What changed between two catalogs by meaning (`old` and `new`), or between a catalog
     /// directory at a git revision and now (`old` and `git`).
     #[tool(name = "diff", annotations(read_only_hint = true))]
     async fn diff(&self, Parameters(args): Parameters<DiffArgs>) -> CallToolResult {
-        self.run(args, read::diff).await
+        self.run(Access::Read, args, read::diff).await
     }
 
     /// Render an olm.template.basic or olm.semver template into a catalog offline, its bundles
     /// taken from catalogs and bundle directories under the served directories.
     #[tool(name = "render", annotations(read_only_hint = true))]
     async fn render(&self, Parameters(args): Parameters<RenderArgs>) -> CallToolResult {
-        self.run(args, read::render).await
+        self.run(Access::Read, args, read::render).await
     }
 
     /// Check a whole operator repository (community-operators-prod, certified-operators,
@@ -101,7 +123,7 @@ impl Server {
     /// validated; with `git`, the pull-request rules.
     #[tool(name = "repo_check", annotations(read_only_hint = true))]
     async fn repo_check(&self, Parameters(args): Parameters<RepoCheckArgs>) -> CallToolResult {
-        self.run(args, read::repo_check).await
+        self.run(Access::Read, args, read::repo_check).await
     }
 
     /// One guided edit of a catalog or of templates (verbs and argument names as `fbc-edit edit`'s
@@ -110,10 +132,14 @@ impl Server {
     /// the reason.
     #[tool(
         name = "edit",
-        annotations(read_only_hint = false, destructive_hint = false, idempotent_hint = false)
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false
+        )
     )]
     async fn edit(&self, Parameters(args): Parameters<EditArgs>) -> CallToolResult {
-        self.run(args, edit::edit).await
+        self.run(Access::Write, args, edit::edit).await
     }
 }
 

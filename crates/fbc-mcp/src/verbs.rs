@@ -68,7 +68,14 @@ fn only(args: &EditArgs, allowed: &[&str]) -> Result<(), ToolError> {
 /// The arguments each verb takes.
 pub fn arguments(verb: Verb) -> &'static [&'static str] {
     match verb {
-        Verb::Promote => &["package", "bundle", "channel", "skips", "skip_range", "replaces"],
+        Verb::Promote => &[
+            "package",
+            "bundle",
+            "channel",
+            "skips",
+            "skip_range",
+            "replaces",
+        ],
         Verb::SetDefaultChannel | Verb::DeleteChannel => &["package", "channel"],
         Verb::CreateChannel => &["package", "channel", "bundle"],
         Verb::AddSkips | Verb::RemoveSkips => &["package", "channel", "entry", "skips"],
@@ -211,7 +218,8 @@ pub fn catalog_edit(args: &EditArgs, rendered: Option<Rendered>) -> Result<Edit,
         },
         Verb::AddBundle => {
             let channel = s("channel", &args.channel)?;
-            let (bundle, _) = rendered.ok_or_else(|| ToolError::refused("add-bundle needs from"))?;
+            let (bundle, _) =
+                rendered.ok_or_else(|| ToolError::refused("add-bundle needs from"))?;
             Edit::AddBundle {
                 bundle,
                 channel,
@@ -233,7 +241,10 @@ pub fn catalog_edit(args: &EditArgs, rendered: Option<Rendered>) -> Result<Edit,
 }
 
 /// The template edit the arguments ask for.
-pub fn template_edit(args: &EditArgs, rendered: Option<Rendered>) -> Result<TemplateEdit, ToolError> {
+pub fn template_edit(
+    args: &EditArgs,
+    rendered: Option<Rendered>,
+) -> Result<TemplateEdit, ToolError> {
     let v = args.edit;
     only(args, arguments(v))?;
     let maturity = |c: &str| {
@@ -300,4 +311,94 @@ pub fn render_bundle(dir: &Path, args: &EditArgs) -> Result<Rendered, ToolError>
             args.from.as_deref().unwrap_or_default()
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: serde_json::Value) -> EditArgs {
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn refusal(a: &EditArgs) -> String {
+        catalog_edit(a, None).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn flags_become_the_edit_the_command_line_builds() {
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "promote", "package": "p",
+            "bundle": "p.v2", "channel": "stable", "skips": ["p.v1", " ", "p.v0"],
+            "skip_range": "<2.0.0"}),
+        );
+        assert_eq!(
+            catalog_edit(&a, None).unwrap(),
+            Edit::Promote {
+                package: "p".into(),
+                bundle: "p.v2".into(),
+                channel: "stable".into(),
+                replaces: None,
+                skips: vec!["p.v1".into(), "p.v0".into()],
+                skip_range: Some("<2.0.0".into()),
+            }
+        );
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "set-skip-range", "package": "p",
+            "channel": "c", "entry": "e", "clear": true}),
+        );
+        assert!(matches!(
+            catalog_edit(&a, None).unwrap(),
+            Edit::SetSkipRange { range: None, .. }
+        ));
+    }
+
+    #[test]
+    fn missing_and_stray_arguments_are_refused_by_name() {
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "promote", "package": "p",
+            "channel": "c"}),
+        );
+        assert_eq!(refusal(&a), "promote needs bundle");
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "remove-entry", "package": "p",
+            "channel": "c", "entry": "e", "range": ">1.0.0"}),
+        );
+        assert!(
+            refusal(&a).starts_with("remove-entry takes no range"),
+            "{}",
+            refusal(&a)
+        );
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "set-skip-range", "package": "p",
+            "channel": "c", "entry": "e", "range": ">1.0.0", "clear": true}),
+        );
+        assert_eq!(refusal(&a), "set-skip-range takes range or clear, not both");
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "add-image", "image": "i",
+            "channel": "Stable"}),
+        );
+        assert_eq!(refusal(&a), "this edit is for templates, not catalogs");
+        let a = args(
+            serde_json::json!({"path": ".", "edit": "add-image", "image": "i",
+            "channel": "beta"}),
+        );
+        assert!(
+            template_edit(&a, None)
+                .unwrap_err()
+                .to_string()
+                .contains("none of Candidate")
+        );
+        // An unknown argument or verb is not an edit at all.
+        assert!(
+            serde_json::from_value::<EditArgs>(serde_json::json!({"path": ".",
+            "edit": "promote", "pakage": "p"}))
+            .is_err()
+        );
+        assert!(
+            serde_json::from_value::<EditArgs>(serde_json::json!({"path": ".",
+            "edit": "rename"}))
+            .is_err()
+        );
+    }
 }
