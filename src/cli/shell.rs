@@ -68,7 +68,9 @@ fn subcommand_section(out: &mut Vec<u8>, sub: &clap::Command, parent: &str) {
     let _ = man.render_options_section(&mut page);
     // Each part begins with its own .SH heading: under one subcommand they are subsections.
     let text = String::from_utf8_lossy(&page).replace("\n.SH ", "\n.SS ");
-    let text = text.strip_prefix(".SH ").map_or(text.clone(), |t| format!(".SS {t}"));
+    let text = text
+        .strip_prefix(".SH ")
+        .map_or(text.clone(), |t| format!(".SS {t}"));
     out.extend_from_slice(text.as_bytes());
     for s in sub.get_subcommands().filter(|s| !s.is_hide_set()) {
         subcommand_section(out, s, &name);
