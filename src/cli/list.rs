@@ -3,12 +3,11 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Output, exit};
-use fbc_core::catalog::lifecycle::Lifecycle;
-use fbc_core::catalog::model::{Bundle, Channel, Package};
-use fbc_core::catalog::{Catalog, PackageIndex, Severity};
+use fbc_core::catalog::{Catalog, Severity};
+use fbc_core::graph::listing;
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -33,9 +32,9 @@ pub fn run(args: &ListArgs) -> i32 {
     };
     report_load_problems(&catalog);
     let result = match (&args.package, &args.channel) {
-        (None, _) => Ok(packages(&catalog)),
-        (Some(p), None) => channels(&catalog, p),
-        (Some(p), Some(c)) => entries(&catalog, p, c),
+        (None, _) => Ok(listing::packages(&catalog)),
+        (Some(p), None) => listing::channels(&catalog, p),
+        (Some(p), Some(c)) => listing::entries(&catalog, p, c),
     };
     match result {
         Err(msg) => {
@@ -70,96 +69,6 @@ fn report_load_problems(catalog: &Catalog) {
             shown.len()
         );
     }
-}
-
-fn package_info<'a>(catalog: &'a Catalog, p: &PackageIndex) -> Option<Package<'a>> {
-    p.packages
-        .first()
-        .and_then(|&b| Package::read(&catalog.blob(b).value).ok())
-}
-
-fn packages(catalog: &Catalog) -> Value {
-    let list: Vec<Value> = catalog
-        .index()
-        .packages()
-        .map(|p| {
-            let default = package_info(catalog, p).map(|pk| pk.default_channel.to_string());
-            json!({
-                "name": p.name,
-                "defaultChannel": default.unwrap_or_default(),
-                "channels": p.channels.len(),
-                "bundles": p.bundles.len(),
-            })
-        })
-        .collect();
-    json!({ "packages": list })
-}
-
-fn find_package<'a>(catalog: &'a Catalog, name: &str) -> Result<&'a PackageIndex, String> {
-    catalog.index().package(name).ok_or_else(|| {
-        let names = catalog.index().package_names();
-        format!(
-            "no package {name:?} in the catalog (packages: {})",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        )
-    })
-}
-
-fn channels(catalog: &Catalog, package: &str) -> Result<Value, String> {
-    let p = find_package(catalog, package)?;
-    let default = package_info(catalog, p).map(|pk| pk.default_channel.to_string());
-    let mut list: Vec<Value> = p
-        .channels
-        .iter()
-        .filter_map(|&b| Channel::read(&catalog.blob(b).value).ok())
-        .map(|ch| {
-            let heads = fbc_core::graph::heads(&ch.entries);
-            json!({
-                "name": ch.name,
-                "default": default.as_deref() == Some(ch.name),
-                "head": if heads.len() == 1 { Value::from(heads[0]) } else { Value::Null },
-                "heads": heads,
-                "entries": ch.entries.len(),
-            })
-        })
-        .collect();
-    list.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
-    Ok(json!({
-        "package": package,
-        "defaultChannel": default.unwrap_or_default(),
-        "channels": list,
-        "lifecycle": lifecycle(catalog, p),
-    }))
-}
-
-/// The package's OpenShift lifecycle (the first blob, as the console would read a single one):
-/// each version with its phases and the platforms it runs on; `[]` without one.
-fn lifecycle(catalog: &Catalog, p: &PackageIndex) -> Value {
-    let all = Lifecycle::of_package(catalog, p);
-    let Some((_, lc)) = all.first() else {
-        return json!([]);
-    };
-    lc.versions
-        .iter()
-        .map(|v| {
-            json!({
-                "name": v.name,
-                "phases": v.phases.iter().map(|ph| json!({
-                    "name": ph.name,
-                    "startDate": ph.start,
-                    "endDate": ph.end,
-                })).collect::<Vec<_>>(),
-                "platformCompatibility": v.platforms.iter().map(|pl| json!({
-                    "name": pl.name,
-                    "versions": pl.versions,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect()
 }
 
 /// The lifecycle as a table: one row per phase, the version and what it runs on in its first row.
@@ -208,39 +117,6 @@ fn lifecycle_text(v: &Value) -> String {
     // Rows without the last columns' text end where their text ends.
     let trimmed: Vec<&str> = t.lines().map(str::trim_end).collect();
     format!("\n{}\n", trimmed.join("\n"))
-}
-
-fn entries(catalog: &Catalog, package: &str, channel: &str) -> Result<Value, String> {
-    let p = find_package(catalog, package)?;
-    let ch_blob = p
-        .channel(channel)
-        .ok_or_else(|| format!("package {package:?} has no channel {channel:?}"))?;
-    let ch = Channel::read(&catalog.blob(ch_blob).value)
-        .map_err(|e| format!("{}: {e}", catalog.location(ch_blob)))?;
-    let list: Vec<Value> = ch
-        .entries
-        .iter()
-        .map(|e| {
-            let pp = p
-                .bundle(e.name)
-                .and_then(|b| Bundle::read(&catalog.blob(b).value).ok())
-                .and_then(|b| b.package_property());
-            json!({
-                "name": e.name,
-                "version": pp.as_ref().map(|pp| pp.version),
-                "release": pp.as_ref().and_then(|pp| pp.release),
-                "replaces": e.replaces,
-                "skips": e.skips,
-                "skipRange": e.skip_range,
-            })
-        })
-        .collect();
-    Ok(json!({
-        "package": package,
-        "channel": channel,
-        "heads": fbc_core::graph::heads(&ch.entries),
-        "entries": list,
-    }))
 }
 
 /// Renders the JSON value of any level as aligned columns.

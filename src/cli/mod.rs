@@ -9,6 +9,7 @@ pub mod graph;
 pub mod image;
 pub mod list;
 pub mod lsp;
+pub mod mcp;
 pub mod migrate;
 pub mod open;
 pub mod path;
@@ -16,6 +17,7 @@ pub mod release;
 pub mod repo;
 pub mod report;
 pub mod schema;
+pub mod shell;
 pub mod template;
 mod template_out;
 pub mod validate;
@@ -111,6 +113,13 @@ pub enum Command {
     Lsp(lsp::LspArgs),
     /// Where the config file is, and the effective key bindings.
     Info,
+    /// Serve the catalogs and templates under ROOT… (default: the current directory) to agents:
+    /// a Model Context Protocol server over stdio (docs/agents.md).
+    Mcp(mcp::McpArgs),
+    /// Print a shell's completion script (bash, zsh, fish, elvish or powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page (roff), for `man -l -` or a man directory.
+    Man,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -146,6 +155,9 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Schema(args)) => schema::run(&args),
         Some(Command::Lsp(args)) => lsp::run(&args),
         Some(Command::Info) => info(),
+        Some(Command::Mcp(args)) => mcp::run(&args),
+        Some(Command::Completions(args)) => shell::run_completions(&args),
+        Some(Command::Man) => shell::run_man(),
         None => {
             let dir = cli.dir.unwrap_or_else(|| PathBuf::from("."));
             let git = cli.git.clone().or_else(|| {

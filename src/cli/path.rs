@@ -5,13 +5,14 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::graph::check_selection;
 use super::{Output, exit};
+use fbc_core::graph::answer;
 use fbc_core::graph::channel::{ChannelGraph, EdgeKind};
 use fbc_core::graph::export::Selection;
-use fbc_core::graph::query::{Installed, NoPath, UpgradeQuery, V0Answer, V1Path};
+use fbc_core::graph::query::{Installed, UpgradeQuery, V0Answer, V1Path};
 
 /// Which OLM's upgrade rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
@@ -58,28 +59,10 @@ fn plural(n: usize) -> &'static str {
 
 /// OLM v0's answer for one channel: JSON and text lines.
 fn v0_answer(g: &ChannelGraph, from: &Installed, answer: &V0Answer) -> (Value, Vec<String>) {
+    let value = answer::v0_value(g, from, answer);
     let V0Answer { path, offers } = answer;
     let head = g.chain.head().unwrap_or_default().to_string();
     let from_text = from.describe();
-    let value = json!({
-        "package": g.package,
-        "channel": g.channel,
-        "from": from_text,
-        "head": if head.is_empty() { Value::Null } else { head.clone().into() },
-        "next": offers.iter().map(|o| json!({
-            "entry": g.graph[o.entry].name,
-            "via": kinds(&o.via),
-        })).collect::<Vec<_>>(),
-        "path": match path {
-            Ok(hops) => hops.iter().map(|h| json!({
-                "from": h.from,
-                "to": g.graph[h.to].name,
-                "via": kinds(&h.via),
-            })).collect::<Vec<_>>().into(),
-            Err(_) => Value::Null,
-        },
-        "error": path.as_ref().err().map(NoPath::to_string),
-    });
     let mut lines = Vec::new();
     match path {
         Ok(hops) if hops.is_empty() => lines.push(format!(
@@ -120,22 +103,6 @@ fn v0_answer(g: &ChannelGraph, from: &Installed, answer: &V0Answer) -> (Value, V
         )),
     }
     (value, lines)
-}
-
-fn v1_json(p: &V1Path, scope: &[String]) -> Value {
-    json!({
-        "channels": scope,
-        "target": p.target,
-        "end": p.end,
-        "reached": p.reached,
-        "path": p.hops.iter().map(|h| json!({
-            "from": h.from,
-            "to": h.to,
-            "version": h.version.as_ref().map(|v| v.version.to_string()),
-            "release": h.version.as_ref().filter(|v| v.has_release()).map(|v| v.release_text()),
-            "via": h.via.iter().map(|(c, k)| json!({"channel": c, "kind": k.as_str()})).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 fn v1_lines(p: &V1Path, from: &Installed, scope_text: &str) -> Vec<String> {
@@ -229,9 +196,16 @@ pub fn run(args: &PathArgs) -> i32 {
             }
             answer.path.is_ok()
         }
+        Olm::V1 if args.output == Output::Json => {
+            let (value, reached) = query.v1_json(&args.package, args.channel.as_deref());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            reached
+        }
         Olm::V1 => {
             let p = query.v1();
-            let scope: Vec<String> = query.graphs().iter().map(|g| g.channel.clone()).collect();
             let scope_text = match &args.channel {
                 Some(c) => format!("channel {c}"),
                 None => format!("every channel of {}", args.package),
@@ -240,34 +214,16 @@ pub fn run(args: &PathArgs) -> i32 {
             let v0 = args.channel.as_ref().map(|_| query.v0());
             let same = v0.as_ref().is_some_and(|a| a.same_way_as(first, &p));
             let v0 = v0.map(|a| v0_answer(first, from, &a));
-            match args.output {
-                Output::Json => {
-                    let mut value = v1_json(&p, &scope);
-                    value["olm"] = "v1".into();
-                    value["package"] = args.package.clone().into();
-                    value["from"] = from.describe().into();
-                    if let Some((v0_value, _)) = &v0 {
-                        value["v0"] = v0_value.clone();
-                        value["v0_differs"] = (!same).into();
-                    }
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&value).unwrap_or_default()
-                    );
+            v1_lines(&p, from, &scope_text)
+                .iter()
+                .for_each(|l| println!("{l}"));
+            match &v0 {
+                Some(_) if same => println!("OLM v0 takes the same way."),
+                Some((_, lines)) => {
+                    println!("OLM v0 differs:");
+                    lines.iter().for_each(|l| println!("  {l}"));
                 }
-                Output::Text => {
-                    v1_lines(&p, from, &scope_text)
-                        .iter()
-                        .for_each(|l| println!("{l}"));
-                    match &v0 {
-                        Some(_) if same => println!("OLM v0 takes the same way."),
-                        Some((_, lines)) => {
-                            println!("OLM v0 differs:");
-                            lines.iter().for_each(|l| println!("  {l}"));
-                        }
-                        None => {}
-                    }
-                }
+                None => {}
             }
             p.reached
         }

@@ -3,10 +3,12 @@
 //! These are opm's rules (`Channel.Head`, `validateReplacesChain`), which also decide what OLM v0
 //! offers. They are computed here once; validation and the faces use them.
 
+pub mod answer;
 pub mod channel;
 pub mod export;
 pub mod filter;
 pub mod layout;
+pub mod listing;
 pub mod query;
 mod upgrade;
 

@@ -13,6 +13,7 @@
 pub mod basic;
 pub mod convert;
 pub mod edit;
+pub mod files;
 pub mod memo;
 pub mod opm;
 pub mod preview;
