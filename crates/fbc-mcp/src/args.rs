@@ -147,6 +147,8 @@ pub enum Verb {
     RemoveImage,
     SetGenerate,
     SetChannelPreference,
+    Substitute,
+    Unsubstitute,
 }
 
 /// `edit`: one guided edit of a catalog or of templates. The verb's own arguments carry the
@@ -160,7 +162,7 @@ pub struct EditArgs {
     /// The edit: promote, set-default-channel, create-channel, delete-channel, add-skips,
     /// remove-skips, set-skip-range, set-replaces, remove-entry, remove-bundle, deprecate,
     /// undeprecate, add-bundle; for semver templates add-image, move-image, remove-image,
-    /// set-generate, set-channel-preference.
+    /// set-generate, set-channel-preference; for substitutes templates substitute, unsubstitute.
     pub edit: Verb,
     pub package: Option<String>,
     /// A channel; for add-image and move-image: Candidate, Fast or Stable.
@@ -185,9 +187,11 @@ pub struct EditArgs {
     pub relink: bool,
     /// deprecate: the deprecation message.
     pub message: Option<String>,
-    /// add-bundle: the registry+v1 bundle directory.
+    /// add-bundle, substitute: the registry+v1 bundle directory (for substitute: standing for
+    /// `image`).
     pub from: Option<String>,
-    /// add-bundle: the bundle's image reference; add-image, move-image, remove-image: the image.
+    /// add-bundle: the bundle's image reference; add-image, move-image, remove-image: the image;
+    /// substitute: the substitute's bundle image.
     pub image: Option<String>,
     /// add-bundle: store one olm.csv.metadata property instead of every manifest.
     #[serde(default)]
@@ -198,6 +202,8 @@ pub struct EditArgs {
     pub minor: Option<bool>,
     /// set-channel-preference: major, minor, or none.
     pub preference: Option<String>,
+    /// substitute, unsubstitute: the bundle substituted (its name, as the channels list it).
+    pub base: Option<String>,
     /// Return the diff and the problems it would add, and write nothing.
     #[serde(default)]
     pub dry_run: bool,
@@ -212,7 +218,7 @@ pub struct EditArgs {
 
 impl Verb {
     /// Every verb, in the order `fbc-edit edit` lists its subcommands.
-    pub const ALL: [Verb; 18] = [
+    pub const ALL: [Verb; 20] = [
         Verb::Promote,
         Verb::SetDefaultChannel,
         Verb::CreateChannel,
@@ -231,6 +237,8 @@ impl Verb {
         Verb::RemoveImage,
         Verb::SetGenerate,
         Verb::SetChannelPreference,
+        Verb::Substitute,
+        Verb::Unsubstitute,
     ];
 
     /// The verb's name, as the CLI spells its subcommand.
@@ -254,6 +262,8 @@ impl Verb {
             Verb::RemoveImage => "remove-image",
             Verb::SetGenerate => "set-generate",
             Verb::SetChannelPreference => "set-channel-preference",
+            Verb::Substitute => "substitute",
+            Verb::Unsubstitute => "unsubstitute",
         }
     }
 
@@ -266,6 +276,8 @@ impl Verb {
                 | Verb::RemoveImage
                 | Verb::SetGenerate
                 | Verb::SetChannelPreference
+                | Verb::Substitute
+                | Verb::Unsubstitute
         )
     }
 }

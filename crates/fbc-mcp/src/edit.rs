@@ -160,7 +160,9 @@ fn in_templates(
     let edit = verbs::template_edit(args, rendered)?;
     // A bundle directory stands for the image an add-bundle lists.
     let extra: Vec<(String, PathBuf)> = match (&args.image, from) {
-        (Some(image), Some(dir)) if args.edit == Verb::AddBundle => vec![(image.clone(), dir)],
+        (Some(image), Some(dir)) if matches!(args.edit, Verb::AddBundle | Verb::Substitute) => {
+            vec![(image.clone(), dir)]
+        }
         _ => Vec::new(),
     };
     let mut tried = Vec::new();

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use fbc_core::edit::{Edit, Target};
-use fbc_core::template::edit::{SemverEdit, SemverFlag, TemplateEdit, maturity_of};
+use fbc_core::template::edit::{
+    SemverEdit, SemverFlag, SubstitutesEdit, TemplateEdit, maturity_of,
+};
 use serde_json::Value;
 
 use crate::args::{EditArgs, Verb};
@@ -29,7 +31,7 @@ fn names(v: &Option<Vec<String>>) -> Vec<String> {
 /// Arguments that mean nothing to the verb are refused, as the command line refuses an unknown
 /// flag, so a misspelt intent is never dropped silently.
 fn only(args: &EditArgs, allowed: &[&str]) -> Result<(), ToolError> {
-    let given: [(&str, bool); 17] = [
+    let given: [(&str, bool); 18] = [
         ("package", args.package.is_some()),
         ("channel", args.channel.is_some()),
         ("bundle", args.bundle.is_some()),
@@ -47,6 +49,7 @@ fn only(args: &EditArgs, allowed: &[&str]) -> Result<(), ToolError> {
         ("major", args.major.is_some()),
         ("minor", args.minor.is_some()),
         ("preference", args.preference.is_some()),
+        ("base", args.base.is_some()),
     ];
     let extra: Vec<&str> = given
         .iter()
@@ -98,6 +101,8 @@ pub fn arguments(verb: Verb) -> &'static [&'static str] {
         Verb::RemoveImage => &["image"],
         Verb::SetGenerate => &["major", "minor"],
         Verb::SetChannelPreference => &["preference"],
+        Verb::Substitute => &["base", "image", "from"],
+        Verb::Unsubstitute => &["base"],
     }
 }
 
@@ -232,7 +237,9 @@ pub fn catalog_edit(args: &EditArgs, rendered: Option<Rendered>) -> Result<Edit,
         | Verb::MoveImage
         | Verb::RemoveImage
         | Verb::SetGenerate
-        | Verb::SetChannelPreference => {
+        | Verb::SetChannelPreference
+        | Verb::Substitute
+        | Verb::Unsubstitute => {
             return Err(ToolError::refused(
                 "this edit is for templates, not catalogs",
             ));
@@ -282,6 +289,13 @@ pub fn template_edit(
                 preference: (p != "none").then(|| p.clone()),
             })
         }
+        Verb::Substitute => TemplateEdit::Substitutes(SubstitutesEdit::Add {
+            image: image()?,
+            base: need(v, "base", &args.base)?.clone(),
+        }),
+        Verb::Unsubstitute => TemplateEdit::Substitutes(SubstitutesEdit::Remove {
+            base: need(v, "base", &args.base)?.clone(),
+        }),
         Verb::AddBundle if args.image.is_none() => {
             return Err(ToolError::refused(
                 "a template lists a bundle by its image: give image",
