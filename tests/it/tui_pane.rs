@@ -238,17 +238,17 @@ fn a_dialogs_instructions_are_in_its_body_not_its_title() {
     let Some(fbc_edit::tui::app::Dialog::Input { title, .. }) = &m.dialog else {
         panic!("{:?} {:?}", m.dialog, m.status);
     };
-    assert!(title.contains("clear the text for none"), "{title}");
+    assert!(title.contains("empty for none"), "{title}");
     for (w, h) in [(80, 24), (160, 45)] {
         let s = screen(&mut m, w, h);
         let top = s
             .lines()
             .find(|l| l.contains("skipRange for"))
             .unwrap_or_else(|| panic!("{s}"));
-        assert!(!top.contains("clear the text"), "{top}");
+        assert!(!top.contains("empty for none"), "{top}");
         let body = boxed_text(&s, "skipRange for");
         assert!(
-            body.contains("it replaces the current head; clear the text for none."),
+            body.contains("it replaces the current head; empty for none."),
             "{body}"
         );
         insta::assert_snapshot!(format!("dialog_instructions_{w}x{h}"), s);
@@ -333,6 +333,7 @@ fn tab_in_the_palette_lists_what_it_can_become() {
     let s = screen(&mut m, 80, 24);
     for (name, desc) in [
         ("redo", "redo the last undone edit"),
+        ("reload", "read the catalog (or the templates) again"),
         ("remove-bundle", "remove the selected bundle"),
         ("remove-entry", "remove the selected entry"),
     ] {
@@ -375,4 +376,17 @@ fn at_80x24_the_details_stay_under_the_graph_whatever_is_focused() {
     assert!(s.contains("version"), "the details show: {s}");
     insta::assert_snapshot!("layout_80x24", s);
     insta::assert_snapshot!("layout_160x45", screen(&mut m, 160, 45));
+}
+
+#[test]
+fn every_name_the_palette_lists_says_what_it_does() {
+    use fbc_edit::tui::keymap::{palette_desc, palette_names};
+    let names: Vec<String> = palette_names().collect();
+    assert!(names.iter().any(|n| n == "reload"), "{names:?}");
+    for name in &names {
+        assert!(
+            !palette_desc(name).is_empty(),
+            "{name:?} has no description"
+        );
+    }
 }

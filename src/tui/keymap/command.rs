@@ -486,6 +486,10 @@ const VERB_DESCS: &[(Verb, &str)] = &[
     (Verb::Channel, "select a channel of the selected package"),
     (Verb::Validate, "validate the whole catalog afresh"),
     (
+        Verb::Reload,
+        "read the catalog (or the templates) again from disk and apply the unsaved edits again",
+    ),
+    (
         Verb::Export,
         "write the selected channel's graph as Mermaid or DOT (an image's catalog: DIR copies it out)",
     ),

@@ -399,7 +399,7 @@ impl Default for MigrationMemo {
         use std::hash::BuildHasher as _;
         MigrationMemo {
             decoded: Arc::default(),
-            seed: std::hash::RandomState::new().hash_one(0x6d69_6772_6174_65u64),
+            seed: std::hash::RandomState::new().hash_one(0x006d_6967_7261_7465_u64),
         }
     }
 }
