@@ -393,7 +393,7 @@ mod tui {
         let mut m = opened(&file);
         // Open the package and its channel, and focus the graph.
         keys(&mut m, "lj");
-        let text = screen(&mut m, 140, 22);
+        let text = screen(&mut m, 160, 22);
         assert!(
             text.contains("testoperator-v1.1.0-alpha")
                 && text.contains("⇐ substitutes testoperator.v1.1.0"),
@@ -417,7 +417,7 @@ mod tui {
                 .contains("~ stable: testoperator.v1.1.0 (no edges → replaces testoperator.v1.0.0"),
             "{status}"
         );
-        let text = screen(&mut m, 140, 22);
+        let text = screen(&mut m, 160, 22);
         assert!(!text.contains('⇐') && !text.contains('⇒'), "{text}");
         keys(
             &mut m,
@@ -431,7 +431,7 @@ mod tui {
             )),
             "{status}"
         );
-        let text = screen(&mut m, 140, 22);
+        let text = screen(&mut m, 160, 22);
         assert!(
             text.contains("⇐ substitutes testoperator.v1.1.0")
                 && text.contains("testoperator-v1.2.0-alpha"),
