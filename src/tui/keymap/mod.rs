@@ -6,11 +6,13 @@
 mod command;
 mod config;
 mod key;
+mod verb;
 
-pub use command::{Command, Verb, palette_desc, palette_hint, palette_names};
+pub use command::Command;
 pub use config::{config_path, config_text, load, with_overrides};
 pub use key::Key;
 use key::sequence;
+pub use verb::{Verb, palette_desc, palette_hint, palette_names};
 
 /// Where keys are looked up: the focused pane, or what is open over it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
