@@ -218,16 +218,7 @@ pub fn json_value(report: &Report) -> Value {
             "problems": o.problems.iter().map(problem).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
         "repository": report.repository.iter().map(problem).collect::<Vec<_>>(),
-        "summary": {
-            "operators": report.operators.len(),
-            "fbc_operators": report.fbc_operators,
-            "catalogs": report.catalogs,
-            "operators_with_problems": report.operators.iter().filter(|o| !o.problems.is_empty()).count(),
-            "errors": report.count(Severity::Error),
-            "warnings": report.count(Severity::Warning),
-            "notes": report.count(Severity::Info),
-            "by_code": report.by_code(),
-        },
+        "summary": report.summary_json(),
     })
 }
 

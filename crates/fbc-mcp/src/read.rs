@@ -227,15 +227,6 @@ pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<Value, ToolError
             "problems": problem::values(roots, &root, &o.problems),
         })).collect::<Vec<_>>(),
         "repository": problem::values(roots, &root, &report.repository),
-        "summary": {
-            "operators": report.operators.len(),
-            "fbc_operators": report.fbc_operators,
-            "catalogs": report.catalogs,
-            "operators_with_problems": report.operators.iter().filter(|o| !o.problems.is_empty()).count(),
-            "errors": report.count(Severity::Error),
-            "warnings": report.count(Severity::Warning),
-            "notes": report.count(Severity::Info),
-            "by_code": report.by_code(),
-        },
+        "summary": report.summary_json(),
     }))
 }

@@ -77,6 +77,20 @@ impl Report {
         }
         out
     }
+
+    /// The counts the JSON report ends in: operators, catalogs, problems by severity and by code.
+    pub fn summary_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "operators": self.operators.len(),
+            "fbc_operators": self.fbc_operators,
+            "catalogs": self.catalogs,
+            "operators_with_problems": self.operators.iter().filter(|o| !o.problems.is_empty()).count(),
+            "errors": self.count(Severity::Error),
+            "warnings": self.count(Severity::Warning),
+            "notes": self.count(Severity::Info),
+            "by_code": self.by_code(),
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
