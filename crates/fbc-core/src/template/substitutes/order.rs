@@ -2,15 +2,15 @@
 //! property, then its release, as opm orders them for a substitutes template (a bundle with a
 //! release is newer than the same version without one; releases compare as semver pre-releases).
 //!
-//! The whole ordering sits behind [`compare`] and [`version_release`], so another ordering of
-//! versions and releases can replace it in one place.
+//! The ordering is the catalog's own ([`crate::catalog::version_release`]); this module reads a
+//! rendered bundle's version and release in the words each opm release uses.
 
 use std::cmp::Ordering;
 
 use serde_json::Value;
 
 use crate::catalog::model::property_type;
-use crate::catalog::semver_range::{Pre, Version, parse_release};
+use crate::catalog::semver_range::{Version, parse_release};
 
 /// How the opm release words and reads the two versions it compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,35 +33,12 @@ impl Rules {
     }
 }
 
-/// A bundle's version and release.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VersionRelease {
-    pub version: Version,
-    /// Empty when the bundle has no release.
-    pub release: Vec<Pre>,
-}
+pub use crate::catalog::version_release::VersionRelease;
 
 /// The order of two bundles' versions and releases: the versions first (build metadata ignored),
-/// then the releases, a release being newer than none.
+/// then the releases, a release being newer than none; the order every face of the catalog uses.
 pub fn compare(a: &VersionRelease, b: &VersionRelease) -> Ordering {
-    a.version
-        .cmp(&b.version)
-        .then_with(|| match (a.release.is_empty(), b.release.is_empty()) {
-            (true, true) => Ordering::Equal,
-            (true, false) => Ordering::Less,
-            (false, true) => Ordering::Greater,
-            (false, false) => as_pre(&a.release).cmp(&as_pre(&b.release)),
-        })
-}
-
-fn as_pre(release: &[Pre]) -> Version {
-    Version {
-        major: 0,
-        minor: 0,
-        patch: 0,
-        pre: release.to_vec(),
-        build: Vec::new(),
-    }
+    crate::catalog::version_release::compare_version_release(a, b)
 }
 
 /// The version and release of a bundle (as opm renders or reads it), or why there is none, in the
@@ -306,7 +283,10 @@ mod tests {
             .unwrap()
             .push(json!({"type": "olm.bundle.object", "value": {"data": data}}));
         let legacy = vr(&b);
-        assert_eq!(legacy.release, vec![Pre::Num(2)]);
+        assert_eq!(
+            legacy.release,
+            vec![crate::catalog::semver_range::Pre::Num(2)]
+        );
         assert!(legacy.version.build.is_empty());
         // The composite version of v1.67–v1.68 never reads build metadata as a release.
         let old = version_release(&b, Rules::Composite).unwrap();
