@@ -52,10 +52,7 @@ pub(super) fn add_skips<'e>(
         rec.touch(catalog, id);
         catalog.edit(id, |c| {
             if let Some(e) = entry_mut(c, at.entry) {
-                match e.get_field_mut("skips").and_then(Node::as_seq_mut) {
-                    Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
-                    None => e.set_field("skips", strings(&new)),
-                }
+                append_skips(e, &new);
             }
         });
         Ok(())
@@ -272,14 +269,19 @@ fn take_over(successor: &mut Node, links: &Links) {
         .cloned()
         .collect();
     if !new.is_empty() {
-        match successor.get_field_mut("skips").and_then(Node::as_seq_mut) {
-            Some(list) => list.extend(new.iter().map(|s| Node::string(s.as_str()))),
-            None => successor.set_field("skips", strings(&new)),
-        }
+        append_skips(successor, &new);
     }
     if let Some(r) = &links.skip_range
         && successor.get_field("skipRange").is_none()
     {
         successor.set_field("skipRange", Node::string(r.as_str()));
+    }
+}
+
+/// Appends `skips` to an entry's list, creating the list when it has none.
+fn append_skips(entry: &mut Node, skips: &[String]) {
+    match entry.get_field_mut("skips").and_then(Node::as_seq_mut) {
+        Some(list) => list.extend(skips.iter().map(|s| Node::string(s.as_str()))),
+        None => entry.set_field("skips", strings(skips)),
     }
 }
