@@ -16,6 +16,10 @@ use lsp_types::{
     NumberOrString, TextEdit, WorkspaceEdit,
 };
 
+mod fixes;
+
+use fixes::{Fix, Problem};
+
 use crate::layout::FileKind;
 use crate::locate::{self, Named};
 use crate::state::{Server, file_diagnostics};
@@ -66,20 +70,29 @@ impl Server {
         let (_, doc) = self.doc(&p.text_document.uri)?;
         let uri = doc.uri.clone();
         let text = doc.text.clone();
+        let kind = doc.kind.clone();
         let lines = Lines::new(&text);
-        let mut out = Vec::new();
-        // Fixes made in the text itself (a name corrected, a scalar quoted): any document.
-        for d in p
+        let ours: Vec<&lsp_types::Diagnostic> = p
             .context
             .diagnostics
             .iter()
             .filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE))
-        {
-            if let Some(a) = text_fix(d, &lines, &uri) {
-                out.push(CodeActionOrCommand::CodeAction(a));
+            .collect();
+        let mut out = Vec::new();
+        let FileKind::Catalog { root, rel } = kind else {
+            for d in ours {
+                let problem = Problem {
+                    published: d,
+                    text: &text,
+                    lines: &lines,
+                    engine: None,
+                };
+                out.extend(
+                    fixes::fixes(&problem)
+                        .into_iter()
+                        .filter_map(|f| text_action(f, d, &uri, &lines)),
+                );
             }
-        }
-        let FileKind::Catalog { root, rel } = doc.kind.clone() else {
             return Some(out);
         };
         let offset = lines.offset(p.range.start);
@@ -88,14 +101,24 @@ impl Server {
             let r = self.roots.get(&root)?;
             let cat = r.ws.catalog();
             let here = file_diagnostics(r, &rel);
-            for d in p
-                .context
-                .diagnostics
-                .iter()
-                .filter(|d| d.source.as_deref() == Some(crate::convert::SOURCE))
-            {
-                if let Some(engine) = engine_diagnostic(&here, d) {
-                    offers.extend(guided_fixes(cat, engine, d));
+            for d in ours {
+                let engine = engine_diagnostic(&here, d);
+                let problem = Problem {
+                    published: d,
+                    text: &text,
+                    lines: &lines,
+                    engine: engine.map(|e| (cat, e, rel.as_str())),
+                };
+                for f in fixes::fixes(&problem) {
+                    match f {
+                        Fix::Edit { title, edit } => offers.push(Offer {
+                            title,
+                            kind: CodeActionKind::QUICKFIX,
+                            edit,
+                            fixes: Some(d.clone()),
+                        }),
+                        text_fix => out.extend(text_action(text_fix, d, &uri, &lines)),
+                    }
                 }
             }
             let file = cat.file_id(&rel)?;
@@ -135,51 +158,30 @@ fn engine_diagnostic<'d>(
         .copied()
 }
 
-fn hint_of(d: &lsp_types::Diagnostic) -> Option<&str> {
-    d.data.as_ref()?.get("hint")?.as_str()
-}
-
-/// A fix written straight into the text: the name a "did you mean" hint gives, or a scalar
-/// quoted as YAML 1.1 would otherwise retype it.
+/// A fix written into the document's text, as a quick fix of `d`.
 // See `changes` for the map's key type.
 #[allow(clippy::mutable_key_type)]
-fn text_fix(d: &lsp_types::Diagnostic, lines: &Lines, uri: &lsp_types::Uri) -> Option<CodeAction> {
-    let hint = hint_of(d)?;
-    let line_no = d.range.start.line as usize;
-    let line = lines.line(line_no);
-    let (old, new, title) = if let Some(rest) = hint.strip_prefix("did you mean ") {
-        let new = rest
-            .trim_end_matches('?')
-            .trim_matches(['\'', '"'])
-            .to_string();
-        let old = quoted(&d.message)
-            .into_iter()
-            .find(|q| line.contains(q.as_str()) && *q != new)?;
-        let title = format!("Change {old} to {new}");
-        (old, new, title)
-    } else if hint.starts_with("quote the value")
-        || hint.starts_with("quote it if you mean the text")
-    {
-        let start = lines.offset(d.range.start)
-            - lines.offset(lsp_types::Position::new(d.range.start.line, 0));
-        let rest = line.get(start..)?;
-        let value = rest.split(" #").next()?.trim_end();
-        let value = value.strip_suffix(',').unwrap_or(value);
-        if value.is_empty() || value.starts_with(['"', '\'']) {
-            return None;
-        }
-        let quoted = format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""));
-        let title = format!("Quote {value}");
-        (value.to_string(), quoted, title)
-    } else {
+fn text_action(
+    fix: Fix,
+    d: &lsp_types::Diagnostic,
+    uri: &lsp_types::Uri,
+    lines: &Lines,
+) -> Option<CodeActionOrCommand> {
+    let Fix::Text {
+        title,
+        start,
+        end,
+        new,
+    } = fix
+    else {
         return None;
     };
-    let col = line.find(old.as_str())?;
-    let line_start = lines.offset(lsp_types::Position::new(line_no as u32, 0));
-    let range = lines.range(line_start + col, line_start + col + old.len());
     let mut changes = HashMap::new();
-    changes.insert(uri.clone(), vec![TextEdit::new(range, new)]);
-    Some(CodeAction {
+    changes.insert(
+        uri.clone(),
+        vec![TextEdit::new(lines.range(start, end), new)],
+    );
+    Some(CodeActionOrCommand::CodeAction(CodeAction {
         title,
         kind: Some(CodeActionKind::QUICKFIX),
         diagnostics: Some(vec![d.clone()]),
@@ -189,61 +191,7 @@ fn text_fix(d: &lsp_types::Diagnostic, lines: &Lines, uri: &lsp_types::Uri) -> O
             ..Default::default()
         }),
         ..Default::default()
-    })
-}
-
-/// The texts quoted in a message (`'x'`, `"x"` or `` `x` ``).
-fn quoted(message: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for q in ['\'', '"', '`'] {
-        let parts: Vec<&str> = message.split(q).collect();
-        out.extend(
-            parts
-                .iter()
-                .skip(1)
-                .step_by(2)
-                .filter(|s| !s.is_empty())
-                .map(|s| s.to_string()),
-        );
-    }
-    out
-}
-
-/// Fixes that are guided edits: a default channel that names no channel, a channel with no
-/// entries.
-fn guided_fixes(cat: &Catalog, d: &Diagnostic, published: &lsp_types::Diagnostic) -> Vec<Offer> {
-    let Some(package) = d.object.package.clone() else {
-        return Vec::new();
-    };
-    let hint = d.hint.as_deref().unwrap_or("");
-    let mut out = Vec::new();
-    if hint.starts_with("set `defaultChannel:` to one of")
-        && let Some(idx) = cat.index().package(&package)
-    {
-        for &c in &idx.channels {
-            let channel = cat.blob(c).name().to_string();
-            out.push(Offer {
-                title: format!("Make {channel} the default channel"),
-                kind: CodeActionKind::QUICKFIX,
-                edit: Edit::SetDefaultChannel {
-                    package: package.clone(),
-                    channel,
-                },
-                fixes: Some(published.clone()),
-            });
-        }
-    }
-    if hint.starts_with("list at least one bundle in `entries`, or remove the channel")
-        && let Some(channel) = d.object.channel.clone()
-    {
-        out.push(Offer {
-            title: format!("Delete channel {channel}"),
-            kind: CodeActionKind::QUICKFIX,
-            edit: Edit::DeleteChannel { package, channel },
-            fixes: Some(published.clone()),
-        });
-    }
-    out
+    }))
 }
 
 /// The guided edits for what the cursor is on.
