@@ -17,6 +17,7 @@ use lsp_types::{
 };
 
 mod fixes;
+mod template;
 
 use fixes::{Fix, Problem};
 
@@ -71,6 +72,7 @@ impl Server {
         let uri = doc.uri.clone();
         let text = doc.text.clone();
         let kind = doc.kind.clone();
+        let is_template = matches!(kind, FileKind::Template);
         let lines = Lines::new(&text);
         let ours: Vec<&lsp_types::Diagnostic> = p
             .context
@@ -92,6 +94,9 @@ impl Server {
                         .into_iter()
                         .filter_map(|f| text_action(f, d, &uri, &lines)),
                 );
+            }
+            if is_template {
+                out.extend(self.template_actions(&p, &text));
             }
             return Some(out);
         };

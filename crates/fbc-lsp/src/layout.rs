@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 pub enum FileKind {
     /// A file of the catalog at `root`, at `rel` below it (`/`-separated).
     Catalog { root: PathBuf, rel: String },
-    /// An opm template (`olm.template.basic` or `olm.semver`).
+    /// An opm template (`olm.template.basic`, `olm.semver` or `olm.template.substitutes`).
     Template,
     /// An operator's `ci.yaml` in a repository at `repo`.
     Ci { repo: PathBuf, operator: String },
@@ -88,7 +88,7 @@ pub fn is_template_text(text: &str) -> bool {
         };
         let v = rest.trim().trim_end_matches([',', '}']).trim();
         let v = v.trim_matches(['"', '\'']);
-        v == "olm.template.basic" || v == "olm.semver"
+        v == "olm.template.basic" || v == "olm.semver" || v == "olm.template.substitutes"
     })
 }
 
@@ -199,6 +199,10 @@ mod tests {
         );
         assert_eq!(
             c("/ws/t.json", "{\"schema\": \"olm.template.basic\","),
+            FileKind::Template
+        );
+        assert_eq!(
+            c("/ws/t.yaml", "schema: olm.template.substitutes\n"),
             FileKind::Template
         );
         let roots = [PathBuf::from("mine")];
