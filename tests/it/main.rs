@@ -11,6 +11,7 @@ mod cli_messages;
 mod common;
 mod diff;
 mod diff_fields;
+mod diff_lifecycle;
 mod edit;
 mod fuzz_load;
 mod graph;
