@@ -56,6 +56,7 @@ mod tui_edits2;
 mod tui_flow;
 mod tui_graph_cursor;
 mod tui_input;
+mod tui_keys_fit;
 mod tui_noio;
 mod tui_olm;
 mod tui_pane;
