@@ -176,7 +176,8 @@ fn channel_changes(pkg: &str, c: &fbc_core::diff::ChannelDiff, out: &mut Vec<Cha
     }
 }
 
-/// A package's changed deprecations and its changed bundles, listed after its channels.
+/// A package's changed deprecations, its changed bundles and its objects of other schemas (an
+/// OpenShift lifecycle), listed after its channels.
 fn package_notes(p: &fbc_core::diff::PackageDiff, out: &mut Vec<Change>) {
     let pkg = || vec![p.name.clone()];
     for dep in &p.deprecations {
@@ -199,6 +200,46 @@ fn package_notes(p: &fbc_core::diff::PackageDiff, out: &mut Vec<Change>) {
                 b.name
             ),
             pkg(),
+            ObjectChange::Changed,
+            Tone::Neutral,
+        ));
+    }
+    for o in &p.others {
+        other_changes(o, pkg(), out);
+    }
+}
+
+/// An object of another schema: its own line, then a lifecycle's versions added, removed and
+/// moved to other platforms, then its other changed fields.
+fn other_changes(o: &fbc_core::diff::OtherChange, pkg: Vec<String>, out: &mut Vec<Change>) {
+    let (sign, tone) = match o.change {
+        "added" => ('+', Tone::Gained),
+        "removed" => ('-', Tone::Lost),
+        _ => ('~', Tone::Neutral),
+    };
+    out.push(change(
+        format!("  {sign} {}", o.title()),
+        pkg.clone(),
+        ObjectChange::Changed,
+        tone,
+    ));
+    for l in o.lifecycle.iter().flat_map(|l| l.lines()) {
+        let tone = match l.sign {
+            '+' => Tone::Gained,
+            '-' => Tone::Lost,
+            _ => Tone::Neutral,
+        };
+        out.push(change(
+            format!("    {}", l.text()),
+            pkg.clone(),
+            ObjectChange::Changed,
+            tone,
+        ));
+    }
+    for f in &o.fields {
+        out.push(change(
+            format!("    {}", fbc_core::diff::fields::line(f)),
+            pkg.clone(),
             ObjectChange::Changed,
             Tone::Neutral,
         ));

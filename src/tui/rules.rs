@@ -8,6 +8,7 @@ use crate::tui::tree::Loaded;
 use fbc_core::catalog::semver_range::Range;
 use fbc_core::edit::{Edit, EditError, Target};
 use fbc_core::graph::channel::{ChannelGraph, PackageFacts};
+use fbc_core::template::schemas::{SEMVER, SUBSTITUTES};
 
 /// Entries of a skipRange preview listed by name; more are counted.
 const PREVIEW_NAMES: usize = 8;
@@ -15,7 +16,7 @@ const PREVIEW_NAMES: usize = 8;
 /// The edit keys that apply to the selection, in the order the footer shows them: what the
 /// selected package, channel or entry can have done to it, then undo and write when there is
 /// something to undo or write. None when the catalog cannot be edited (an image). Templates take
-/// the same edits, but semver templates only those they can write.
+/// the same edits, but semver templates only those they can write and substitutes templates none.
 pub fn edit_hints(m: &Model) -> Vec<Command> {
     let Some(l) = m.loaded() else {
         return Vec::new();
@@ -24,7 +25,13 @@ pub fn edit_hints(m: &Model) -> Vec<Command> {
         return Vec::new();
     }
     let mut out = selection_edits(l);
-    if l.ws.templates().is_some_and(|set| set.all_semver()) {
+    let set = l.ws.templates();
+    let only = |schemas: &[&str]| set.is_some_and(|set| set.all_of(schemas));
+    if only(&[SUBSTITUTES]) {
+        // Substitutes templates take none of these: their substitutions are edited from the
+        // palette, their entries as written.
+        out.clear();
+    } else if only(&[SEMVER, SUBSTITUTES]) {
         out.retain(|c| {
             matches!(
                 c,

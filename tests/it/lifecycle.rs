@@ -322,7 +322,7 @@ fn diff_shows_a_moved_phase_and_an_added_version() {
         String::from_utf8_lossy(&out.stdout),
         "package aws-efs-csi-driver-operator (changed)\n\
         \x20 ~ lifecycle (io.openshift.operators.lifecycles.v1alpha1)\n\
-        \x20   ~ versions[4.17].phases[Maintenance support].endDate: 2026-04-01 → 2026-06-01\n\
-        \x20   + versions[4.18]: {\"name\":\"4.18\",\"phases\":[{\"name\":\"Full support\",\"startDate\":\"2025-02-25\",\"endDate\":\"2025-09-25\"}]}\n"
+        \x20   + version 4.18 (phases: Full support 2025-02-25 – 2025-09-25)\n\
+        \x20   ~ versions[4.17].phases[Maintenance support].endDate: 2026-04-01 → 2026-06-01\n"
     );
 }

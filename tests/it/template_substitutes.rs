@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-fn data() -> PathBuf {
+pub(crate) fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/substitutes")
 }
 
@@ -17,7 +17,7 @@ fn fbc() -> Command {
     c
 }
 
-const IMAGES: [(&str, &str); 4] = [
+pub(crate) const IMAGES: [(&str, &str); 4] = [
     (
         "quay.io/test/testoperator-bundle:v1.1.0-alpha",
         "testoperator-v1.1.0-alpha",

@@ -62,7 +62,7 @@ pub(super) fn entries_from_the_left(
 
 /// A label (`[prefix]name[marks]`) in `room` cells: the name cut from the left so the marks fit,
 /// keeping at least a few of its cells; past that the marks are cut at the right.
-fn fit(label: &str, name: &str, room: usize) -> String {
+pub(super) fn fit(label: &str, name: &str, room: usize) -> String {
     let Some(at) = (!name.is_empty()).then(|| label.find(name)).flatten() else {
         return cut_left(label, room);
     };

@@ -1,7 +1,7 @@
 //! Drawing the graph pane: the selected channel's lanes, OLM v1's view of them, and review mode's
 //! changes of the channel.
 
-use super::block;
+use super::{block, text};
 use crate::theme::{Role, Theme};
 use crate::tui::app::{Loaded, ObjectChange, review_mark};
 use crate::tui::layout::CURSOR_LINES;
@@ -87,8 +87,17 @@ pub(super) fn graph(l: &Loaded, f: &mut Frame, area: Rect, focused: bool, theme:
         newer: selected.map(|n| linked(g, n, Outgoing)).unwrap_or_default(),
         arrows: !edges.is_empty(),
     };
+    let room = usize::from(area.width.saturating_sub(2));
     for row in lay.rows.iter().skip(start).take(visible) {
-        lines.push(row_line(l, g, lay.width, row, selected, &links, theme));
+        lines.push(row_line(
+            l,
+            g,
+            (lay.width, room),
+            row,
+            selected,
+            &links,
+            theme,
+        ));
     }
     lines.extend(edges);
     lines.extend(review);
@@ -188,11 +197,13 @@ fn cursor_lines(g: &ChannelGraph, n: NodeIndex, width: usize, theme: &Theme) -> 
 
 /// One row of lanes and its label: the selected entry reversed, its neighbours underlined (with
 /// the cursor, `→` before what it replaces or skips, `←` before what replaces or skips it), and
-/// in review mode a new entry's label green and marked `+`.
+/// in review mode a new entry's label green and marked `+`. `width` is the lanes' width, `room`
+/// the pane's: a label too long for it has its name cut from the left, so the version and marks
+/// after it stay in sight.
 fn row_line(
     l: &Loaded,
     g: &ChannelGraph,
-    width: usize,
+    (width, room): (usize, usize),
     row: &Row,
     selected: Option<NodeIndex>,
     links: &Links,
@@ -228,8 +239,24 @@ fn row_line(
         // The mark stays visible however long the label runs.
         spans.push(Span::styled("+ ", theme.role(Role::Added)));
     }
-    spans.push(Span::styled(row.label.clone(), style));
-    if let Some(said) = row.entry.and_then(|n| substitution(l, &g.graph[n].name)) {
+    // The label comes first; a substitution's note after it is cut at the pane's edge.
+    let said = row.entry.and_then(|n| substitution(l, &g.graph[n].name));
+    let used: usize = spans.iter().map(|s| text::width(&s.content)).sum();
+    let left = room.saturating_sub(used);
+    // The name gives way to its version and marks; notes after them (`  · skipRange …`) are cut
+    // at the pane's edge rather than cost the name.
+    let name = row.entry.map_or("", |n| g.graph[n].name.as_str());
+    let (main, notes) = row
+        .label
+        .find("  · ")
+        .map_or((row.label.as_str(), ""), |i| row.label.split_at(i));
+    let label = if text::width(main) <= left {
+        row.label.clone()
+    } else {
+        format!("{}{notes}", super::cut::fit(main, name, left))
+    };
+    spans.push(Span::styled(label, style));
+    if let Some(said) = said {
         spans.push(Span::styled(said, theme.role(Role::Notice)));
     }
     Line::from(spans)

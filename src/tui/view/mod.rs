@@ -285,6 +285,14 @@ fn status_line(m: &Model, s: &str, width: u16, theme: &Theme) -> Line<'static> {
 /// selection, then moving about; elsewhere the keys of the dialog, picker or prompt on top.
 fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
     let layer = input::layer(m);
+    if layer == Layer::Dialog
+        && let Some(own) = m.dialog.as_ref().and_then(question_keys)
+    {
+        return own
+            .iter()
+            .flat_map(|&(command, word)| key_hint(m.keymap.first_key(layer, command), word, theme))
+            .collect();
+    }
     let pane = matches!(
         layer,
         Layer::Tree | Layer::Graph | Layer::Details | Layer::Problems
@@ -336,16 +344,39 @@ fn footer_hints(m: &Model, theme: &Theme) -> Vec<Span<'static>> {
         let (key, Some(word)) = (key, word) else {
             continue;
         };
-        if key.is_empty() {
-            continue;
-        }
-        spans.push(Span::styled(
-            key,
-            theme.role(Role::Key).add_modifier(Modifier::BOLD),
-        ));
-        spans.push(Span::raw(format!(" {word}  ")));
+        spans.extend(key_hint(key, word, theme));
     }
     spans
+}
+
+/// A key and its word in the footer (nothing for a key left unbound).
+fn key_hint(key: String, word: &str, theme: &Theme) -> Vec<Span<'static>> {
+    if key.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Span::styled(key, theme.role(Role::Key).add_modifier(Modifier::BOLD)),
+        Span::raw(format!(" {word}  ")),
+    ]
+}
+
+/// The keys of a question that takes more than yes and no, each with what it does: all of them,
+/// so none is a secret of the dialog's text.
+fn question_keys(d: &Dialog) -> Option<&'static [(Command, &'static str)]> {
+    match d {
+        Dialog::Reload { .. } => Some(&[
+            (Command::Confirm, "reload with the edits"),
+            (Command::Discard, "reload without them"),
+            (Command::Cancel, "not now"),
+        ]),
+        Dialog::OpenUnsaved { .. } => Some(&[
+            (Command::Confirm, "write first"),
+            (Command::Keep, "keep the edits"),
+            (Command::Discard, "drop them"),
+            (Command::Cancel, "stay"),
+        ]),
+        _ => None,
+    }
 }
 
 /// What the diff viewer shows and how to move in it, above the list of its keys.

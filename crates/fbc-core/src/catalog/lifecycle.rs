@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
 use super::node::Node;
 use super::{BlobId, Catalog, PackageIndex};
 
@@ -118,24 +120,27 @@ pub struct Lifecycle {
     pub versions: Vec<LifecycleVersion>,
 }
 
-/// One operator version (`MAJOR.MINOR`) and its phases.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// One operator version (`MAJOR.MINOR`) and its phases; as JSON, with the blob's own keys.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LifecycleVersion {
     pub name: String,
     pub phases: Vec<Phase>,
+    #[serde(rename = "platformCompatibility")]
     pub platforms: Vec<Platform>,
 }
 
 /// A support phase; the dates as written (both inclusive).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Phase {
     pub name: String,
+    #[serde(rename = "startDate")]
     pub start: String,
+    #[serde(rename = "endDate")]
     pub end: String,
 }
 
 /// A platform and the versions of it an operator version runs on.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Platform {
     pub name: String,
     pub versions: Vec<String>,

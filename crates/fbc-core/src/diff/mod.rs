@@ -5,6 +5,7 @@
 
 pub mod fields;
 pub mod git;
+pub mod lifecycle;
 pub mod mermaid;
 mod objects;
 mod render;
@@ -16,6 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 pub use fields::FieldChange;
+pub use lifecycle::{LifecycleChange, LifecycleLine, PlatformsChange};
 pub use render::{markdown, range_text, text};
 
 use crate::catalog::index::PackageIndex;
@@ -203,8 +205,23 @@ pub struct OtherChange {
     pub name: String,
     /// `added`, `removed` or `changed`.
     pub change: &'static str,
+    /// An OpenShift lifecycle blob's versions added and removed and platforms changed; its other
+    /// changes (a phase moved) are in `fields`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<LifecycleChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldChange>,
+}
+
+impl OtherChange {
+    /// How the object is named: `lifecycle (io.openshift.operators.lifecycles.v1alpha1)` for a
+    /// package's lifecycle, else its schema and name.
+    pub fn title(&self) -> String {
+        if self.schema == crate::catalog::lifecycle::SCHEMA && self.name.is_empty() {
+            return format!("lifecycle ({})", self.schema);
+        }
+        format!("{} {:?}", self.schema, self.name)
+    }
 }
 
 impl CatalogDiff {

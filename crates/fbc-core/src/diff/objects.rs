@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::fields::{self, Changes, FieldChange};
-use super::{BundleChange, OtherChange};
+use super::{BundleChange, LifecycleChange, OtherChange};
+use crate::catalog::lifecycle::Lifecycle;
 use crate::catalog::{BlobId, BlobState, Catalog, Str};
 
 /// Whether two pristine blobs were read from identical bytes (same file content, same place).
@@ -197,24 +198,46 @@ pub(super) fn others(old: &Catalog, a: &[BlobId], new: &Catalog, b: &[BlobId]) -
     let empty = Vec::new();
     for k in keys {
         let (la, lb) = (ka.get(k).unwrap_or(&empty), kb.get(k).unwrap_or(&empty));
-        let change = |change: &'static str, fields: Vec<FieldChange>| OtherChange {
+        let lifecycle = k.0 == crate::catalog::lifecycle::SCHEMA;
+        let read = |c: &Catalog, id: BlobId| Lifecycle::read(&c.blob(id).value);
+        let change = |change: &'static str,
+                      lifecycle: Option<LifecycleChange>,
+                      fields: Vec<FieldChange>| OtherChange {
             schema: k.0.clone(),
             package: k.1.clone(),
             name: k.2.clone(),
             change,
+            lifecycle,
             fields,
         };
         for i in 0..la.len().max(lb.len()) {
             match (la.get(i), lb.get(i)) {
                 (Some(&x), Some(&y)) => {
-                    if let Some((vx, vy)) = pair(old, x, new, y) {
+                    let Some((vx, vy)) = pair(old, x, new, y) else {
+                        continue;
+                    };
+                    if lifecycle {
+                        let (l, f) =
+                            super::lifecycle::compare(&read(old, x), &read(new, y), &vx, &vy);
+                        out.push(change("changed", l, f));
+                    } else {
                         let mut c = Changes::default();
                         fields::other_fields(&vx, &vy, &["schema", "package", "name"], &mut c);
-                        out.push(change("changed", c.finish()));
+                        out.push(change("changed", None, c.finish()));
                     }
                 }
-                (Some(_), None) => out.push(change("removed", Vec::new())),
-                (None, Some(_)) => out.push(change("added", Vec::new())),
+                (Some(&x), None) => {
+                    let l = lifecycle
+                        .then(|| LifecycleChange::whole(&read(old, x), false))
+                        .flatten();
+                    out.push(change("removed", l, Vec::new()));
+                }
+                (None, Some(&y)) => {
+                    let l = lifecycle
+                        .then(|| LifecycleChange::whole(&read(new, y), true))
+                        .flatten();
+                    out.push(change("added", l, Vec::new()));
+                }
                 (None, None) => {}
             }
         }

@@ -29,13 +29,6 @@ fn bundle_details(b: &BundleChange) -> impl Iterator<Item = &FieldChange> {
         .chain(&b.fields)
 }
 
-fn other_title(o: &OtherChange) -> String {
-    if o.schema == crate::catalog::lifecycle::SCHEMA && o.name.is_empty() {
-        return format!("lifecycle ({})", o.schema);
-    }
-    format!("{} {:?}", o.schema, o.name)
-}
-
 /// Plain text, one fact per line.
 pub fn text(d: &CatalogDiff) -> String {
     let mut out = String::new();
@@ -160,7 +153,10 @@ fn others_text(others: &[OtherChange], indent: &str, out: &mut String) {
             "removed" => '-',
             _ => '~',
         };
-        let _ = writeln!(out, "{indent}{sign} {}", other_title(o));
+        let _ = writeln!(out, "{indent}{sign} {}", o.title());
+        for l in o.lifecycle.iter().flat_map(|l| l.lines()) {
+            let _ = writeln!(out, "{indent}  {}", l.text());
+        }
         for f in &o.fields {
             let _ = writeln!(out, "{indent}  {}", fields::line(f));
         }
@@ -353,7 +349,15 @@ fn bundle_markdown(b: &BundleChange, out: &mut String) {
 
 fn others_markdown(others: &[OtherChange], out: &mut String) {
     for o in others {
-        let _ = writeln!(out, "- {} {}", code(&other_title(o)), o.change);
+        let _ = writeln!(out, "- {} {}", code(&o.title()), o.change);
+        for l in o.lifecycle.iter().flat_map(|l| l.lines()) {
+            let version = code(l.name());
+            let _ = match l.sign {
+                '+' => writeln!(out, "  - version {version} added ({})", l.words),
+                '-' => writeln!(out, "  - version {version} removed ({})", l.words),
+                _ => writeln!(out, "  - version {version} {}", l.words),
+            };
+        }
         for f in &o.fields {
             let _ = writeln!(out, "  - {}", md_change(f));
         }

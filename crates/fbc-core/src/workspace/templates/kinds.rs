@@ -7,8 +7,16 @@ impl TemplateSet {
     /// generate their channels, so of the guided edits only adding, promoting and removing a bundle
     /// can be written into them.
     pub fn all_semver(&self) -> bool {
-        self.members.iter().all(|m| {
-            crate::template::edit::schema_of(m.ws.doc().node()) == crate::template::schemas::SEMVER
-        })
+        self.all_of(&[crate::template::schemas::SEMVER])
+    }
+
+    /// Whether every template of the set is of one of `schemas` (`olm.semver`,
+    /// `olm.template.substitutes`, …). A substitutes template's entries are edited as written, so
+    /// none of the guided edits of a catalog can be written into one; only its substitutions are
+    /// edited.
+    pub fn all_of(&self, schemas: &[&str]) -> bool {
+        self.members
+            .iter()
+            .all(|m| schemas.contains(&crate::template::edit::schema_of(m.ws.doc().node())))
     }
 }
