@@ -1,5 +1,7 @@
 //! `fbc-edit lsp` driven by a real editor: Neovim's built-in client, headless.
 
+mod images;
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
