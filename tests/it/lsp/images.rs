@@ -216,7 +216,7 @@ fn template_images_come_from_the_registry_when_pulling_and_from_the_cache_after(
         .iter()
         .find(|d| d["message"].as_str().unwrap().contains("cannot resolve"))
         .unwrap();
-    assert_eq!(at["range"]["start"]["line"], 11, "{first:?}");
+    assert_eq!(at["range"]["start"]["line"], 10, "{first:?}");
     // Pulling on: the worker opens it from the registry and the template is checked again.
     s.notify(
         "workspace/didChangeConfiguration",
