@@ -132,8 +132,9 @@ pub(crate) fn build(
     let mut bytes = 0u64;
     for path in walk.files {
         if bytes > MOST_BYTES {
-            walk.stopped
-                .get_or_insert_with(|| format!("the workspace index stopped after {MOST_BYTES} bytes"));
+            walk.stopped.get_or_insert_with(|| {
+                format!("the workspace index stopped after {MOST_BYTES} bytes")
+            });
             break;
         }
         bytes += path.symlink_metadata().map_or(0, |m| m.len());

@@ -348,11 +348,7 @@ impl Server {
             if out.len() >= MOST {
                 break;
             }
-            if self
-                .roots
-                .iter()
-                .any(|(root, r)| indexed_in(path, root, r))
-            {
+            if self.roots.iter().any(|(root, r)| indexed_in(path, root, r)) {
                 continue;
             }
             let file = uri::from_path(path);

@@ -187,8 +187,9 @@ pub(crate) fn render(repo: &Path, operator: &str) -> BTreeMap<PathBuf, Vec<lsp_t
             continue;
         };
         let path = rel_path.under(repo);
-        let text = fbc_core::guard::file::read_text_limited(&path, fbc_core::catalog::load::MAX_FILE)
-            .unwrap_or_default();
+        let text =
+            fbc_core::guard::file::read_text_limited(&path, fbc_core::catalog::load::MAX_FILE)
+                .unwrap_or_default();
         let lines = Lines::new(&text);
         out.insert(
             path,

@@ -236,7 +236,11 @@ impl Server {
                     note,
                     n::DidChangeWatchedFiles::METHOD,
                 ) {
-                    let paths = p.changes.iter().filter_map(|c| uri::to_path(&c.uri)).collect();
+                    let paths = p
+                        .changes
+                        .iter()
+                        .filter_map(|c| uri::to_path(&c.uri))
+                        .collect();
                     self.reindex(paths);
                 }
             }

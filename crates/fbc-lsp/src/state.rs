@@ -342,13 +342,16 @@ impl Server {
         let (uri, version, text) = (doc.uri.clone(), doc.version, doc.text.clone());
         let (memo, pulled) = match self.templates.get(path) {
             Some(t) => (t.memo.clone(), t.pulled.clone()),
-            None => (match Sources::for_template(path, &[], Vec::new(), None) {
-                Ok((sources, _)) => Memo::new(sources),
-                Err(e) => {
-                    self.log(lsp_types::MessageType::WARNING, e.to_string());
-                    Memo::new(Sources::new())
-                }
-            }, crate::images::Pulled::default()),
+            None => (
+                match Sources::for_template(path, &[], Vec::new(), None) {
+                    Ok((sources, _)) => Memo::new(sources),
+                    Err(e) => {
+                        self.log(lsp_types::MessageType::WARNING, e.to_string());
+                        Memo::new(Sources::new())
+                    }
+                },
+                crate::images::Pulled::default(),
+            ),
         };
         let lines = crate::text::Lines::new(&text);
         let diags = match TemplateWorkspace::open_text(

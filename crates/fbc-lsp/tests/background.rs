@@ -164,9 +164,8 @@ fn workspace_symbols_cover_files_that_are_not_open() {
         "---\nschema: olm.package\nname: new-operator\n---\nschema: olm.bundle\nname: new-operator.v0.0.1\npackage: new-operator\nimage: quay.io/example/new:v0.0.1\nproperties:\n  - type: olm.package\n    value:\n      packageName: new-operator\n      version: 0.0.1\n",
     )
     .unwrap();
-    let changed = |path: &Path, kind: u32| {
-        json!({"changes": [{"uri": uri(path).as_str(), "type": kind}]})
-    };
+    let changed =
+        |path: &Path, kind: u32| json!({"changes": [{"uri": uri(path).as_str(), "type": kind}]});
     c.notify("workspace/didChangeWatchedFiles", changed(&new, 1));
     let found = symbols_until(&mut c, "new-operator.v0", |l| {
         named(l, "new-operator.v0.0.1").is_some()

@@ -143,7 +143,9 @@ impl Server {
 }
 
 fn testdata(p: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata").join(p)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(p)
 }
 
 /// Pushes the foo bundle (testdata/bundles/foo-v0.2.0) as `bundle:v1`.
