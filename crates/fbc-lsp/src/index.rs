@@ -4,7 +4,7 @@
 //! was saved. Catalogs of open documents are answered from the documents themselves.
 //!
 //! The walk is bounded: regular files only (links are not followed), names the path policy takes,
-//! hidden directories and build output left out, at most [`MOST_FILES`] files of at most the
+//! hidden directories, build output and bundles' `manifests/` and `metadata/` left out, at most [`MOST_FILES`] files of at most the
 //! loader's file size and [`MOST_BYTES`] in all, [`DEEPEST`] directories down.
 
 use std::collections::BTreeMap;
@@ -26,6 +26,10 @@ pub const MOST_FILES: usize = 100_000;
 pub const MOST_BYTES: u64 = 8 << 30;
 /// Directory levels walked at most below a workspace folder.
 pub const DEEPEST: usize = 16;
+
+/// Directories never walked: build output, and the content of bundle directories (a
+/// repository's `operators/<op>/<version>/manifests/`), which holds no catalog or template.
+const SKIPPED: [&str; 4] = ["target", "node_modules", "manifests", "metadata"];
 
 /// A named thing in a file: a channel, a bundle (by name and version), a package, a template's
 /// bundle image or channel entry.
@@ -169,7 +173,7 @@ impl Walk {
         for (name, ty) in entries {
             let path = dir.join(&name);
             if ty.is_dir() {
-                if !name.starts_with('.') && name != "target" && name != "node_modules" {
+                if !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
                     self.dir(&path, depth + 1);
                 }
             } else if ty.is_file() && is_candidate(&name) {
