@@ -15,6 +15,7 @@
 
 pub mod auth;
 mod cache;
+mod cached;
 mod digest;
 mod error;
 mod export;
@@ -32,6 +33,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 pub use cache::Kind;
+pub use cached::cached;
 pub use error::ImageError;
 pub use export::{ExportError, export};
 pub use opener::Opener;

@@ -5,20 +5,26 @@
 //! same minimal edits `fbc-edit edit` writes.
 //!
 //! The protocol is spoken with `lsp-server` and `lsp-types`: messages over stdio on plain threads,
-//! with no async runtime; the server answers one message at a time, in order.
+//! with no async runtime; the server answers one message at a time, in order. What would make it
+//! wait (images from the cache or a registry, an operator's catalogs re-rendered, the workspace's
+//! index) runs on worker threads whose results come back as messages.
 
 mod actions;
 mod complete;
 mod convert;
 mod hover;
+mod images;
+mod index;
 mod layout;
 mod locate;
 mod navigate;
+mod rerender;
 mod server;
 mod settings;
 mod state;
 mod text;
 mod uri;
+mod worker;
 
 pub use layout::{FileKind, catalog_root, classify};
 pub use server::{capabilities, run};

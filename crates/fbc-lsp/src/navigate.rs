@@ -343,9 +343,39 @@ impl Server {
                 }
             }
         }
+        // The rest of the workspace, from the index (catalogs loaded above answer for themselves).
+        for (path, symbols) in self.index.files.iter().flatten() {
+            if out.len() >= MOST {
+                break;
+            }
+            if self.roots.iter().any(|(root, r)| indexed_in(path, root, r)) {
+                continue;
+            }
+            let file = uri::from_path(path);
+            for s in symbols {
+                if matches(&s.name) || s.version.as_deref().is_some_and(matches) {
+                    let start = Position::new(s.line, s.col);
+                    let end = Position::new(s.line, s.col + s.len);
+                    out.push(info(
+                        &s.name,
+                        s.kind,
+                        Location::new(file.clone(), Range::new(start, end)),
+                        &s.package,
+                    ));
+                }
+            }
+        }
         out.truncate(MOST);
         Some(WorkspaceSymbolResponse::Flat(out))
     }
+}
+
+/// Whether the file at `path` is one of the loaded catalog `r`'s, at `root`.
+fn indexed_in(path: &Path, root: &Path, r: &crate::state::CatalogRoot) -> bool {
+    path.strip_prefix(root).is_ok_and(|rel| {
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        r.ws.catalog().file_id(&rel).is_some()
+    })
 }
 
 fn cover(a: Range, b: Range) -> Range {

@@ -12,6 +12,7 @@ use lsp_types::{
 
 use crate::settings::Settings;
 use crate::state::Server;
+use crate::worker::{Done, Worker};
 use crate::{Error, uri};
 
 /// What the server offers.
@@ -21,8 +22,14 @@ pub fn capabilities() -> ServerCapabilities {
         HoverProviderCapability, OneOf,
     };
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Kind(
-            TextDocumentSyncKind::INCREMENTAL,
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            lsp_types::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                // Saving re-renders an operator's catalogs and reads the file into the index.
+                save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
         )),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
@@ -53,6 +60,7 @@ pub fn run(conn: &Connection) -> Result<(), Error> {
         "serverInfo": { "name": "fbc-edit", "version": env!("CARGO_PKG_VERSION") },
     });
     conn.initialize_finish(id, result)?;
+    let watch = watches_files(&init);
     let mut folders: Vec<_> = init
         .workspace_folders
         .unwrap_or_default()
@@ -72,14 +80,72 @@ pub fn run(conn: &Connection) -> Result<(), Error> {
             Err(e) => server.log(lsp_types::MessageType::ERROR, e.to_string()),
         }
     }
+    if watch {
+        conn.sender
+            .send(Message::Request(watch_request()))
+            .map_err(|_| Error::Gone)?;
+    }
     main_loop(conn, &mut server)
 }
 
+/// Whether the client lets the server ask to be told of changed files.
+fn watches_files(init: &InitializeParams) -> bool {
+    init.capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|c| c.dynamic_registration)
+        .unwrap_or(false)
+}
+
+/// Asks the client to report changes of the YAML and JSON files of the workspace (the index
+/// follows them).
+fn watch_request() -> Request {
+    use lsp_types::{
+        DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, Registration,
+        RegistrationParams,
+    };
+    let watchers = ["**/*.yaml", "**/*.yml", "**/*.json"]
+        .iter()
+        .map(|g| FileSystemWatcher {
+            glob_pattern: GlobPattern::String((*g).to_string()),
+            kind: None,
+        })
+        .collect();
+    let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+    Request::new(
+        RequestId::from("fbc-edit/watch".to_string()),
+        lsp_types::request::RegisterCapability::METHOD.into(),
+        RegistrationParams {
+            registrations: vec![Registration {
+                id: "fbc-edit/watch".into(),
+                method: n::DidChangeWatchedFiles::METHOD.into(),
+                register_options: serde_json::to_value(options).ok(),
+            }],
+        },
+    )
+}
+
 fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
-    while let Ok(first) = conn.receiver.recv() {
-        let mut batch = vec![first];
+    let worker = Worker::start();
+    loop {
+        let mut batch = Vec::new();
+        crossbeam_channel::select! {
+            recv(conn.receiver) -> m => match m {
+                Ok(m) => batch.push(m),
+                Err(_) => return Ok(()),
+            },
+            recv(worker.results) -> d => {
+                if let Ok(d) = d {
+                    server.done(d);
+                }
+            },
+        }
         while let Ok(m) = conn.receiver.try_recv() {
             batch.push(m);
+        }
+        while let Ok(d) = worker.results.try_recv() {
+            server.done(d);
         }
         for msg in batch {
             match msg {
@@ -88,8 +154,14 @@ fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
                         return Ok(());
                     }
                     server.flush();
+                    if req.method == r::WorkspaceSymbolRequest::METHOD
+                        && server.wait_for_index(&req)
+                    {
+                        send_all(conn, server, &worker)?;
+                        continue;
+                    }
                     let resp = server.request(req);
-                    send_all(conn, server)?;
+                    send_all(conn, server, &worker)?;
                     conn.sender
                         .send(Message::Response(resp))
                         .map_err(|_| Error::Gone)?;
@@ -104,12 +176,15 @@ fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
             }
         }
         server.flush();
-        send_all(conn, server)?;
+        send_all(conn, server, &worker)?;
     }
-    Ok(())
 }
 
-fn send_all(conn: &Connection, server: &mut Server) -> Result<(), Error> {
+/// Sends the client what the server has for it, and the worker its jobs.
+fn send_all(conn: &Connection, server: &mut Server, worker: &Worker) -> Result<(), Error> {
+    for job in server.jobs.drain(..) {
+        worker.send(job);
+    }
     for m in server.out.drain(..) {
         conn.sender.send(m).map_err(|_| Error::Gone)?;
     }
@@ -147,6 +222,28 @@ impl Server {
                     );
                 }
             }
+            n::DidSaveTextDocument::METHOD => {
+                if let Some(p) = params::<lsp_types::DidSaveTextDocumentParams>(
+                    note,
+                    n::DidSaveTextDocument::METHOD,
+                ) && let Some(path) = uri::to_path(&p.text_document.uri)
+                {
+                    self.saved(&path);
+                }
+            }
+            n::DidChangeWatchedFiles::METHOD => {
+                if let Some(p) = params::<lsp_types::DidChangeWatchedFilesParams>(
+                    note,
+                    n::DidChangeWatchedFiles::METHOD,
+                ) {
+                    let paths = p
+                        .changes
+                        .iter()
+                        .filter_map(|c| uri::to_path(&c.uri))
+                        .collect();
+                    self.reindex(paths);
+                }
+            }
             n::DidCloseTextDocument::METHOD => {
                 if let Some(p) = params::<lsp_types::DidCloseTextDocumentParams>(
                     note,
@@ -173,6 +270,21 @@ impl Server {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A worker's result taken in.
+    pub(crate) fn done(&mut self, done: Done) {
+        match done {
+            Done::Images { template, found } => self.images_done(template, found),
+            Done::Rendered {
+                repo,
+                operator,
+                generation,
+                files,
+            } => self.rendered(repo, operator, generation, files),
+            Done::Indexed { full, files, note } => self.indexed(full, files, note),
+            Done::Failed(why) => self.log(lsp_types::MessageType::ERROR, why),
         }
     }
 

@@ -22,6 +22,13 @@ pub struct Settings {
     /// Directories that are catalog roots, absolute or relative to the first workspace folder
     /// (the longest one holding a file wins over the layout rules).
     pub catalog_roots: Vec<PathBuf>,
+    /// Resolve a template's bundle images no local source holds from their registries, on the
+    /// server's worker (images already in the cache are used without it).
+    pub pull_images: bool,
+    /// Speak plain HTTP to registries (a local test registry).
+    pub plain_http: bool,
+    /// Accept registry certificates that do not verify.
+    pub insecure: bool,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -32,6 +39,9 @@ struct Raw {
     ocp: Option<String>,
     opm: Option<String>,
     catalog_roots: Vec<PathBuf>,
+    pull_images: bool,
+    plain_http: bool,
+    insecure: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -95,6 +105,9 @@ impl Settings {
             ocp,
             opm,
             catalog_roots: raw.catalog_roots,
+            pull_images: raw.pull_images,
+            plain_http: raw.plain_http,
+            insecure: raw.insecure,
         })
     }
 
@@ -140,6 +153,12 @@ mod tests {
         assert!(matches!(
             Settings::from_json(&json!({"ocp": "four"})),
             Err(SettingsError::Ocp(_))
+        ));
+        let s = Settings::from_json(&json!({"pullImages": true, "plainHttp": true})).unwrap();
+        assert!(s.pull_images && s.plain_http && !s.insecure);
+        assert!(matches!(
+            Settings::from_json(&json!({"pullImages": "yes"})),
+            Err(SettingsError::Shape(_))
         ));
         assert!(
             Settings::from_json(&json!({"opm": "v1.46.0"}))

@@ -39,6 +39,8 @@ pub(crate) struct CatalogRoot {
 /// keystroke to the next.
 pub(crate) struct TemplateState {
     pub memo: Memo,
+    /// What the worker found for the images no local source holds.
+    pub pulled: crate::images::Pulled,
 }
 
 /// Everything the server knows.
@@ -49,9 +51,15 @@ pub struct Server {
     pub(crate) settings: Settings,
     pub(crate) folders: Vec<PathBuf>,
     /// Documents changed since their diagnostics were last worked out.
-    pending: BTreeSet<PathBuf>,
+    pub(crate) pending: BTreeSet<PathBuf>,
     /// Notifications to send.
     pub(crate) out: Vec<Message>,
+    /// Work for the worker threads, oldest first (the loop hands it over).
+    pub(crate) jobs: Vec<crate::worker::Job>,
+    /// The re-renders of operators whose `ci.yaml` is open, by repository and operator.
+    pub(crate) operators: BTreeMap<(PathBuf, String), crate::rerender::OperatorRun>,
+    /// The workspace's catalogs and templates, for workspace symbols.
+    pub(crate) index: crate::index::Index,
 }
 
 impl Server {
@@ -64,6 +72,9 @@ impl Server {
             folders,
             pending: BTreeSet::new(),
             out: Vec::new(),
+            jobs: Vec::new(),
+            operators: BTreeMap::new(),
+            index: crate::index::Index::default(),
         }
     }
 
@@ -85,6 +96,10 @@ impl Server {
             return;
         };
         let kind = layout::classify(&path, &text, &self.settings.catalog_roots, &self.folders);
+        let operator = match &kind {
+            FileKind::Ci { repo, operator } => Some((repo.clone(), operator.clone())),
+            _ => None,
+        };
         self.docs.insert(
             path.clone(),
             Doc {
@@ -95,6 +110,9 @@ impl Server {
             },
         );
         self.pending.insert(path);
+        if let Some((repo, operator)) = operator {
+            self.rerender(&repo, &operator);
+        }
     }
 
     /// A document changed (`textDocument/didChange`); checked at the next [`Server::flush`].
@@ -114,6 +132,11 @@ impl Server {
             crate::text::apply_change(&mut doc.text, c.range, &c.text);
         }
         doc.version = version;
+        if let FileKind::Ci { repo, operator } | FileKind::ReleaseConfig { repo, operator } =
+            doc.kind.clone()
+        {
+            self.obsolete(&repo, &operator);
+        }
         self.pending.insert(path);
     }
 
@@ -145,6 +168,10 @@ impl Server {
                 self.templates.remove(&path);
                 self.publish(doc.uri, None, Vec::new());
             }
+            FileKind::Ci { repo, operator } => {
+                self.publish(doc.uri, None, Vec::new());
+                self.forget_operator(&repo, &operator);
+            }
             _ => self.publish(doc.uri, None, Vec::new()),
         }
     }
@@ -173,6 +200,10 @@ impl Server {
             }
         }
         self.templates.clear();
+        self.index = crate::index::Index {
+            waiting: std::mem::take(&mut self.index.waiting),
+            ..Default::default()
+        };
     }
 
     /// Works out and publishes the diagnostics of every document changed since the last time.
@@ -277,6 +308,7 @@ impl Server {
                 placed.push((f, diags));
             }
         }
+        let mut messages = Vec::new();
         for (f, converted) in placed {
             let (uri, version) = match self.docs.get(&root.join(&f)) {
                 Some(d) => (d.uri.clone(), Some(d.version)),
@@ -287,7 +319,10 @@ impl Server {
             } else {
                 r.published.insert(f.clone());
             }
-            self.out.push(publish_message(uri, version, converted));
+            messages.push((uri, version, converted));
+        }
+        for (uri, version, converted) in messages {
+            self.publish(uri, version, converted);
         }
     }
 
@@ -305,21 +340,24 @@ impl Server {
             return;
         };
         let (uri, version, text) = (doc.uri.clone(), doc.version, doc.text.clone());
-        let memo = match self.templates.get(path) {
-            Some(t) => t.memo.clone(),
-            None => match Sources::for_template(path, &[], Vec::new(), None) {
-                Ok((sources, _)) => Memo::new(sources),
-                Err(e) => {
-                    self.log(lsp_types::MessageType::WARNING, e.to_string());
-                    Memo::new(Sources::new())
-                }
-            },
+        let (memo, pulled) = match self.templates.get(path) {
+            Some(t) => (t.memo.clone(), t.pulled.clone()),
+            None => (
+                match Sources::for_template(path, &[], Vec::new(), None) {
+                    Ok((sources, _)) => Memo::new(sources),
+                    Err(e) => {
+                        self.log(lsp_types::MessageType::WARNING, e.to_string());
+                        Memo::new(Sources::new())
+                    }
+                },
+                crate::images::Pulled::default(),
+            ),
         };
         let lines = crate::text::Lines::new(&text);
         let diags = match TemplateWorkspace::open_text(
             path,
             &text,
-            Box::new(memo.clone()),
+            Box::new(pulled.source(memo.clone())),
             self.settings.opm,
         ) {
             Ok(ws) => ws
@@ -330,9 +368,15 @@ impl Server {
                 .collect(),
             Err(e) => vec![convert::unreadable(&e.to_string(), &lines)],
         };
-        self.templates
-            .insert(path.to_path_buf(), TemplateState { memo });
+        self.templates.insert(
+            path.to_path_buf(),
+            TemplateState {
+                memo,
+                pulled: pulled.clone(),
+            },
+        );
         self.publish(uri, Some(version), diags);
+        self.ask_images(path, &pulled);
     }
 
     /// `ci.yaml` and the `release-config.yaml` files of an operator, open ones read from their
@@ -375,7 +419,16 @@ impl Server {
         }
     }
 
-    fn publish(&mut self, uri: Uri, version: Option<i32>, diagnostics: Vec<lsp_types::Diagnostic>) {
+    /// Publishes a file's diagnostics, with the problems the operator's last re-render placed in it.
+    pub(crate) fn publish(
+        &mut self,
+        uri: Uri,
+        version: Option<i32>,
+        mut diagnostics: Vec<lsp_types::Diagnostic>,
+    ) {
+        if let Some(path) = uri::to_path(&uri) {
+            diagnostics.extend(self.render_problems(&path));
+        }
         self.out.push(publish_message(uri, version, diagnostics));
     }
 

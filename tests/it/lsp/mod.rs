@@ -1,6 +1,7 @@
 //! `fbc-edit lsp` driven by a real editor: Neovim's built-in client, headless.
 
 mod actions;
+mod images;
 
 use std::path::Path;
 use std::process::Command;
