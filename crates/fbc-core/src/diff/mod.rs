@@ -30,6 +30,7 @@ use objects::{
 };
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CatalogDiff {
     pub packages: Vec<PackageDiff>,
     /// Objects of other schemas that belong to no package, added, removed or changed.
@@ -38,6 +39,7 @@ pub struct CatalogDiff {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PackageDiff {
     pub name: String,
     /// `added`, `removed` or `changed`.
@@ -69,6 +71,7 @@ pub struct PackageDiff {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ChannelDiff {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,6 +107,7 @@ pub struct ChannelDiff {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Edge {
     pub from: String,
     pub to: String,
@@ -111,6 +115,7 @@ pub struct Edge {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SkipRangeChange {
     pub entry: String,
     /// `None`: the entry had no skipRange, or has none now.
@@ -171,6 +176,7 @@ fn covered(g: &ChannelGraph, entry: &str) -> Vec<Version> {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DeprecationChange {
     /// `package`, `channel <name>` or `bundle <name>`.
     pub of: String,
@@ -179,6 +185,7 @@ pub struct DeprecationChange {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BundleChange {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -196,6 +203,7 @@ pub struct BundleChange {
 
 /// An object of a schema other than package, channel, bundle and deprecations.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OtherChange {
     pub schema: String,
     #[serde(skip_serializing_if = "String::is_empty")]
