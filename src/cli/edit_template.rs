@@ -8,18 +8,16 @@ use super::exit;
 use super::template::SourceArgs;
 use super::template_out::{said_written, shown, template_pending};
 use fbc_core::catalog::commit::CommitOptions;
-use fbc_core::catalog::node::{Node, Str};
 use fbc_core::catalog::write::{Pending, unified_diff};
-use fbc_core::catalog::yaml::{self, YamlStyle};
 use fbc_core::guard::path::Root;
-use fbc_core::template::edit::release::{self, OperatorDir, Release};
 use fbc_core::template::edit::{
     SemverEdit, SemverFlag, SubstitutesEdit, TemplateDoc, TemplateEdit,
 };
-use fbc_core::template::{ImageSource, Sources, schemas};
+use fbc_core::template::{ImageSource, Sources, SourcesError};
 use fbc_core::workspace::SaveError;
 use fbc_core::workspace::template::TemplateWorkspace;
-use fbc_core::workspace::templates::{self, Rerendered, rerendered_checked, save_root_of};
+use fbc_core::workspace::templates::release::{self, ReleaseInput, ReleasePlan, ReleasePlanError};
+use fbc_core::workspace::templates::{self, Rerendered, save_root_of};
 
 pub use fbc_core::template::files::{holds_templates, template_files};
 
@@ -343,35 +341,21 @@ fn write_docs(
     Ok(report.written)
 }
 
-/// A new template file in the style the pipeline writes: `---`, then the document with unindented
-/// sequences, long values wrapped at 80 columns.
-fn new_template_text(node: &Node) -> String {
-    let style = YamlStyle {
-        indent: 2,
-        indent_sequences: false,
-        wrap_width: Some(80),
-    };
-    let mut out = String::from("---\n");
-    yaml::write_document(&mut out, node, style, &|s: &Str| {
-        s.as_inline().unwrap_or_default().to_string()
-    });
-    out
-}
-
 fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &str) -> i32 {
     match release_plan(&args.sources, dir, from, image) {
         Err(e) => {
             eprintln!("fbc-edit: nothing written: {e}");
             exit::INVALID
         }
-        Ok((docs, new_files, what)) => {
-            for d in &docs {
+        Ok(plan) => {
+            for d in &plan.docs {
                 match template_pending(root, d) {
                     Ok(p) => print!("{}", unified_diff(&p)),
                     Err(e) => eprintln!("fbc-edit: {e}"),
                 }
             }
-            let created: Vec<Pending> = new_files
+            let created: Vec<Pending> = plan
+                .new_files
                 .iter()
                 .map(|(p, text)| Pending {
                     path: shown(root, p),
@@ -384,7 +368,7 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
             let rendered = if args.no_render {
                 Ok(Vec::new())
             } else {
-                release_rendered(&args.sources, &docs, &new_files, from, image, false)
+                release_rendered(&args.sources, &plan, false)
                     .map(|r| r.into_iter().map(|c| (c.file, c.text)).collect())
             };
             let rendered = match rendered {
@@ -397,14 +381,15 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
                 }
             };
             print_rendered(root, &rendered);
+            let what = &plan.what;
             if args.dry_run {
                 eprintln!("{what} (dry run: nothing written)");
                 return exit::OK;
             }
-            let refs: Vec<&TemplateDoc> = docs.iter().collect();
-            match write_docs(root, &refs, &new_files, &rendered, args.force) {
+            let refs: Vec<&TemplateDoc> = plan.docs.iter().collect();
+            match write_docs(root, &refs, &plan.new_files, &rendered, args.force) {
                 Ok(written) => {
-                    eprintln!("{}", said_written(&what, &written));
+                    eprintln!("{}", said_written(what, &written));
                     exit::OK
                 }
                 Err(e) => {
@@ -416,144 +401,42 @@ fn run_release(args: &EditArgs, root: &Root, dir: &Path, from: &Path, image: &st
     }
 }
 
+/// The bundle sources of a template a release changes: the given ones, the released bundle's
+/// directory standing for its image.
+fn release_sources(
+    given: &SourceArgs,
+) -> impl Fn(&Path, Vec<ImageDir>) -> Result<Sources, SourcesError> + '_ {
+    move |template, standing| {
+        let mut dirs = given.bundle_dirs.clone();
+        dirs.extend(standing);
+        let images = ImageSource {
+            pull: given.pull,
+            ..ImageSource::new(std::sync::Arc::new(fbc_image::Opener::default()))
+        };
+        Sources::for_template(template, &given.catalog, dirs, Some(images)).map(|(s, _)| s)
+    }
+}
+
 /// The catalogs the released templates map to, re-rendered with the bundle directory standing for
 /// the released image; each checked when `check`.
 pub(crate) fn release_rendered(
     given: &SourceArgs,
-    docs: &[TemplateDoc],
-    new_files: &[(PathBuf, String)],
-    from: &Path,
-    image: &str,
+    plan: &ReleasePlan,
     check: bool,
-) -> Result<Vec<Rerendered>, String> {
-    let extra = Some((image.to_string(), from.to_path_buf()));
-    let mut out = Vec::new();
-    for d in docs {
-        let srcs = sources(given, d.path(), &extra)?;
-        let template = d.template().map_err(|e| e.to_string())?;
-        out.extend(
-            rerendered_checked(d.path(), &template, &srcs, given.opm_version, check)
-                .map_err(|e| e.to_string())?,
-        );
-    }
-    for (path, text) in new_files {
-        let srcs = sources(given, path, &extra)?;
-        let template = fbc_core::template::parse(&path.display().to_string(), text)
-            .map_err(|e| e.to_string())?;
-        out.extend(
-            rerendered_checked(path, &template, &srcs, given.opm_version, check)
-                .map_err(|e| e.to_string())?,
-        );
-    }
-    Ok(out)
+) -> Result<Vec<Rerendered>, ReleasePlanError> {
+    plan.rerendered(&release_sources(given), given.opm_version, check)
 }
 
-pub(crate) type ReleasePlan = (Vec<TemplateDoc>, Vec<(PathBuf, String)>, String);
-
-/// The templates the release changes and the ones it creates.
+/// The templates the release changes and the ones it creates; the files of the bundle directory
+/// left unread are noted on stderr as soon as it is rendered.
 pub(crate) fn release_plan(
     given: &SourceArgs,
     dir: &Path,
     from: &Path,
     image: &str,
-) -> Result<ReleasePlan, String> {
-    let op = OperatorDir::find(dir);
-    let config = release::read_release_config(from).map_err(|e| e.to_string())?;
-    let ci = op.dir.join("ci.yaml");
-    let (enabled, mappings) = release_mappings(&op)?;
-    if !enabled {
-        return Err(format!(
-            "{}: fbc.enabled is not true: the operator does not deliver through file-based catalogs",
-            ci.display()
-        ));
-    }
-    let (bundle, unread) = fbc_core::bundle::render_dir_noting(
-        from,
-        &fbc_core::bundle::RenderOptions {
-            image: Some(image.to_string()),
-            csv_metadata: false,
-            related: fbc_core::bundle::RelatedOrder::default(),
-        },
-    )
-    .map_err(|e| format!("cannot render {}: {e}", from.display()))?;
-    super::bundle::note_unread(from, &unread);
-    let name = bundle["name"].as_str().unwrap_or_default().to_string();
-    let package = bundle["package"].as_str().unwrap_or_default().to_string();
-    let mut docs = Vec::new();
-    let mut new_files = Vec::new();
-    for item in &config.catalog_templates {
-        let kind = release::template_type(item, &mappings).map_err(|e| e.to_string())?;
-        // A plain file name: read_release_config refuses any other.
-        let path = op.templates.join(&item.template_name);
-        let r = Release {
-            bundle: &name,
-            package: &package,
-            image,
-            item,
-        };
-        if !path.exists() {
-            let node = if kind == schemas::SEMVER {
-                release::create_semver(&r)
-            } else {
-                release::create_basic(&r)
-            };
-            new_files.push((path, new_template_text(&node)));
-            continue;
-        }
-        let mut doc = TemplateDoc::open(&path).map_err(|e| e.to_string())?;
-        let node = if kind == schemas::SEMVER {
-            release::amend_semver(doc.node(), &r)
-        } else {
-            let srcs = sources(given, &path, &Some((image.to_string(), from.to_path_buf())))?;
-            let images = bundle_names(&doc, &srcs);
-            release::amend_basic(doc.node(), &r, &images)
-        }
-        .map_err(|e| e.to_string())?;
-        doc.replace(node);
-        docs.push(doc);
-    }
-    let what = format!("release {name} ({image})");
-    Ok((docs, new_files, what))
-}
-
-/// Whether FBC delivery is on, and which template renders into which catalogs: `ci.yaml`'s
-/// `fbc` section, or, without a `ci.yaml`, the convention `template render-all` follows (each
-/// `catalog-templates/vX.Y.yaml` renders into catalog `vX.Y`, its type read from its schema).
-fn release_mappings(op: &OperatorDir) -> Result<(bool, Vec<release::CatalogMapping>), String> {
-    // Whatever is there is read: a ci.yaml that is not a regular file is refused, not passed over.
-    if op.dir.join("ci.yaml").symlink_metadata().is_ok() {
-        return release::read_ci_mapping(&op.dir).map_err(|e| e.to_string());
-    }
-    let plan = fbc_core::template::render_all::plan(&op.dir).map_err(|e| e.to_string())?;
-    let mappings = plan
-        .jobs
-        .into_iter()
-        .map(|j| release::CatalogMapping {
-            template_name: j.template_name,
-            kind: j.kind,
-            catalog_names: j.catalogs,
-        })
-        .collect();
-    Ok((true, mappings))
-}
-
-/// The bundle name each `olm.bundle` image of a basic template renders to, where a source knows it.
-fn bundle_names(doc: &TemplateDoc, sources: &Sources) -> Vec<(String, Option<String>)> {
-    use fbc_core::template::BundleSource as _;
-    fbc_core::template::edit::entries_of(doc.node())
-        .iter()
-        .filter(|e| fbc_core::template::edit::schema_of(e) == fbc_core::catalog::schema::BUNDLE)
-        .filter_map(|e| {
-            e.get_field("image")
-                .and_then(Node::as_str)
-                .map(str::to_string)
-        })
-        .map(|image| {
-            let name = sources
-                .bundle_for_image(&image)
-                .and_then(Result::ok)
-                .and_then(|b| b.get("name").and_then(|n| n.as_str()).map(str::to_string));
-            (image, name)
-        })
-        .collect()
+) -> Result<ReleasePlan, ReleasePlanError> {
+    let input = ReleaseInput::read(dir, from)?;
+    let bundle = release::render_bundle(from, image)?;
+    super::bundle::note_unread(from, &bundle.unread);
+    input.plan(&bundle, from, image, &release_sources(given))
 }

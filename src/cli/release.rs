@@ -99,7 +99,7 @@ fn preview(args: &PreviewArgs) -> i32 {
         }
     }
     let sources = &sources;
-    let (docs, new_files, what) = match release_plan(sources, &op_dir, &args.bundle, &image) {
+    let plan = match release_plan(sources, &op_dir, &args.bundle, &image) {
         Ok(p) => p,
         Err(e) => {
             println!("the pipeline would stop: {e}");
@@ -108,7 +108,7 @@ fn preview(args: &PreviewArgs) -> i32 {
     };
     let shown = |p: &Path| shown(&root, p);
     let mut templates = Vec::new();
-    for d in &docs {
+    for d in &plan.docs {
         match template_pending(&root, d) {
             Ok(p) => templates.extend(p),
             Err(e) => {
@@ -117,7 +117,7 @@ fn preview(args: &PreviewArgs) -> i32 {
             }
         }
     }
-    templates.extend(new_files.iter().map(|(p, text)| Pending {
+    templates.extend(plan.new_files.iter().map(|(p, text)| Pending {
         path: shown(p),
         created: true,
         old: String::new(),
@@ -128,7 +128,7 @@ fn preview(args: &PreviewArgs) -> i32 {
     } else {
         print!("{}", unified_diff(&templates));
     }
-    let rendered = match release_rendered(sources, &docs, &new_files, &args.bundle, &image, true) {
+    let rendered = match release_rendered(sources, &plan, true) {
         Ok(r) => r,
         Err(e) => {
             println!("the catalogs cannot be re-rendered: {e}");
@@ -188,6 +188,6 @@ fn preview(args: &PreviewArgs) -> i32 {
             println!("  [{}] {}", d.code, d.message);
         }
     }
-    println!("{what}: previewed, nothing written");
+    println!("{}: previewed, nothing written", plan.what);
     if errors > 0 { exit::INVALID } else { exit::OK }
 }

@@ -327,7 +327,209 @@ fn the_edit_verbs_are_the_command_lines() {
     let cli_verbs: Vec<String> = edit
         .get_subcommands()
         .map(|s| s.get_name().to_string())
-        .filter(|n| n != "release")
         .collect();
     assert_eq!(cli_verbs, fbc_mcp::args::verb_names());
+}
+
+const RABBIT: &str = "operators/rabbitmq-messaging-topology-operator";
+const RABBIT_IMAGE: &str =
+    "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3";
+
+/// A copy of testdata/release at `to` with release 1.19.3 taken out of the operator's templates,
+/// as it stood before the pipeline released it.
+fn unreleased(to: &Path) {
+    copy_of("testdata/release", to);
+    let templates = to.join(RABBIT).join("catalog-templates");
+    for e in std::fs::read_dir(&templates).unwrap() {
+        let file = e.unwrap().path();
+        let mut text = std::fs::read_to_string(&file).unwrap();
+        for lines in [
+            "  - name: rabbitmq-messaging-topology-operator.v1.19.3\n    replaces: rabbitmq-messaging-topology-operator.v1.19.2\n".to_string(),
+            format!("- schema: olm.bundle\n  image: \n    {RABBIT_IMAGE}\n"),
+        ] {
+            assert!(text.contains(&lines), "{} lacks {lines:?}", file.display());
+            text = text.replacen(&lines, "", 1);
+        }
+        std::fs::write(&file, text).unwrap();
+    }
+}
+
+fn release(extra: Value) -> Value {
+    let mut args = json!({"path": format!("repo/{RABBIT}"), "edit": "release",
+        "from": format!("repo/{RABBIT}/1.19.3"), "image": RABBIT_IMAGE});
+    args.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    json!({"name": "edit", "arguments": args})
+}
+
+#[test]
+fn a_release_through_the_server_writes_what_the_command_line_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().canonicalize().unwrap();
+    let served = base.join("served");
+    unreleased(&served.join("repo"));
+    // A bundle directory whose release-config.yaml names a template ci.yaml does not map.
+    let bad = served.join("unmapped");
+    copy_dir(&served.join("repo").join(RABBIT).join("1.19.3"), &bad);
+    std::fs::write(
+        bad.join("release-config.yaml"),
+        "catalog_templates:\n- template_name: 4.17.yaml\n  channels: [stable]\n",
+    )
+    .unwrap();
+    let by_cli = base.join("by-cli");
+    unreleased(&by_cli);
+    let before = tree(&served.join("repo"));
+    let out = session(
+        &served,
+        &[],
+        json!([
+            release(json!({"dry_run": true})),
+            release(json!({"from": "unmapped"})),
+            release(json!({"channel": "stable"})),
+            release(json!({})),
+        ]),
+    );
+    let calls = out["calls"].as_array().unwrap();
+
+    // The dry run: the templates' diff, the catalogs it would re-render, nothing written.
+    let dry = &calls[0];
+    assert_eq!(dry["isError"], false, "{dry}");
+    let r = &dry["structuredContent"];
+    assert_eq!(
+        r["edit"],
+        format!("release rabbitmq-messaging-topology-operator.v1.19.3 ({RABBIT_IMAGE})")
+    );
+    assert_eq!(r["written"], json!([]));
+    let diff = r["diff"].as_str().unwrap();
+    assert!(
+        diff.contains(&format!(
+            "+++ b/repo/{RABBIT}/catalog-templates/v4.20.yaml\n"
+        )) && diff.contains("+  - name: rabbitmq-messaging-topology-operator.v1.19.3\n"),
+        "{diff}"
+    );
+    let added = diff
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .count();
+    assert_eq!(added, 5 * 5, "{diff}");
+    assert!(
+        r["rerendered"].as_array().unwrap().contains(&json!(
+            "repo/catalogs/v4.20/rabbitmq-messaging-topology-operator/catalog.yaml"
+        )),
+        "{r}"
+    );
+    // What opm's rules find in the catalogs, each named by its file: notes, no error.
+    let problems = r["problems"].as_array().unwrap();
+    assert!(problems.iter().all(|p| p["severity"] != "error"), "{r}");
+    assert!(
+        problems.iter().any(|p| p["code"] == "FBC103"
+            && p["file"]
+                == "repo/catalogs/v4.17/rabbitmq-messaging-topology-operator/catalog.yaml"),
+        "{r}"
+    );
+
+    // Refusals: the pipeline's reason, and an argument release does not take; nothing written.
+    let unmapped = &calls[1];
+    assert_eq!(unmapped["isError"], true, "{unmapped}");
+    let text = unmapped["text"][0].as_str().unwrap();
+    assert!(text.starts_with("nothing written: "), "{text}");
+    assert!(
+        text.contains("Template mapping not found for '4.17.yaml' in ci.yaml."),
+        "{text}"
+    );
+    let stray = &calls[2];
+    assert_eq!(stray["isError"], true, "{stray}");
+    assert!(
+        stray["text"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("release takes no channel (it takes: from, image)"),
+        "{stray}"
+    );
+
+    // Applied: every file as `fbc-edit edit OPERATOR_DIR release` writes it, byte for byte.
+    let applied = &calls[3];
+    assert_eq!(applied["isError"], false, "{applied}");
+    assert_eq!(applied["structuredContent"]["diff"], r["diff"]);
+    let written = applied["structuredContent"]["written"].as_array().unwrap();
+    assert!(
+        written.contains(&json!(format!(
+            "repo/{RABBIT}/catalog-templates/v4.17.yaml"
+        ))) && written.contains(&json!(
+            "repo/catalogs/v4.17/rabbitmq-messaging-topology-operator/catalog.yaml"
+        )),
+        "{written:?}"
+    );
+    assert_cmd::Command::new(bin())
+        .current_dir(&by_cli)
+        .args(["edit", RABBIT, "release", "--from"])
+        .arg(format!("{RABBIT}/1.19.3"))
+        .args(["--image", RABBIT_IMAGE])
+        .assert()
+        .success();
+    let after = tree(&served.join("repo"));
+    assert_ne!(after, before);
+    assert_eq!(after, tree(&by_cli));
+}
+
+#[test]
+fn every_tool_declares_its_output_and_answers_in_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    copy_of("assets/demo-catalog", &root.join("demo"));
+    copy_of("assets/demo-catalog", &root.join("demo-old"));
+    copy_of("testdata/release", &root.join("repo"));
+    let template = format!("repo/{RABBIT}/catalog-templates/v4.20.yaml");
+    let calls = json!([
+        {"name": "list", "arguments": {"path": "demo"}},
+        {"name": "list", "arguments": {"path": "demo", "package": "cache-operator"}},
+        {"name": "list", "arguments": {"path": "demo", "package": "cache-operator",
+            "channel": "stable"}},
+        {"name": "upgrade_path", "arguments": {"path": "demo", "package": "cache-operator",
+            "channel": "stable", "from": "1.1.0"}},
+        {"name": "upgrade_path", "arguments": {"path": "demo", "package": "cache-operator",
+            "channel": "stable", "from": "1.1.0", "olm": "v1"}},
+        {"name": "upgrade_path", "arguments": {"path": "demo", "package": "cache-operator",
+            "from": "1.1.0", "olm": "v1"}},
+        {"name": "validate", "arguments": {"path": "demo", "profile": "community", "ocp": "4.18"}},
+        {"name": "edit", "arguments": {"path": "demo", "edit": "promote",
+            "package": "cache-operator", "bundle": "cache-operator.v1.4.0", "channel": "stable"}},
+        {"name": "diff", "arguments": {"old": "demo-old", "new": "demo"}},
+        {"name": "render", "arguments": {"path": template}},
+        {"name": "edit", "arguments": {"path": template, "edit": "add-skips",
+            "package": "rabbitmq-messaging-topology-operator", "channel": "stable",
+            "entry": "rabbitmq-messaging-topology-operator.v1.19.3",
+            "skips": ["rabbitmq-messaging-topology-operator.v1.0.0"], "dry_run": true}},
+        {"name": "repo_check", "arguments": {"path": "repo"}},
+    ]);
+    let names: Vec<String> = calls
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    let out = session(&root, &[], calls);
+    for t in out["tools"].as_array().unwrap() {
+        let schema = &t["outputSchema"];
+        assert_eq!(schema["type"], "object", "{t}");
+        assert!(
+            names.iter().any(|n| *n == t["name"]),
+            "{} is not called",
+            t["name"]
+        );
+    }
+    // Each result passed the SDK's own check against the declared schema (a mismatch raises in
+    // the client), and the SDK refuses it with its values replaced.
+    for (name, call) in names.iter().zip(out["calls"].as_array().unwrap()) {
+        assert_eq!(call["isError"], false, "{name}: {call}");
+        assert!(call["structuredContent"].is_object(), "{name}: {call}");
+        assert_eq!(call["tamperedRefused"], true, "{name}: {call}");
+        // The text is the same JSON, for clients that read no structured content.
+        let text: Value = serde_json::from_str(call["text"][0].as_str().unwrap()).unwrap();
+        assert_eq!(text, call["structuredContent"], "{name}");
+    }
+    let diff = &out["calls"][8]["structuredContent"];
+    assert_eq!(diff["changed"], true, "{diff}");
+    assert_eq!(diff["changes"]["packages"][0]["name"], "cache-operator");
 }

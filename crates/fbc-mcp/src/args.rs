@@ -142,6 +142,7 @@ pub enum Verb {
     Deprecate,
     Undeprecate,
     AddBundle,
+    Release,
     AddImage,
     MoveImage,
     RemoveImage,
@@ -161,7 +162,8 @@ pub struct EditArgs {
     pub path: String,
     /// The edit: promote, set-default-channel, create-channel, delete-channel, add-skips,
     /// remove-skips, set-skip-range, set-replaces, remove-entry, remove-bundle, deprecate,
-    /// undeprecate, add-bundle; for semver templates add-image, move-image, remove-image,
+    /// undeprecate, add-bundle; for an operator directory release (its bundle directory's
+    /// release-config.yaml applied to the templates); for semver templates add-image, move-image, remove-image,
     /// set-generate, set-channel-preference; for substitutes templates substitute, unsubstitute.
     pub edit: Verb,
     pub package: Option<String>,
@@ -188,9 +190,9 @@ pub struct EditArgs {
     /// deprecate: the deprecation message.
     pub message: Option<String>,
     /// add-bundle, substitute: the registry+v1 bundle directory (for substitute: standing for
-    /// `image`).
+    /// `image`); release: the bundle directory holding release-config.yaml.
     pub from: Option<String>,
-    /// add-bundle: the bundle's image reference; add-image, move-image, remove-image: the image;
+    /// add-bundle, release: the bundle's image reference; add-image, move-image, remove-image: the image;
     /// substitute: the substitute's bundle image.
     pub image: Option<String>,
     /// add-bundle: store one olm.csv.metadata property instead of every manifest.
@@ -218,7 +220,7 @@ pub struct EditArgs {
 
 impl Verb {
     /// Every verb, in the order `fbc-edit edit` lists its subcommands.
-    pub const ALL: [Verb; 20] = [
+    pub const ALL: [Verb; 21] = [
         Verb::Promote,
         Verb::SetDefaultChannel,
         Verb::CreateChannel,
@@ -232,6 +234,7 @@ impl Verb {
         Verb::Deprecate,
         Verb::Undeprecate,
         Verb::AddBundle,
+        Verb::Release,
         Verb::AddImage,
         Verb::MoveImage,
         Verb::RemoveImage,
@@ -257,6 +260,7 @@ impl Verb {
             Verb::Deprecate => "deprecate",
             Verb::Undeprecate => "undeprecate",
             Verb::AddBundle => "add-bundle",
+            Verb::Release => "release",
             Verb::AddImage => "add-image",
             Verb::MoveImage => "move-image",
             Verb::RemoveImage => "remove-image",
@@ -271,7 +275,8 @@ impl Verb {
     pub fn template_only(self) -> bool {
         matches!(
             self,
-            Verb::AddImage
+            Verb::Release
+                | Verb::AddImage
                 | Verb::MoveImage
                 | Verb::RemoveImage
                 | Verb::SetGenerate

@@ -4,6 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::args::{EditArgs, Verb};
+use crate::error::ToolError;
+use crate::output::{EditResult, NotApplied, Problem, TemplateChange};
+use crate::roots::{PathError, Roots};
+use crate::{problem, read, release, verbs};
 use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::template::Sources;
 use fbc_core::template::edit::TemplateDoc;
@@ -12,15 +17,9 @@ use fbc_core::workspace::SaveError;
 use fbc_core::workspace::Workspace;
 use fbc_core::workspace::template::TemplateWorkspace;
 use fbc_core::workspace::templates::{self, save_root_of};
-use serde_json::{Value, json};
-
-use crate::args::{EditArgs, Verb};
-use crate::error::ToolError;
-use crate::roots::{PathError, Roots};
-use crate::{problem, read, verbs};
 
 /// `edit`.
-pub fn edit(roots: &Roots, args: EditArgs) -> Result<Value, ToolError> {
+pub fn edit(roots: &Roots, args: EditArgs) -> Result<EditResult, ToolError> {
     let path = roots.resolve(&args.path)?;
     let from = args.from.as_deref().map(|f| roots.resolve(f)).transpose()?;
     if !path.exists() {
@@ -28,6 +27,9 @@ pub fn edit(roots: &Roots, args: EditArgs) -> Result<Value, ToolError> {
             "{}: no such file or directory",
             args.path
         )));
+    }
+    if args.edit == Verb::Release {
+        return release::release(roots, &path, &args, from);
     }
     let rendered = match (&args.edit, &from) {
         (Verb::AddBundle, Some(dir)) => Some(verbs::render_bundle(dir, &args)?),
@@ -37,21 +39,18 @@ pub fn edit(roots: &Roots, args: EditArgs) -> Result<Value, ToolError> {
         .as_ref()
         .map(|(_, u)| u.clone())
         .unwrap_or_default();
-    let mut value = if holds_templates(&path) {
+    let mut result = if holds_templates(&path) {
         in_templates(roots, &path, &args, rendered, from)?
     } else {
         in_catalog(roots, &path, &args, rendered)?
     };
-    if !unread.is_empty() {
-        value["notes"]
-            .as_array_mut()
-            .into_iter()
-            .for_each(|n| n.extend(unread.iter().map(|u| Value::from(format!("not read: {u}")))));
-    }
-    Ok(value)
+    result
+        .notes
+        .extend(unread.iter().map(|u| format!("not read: {u}")));
+    Ok(result)
 }
 
-fn options(force: bool) -> CommitOptions {
+pub(crate) fn options(force: bool) -> CommitOptions {
     CommitOptions {
         force_read_only: force,
         ..CommitOptions::default()
@@ -59,7 +58,7 @@ fn options(force: bool) -> CommitOptions {
 }
 
 /// A failed write, worded as the command line words it.
-fn write_failed(e: &SaveError) -> ToolError {
+pub(crate) fn write_failed(e: &SaveError) -> ToolError {
     let mut message = if e.wrote_nothing() {
         format!("nothing written: {e}")
     } else {
@@ -76,7 +75,7 @@ fn in_catalog(
     dir: &Path,
     args: &EditArgs,
     rendered: Option<verbs::Rendered>,
-) -> Result<Value, ToolError> {
+) -> Result<EditResult, ToolError> {
     if args.edit.template_only() {
         return Err(ToolError::refused(format!(
             "{} is a catalog directory, and this edit is for templates (give a template file or a directory of templates)",
@@ -116,23 +115,24 @@ fn in_catalog(
             .map(|rel| roots.show(&dir.join(rel)))
             .collect()
     };
-    Ok(json!({
-        "edit": edit.describe(),
-        "path": roots.show(dir),
-        "dry_run": args.dry_run,
-        "written": written,
-        "diff": diff,
-        "introduced": introduced,
-        "fixed": fixed,
-        "notes": outcome.notes,
-    }))
+    Ok(EditResult {
+        edit: edit.describe(),
+        path: roots.show(dir),
+        dry_run: args.dry_run,
+        written,
+        diff,
+        introduced,
+        fixed,
+        notes: outcome.notes,
+        ..EditResult::default()
+    })
 }
 
 /// One template the edit was tried on.
 struct Tried {
     ws: TemplateWorkspace,
     diff: String,
-    introduced: Vec<Value>,
+    introduced: Vec<Problem>,
 }
 
 fn in_templates(
@@ -141,7 +141,7 @@ fn in_templates(
     args: &EditArgs,
     rendered: Option<verbs::Rendered>,
     from: Option<PathBuf>,
-) -> Result<Value, ToolError> {
+) -> Result<EditResult, ToolError> {
     let files = if path.is_file() {
         vec![path.to_path_buf()]
     } else {
@@ -185,21 +185,16 @@ fn in_templates(
                     diff,
                 });
             }
-            Err(e) => {
-                not_applied.push(json!({ "template": roots.show(t), "reason": e.to_string() }))
-            }
+            Err(e) => not_applied.push(NotApplied {
+                template: roots.show(t),
+                reason: e.to_string(),
+            }),
         }
     }
     if tried.is_empty() {
         let reasons: Vec<String> = not_applied
             .iter()
-            .map(|n| {
-                format!(
-                    "{}: {}",
-                    n["template"].as_str().unwrap_or_default(),
-                    n["reason"].as_str().unwrap_or_default()
-                )
-            })
+            .map(|n| format!("{}: {}", n.template, n.reason))
             .collect();
         return Err(ToolError::refused(format!(
             "{} applies to none of the templates ({})",
@@ -207,7 +202,7 @@ fn in_templates(
             reasons.join("; ")
         )));
     }
-    let introduced: Vec<Value> = tried.iter().flat_map(|t| t.introduced.clone()).collect();
+    let introduced: Vec<Problem> = tried.iter().flat_map(|t| t.introduced.clone()).collect();
     if !introduced.is_empty() && !args.force && !args.dry_run {
         return Err(ToolError::Invalid {
             message: format!(
@@ -255,21 +250,26 @@ fn in_templates(
             .map_err(|e| write_failed(&e))?;
         planned_files.clone()
     };
-    Ok(json!({
-        "edit": edit.describe(),
-        "path": roots.show(path),
-        "dry_run": args.dry_run,
-        "written": written,
-        "files": planned_files,
-        "diff": tried.iter().map(|t| t.diff.as_str()).collect::<String>(),
-        "templates": tried.iter().map(|t| json!({
-            "template": roots.show(t.ws.doc().path()),
-            "diff": t.diff,
-            "introduced": t.introduced,
-        })).collect::<Vec<_>>(),
-        "not_applied": not_applied,
-        "introduced": introduced,
-        "rerendered": rerendered.iter().map(|(p, _)| roots.show(p)).collect::<Vec<_>>(),
-        "notes": Vec::<String>::new(),
-    }))
+    Ok(EditResult {
+        edit: edit.describe(),
+        path: roots.show(path),
+        dry_run: args.dry_run,
+        written,
+        files: Some(planned_files),
+        diff: tried.iter().map(|t| t.diff.as_str()).collect::<String>(),
+        templates: Some(
+            tried
+                .iter()
+                .map(|t| TemplateChange {
+                    template: roots.show(t.ws.doc().path()),
+                    diff: t.diff.clone(),
+                    introduced: t.introduced.clone(),
+                })
+                .collect(),
+        ),
+        not_applied: Some(not_applied),
+        introduced,
+        rerendered: Some(rerendered.iter().map(|(p, _)| roots.show(p)).collect()),
+        ..EditResult::default()
+    })
 }

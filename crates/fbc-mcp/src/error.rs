@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use crate::output::Problem;
 use crate::roots::PathError;
 
 /// A tool call that cannot be carried out.
@@ -19,7 +20,7 @@ pub enum ToolError {
     #[error("{message}")]
     Invalid {
         message: String,
-        problems: Vec<Value>,
+        problems: Vec<Problem>,
     },
 }
 

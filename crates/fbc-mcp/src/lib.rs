@@ -8,8 +8,10 @@
 pub mod args;
 mod edit;
 pub mod error;
+pub mod output;
 mod problem;
 mod read;
+mod release;
 pub mod roots;
 mod server;
 mod verbs;

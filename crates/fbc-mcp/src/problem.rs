@@ -4,29 +4,29 @@
 use std::path::Path;
 
 use fbc_core::catalog::Diagnostic;
-use serde_json::{Value, json};
 
+use crate::output::Problem;
 use crate::roots::Roots;
 
 /// `d`, found in the catalog or repository at `dir`.
-pub fn value(roots: &Roots, dir: &Path, d: &Diagnostic) -> Value {
+pub fn value(roots: &Roots, dir: &Path, d: &Diagnostic) -> Problem {
     let file = if d.location.file.is_empty() || d.location.file == "." {
         dir.to_path_buf()
     } else {
         dir.join(&d.location.file)
     };
-    json!({
-        "code": d.code,
-        "severity": d.severity.as_str(),
-        "file": roots.show(&file),
-        "line": d.location.line,
-        "column": d.location.column,
-        "message": d.message,
-        "hint": d.hint,
-        "package": d.object.package,
-        "channel": d.object.channel,
-        "bundle": d.object.bundle,
-    })
+    Problem {
+        code: d.code.to_string(),
+        severity: d.severity.as_str().to_string(),
+        file: roots.show(&file),
+        line: d.location.line,
+        column: d.location.column,
+        message: d.message.clone(),
+        hint: d.hint.clone(),
+        package: d.object.package.clone(),
+        channel: d.object.channel.clone(),
+        bundle: d.object.bundle.clone(),
+    }
 }
 
 /// Every diagnostic of `list`, in order.
@@ -34,6 +34,6 @@ pub fn values<'a>(
     roots: &Roots,
     dir: &Path,
     list: impl IntoIterator<Item = &'a Diagnostic>,
-) -> Vec<Value> {
+) -> Vec<Problem> {
     list.into_iter().map(|d| value(roots, dir, d)).collect()
 }

@@ -4,12 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::output::{
+    self, DiffResult, ListResult, OperatorProblems, RenderResult, RepoCheckResult, RepoSummary,
+    UpgradePathResult, ValidateResult,
+};
 use fbc_core::catalog::{Catalog, LoadOptions, Severity, load_with};
 use fbc_core::graph::listing;
 use fbc_core::graph::query::UpgradeQuery;
 use fbc_core::template::{OpmChoice, OpmVersion, Sources};
 use fbc_core::validate::{self, profile};
-use serde_json::{Value, json};
 
 use crate::args::{
     DiffArgs, ListArgs, Olm, Profile, RenderArgs, RenderOutput, RepoCheckArgs, UpgradePathArgs,
@@ -29,7 +32,7 @@ pub fn load(dir: &Path, check_payloads: bool) -> Result<Catalog, ToolError> {
 }
 
 /// `list`.
-pub fn list(roots: &Roots, args: ListArgs) -> Result<Value, ToolError> {
+pub fn list(roots: &Roots, args: ListArgs) -> Result<ListResult, ToolError> {
     let dir = roots.resolve(&args.path)?;
     let catalog = load(&dir, false)?;
     let listed = match (&args.package, &args.channel) {
@@ -38,19 +41,20 @@ pub fn list(roots: &Roots, args: ListArgs) -> Result<Value, ToolError> {
         (Some(p), None) => listing::channels(&catalog, p),
         (Some(p), Some(c)) => listing::entries(&catalog, p, c),
     };
-    let mut value = listed.map_err(|e| ToolError::refused(e.to_string()))?;
-    let problems: Vec<Value> = catalog
+    let mut result: ListResult =
+        output::typed(listed.map_err(|e| ToolError::refused(e.to_string()))?)?;
+    let problems = catalog
         .diagnostics
         .iter()
         .filter(|d| d.severity != Severity::Info)
         .map(|d| problem::value(roots, &dir, d))
         .collect();
-    value["load_problems"] = problems.into();
-    Ok(value)
+    result.set_load_problems(problems);
+    Ok(result)
 }
 
 /// `upgrade_path`.
-pub fn upgrade_path(roots: &Roots, args: UpgradePathArgs) -> Result<Value, ToolError> {
+pub fn upgrade_path(roots: &Roots, args: UpgradePathArgs) -> Result<UpgradePathResult, ToolError> {
     let dir = roots.resolve(&args.path)?;
     if args.olm == Olm::V0 && args.channel.is_none() {
         return Err(ToolError::refused(
@@ -77,16 +81,17 @@ pub fn upgrade_path(roots: &Roots, args: UpgradePathArgs) -> Result<Value, ToolE
     }
     let query = UpgradeQuery::new(&catalog, &args.package, args.channel.as_deref(), &args.from)
         .map_err(|e| ToolError::refused(e.to_string()))?;
-    let (mut value, reached) = match args.olm {
+    let (value, reached) = match args.olm {
         Olm::V0 => query.v0_json(),
         Olm::V1 => query.v1_json(&args.package, args.channel.as_deref()),
     };
-    value["reached"] = reached.into();
-    Ok(value)
+    let mut result: UpgradePathResult = output::typed(value)?;
+    result.set_reached(reached);
+    Ok(result)
 }
 
 /// `validate`.
-pub fn validate(roots: &Roots, args: ValidateArgs) -> Result<Value, ToolError> {
+pub fn validate(roots: &Roots, args: ValidateArgs) -> Result<ValidateResult, ToolError> {
     let dir = roots.resolve(&args.path)?;
     let ocp = match args.ocp.as_deref() {
         Some(v) => Some(profile::parse_ocp(v).ok_or_else(|| {
@@ -117,15 +122,15 @@ pub fn validate(roots: &Roots, args: ValidateArgs) -> Result<Value, ToolError> {
             .diagnostics
             .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     }
-    Ok(json!({
-        "path": roots.show(&dir),
-        "valid": report.is_valid(),
-        "errors": report.count(Severity::Error),
-        "warnings": report.count(Severity::Warning),
-        "notes": report.count(Severity::Info),
-        "problems": problem::values(roots, &dir, &report.diagnostics),
-        "messages": notes,
-    }))
+    Ok(ValidateResult {
+        path: roots.show(&dir),
+        valid: report.is_valid(),
+        errors: report.count(Severity::Error),
+        warnings: report.count(Severity::Warning),
+        notes: report.count(Severity::Info),
+        problems: problem::values(roots, &dir, &report.diagnostics),
+        messages: notes,
+    })
 }
 
 /// A git revision as given, refused when git could take it for an option.
@@ -137,7 +142,7 @@ fn revision(rev: &str) -> Result<&str, ToolError> {
 }
 
 /// `diff`.
-pub fn diff(roots: &Roots, args: DiffArgs) -> Result<Value, ToolError> {
+pub fn diff(roots: &Roots, args: DiffArgs) -> Result<DiffResult, ToolError> {
     use fbc_core::diff;
     let old_dir = roots.resolve(&args.old)?;
     let d = match (&args.new, &args.git) {
@@ -159,17 +164,15 @@ pub fn diff(roots: &Roots, args: DiffArgs) -> Result<Value, ToolError> {
         }
         (None, None) => return Err(ToolError::refused("give new or git")),
     };
-    let changes = serde_json::to_value(&d)
-        .map_err(|e| ToolError::refused(format!("cannot describe the changes: {e}")))?;
-    Ok(json!({
-        "changed": !d.is_empty(),
-        "changes": changes,
-        "text": diff::text(&d),
-    }))
+    Ok(DiffResult {
+        changed: !d.is_empty(),
+        text: diff::text(&d),
+        changes: d,
+    })
 }
 
 /// `render`.
-pub fn render(roots: &Roots, args: RenderArgs) -> Result<Value, ToolError> {
+pub fn render(roots: &Roots, args: RenderArgs) -> Result<RenderResult, ToolError> {
     let file = roots.resolve(&args.path)?;
     roots.check_repository_of(&file)?;
     let catalogs = args
@@ -200,16 +203,16 @@ pub fn render(roots: &Roots, args: RenderArgs) -> Result<Value, ToolError> {
     if opm.is_chosen() {
         notes.insert(0, opm.note());
     }
-    Ok(json!({
-        "template": roots.show(&file),
-        "opm_version": opm.version.to_string(),
-        "catalog": rendered.to_text(format),
-        "notes": notes,
-    }))
+    Ok(RenderResult {
+        template: roots.show(&file),
+        opm_version: opm.version.to_string(),
+        catalog: rendered.to_text(format),
+        notes,
+    })
 }
 
 /// `repo_check`.
-pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<Value, ToolError> {
+pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<RepoCheckResult, ToolError> {
     use fbc_core::repo;
     let root = roots.resolve(&args.path)?;
     let options = repo::Options {
@@ -221,12 +224,17 @@ pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<Value, ToolError
             .map(str::to_string),
     };
     let report = repo::check(&root, &options).map_err(|e| ToolError::refused(e.to_string()))?;
-    Ok(json!({
-        "operators": report.operators.iter().map(|o| json!({
-            "name": o.name,
-            "problems": problem::values(roots, &root, &o.problems),
-        })).collect::<Vec<_>>(),
-        "repository": problem::values(roots, &root, &report.repository),
-        "summary": report.summary_json(),
-    }))
+    let summary: RepoSummary = output::typed(report.summary_json())?;
+    Ok(RepoCheckResult {
+        operators: report
+            .operators
+            .iter()
+            .map(|o| OperatorProblems {
+                name: o.name.clone(),
+                problems: problem::values(roots, &root, &o.problems),
+            })
+            .collect(),
+        repository: problem::values(roots, &root, &report.repository),
+        summary,
+    })
 }

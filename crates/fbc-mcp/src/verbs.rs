@@ -68,6 +68,20 @@ fn only(args: &EditArgs, allowed: &[&str]) -> Result<(), ToolError> {
     }
 }
 
+/// Refuses the arguments `verb` does not take.
+pub fn only_its_own(args: &EditArgs) -> Result<(), ToolError> {
+    only(args, arguments(args.edit))
+}
+
+/// The value of a required argument of the verb, or a refusal naming it.
+pub fn required<'a>(
+    args: &'a EditArgs,
+    name: &str,
+    v: &'a Option<String>,
+) -> Result<&'a String, ToolError> {
+    need(args.edit, name, v)
+}
+
 /// The arguments each verb takes.
 pub fn arguments(verb: Verb) -> &'static [&'static str] {
     match verb {
@@ -97,6 +111,7 @@ pub fn arguments(verb: Verb) -> &'static [&'static str] {
             "replaces",
             "csv_metadata",
         ],
+        Verb::Release => &["from", "image"],
         Verb::AddImage | Verb::MoveImage => &["image", "channel"],
         Verb::RemoveImage => &["image"],
         Verb::SetGenerate => &["major", "minor"],
@@ -233,7 +248,8 @@ pub fn catalog_edit(args: &EditArgs, rendered: Option<Rendered>) -> Result<Edit,
                 skip_range: args.skip_range.clone(),
             }
         }
-        Verb::AddImage
+        Verb::Release
+        | Verb::AddImage
         | Verb::MoveImage
         | Verb::RemoveImage
         | Verb::SetGenerate

@@ -12,6 +12,7 @@ pub const MAX_CHANGES: usize = 20;
 
 /// One changed field. `old` is absent for an added field, `new` for a removed one.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FieldChange {
     /// Where, in the catalog's words: `description`, `icon.mediatype`, `property olm.gvk`,
     /// `relatedImages[operator]`, `object CustomResourceDefinition/foos.example.com spec.versions[0]`.

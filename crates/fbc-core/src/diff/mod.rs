@@ -32,6 +32,7 @@ use objects::{
 };
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CatalogDiff {
     pub packages: Vec<PackageDiff>,
     /// Objects of other schemas that belong to no package, added, removed or changed.
@@ -40,6 +41,7 @@ pub struct CatalogDiff {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PackageDiff {
     pub name: String,
     /// `added`, `removed` or `changed`.
@@ -71,6 +73,7 @@ pub struct PackageDiff {
 }
 
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ChannelDiff {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,6 +109,7 @@ pub struct ChannelDiff {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Edge {
     pub from: String,
     pub to: String,
@@ -113,6 +117,7 @@ pub struct Edge {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SkipRangeChange {
     pub entry: String,
     /// `None`: the entry had no skipRange, or has none now.
@@ -173,6 +178,7 @@ fn covered(g: &ChannelGraph, entry: &str) -> Vec<Version> {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DeprecationChange {
     /// `package`, `channel <name>` or `bundle <name>`.
     pub of: String,
@@ -181,6 +187,7 @@ pub struct DeprecationChange {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BundleChange {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,6 +205,7 @@ pub struct BundleChange {
 
 /// An object of a schema other than package, channel, bundle and deprecations.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OtherChange {
     pub schema: String,
     #[serde(skip_serializing_if = "String::is_empty")]

@@ -18,11 +18,11 @@ use crate::template::edit::{TemplateDoc, TemplateEdit, TemplateEditError};
 use crate::template::memo::Memo;
 use crate::template::render_all::{self, Output};
 use crate::validate::Report;
-
 use crate::workspace::template::TemplateWorkspace;
 
 mod kinds;
 mod mapping;
+pub mod release;
 use crate::guard::path::{OutsideRoot, Root};
 use crate::workspace::{Outcome, SaveError};
 use mapping::mapped_outputs;
