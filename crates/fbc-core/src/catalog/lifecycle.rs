@@ -121,6 +121,7 @@ pub struct Lifecycle {
 }
 
 /// One operator version (`MAJOR.MINOR`) and its phases; as JSON, with the blob's own keys.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LifecycleVersion {
     pub name: String,
@@ -130,6 +131,7 @@ pub struct LifecycleVersion {
 }
 
 /// A support phase; the dates as written (both inclusive).
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Phase {
     pub name: String,
@@ -140,6 +142,7 @@ pub struct Phase {
 }
 
 /// A platform and the versions of it an operator version runs on.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Platform {
     pub name: String,

@@ -12,6 +12,7 @@ use super::fields::{self, Changes, FieldChange};
 use crate::catalog::lifecycle::{Lifecycle, LifecycleVersion, Platform};
 
 /// What changed in a package's lifecycle, by version.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct LifecycleChange {
     /// Versions in the new blob only, as the blob writes them (`name`, `phases`,
@@ -27,6 +28,7 @@ pub struct LifecycleChange {
 }
 
 /// A version's platform compatibility, before and after.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct PlatformsChange {
     pub version: String,
