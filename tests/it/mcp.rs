@@ -480,6 +480,7 @@ fn every_tool_declares_its_output_and_answers_in_it() {
     copy_of("assets/demo-catalog", &root.join("demo"));
     copy_of("assets/demo-catalog", &root.join("demo-old"));
     copy_of("testdata/release", &root.join("repo"));
+    copy_of("testdata/diff/lifecycle", &root.join("lifecycle"));
     let template = format!("repo/{RABBIT}/catalog-templates/v4.20.yaml");
     let calls = json!([
         {"name": "list", "arguments": {"path": "demo"}},
@@ -496,6 +497,7 @@ fn every_tool_declares_its_output_and_answers_in_it() {
         {"name": "edit", "arguments": {"path": "demo", "edit": "promote",
             "package": "cache-operator", "bundle": "cache-operator.v1.4.0", "channel": "stable"}},
         {"name": "diff", "arguments": {"old": "demo-old", "new": "demo"}},
+        {"name": "diff", "arguments": {"old": "lifecycle/old", "new": "lifecycle/new"}},
         {"name": "render", "arguments": {"path": template}},
         {"name": "edit", "arguments": {"path": template, "edit": "add-skips",
             "package": "rabbitmq-messaging-topology-operator", "channel": "stable",
@@ -532,4 +534,8 @@ fn every_tool_declares_its_output_and_answers_in_it() {
     let diff = &out["calls"][8]["structuredContent"];
     assert_eq!(diff["changed"], true, "{diff}");
     assert_eq!(diff["changes"]["packages"][0]["name"], "cache-operator");
+    // A lifecycle's versions added and removed are structured, and held to the schema too.
+    let lifecycle = &out["calls"][9]["structuredContent"]["changes"];
+    let text = lifecycle.to_string();
+    assert!(text.contains("\"versions_added\""), "{lifecycle}");
 }
