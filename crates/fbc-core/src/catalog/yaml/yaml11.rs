@@ -98,6 +98,14 @@ fn lookup_word(s: &str) -> Option<Plain> {
 /// first by go-yaml v2, but a scalar with a `-` after four digits can never be a number, so they
 /// end up as strings either way.)
 fn resolve_number(s: &str) -> Plain {
+    if surely_not_number(s) {
+        return Plain::Str;
+    }
+    read_number(s)
+}
+
+/// [`resolve_number`] without its quick refusal.
+fn read_number(s: &str) -> Plain {
     let plain: String = s.chars().filter(|&c| c != '_').collect();
     if let Some(v) = parse_int_base0(&plain) {
         return Plain::Int(v.to_string());
@@ -124,6 +132,22 @@ fn resolve_number(s: &str) -> Plain {
         }
     }
     Plain::Str
+}
+
+/// Whether `s` cannot be a number of any base or form [`resolve_number`] reads, seen in one pass
+/// without allocating: it holds a byte no number has (so `1.0.0-rc1`'s `r`), or two dots (versions
+/// such as `1.2.3`; a float has one, an integer none).
+fn surely_not_number(s: &str) -> bool {
+    let mut dots = 0;
+    for &b in s.as_bytes() {
+        match b {
+            b'.' => dots += 1,
+            b'0'..=b'9' | b'a'..=b'f' | b'A'..=b'F' | b'_' | b'+' | b'-' => {}
+            b'x' | b'X' | b'o' | b'O' => {}
+            _ => return true,
+        }
+    }
+    dots > 1
 }
 
 fn split_sign(s: &str) -> (bool, &str) {
@@ -395,6 +419,27 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use saphyr_parser::{Event, Parser, ScalarStyle};
+
+    #[test]
+    fn versions_and_words_are_refused_at_once_and_numbers_are_not() {
+        for s in [
+            "1.2.3",
+            "0.0.1-rc.1",
+            "4.18.0+build",
+            "1.0.0-beta",
+            "1.2.x",
+            "3.1-ga",
+        ] {
+            assert!(surely_not_number(s), "{s}");
+            assert_eq!(resolve_plain(s), Plain::Str, "{s}");
+        }
+        for s in [
+            "1.10", "010", "0x1F", "0o17", "0b101", "-1_000", "+.5", "1e3", "1.", "12",
+        ] {
+            assert!(!surely_not_number(s), "{s}");
+            assert_ne!(resolve_plain(s), Plain::Str, "{s}");
+        }
+    }
 
     fn int(s: &str) -> Plain {
         Plain::Int(s.into())
@@ -899,6 +944,21 @@ mod tests {
                 _ => {}
             }
             prop_assert!(!(is_yaml11_trap(&s) && plain_is_safe(&s)));
+        }
+
+        #[test]
+        fn the_quick_refusal_refuses_only_what_is_no_number(
+            s in prop_oneof![
+                "[-+]?[0-9_.]{1,10}",
+                "[-+]?0[bBoOxX][0-9a-fA-F_.]{0,8}",
+                "[-+]?[0-9.]{1,6}[eE][-+]?[0-9]{1,3}",
+                "[0-9a-fA-FxXoO_+.eE -]{1,12}",
+                "[0-9][ -~]{0,10}",
+            ],
+        ) {
+            if surely_not_number(&s) {
+                prop_assert_eq!(read_number(&s), Plain::Str, "{:?}", s);
+            }
         }
 
         #[test]
