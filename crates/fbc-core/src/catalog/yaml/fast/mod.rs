@@ -88,6 +88,37 @@ fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
     i
 }
 
+/// The first `:` or `#` of `hay`. Most keys and values are short: their bytes are read a word at a
+/// time, and only a long rest goes to the vector search, whose start-up costs more than a short
+/// search.
+fn colon_or_hash(hay: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const COLONS: u64 = u64::from_ne_bytes([b':'; 8]);
+    const HASHES: u64 = u64::from_ne_bytes([b'#'; 8]);
+    // The lowest byte with its high bit set is the first zero byte (bits above it may be wrong).
+    let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut i = 0;
+    while i < 32 {
+        let Some(word) = hay.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let found = zero_bytes(w ^ COLONS) | zero_bytes(w ^ HASHES);
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = &hay[i..];
+    let p = if rest.len() < 16 {
+        rest.iter().position(|&b| b == b':' || b == b'#')
+    } else {
+        memchr::memchr2(b':', b'#', rest)
+    };
+    p.map(|p| i + p)
+}
+
 /// Whether the document has control characters (tabs and carriage returns included) or byte order
 /// marks, which the full reader treats specially; and whether it is all ASCII, so that a column is
 /// a count of bytes.
@@ -489,7 +520,7 @@ impl Scanner<'_> {
         let line = &self.b[start..self.eol()];
         let mut from = 1;
         let stop = loop {
-            let Some(p) = memchr::memchr2(b':', b'#', &line[from..]) else {
+            let Some(p) = colon_or_hash(&line[from..]) else {
                 break line.len();
             };
             let p = from + p;
