@@ -214,7 +214,8 @@ impl std::fmt::Display for Path<'_> {
 struct Cx<'a, 'r> {
     base64: &'a Base64<'r>,
     out: &'a mut Vec<Mismatch>,
-    /// Innermost Go struct whose field is being decoded, and the JSON field names from the top.
+    /// Innermost Go struct whose field is being decoded (its full Go name, shortened only when a
+    /// message names it), and the JSON field names from the top.
     struct_name: Option<&'static str>,
     fields: Vec<&'static str>,
 }
@@ -228,7 +229,7 @@ impl Cx<'_, '_> {
         match self.struct_name {
             Some(s) => format!(
                 "json: cannot unmarshal {value} into Go struct field {}.{} of type {ty}",
-                s,
+                short(s),
                 self.fields.join(".")
             ),
             None => format!("json: cannot unmarshal {value} into Go value of type {ty}"),
@@ -322,7 +323,7 @@ impl Cx<'_, '_> {
                             st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key))
                         });
                     let Some((name, fty)) = field else { continue };
-                    let saved = self.struct_name.replace(short(st.go));
+                    let saved = self.struct_name.replace(st.go);
                     self.fields.push(name);
                     self.value(&e.value, fty, &Path::Key(path, key));
                     self.fields.pop();

@@ -35,7 +35,8 @@ pub(super) fn read(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -
 /// [`read`], or the line where the reader gave up.
 fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> Result<Node, u32> {
     let src = &text.as_bytes()[chunk.start..chunk.end];
-    if has_unusual_bytes(src) {
+    let (unusual, ascii) = unusual_and_ascii(src);
+    if unusual {
         return Err(0);
     }
     let mut s = Scanner {
@@ -47,6 +48,8 @@ fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> R
         line: chunk.line,
         line_start: chunk.start,
         line_end: line_end(text.as_bytes(), chunk.start, chunk.end),
+        ascii,
+        ascii_to: std::cell::Cell::new(chunk.start),
         next: None,
         extent: std::cell::Cell::new(None),
         depth: 0,
@@ -64,17 +67,74 @@ fn line_end(b: &[u8], from: usize, end: usize) -> usize {
     memchr::memchr(b'\n', &b[from..end]).map_or(end, |p| from + p)
 }
 
-/// Control characters (tabs and carriage returns included) and byte order marks, which the full
-/// reader treats specially.
-fn has_unusual_bytes(src: &[u8]) -> bool {
+/// The first byte of `b` from `from` on that is not a space, or `end` (at most `b.len()`). Lines
+/// of catalogs are mostly indentation: it is read eight bytes at a time.
+fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
+    const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+    let mut i = from;
+    while i + 8 <= end {
+        let Some(word) = b.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+            break;
+        };
+        let other = u64::from_le_bytes(word) ^ SPACES;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < end && b[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The first `:` or `#` of `hay`. Most keys and values are short: their bytes are read a word at a
+/// time, and only a long rest goes to the vector search, whose start-up costs more than a short
+/// search.
+fn colon_or_hash(hay: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const COLONS: u64 = u64::from_ne_bytes([b':'; 8]);
+    const HASHES: u64 = u64::from_ne_bytes([b'#'; 8]);
+    // The lowest byte with its high bit set is the first zero byte (bits above it may be wrong).
+    let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut i = 0;
+    while i < 32 {
+        let Some(word) = hay.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let found = zero_bytes(w ^ COLONS) | zero_bytes(w ^ HASHES);
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    let rest = &hay[i..];
+    let p = if rest.len() < 16 {
+        rest.iter().position(|&b| b == b':' || b == b'#')
+    } else {
+        memchr::memchr2(b':', b'#', rest)
+    };
+    p.map(|p| i + p)
+}
+
+/// Whether the document has control characters (tabs and carriage returns included) or byte order
+/// marks, which the full reader treats specially; and whether it is all ASCII, so that a column is
+/// a count of bytes.
+fn unusual_and_ascii(src: &[u8]) -> (bool, bool) {
     let mut chunks = src.chunks_exact(64);
     let odd = |b: u8| (b < 0x20 && b != b'\n') || b == 0x7f || b == 0xef;
+    let mut high = 0u8;
     for c in &mut chunks {
         if c.iter().fold(false, |acc, &b| acc | odd(b)) {
-            return true;
+            return (true, false);
         }
+        high |= c.iter().fold(0, |acc, &b| acc | b);
     }
-    chunks.remainder().iter().any(|&b| odd(b))
+    let rest = chunks.remainder();
+    high |= rest.iter().fold(0, |acc, &b| acc | b);
+    (rest.iter().any(|&b| odd(b)), high < 0x80)
 }
 
 struct Scanner<'t> {
@@ -90,6 +150,11 @@ struct Scanner<'t> {
     line: u32,
     line_start: usize,
     line_end: usize,
+    /// The whole document is ASCII: a column is a count of bytes.
+    ascii: bool,
+    /// The current line's bytes from `line_start` up to here are ASCII, so a column there is a
+    /// byte count: each byte of a line is looked at once however many nodes start on it.
+    ascii_to: std::cell::Cell<usize>,
     /// After a value: the indentation of the next line with content (the position is at that
     /// content), or `None` at the end of the document.
     next: Option<usize>,
@@ -129,11 +194,14 @@ impl Scanner<'_> {
 
     /// The position of bytes `start..end`, which start on the current line.
     fn pos(&self, start: usize, end: usize) -> Pos {
-        let prefix = &self.text[self.line_start..start];
-        let col = if prefix.is_ascii() {
-            prefix.len()
+        let known = self.ascii_to.get();
+        let col = if self.ascii || start <= known {
+            start - self.line_start
+        } else if self.b[known..start].is_ascii() {
+            self.ascii_to.set(start);
+            start - self.line_start
         } else {
-            prefix.chars().count()
+            self.text[self.line_start..start].chars().count()
         };
         Pos {
             start: start as u32,
@@ -153,6 +221,7 @@ impl Scanner<'_> {
         self.i = (self.line_end + 1).min(self.end);
         self.line += 1;
         self.line_start = self.i;
+        self.ascii_to.set(self.i);
         self.line_end = line_end(self.b, self.i, self.end);
     }
 
@@ -163,10 +232,7 @@ impl Scanner<'_> {
             if self.i >= self.end {
                 return Ok(None);
             }
-            let mut j = self.i;
-            while j < self.end && self.b[j] == b' ' {
-                j += 1;
-            }
+            let j = spaces_end(self.b, self.i, self.end);
             match self.at(j) {
                 b'\n' | b'#' => self.next_line(),
                 _ => {
@@ -188,9 +254,7 @@ impl Scanner<'_> {
     /// line with content and records its indentation in `next`.
     fn finish_line(&mut self) -> R<()> {
         let spaces = self.i;
-        while self.at(self.i) == b' ' && self.i < self.end {
-            self.i += 1;
-        }
+        self.i = spaces_end(self.b, self.i, self.end);
         match self.at(self.i) {
             b'\n' => {}
             b'#' if self.i > spaces || self.b[self.i - 1] == b' ' => {}
@@ -272,9 +336,12 @@ impl Scanner<'_> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.i < self.end && self.b[self.i] == b' ' {
-            self.i += 1;
-        }
+        self.i = spaces_end(self.b, self.i, self.end);
+    }
+
+    /// The indentation of the current line: its spaces from its start, up to its end.
+    fn indentation(&self) -> usize {
+        spaces_end(self.b, self.line_start, self.line_end) - self.line_start
     }
 
     /// A block mapping whose keys sit at column `indent`; the position is at its first key.
@@ -348,6 +415,10 @@ impl Scanner<'_> {
             return Err(Decline);
         }
         self.i += 1;
+        if matches!(node.kind, Kind::String(_)) {
+            // Most keys are strings already.
+            return Ok((node, colon));
+        }
         key_node(node).map(|k| (k, colon)).map_err(|_| Decline)
     }
 
@@ -449,7 +520,7 @@ impl Scanner<'_> {
         let line = &self.b[start..self.eol()];
         let mut from = 1;
         let stop = loop {
-            let Some(p) = memchr::memchr2(b':', b'#', &line[from..]) else {
+            let Some(p) = colon_or_hash(&line[from..]) else {
                 break line.len();
             };
             let p = from + p;

@@ -55,8 +55,8 @@ impl Scanner<'_> {
             blanks = if escaped_break { usize::MAX } else { 0 };
             loop {
                 self.next_line();
-                let line = &self.b[self.i..self.eol()];
-                let spaces = line.iter().position(|&b| b != b' ');
+                let n = self.indentation();
+                let spaces = (self.line_start + n < self.eol()).then_some(n);
                 match spaces {
                     _ if self.i >= self.end => return Err(Decline),
                     None if blanks == usize::MAX => return Err(Decline),
@@ -133,10 +133,11 @@ impl Scanner<'_> {
             }
             let eol = self.eol();
             let line = &self.b[self.i..eol];
-            let Some(n) = line.iter().position(|&b| b != b' ') else {
+            let n = self.indentation();
+            if n == line.len() {
                 blanks += 1;
                 continue;
-            };
+            }
             if n <= indent || line[n] == b'#' {
                 break;
             }
@@ -192,7 +193,7 @@ impl Scanner<'_> {
             }
             let eol = self.eol();
             let line = &self.b[self.i..eol];
-            let spaces = line.iter().position(|&b| b != b' ').unwrap_or(line.len());
+            let spaces = self.indentation();
             if spaces == line.len() {
                 // An empty line: it must not be indented past the content.
                 if !seen_content || block_indent.is_none_or(|bi| spaces > bi) {

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 
-use super::{read as fast_read, read_or_line};
+use super::{colon_or_hash, read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::yaml::{parse_chunk_full, split_documents};
 
@@ -308,5 +308,18 @@ proptest! {
             }
         }
         check_text(&text, "mutated");
+    }
+
+    #[test]
+    fn word_at_a_time_searches_find_what_a_byte_at_a_time_finds(
+        bytes in prop::collection::vec(prop::sample::select(vec![b' ', b' ', b' ', b'a', b':', b'#', b'\n', 0xc3, 0xa9]), 0..80),
+        from in 0usize..80,
+    ) {
+        let from = from.min(bytes.len());
+        let naive = bytes[from..].iter().position(|&b| b != b' ').map_or(bytes.len(), |p| from + p);
+        prop_assert_eq!(spaces_end(&bytes, from, bytes.len()), naive);
+        let naive = bytes[from..].iter().position(|&b| b == b':' || b == b'#');
+        prop_assert_eq!(colon_or_hash(&bytes[from..]), naive);
+        prop_assert_eq!(unusual_and_ascii(&bytes).1, bytes.is_ascii());
     }
 }
