@@ -15,6 +15,7 @@ pub use crate::catalog::codes::bundle as codes;
 mod content;
 mod csv;
 mod csv_metadata;
+mod lean;
 mod read;
 mod render;
 
@@ -94,7 +95,12 @@ pub struct Object {
     /// Path relative to the bundle directory.
     pub file: String,
     pub line: u32,
+    /// The object as JSON; read for rendering only, only the fields rendering reads (see `json`).
     pub value: Value,
+    /// Read for rendering only ([`RegistryBundle::read_for_render`]), an object other than the CSV:
+    /// its JSON as Go's encoder writes it (keys sorted, HTML escaped), `value` holding only the
+    /// fields rendering reads. `None`: `value` is the whole object.
+    pub json: Option<String>,
 }
 
 impl Object {
@@ -157,6 +163,8 @@ pub struct RegistryBundle {
     pub properties: Vec<TypedValue>,
     /// Problems met while reading (what opm logs and skips, and what stops it).
     pub diagnostics: Vec<Diagnostic>,
+    /// Read for rendering only: objects other than the CSV read as their JSON text.
+    lean: bool,
 }
 
 /// Why a bundle cannot be rendered. The texts are opm's.

@@ -191,8 +191,15 @@ impl RegistryBundle {
     /// Reads a registry+v1 bundle directory. Never fails: what cannot be read is a diagnostic.
     /// Its files are read only when they resolve inside `root`.
     pub fn read(root: &Path) -> RegistryBundle {
+        RegistryBundle::read_as(root, false)
+    }
+
+    /// [`RegistryBundle::read`], objects other than the CSV read lean when `lean` (see
+    /// [`RegistryBundle::read_for_render`]).
+    pub(super) fn read_as(root: &Path, lean: bool) -> RegistryBundle {
         let mut b = RegistryBundle {
             root: root.to_path_buf(),
+            lean,
             ..Default::default()
         };
         let within = match Within::new(root) {
@@ -335,10 +342,18 @@ impl RegistryBundle {
                 format!("{} documents in one file: opm reads only the first; put each object in its own file", nodes.len()),
             ));
         }
+        let (value, json) = if self.lean && super::lean::is_lean(first, &text) {
+            let mut json = String::new();
+            super::lean::write_node_go_json(&mut json, first, &text, true);
+            (super::lean::fields(first, &text), Some(json))
+        } else {
+            (node_json(first, &text), None)
+        };
         let object = Object {
             file: rel.to_string(),
             line: first.pos().line,
-            value: node_json(first, &text),
+            value,
+            json,
         };
         let problem = if !object.value.is_object() {
             "not a Kubernetes object (a mapping is expected); opm skips it"

@@ -43,7 +43,7 @@ impl Default for RelatedOrder {
 
 /// Renders a registry+v1 bundle directory into the `olm.bundle` blob `opm render DIR` prints.
 pub fn render_dir(dir: &Path, opts: &RenderOptions) -> Result<Value, BundleError> {
-    render(&RegistryBundle::read(dir), opts)
+    render(&RegistryBundle::read_for_render(dir), opts)
 }
 
 /// [`render_dir`], with the files the rendering leaves out because they could not be read, each
@@ -52,7 +52,7 @@ pub fn render_dir_noting(
     dir: &Path,
     opts: &RenderOptions,
 ) -> Result<(Value, Vec<String>), BundleError> {
-    let b = RegistryBundle::read(dir);
+    let b = RegistryBundle::read_for_render(dir);
     let value = render(&b, opts)?;
     let unread = b
         .unread()
@@ -254,9 +254,18 @@ fn bundle_objects(b: &RegistryBundle) -> Vec<Prop> {
     b.objects
         .iter()
         .map(|o| {
-            // The manifest as Go's encoder writes it, keys sorted, written without sorting a copy.
-            let mut json = String::new();
-            write_go_json_sorted(&mut json, &o.value, true);
+            // The manifest as Go's encoder writes it, keys sorted, written without sorting a copy
+            // (or as it was written when read).
+            let written;
+            let json = match &o.json {
+                Some(json) => json,
+                None => {
+                    let mut json = String::new();
+                    write_go_json_sorted(&mut json, &o.value, true);
+                    written = json;
+                    &written
+                }
+            };
             let data = base64_simd::STANDARD.encode_to_string(json.as_bytes());
             let mut m = Map::new();
             m.insert("data".to_string(), Value::String(data));

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use serde::de::IgnoredAny;
 
+use super::committed::Committed;
 use super::rendering::render_and_compare;
 use super::schema::{self, Violation};
 use crate::catalog::codes::repo as c;
@@ -47,7 +48,18 @@ pub fn is_ocp_catalog(name: &str) -> bool {
 /// Checks the operator `name` of the repository at `root`; `catalogs` are the directory names
 /// under `root/catalogs/`, sorted.
 pub fn operator(root: &Path, name: &str, catalogs: &[String]) -> OperatorCheck {
-    operator_with(root, name, catalogs, &Texts::new(), true)
+    let committed = Committed::default();
+    operator_with(root, name, catalogs, &Texts::new(), Some(&committed))
+}
+
+/// [`operator`], its committed catalogs read from those already loaded.
+pub(super) fn operator_sharing(
+    root: &Path,
+    name: &str,
+    catalogs: &[String],
+    committed: &Committed,
+) -> OperatorCheck {
+    operator_with(root, name, catalogs, &Texts::new(), Some(committed))
 }
 
 /// Texts read in place of files of a repository (an editor's unsaved buffers), by path relative to
@@ -63,7 +75,7 @@ pub fn operator_files(
     catalogs: &[String],
     texts: &Texts,
 ) -> OperatorCheck {
-    operator_with(root, name, catalogs, texts, false)
+    operator_with(root, name, catalogs, texts, None)
 }
 
 /// A small YAML file of the repository as a tree: its text in `texts` when there, else read
@@ -87,7 +99,7 @@ fn operator_with(
     name: &str,
     catalogs: &[String],
     texts: &Texts,
-    render: bool,
+    render: Option<&Committed>,
 ) -> OperatorCheck {
     let dir = root.join("operators").join(name);
     let rel = format!("operators/{name}");
@@ -123,8 +135,8 @@ fn operator_with(
             .push(violation(&ci_rel, v, c::CI_SCHEMA, "ci.yaml"));
     }
     blocking |= mapping_rules(root, name, &mappings, catalogs, &mut out.problems);
-    if render && !blocking && !mappings.is_empty() {
-        render_and_compare(&dir, name, &mappings, &mut out.problems);
+    if let Some(committed) = render.filter(|_| !blocking && !mappings.is_empty()) {
+        render_and_compare(&dir, name, &mappings, committed, &mut out.problems);
     }
     out
 }

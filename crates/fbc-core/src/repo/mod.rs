@@ -10,19 +10,21 @@
 
 pub mod add_ocp;
 pub mod check;
+mod committed;
 pub mod pr;
 mod rendering;
 pub mod schema;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::Deserialize;
 
 use crate::catalog::codes::repo as c;
 use crate::catalog::yaml::typed;
-use crate::catalog::{Diagnostic, Location, Severity};
+use crate::catalog::{Catalog, Diagnostic, LoadError, Location, Severity};
 use crate::validate::{self, profile};
 
 /// What to check besides the repository as it is.
@@ -118,17 +120,33 @@ pub fn check(root: &Path, options: &Options) -> Result<Report, RepoError> {
     let catalogs = check::subdirectories(&root.join("catalogs"));
     let mut repository = Vec::new();
     let registries = allowed_registries(root, &mut repository);
+    // Each catalog is loaded once, for its validation and for the re-rendering of the operators
+    // whose directories it holds.
+    let loaded: Vec<_> = catalogs
+        .par_iter()
+        .map(|name| load_catalog(root, name))
+        .collect();
+    let mut committed = committed::Committed::default();
+    for (name, catalog) in catalogs.iter().zip(&loaded) {
+        if let Ok(catalog) = catalog {
+            committed.insert(root.join("catalogs").join(name), Arc::clone(catalog));
+        }
+    }
     let (checked, validated) = rayon::join(
         || {
             operators
                 .par_iter()
-                .map(|name| (name.clone(), check::operator(root, name, &catalogs)))
+                .map(|name| {
+                    let found = check::operator_sharing(root, name, &catalogs, &committed);
+                    (name.clone(), found)
+                })
                 .collect::<Vec<_>>()
         },
         || {
             catalogs
                 .par_iter()
-                .map(|name| validate_catalog(root, name, &registries))
+                .zip(loaded)
+                .map(|(name, catalog)| validate_catalog(name, catalog, &registries))
                 .collect::<Vec<_>>()
         },
     );
@@ -195,21 +213,25 @@ fn allowed_registries(root: &Path, out: &mut Vec<Diagnostic>) -> Vec<String> {
     }
 }
 
-/// Validates `catalogs/<name>` as opm does, with the community profile for its OpenShift version;
-/// each problem with the operator whose directory its file is in (`None`: the catalog as a whole).
-/// Only what the pipeline enforces is kept: errors and the profile's rules, not the lints.
-fn validate_catalog(
-    root: &Path,
-    name: &str,
-    registries: &[String],
-) -> Vec<(Option<String>, Diagnostic)> {
-    let dir = root.join("catalogs").join(name);
-    let prefix = format!("catalogs/{name}");
+/// Loads `catalogs/<name>` for [`validate_catalog`] (and the operators' re-rendering).
+fn load_catalog(root: &Path, name: &str) -> Result<Arc<Catalog>, LoadError> {
     let options = crate::catalog::LoadOptions {
         check_payloads: true,
         ..Default::default()
     };
-    let catalog = match crate::catalog::load_with(&dir, &options) {
+    crate::catalog::load_with(&root.join("catalogs").join(name), &options).map(Arc::new)
+}
+
+/// Validates `catalogs/<name>` as opm does, with the community profile for its OpenShift version;
+/// each problem with the operator whose directory its file is in (`None`: the catalog as a whole).
+/// Only what the pipeline enforces is kept: errors and the profile's rules, not the lints.
+fn validate_catalog(
+    name: &str,
+    loaded: Result<Arc<Catalog>, LoadError>,
+    registries: &[String],
+) -> Vec<(Option<String>, Diagnostic)> {
+    let prefix = format!("catalogs/{name}");
+    let catalog = match loaded {
         Ok(c) => c,
         Err(e) => {
             return vec![(

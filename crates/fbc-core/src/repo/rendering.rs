@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use super::check::{Mapping, is_ocp_catalog};
+use super::committed::Committed;
 use crate::catalog::codes::repo as c;
 use crate::catalog::{Diagnostic, Location};
 use crate::template::render_all::{self, Job, Mismatch, Plan};
@@ -23,6 +24,7 @@ pub(super) fn render_and_compare(
     dir: &Path,
     name: &str,
     mappings: &[Mapping],
+    committed: &Committed,
     out: &mut Vec<Diagnostic>,
 ) {
     let ci = format!("operators/{name}/ci.yaml");
@@ -68,7 +70,12 @@ pub(super) fn render_and_compare(
             })
     };
     let good_catalog = |c: &str| is_ocp_catalog(c);
-    let memo = CatalogMemo::default();
+    let memo = CatalogMemo {
+        committed,
+        loaded: Mutex::default(),
+        repository: Mutex::default(),
+        cache: RenderCache::default(),
+    };
     let sources_for = |template: &Path| memo.sources_for(template);
     // Messages name files under the repository from its root, as the report does.
     let root_prefix = format!("{}/", plan.root.display());
@@ -211,15 +218,16 @@ pub(super) fn render_and_compare(
 /// per image, then the catalogs `repository_catalogs` lists, in its order), each loaded once for
 /// all the operator's templates instead of once per template, the directories' renders and the
 /// migration's decoded manifests shared through one `RenderCache`.
-#[derive(Default)]
-struct CatalogMemo {
+struct CatalogMemo<'a> {
+    /// The repository's catalogs already loaded, read instead of loading an operator's directory.
+    committed: &'a Committed,
     loaded: Mutex<HashMap<PathBuf, Arc<CatalogSource>>>,
     /// The repository's bundle directories, told every image the operator's catalogs release.
     repository: Mutex<Option<Option<Arc<RepositoryBundles>>>>,
     cache: RenderCache,
 }
 
-impl CatalogMemo {
+impl CatalogMemo<'_> {
     fn sources_for(&self, template: &Path) -> Result<Sources, SourcesError> {
         let dirs = crate::template::source::repository_catalogs(template);
         if dirs.is_empty() {
@@ -238,12 +246,15 @@ impl CatalogMemo {
             let source = match known {
                 Some(s) => s,
                 None => {
-                    let s = Arc::new(CatalogSource::load(&dir).map_err(|why| {
-                        SourcesError::CommittedCatalog {
-                            dir: dir.clone(),
-                            why,
-                        }
-                    })?);
+                    let s = match self.committed.source(&dir) {
+                        Some(shared) => Arc::new(shared),
+                        None => Arc::new(CatalogSource::load(&dir).map_err(|why| {
+                            SourcesError::CommittedCatalog {
+                                dir: dir.clone(),
+                                why,
+                            }
+                        })?),
+                    };
                     if let Ok(mut m) = self.loaded.lock() {
                         m.insert(dir, Arc::clone(&s));
                     }

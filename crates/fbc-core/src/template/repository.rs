@@ -588,7 +588,12 @@ impl RepositoryBundles {
             if !dir.join("manifests").is_dir() {
                 continue;
             }
-            if RegistryBundle::read(&dir).version().ok().as_deref() == Some(version) {
+            if RegistryBundle::read_for_render(&dir)
+                .version()
+                .ok()
+                .as_deref()
+                == Some(version)
+            {
                 found.push(dir);
             }
         }
@@ -706,7 +711,7 @@ fn first_difference(ours: &Value, theirs: &Value, at: String) -> Option<String> 
 
 /// The directory rendered as `opm render` renders the image `image` built from it.
 fn render_plain(image: &str, dir: &Path) -> Result<DirRender, RepositoryError> {
-    let b = RegistryBundle::read(dir);
+    let b = RegistryBundle::read_for_render(dir);
     let files: Vec<String> = b
         .unread()
         .map(|d| {

@@ -127,7 +127,10 @@ impl<T: BundleSource + ?Sized> BundleSource for std::sync::Arc<T> {
 /// Bundles found in a loaded catalog, by their `image`.
 pub struct CatalogSource {
     dir: PathBuf,
-    catalog: Catalog,
+    catalog: Arc<Catalog>,
+    /// When the catalog was loaded from a directory above `dir`: `dir`'s path below the loaded
+    /// root, ending in `/`; only the blobs of files under it belong to this source.
+    within: Option<String>,
     by_image: HashMap<String, Vec<BlobId>>,
 }
 
@@ -139,9 +142,26 @@ impl CatalogSource {
     }
 
     pub fn new(dir: &Path, catalog: Catalog) -> CatalogSource {
+        CatalogSource::of(dir, Arc::new(catalog), None)
+    }
+
+    /// The catalog under `dir` read from `catalog`, loaded from `dir`'s parent: the blobs of the
+    /// files under its subdirectory `name`, named as loading `dir` itself would name them. The
+    /// caller makes sure the load reads those files as loading `dir` would (no `.indexignore` in
+    /// the parent, no link under `dir`).
+    pub fn within(dir: &Path, catalog: Arc<Catalog>, name: &str) -> CatalogSource {
+        CatalogSource::of(dir, catalog, Some(format!("{name}/")))
+    }
+
+    fn of(dir: &Path, catalog: Arc<Catalog>, within: Option<String>) -> CatalogSource {
+        let holds = |id: BlobId| {
+            within
+                .as_ref()
+                .is_none_or(|w| catalog.file_of(id).path.starts_with(w.as_str()))
+        };
         let mut by_image: HashMap<String, Vec<BlobId>> = HashMap::new();
         for (id, b) in catalog.live_blobs() {
-            if b.schema() != schema::BUNDLE {
+            if b.schema() != schema::BUNDLE || !holds(id) {
                 continue;
             }
             if let Some(image) = b.value.get_field("image").and_then(|i| i.as_str())
@@ -153,12 +173,30 @@ impl CatalogSource {
         CatalogSource {
             dir: dir.to_path_buf(),
             catalog,
+            within,
             by_image,
         }
     }
 
+    /// The catalog loaded (for a source made [`CatalogSource::within`] a larger one, all of it).
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
+    }
+
+    /// Whether the blob `id` belongs to this source.
+    fn holds(&self, id: BlobId) -> bool {
+        self.within
+            .as_ref()
+            .is_none_or(|w| self.catalog.file_of(id).path.starts_with(w.as_str()))
+    }
+
+    /// Where the blob `id` starts, its file named below `dir`.
+    fn location(&self, id: BlobId) -> Location {
+        let mut at = self.catalog.location(id);
+        if let Some(rest) = self.within.as_deref().and_then(|w| at.file.strip_prefix(w)) {
+            at.file = rest.to_string();
+        }
+        at
     }
 
     /// The images of the bundles the catalog holds, in no particular order.
@@ -190,7 +228,7 @@ impl BundleSource for CatalogSource {
             let v = match self.catalog.to_json(&self.catalog.blob(id).value) {
                 Ok(v) => v,
                 Err(why) => {
-                    let at = self.catalog.location(id);
+                    let at = self.location(id);
                     return Some(Err(ResolveError::Unreadable { at, why }));
                 }
             };
@@ -201,7 +239,7 @@ impl BundleSource for CatalogSource {
         if found.len() > 1 {
             let at: Vec<String> = found
                 .iter()
-                .map(|(id, _)| self.catalog.location(*id).to_string())
+                .map(|(id, _)| self.location(*id).to_string())
                 .collect();
             return Some(Err(ResolveError::Ambiguous {
                 dir: self.dir.clone(),
@@ -213,13 +251,13 @@ impl BundleSource for CatalogSource {
 
     fn package_icon(&self, package: &str) -> Option<(Value, String)> {
         let p = self.catalog.index().package(package)?;
-        let &id = p.packages.first()?;
+        let &id = p.packages.iter().find(|&&id| self.holds(id))?;
         let blob = self.catalog.blob(id);
         let view = Package::read(&blob.value).ok()?;
         view.icon.as_ref()?;
         // An icon that cannot be read back is left out; the rendering's notes say the package has none.
         let icon = self.catalog.to_json(blob.value.get_field("icon")?).ok()?;
-        let at = self.catalog.location(id);
+        let at = self.location(id);
         Some((
             icon,
             format!("{}:{}", self.dir.join(&at.file).display(), at.line),
