@@ -13,6 +13,7 @@ mod diff;
 mod diff_fields;
 mod edit;
 mod fuzz_load;
+mod git_input;
 mod graph;
 mod graph_filter;
 mod image;
