@@ -23,6 +23,7 @@ mod lifecycle;
 mod lint_grades;
 mod load;
 mod lsp;
+mod lsp_stdio;
 mod mcp;
 mod migrate;
 mod opm_version;
