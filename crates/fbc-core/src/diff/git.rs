@@ -34,6 +34,8 @@ pub enum GitError {
         path: String,
         why: PathRefusal,
     },
+    #[error("{path:?} at {rev}: the repository does not hold its content; nothing written")]
+    Missing { rev: String, path: String },
     #[error("git ls-tree: cannot read the listing ({0}); nothing written")]
     Listing(String),
     #[error("{0}; nothing written")]
@@ -105,10 +107,18 @@ fn blobs(listing: &[u8], rev: &str) -> Result<Vec<Blob>, GitError> {
         if !(oid.len() == 40 || oid.len() == 64) || !oid.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad("an object name that is not hexadecimal"));
         }
-        let size: u64 = size
-            .parse()
-            .map_err(|_| bad("a size that is not a number"))?;
         let name = String::from_utf8_lossy(name);
+        let size: u64 = match size.parse() {
+            Ok(n) => n,
+            // git gives no size for an object it does not have (a partial clone's).
+            Err(_) if *size == "-" => {
+                return Err(GitError::Missing {
+                    rev: rev.to_string(),
+                    path: name.to_string(),
+                });
+            }
+            Err(_) => return Err(bad("a size that is not a number")),
+        };
         let path = gp::relative(&name).map_err(|why| GitError::Name {
             rev: rev.to_string(),
             path: name.to_string(),
@@ -265,6 +275,11 @@ mod tests {
         let names: Vec<String> = got.iter().map(|b| b.path.as_slash()).collect();
         assert_eq!(names, ["pkg/catalog.yaml", "run.sh"]);
         assert_eq!(got[0].size, 12);
+        let e = blobs(&record("100644", "blob", "-", b"big.yaml"), "HEAD").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "\"big.yaml\" at HEAD: the repository does not hold its content; nothing written"
+        );
         for bad in [&b"../../etc/cron.d/x"[..], b"/abs", b"a/../../b"] {
             let e = blobs(&record("100644", "blob", "1", bad), "HEAD").unwrap_err();
             assert!(matches!(e, GitError::Name { .. }), "{bad:?}");
