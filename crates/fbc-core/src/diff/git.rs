@@ -108,17 +108,11 @@ fn blobs(listing: &[u8], rev: &str) -> Result<Vec<Blob>, GitError> {
             return Err(bad("an object name that is not hexadecimal"));
         }
         let name = String::from_utf8_lossy(name);
-        let size: u64 = match size.parse() {
-            Ok(n) => n,
-            // git gives no size for an object it does not have (a partial clone's).
-            Err(_) if *size == "-" => {
-                return Err(GitError::Missing {
-                    rev: rev.to_string(),
-                    path: name.to_string(),
-                });
-            }
-            Err(_) => return Err(bad("a size that is not a number")),
-        };
+        // git gives no size (`BAD`) for a blob it does not have, a partial clone's.
+        let size: u64 = size.parse().map_err(|_| GitError::Missing {
+            rev: rev.to_string(),
+            path: name.to_string(),
+        })?;
         let path = gp::relative(&name).map_err(|why| GitError::Name {
             rev: rev.to_string(),
             path: name.to_string(),
@@ -275,7 +269,7 @@ mod tests {
         let names: Vec<String> = got.iter().map(|b| b.path.as_slash()).collect();
         assert_eq!(names, ["pkg/catalog.yaml", "run.sh"]);
         assert_eq!(got[0].size, 12);
-        let e = blobs(&record("100644", "blob", "-", b"big.yaml"), "HEAD").unwrap_err();
+        let e = blobs(&record("100644", "blob", "BAD", b"big.yaml"), "HEAD").unwrap_err();
         assert_eq!(
             e.to_string(),
             "\"big.yaml\" at HEAD: the repository does not hold its content; nothing written"
