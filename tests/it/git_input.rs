@@ -168,5 +168,10 @@ fn the_repository_configuration_runs_no_program() {
         "a program the repository names ran: {err}"
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.starts_with("fbc-edit: git "), "{err}");
+    assert!(
+        err.contains(
+            "\"cache-operator/catalog.yaml\" at HEAD: the repository does not hold its content"
+        ),
+        "{err}"
+    );
 }
