@@ -157,6 +157,9 @@ fn a_fifo_config_file_is_refused_and_the_defaults_used() {
 /// Well over what the work takes, well under what the quadratic or unbounded reads took.
 const SLOW: Duration = Duration::from_secs(10);
 
+/// Only keeps a run from hanging the suite: no test here measures with it.
+const NO_HANG: Duration = Duration::from_secs(600);
+
 const RABBIT: &str = "operators/rabbitmq-messaging-topology-operator";
 const RABBIT_IMAGE: &str =
     "quay.io/community-operator-pipeline-prod/rabbitmq-messaging-topology-operator:1.19.3";
@@ -617,20 +620,53 @@ fn a_hundred_thousand_channels_or_skips_are_checked_in_linear_time() {
 #[test]
 fn a_release_config_over_the_yaml_budget_is_refused_unread_unless_trusted() {
     let (_tmp, root) = repo();
-    let config = format!(
-        "catalog_templates:\n- template_name: v4.20.yaml\n  channels: [{}]\n",
-        many("channel-", 100_000).join(", ")
+    // A sparse file of 64 GiB: refused from its size, before a byte of it is read. A read would
+    // stop at the budget and could not know the size the message gives.
+    let config = root.join(RABBIT).join("1.19.3/release-config.yaml");
+    std::fs::File::create(&config)
+        .unwrap()
+        .set_len(64 << 30)
+        .unwrap();
+    // What is proven here is what was read, not how fast: the runs are only kept from hanging.
+    let run = |limits: &str| {
+        let mut cmd = fbc_edit();
+        if !limits.is_empty() {
+            cmd.env("FBC_EDIT_LIMITS", limits);
+        }
+        run_within(
+            NO_HANG,
+            cmd.current_dir(&root)
+                .args(["edit", RABBIT, "release", "--from"])
+                .arg(format!("{RABBIT}/1.19.3"))
+                .args(["--image", RABBIT_IMAGE]),
+        )
+    };
+    let ran = run("");
+    let stderr = &ran.stderr;
+    assert_ne!(ran.code, 0, "{stderr}");
+    assert!(
+        stderr.contains("release-config.yaml")
+            && stderr.contains("the file holds 68719476736 bytes; not read")
+            && stderr.contains("(the yaml-file budget, 1 MiB)")
+            && stderr.contains("--limit yaml-file=VALUE"),
+        "{stderr}"
     );
-    let ran = release(&root, &config, None);
+    // Over 1 MiB of real text (a comment, so reading it costs little): refused, then read once
+    // the budget is raised.
+    let config = format!(
+        "# {}\n{}",
+        "x".repeat(1 << 20),
+        release_config("v4.20.yaml")
+    );
+    std::fs::write(root.join(RABBIT).join("1.19.3/release-config.yaml"), config).unwrap();
+    let ran = run("");
     assert_ne!(ran.code, 0, "{}", ran.all());
     assert!(
-        ran.stderr.contains("release-config.yaml")
-            && ran.stderr.contains("(the yaml-file budget, 1 MiB)")
-            && ran.stderr.contains("--limit yaml-file=VALUE"),
+        ran.stderr.contains("(the yaml-file budget, 1 MiB)"),
         "{}",
         ran.stderr
     );
-    let ran = release_within(&root, &config, None, TRUSTED);
+    let ran = run(TRUSTED);
     assert_eq!(ran.code, 0, "{}", ran.all());
     assert!(!ran.stderr.contains("yaml-file budget"), "{}", ran.stderr);
 }

@@ -5,9 +5,10 @@
 //! same minimal edits `fbc-edit edit` writes.
 //!
 //! The protocol is spoken with `lsp-server` and `lsp-types`: messages over stdio on plain threads,
-//! with no async runtime; the server answers one message at a time, in order. What would make it
-//! wait (images from the cache or a registry, an operator's catalogs re-rendered, the workspace's
-//! index) runs on worker threads whose results come back as messages.
+//! with no async runtime; the server answers one message at a time, in order. Messages are read by
+//! `transport`, each within a size cap (`--max-message`). What would make it wait (images from the
+//! cache or a registry, an operator's catalogs re-rendered, the workspace's index) runs on worker
+//! threads whose results come back as messages.
 
 mod actions;
 mod complete;
@@ -23,6 +24,7 @@ mod server;
 mod settings;
 mod state;
 mod text;
+mod transport;
 mod uri;
 mod worker;
 
@@ -30,6 +32,7 @@ pub use layout::{FileKind, catalog_root, classify};
 pub use server::{capabilities, run};
 pub use settings::{Settings, SettingsError};
 pub use state::Server;
+pub use transport::{DEFAULT_MAX_MESSAGE, TransportError, read_message, run_stdio};
 pub use uri::{from_path, to_path};
 
 /// Why the server stopped before the client shut it down.
@@ -43,13 +46,7 @@ pub enum Error {
     Gone,
     #[error("{0}")]
     Io(#[from] std::io::Error),
-}
-
-/// Serves on standard input and output until the client shuts the server down.
-pub fn run_stdio() -> Result<(), Error> {
-    let (conn, io) = lsp_server::Connection::stdio();
-    run(&conn)?;
-    drop(conn);
-    io.join()?;
-    Ok(())
+    /// A message that could not be read (over the size cap, or malformed).
+    #[error("{0}")]
+    Transport(#[source] TransportError),
 }

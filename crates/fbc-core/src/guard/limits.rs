@@ -145,8 +145,10 @@ impl Limit {
             Limit::SlowSpeed => "the slowest transfer kept going for slow-time",
             Limit::SlowTime => "how long a transfer may stay under slow-speed",
             Limit::TarHeader => "one tar header's data (a GNU long name or link, a PAX header)",
-            Limit::ExtractBytes => "bytes written out of one image (or copied by an export)",
-            Limit::ExtractFiles => "files and directories written out of one image",
+            Limit::ExtractBytes => {
+                "bytes written out of one image or git revision (or copied by an export)"
+            }
+            Limit::ExtractFiles => "files and directories written out of one image or git revision",
             Limit::ArchiveEntries => "entries of an oci-archive or docker-archive file",
             Limit::Notes => "'not extracted' notes kept for one image (the rest are counted)",
             Limit::YamlFile => {
@@ -177,6 +179,20 @@ fn show_bytes(v: u64) -> String {
         }
     }
     format!("{v} bytes")
+}
+
+/// A size as budgets show it (`8 GiB`, `1500 bytes`).
+pub fn show_size(bytes: u64) -> String {
+    show_bytes(bytes)
+}
+
+/// A size as a user writes one for a budget (`512KiB`, `64MiB`, `8GiB`, a plain number of
+/// bytes), for a command-line option that takes a size of its own.
+pub fn parse_size(text: &str) -> Result<u64, LimitError> {
+    parse_value(Unit::Bytes, text.trim()).map_err(|e| LimitError {
+        setting: text.to_string(),
+        why: e.to_string(),
+    })
 }
 
 fn show_time(ms: u64) -> String {

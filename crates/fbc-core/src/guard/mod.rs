@@ -10,12 +10,17 @@
 //!   never hangs a read), and their size is known before any buffer is sized from it;
 //! - [`limits`]: the budgets every read of input stays within (sizes, counts, times), with defaults
 //!   a user can raise (`--limit NAME=VALUE`, `FBC_EDIT_LIMITS`) and one wording when one is hit;
+//! - [`dir`]: directories listed within a count of entries, links judged against a root;
+//! - [`git`]: `git` run on a repository that is input, with the settings that run programs
+//!   overridden, revision names checked and its output read within a budget;
 //! - [`reads`]: the seam every read passes, so a thread that must not read (the terminal UI's)
 //!   can tell that it did not.
 //!
 //! Nothing here knows about catalogs.
 
+pub mod dir;
 pub mod file;
+pub mod git;
 pub mod limits;
 pub mod path;
 pub mod reads;

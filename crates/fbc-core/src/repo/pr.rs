@@ -6,9 +6,7 @@
 //! every output of `git` is read within a budget.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde::de::IgnoredAny;
 
@@ -17,6 +15,7 @@ use crate::catalog::codes::repo as c;
 use crate::catalog::node::Kind;
 use crate::catalog::yaml::typed;
 use crate::catalog::{Diagnostic, Location};
+use crate::guard::git::{Git, revision};
 
 /// The most bytes read from one `git` command: a tree listing of a large repository is a few
 /// megabytes.
@@ -100,48 +99,17 @@ fn owner(file: &str, head: &Tree, base: &Tree) -> Owner {
     Owner::None
 }
 
-/// Runs `git` in `root` and returns its output, at most [`MAX_GIT_OUTPUT`] bytes of it.
+/// Runs `git` in `root` (hardened: see [`crate::guard::git`]) and returns its output, at most
+/// `max` bytes of it.
+fn git_within(root: &Path, args: &[&str], max: u64) -> Result<Vec<u8>, RepoError> {
+    Git::new(root)
+        .output(args, max)
+        .map_err(|e| RepoError::Git(e.to_string()))
+}
+
+/// [`git_within`] with the budget of a listing, [`MAX_GIT_OUTPUT`].
 fn git(root: &Path, args: &[&str]) -> Result<Vec<u8>, RepoError> {
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| RepoError::Git(format!("cannot run git: {e}")))?;
-    let mut out = Vec::new();
-    let read = child
-        .stdout
-        .take()
-        .map(|s| s.take(MAX_GIT_OUTPUT + 1).read_to_end(&mut out));
-    if out.len() as u64 > MAX_GIT_OUTPUT {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(RepoError::Git(format!(
-            "git {}: more than {MAX_GIT_OUTPUT} bytes of output",
-            args.join(" ")
-        )));
-    }
-    let mut err = Vec::new();
-    if let Some(s) = child.stderr.take() {
-        let _ = s.take(64 << 10).read_to_end(&mut err);
-    }
-    let status = child
-        .wait()
-        .map_err(|e| RepoError::Git(format!("git {}: {e}", args.join(" "))))?;
-    if let Some(Err(e)) = read {
-        return Err(RepoError::Git(format!("git {}: {e}", args.join(" "))));
-    }
-    if !status.success() {
-        return Err(RepoError::Git(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&err).trim()
-        )));
-    }
-    Ok(out)
+    git_within(root, args, MAX_GIT_OUTPUT)
 }
 
 /// NUL-separated paths.
@@ -156,7 +124,16 @@ fn paths(bytes: &[u8]) -> Vec<String> {
 fn tree(root: &Path, rev: &str) -> Result<Tree, RepoError> {
     let listing = git(
         root,
-        &["ls-tree", "-r", "--name-only", "-z", rev, "--", "."],
+        &[
+            "ls-tree",
+            "-r",
+            "--name-only",
+            "-z",
+            "--end-of-options",
+            rev,
+            "--",
+            ".",
+        ],
     )?;
     Ok(Tree::read(paths(&listing)))
 }
@@ -164,12 +141,19 @@ fn tree(root: &Path, rev: &str) -> Result<Tree, RepoError> {
 /// The pull-request rules for the changes from `base` to `HEAD` in the repository at `root`, each
 /// problem with the operator it is about (`None`: the change as a whole).
 pub fn check(root: &Path, base: &str) -> Result<Vec<(Option<String>, Diagnostic)>, RepoError> {
-    if base.starts_with('-') {
-        return Err(RepoError::Git(format!("{base:?} is not a revision")));
-    }
+    let base = revision(base).map_err(|e| RepoError::Git(e.to_string()))?;
     let base_rev = format!("{base}^{{commit}}");
-    git(root, &["rev-parse", "--verify", "--quiet", &base_rev])
-        .map_err(|_| RepoError::Git(format!("{base:?} is not a revision of {}", root.display())))?;
+    git(
+        root,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &base_rev,
+        ],
+    )
+    .map_err(|_| RepoError::Git(format!("{base:?} is not a revision of {}", root.display())))?;
     let changed = paths(&git(
         root,
         &[
@@ -178,6 +162,9 @@ pub fn check(root: &Path, base: &str) -> Result<Vec<(Option<String>, Diagnostic)
             "-z",
             "--no-renames",
             "--relative",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--end-of-options",
             base,
             "HEAD",
             "--",
@@ -323,12 +310,27 @@ fn deleted_bundles(
     deleted: &[(String, String)],
     out: &mut Vec<(Option<String>, Diagnostic)>,
 ) -> Result<(), RepoError> {
-    let show = |rel: &str| git(root, &["show", &format!("{base}:./{rel}")]);
+    // A file's content at the base, within the `yaml-file` budget (`None`: not there, or larger).
+    // `cat-file`, not `show`: `show` would run a `textconv` program the repository names.
+    let limit = crate::guard::limits::current().get(crate::guard::limits::Limit::YamlFile);
+    let show = |rel: &str| {
+        git_within(
+            root,
+            &[
+                "cat-file",
+                "blob",
+                "--end-of-options",
+                &format!("{base}:./{rel}"),
+            ],
+            limit,
+        )
+        .ok()
+    };
     let operators: BTreeSet<&String> = deleted.iter().map(|(op, _)| op).collect();
     for op in operators {
         let ci = format!("operators/{op}/ci.yaml");
         let enabled = old.files.contains(&ci)
-            && show(&ci).ok().and_then(|bytes| {
+            && show(&ci).and_then(|bytes| {
                 let text = String::from_utf8(bytes).ok()?;
                 let t = typed::parse::<IgnoredAny>(&text, &ci).ok()?;
                 let e = t.tree.get("fbc")?.get("enabled")?;
@@ -358,11 +360,9 @@ fn deleted_bundles(
         }) else {
             continue;
         };
-        let limit = crate::guard::limits::current().get(crate::guard::limits::Limit::YamlFile);
-        let bytes = show(csv_file)?;
-        if bytes.len() as u64 > limit {
+        let Some(bytes) = show(csv_file) else {
             continue;
-        }
+        };
         let Some(csv) = String::from_utf8(bytes).ok().and_then(|text| {
             let t = typed::parse::<IgnoredAny>(&text, csv_file).ok()?;
             Some(t.tree.get("metadata")?.get("name")?.as_str()?.to_string())
