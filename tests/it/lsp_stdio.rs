@@ -77,6 +77,32 @@ fn a_session_over_stdio_is_served() {
 }
 
 #[test]
+fn shutdown_and_exit_sent_together_end_the_server_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut msgs = session(tmp.path());
+    msgs.push(json!({"jsonrpc": "2.0", "method": "exit"}));
+    let input: Vec<u8> = msgs.iter().flat_map(frame).collect();
+    let done = Command::new(crate::bounded::binary())
+        .arg("lsp")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(&input)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(0), "{err}");
+    assert!(
+        String::from_utf8_lossy(&done.stdout).contains("\"id\":2,\"result\":null"),
+        "{}",
+        String::from_utf8_lossy(&done.stdout)
+    );
+}
+
+#[test]
 fn a_message_claiming_100_gb_is_refused_unread_and_the_server_exits() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("input");

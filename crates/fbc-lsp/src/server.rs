@@ -128,6 +128,9 @@ fn watch_request() -> Request {
 
 fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
     let worker = Worker::start();
+    // Once `shutdown` is answered the server only waits for `exit`, which may already sit in the
+    // same burst of messages: it is looked for there, not waited for on the channel.
+    let mut shut_down = false;
     loop {
         let mut batch = Vec::new();
         crossbeam_channel::select! {
@@ -150,8 +153,21 @@ fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
         for msg in batch {
             match msg {
                 Message::Request(req) => {
-                    if conn.handle_shutdown(&req)? {
-                        return Ok(());
+                    if req.method == r::Shutdown::METHOD || shut_down {
+                        let resp = if shut_down {
+                            Response::new_err(
+                                req.id,
+                                lsp_server::ErrorCode::InvalidRequest as i32,
+                                "the server is shutting down".into(),
+                            )
+                        } else {
+                            Response::new_ok(req.id, ())
+                        };
+                        shut_down = true;
+                        conn.sender
+                            .send(Message::Response(resp))
+                            .map_err(|_| Error::Gone)?;
+                        continue;
                     }
                     server.flush();
                     if req.method == r::WorkspaceSymbolRequest::METHOD
@@ -169,6 +185,9 @@ fn main_loop(conn: &Connection, server: &mut Server) -> Result<(), Error> {
                 Message::Notification(note) => {
                     if note.method == n::Exit::METHOD {
                         return Ok(());
+                    }
+                    if shut_down {
+                        continue;
                     }
                     server.notify(note);
                 }
