@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::args::{EditArgs, Verb};
 use crate::error::ToolError;
 use crate::output::{EditResult, NotApplied, Problem, TemplateChange};
-use crate::roots::{PathError, Roots};
+use crate::roots::Roots;
 use crate::{problem, read, release, verbs};
 use fbc_core::catalog::commit::CommitOptions;
 use fbc_core::template::Sources;
@@ -229,16 +229,7 @@ fn in_templates(
     let docs: Vec<&TemplateDoc> = tried.iter().map(|t| t.ws.doc()).collect();
     let planned =
         templates::plan_files(&root, &docs, &[], &rerendered).map_err(|e| write_failed(&e))?;
-    for p in &planned {
-        let file = root.path().join(&p.rel);
-        if !roots.dirs().iter().any(|r| file.starts_with(r)) {
-            return Err(PathError::Outside {
-                path: file.display().to_string(),
-                roots: roots.describe(),
-            }
-            .into());
-        }
-    }
+    roots.hold(planned.iter().map(|p| root.path().join(&p.rel)))?;
     let planned_files: Vec<String> = planned
         .iter()
         .map(|p| roots.show(&root.path().join(&p.rel)))

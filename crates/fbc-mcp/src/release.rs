@@ -16,7 +16,7 @@ use crate::args::EditArgs;
 use crate::edit::{options, write_failed};
 use crate::error::ToolError;
 use crate::output::EditResult;
-use crate::roots::{PathError, Roots};
+use crate::roots::Roots;
 use crate::{problem, verbs};
 
 /// The sources of a template the release changes: the served repository's catalogs and bundle
@@ -125,16 +125,7 @@ pub fn release(
     let docs: Vec<&TemplateDoc> = plan.docs.iter().collect();
     let planned = templates::plan_files(&root, &docs, &plan.new_files, &rendered)
         .map_err(|e| write_failed(&e))?;
-    for p in &planned {
-        let file = root.path().join(&p.rel);
-        if !roots.dirs().iter().any(|r| file.starts_with(r)) {
-            return Err(PathError::Outside {
-                path: file.display().to_string(),
-                roots: roots.describe(),
-            }
-            .into());
-        }
-    }
+    roots.hold(planned.iter().map(|p| root.path().join(&p.rel)))?;
     let files: Vec<String> = planned
         .iter()
         .map(|p| shown(&root.path().join(&p.rel)))

@@ -60,6 +60,21 @@ impl Roots {
         &self.dirs
     }
 
+    /// Refuses the first of `files` (paths about to be written) that lies outside the served
+    /// directories.
+    pub fn hold(&self, files: impl IntoIterator<Item = PathBuf>) -> Result<(), PathError> {
+        match files
+            .into_iter()
+            .find(|f| !self.dirs.iter().any(|r| f.starts_with(r)))
+        {
+            Some(file) => Err(PathError::Outside {
+                path: file.display().to_string(),
+                roots: self.describe(),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// The roots as a client reads them in a message.
     pub fn describe(&self) -> String {
         self.dirs
