@@ -140,15 +140,17 @@ fn catalog_files(
 ) -> Vec<Found> {
     let mut files = Vec::new();
     let mut ignore_paths = Vec::new();
-    walk(
-        root,
+    let mut w = Walk {
         canonical_root,
-        "",
-        &mut files,
-        &mut ignore_paths,
+        files: &mut files,
+        ignores: &mut ignore_paths,
         seen,
-        diagnostics,
-    );
+        diags: diagnostics,
+        max_entries: MAX_ENTRIES,
+        listed: 0,
+        full: false,
+    };
+    w.walk(root, "", 0);
     let ignores: Vec<IgnoreFile> = ignore_paths
         .iter()
         .filter_map(|f| build_ignore(root, f, diagnostics))
@@ -258,82 +260,121 @@ fn assemble(root: &Path, results: Vec<FileResult>, mut diagnostics: Vec<Diagnost
     catalog
 }
 
-/// Go's `fs.WalkDir` order: entries of a directory sorted by name (bytes), depth first.
-fn walk(
-    dir: &Path,
-    canonical_root: &Path,
-    rel: &str,
-    files: &mut Vec<Found>,
-    ignores: &mut Vec<Found>,
-    seen: &mut Vec<Box<str>>,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let shown = if rel.is_empty() { "." } else { rel };
-    let entries = match fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            diags.push(Diagnostic::new(
+/// How deep a catalog's directories are read: a tree from input may nest without end.
+pub const MAX_DEPTH: usize = 64;
+/// How many files and directories a catalog's walk lists in all: a directory from input may hold
+/// millions of entries.
+pub const MAX_ENTRIES: usize = 1 << 20;
+
+/// A walk of a catalog's directories, within [`MAX_DEPTH`] and `max_entries`.
+struct Walk<'a> {
+    canonical_root: &'a Path,
+    files: &'a mut Vec<Found>,
+    ignores: &'a mut Vec<Found>,
+    seen: &'a mut Vec<Box<str>>,
+    diags: &'a mut Vec<Diagnostic>,
+    max_entries: usize,
+    /// Entries listed so far, in every directory.
+    listed: usize,
+    /// `max_entries` was reached (and said once): nothing more is listed.
+    full: bool,
+}
+
+impl Walk<'_> {
+    /// Go's `fs.WalkDir` order: entries of a directory sorted by name (bytes), depth first.
+    fn walk(&mut self, dir: &Path, rel: &str, depth: usize) {
+        let shown = if rel.is_empty() { "." } else { rel };
+        if self.full {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            self.diags.push(Diagnostic::new(
                 codes::READ,
                 Severity::Error,
                 Location::new(shown, 0, 0),
-                format!("cannot read directory: {e}"),
+                format!("cannot read directory: nested more than {MAX_DEPTH} levels deep"),
             ));
             return;
         }
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        let child_rel = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
+        let entries = match fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                self.diags.push(Diagnostic::new(
+                    codes::READ,
+                    Severity::Error,
+                    Location::new(shown, 0, 0),
+                    format!("cannot read directory: {e}"),
+                ));
+                return;
+            }
         };
-        seen.push(child_rel.as_str().into());
-        let abs = entry.path();
-        let Ok(ft) = entry.file_type() else {
-            diags.push(Diagnostic::new(
-                codes::READ,
-                Severity::Error,
-                Location::new(&child_rel, 0, 0),
-                "cannot read file: it disappeared while the catalog was being read",
-            ));
-            continue;
-        };
-        if ft.is_dir() {
-            walk(
-                &abs,
-                canonical_root,
-                &child_rel,
-                files,
-                ignores,
-                seen,
-                diags,
-            );
-            continue;
+        let mut listed = Vec::new();
+        for e in entries.filter_map(Result::ok) {
+            if self.listed >= self.max_entries {
+                self.full = true;
+                self.diags.push(Diagnostic::new(
+                    codes::READ,
+                    Severity::Error,
+                    Location::new(shown, 0, 0),
+                    format!(
+                        "cannot read directory: the catalog holds more than {} files and \
+                         directories; the rest is not read",
+                        self.max_entries
+                    ),
+                ));
+                // None of this directory is read, so what is read does not hang on the order
+                // the file system lists entries in.
+                return;
+            }
+            self.listed += 1;
+            listed.push(e);
         }
-        if ft.is_symlink()
-            && let Some(d) = symlink_problem(&abs, canonical_root, &child_rel)
-        {
-            diags.push(d);
-            continue;
-        }
-        // A FIFO would block the read until someone writes to it; a device may never end. (A link
-        // to one is caught when the file is opened.)
-        if !ft.is_file() && !ft.is_symlink() {
-            diags.push(not_read(&child_rel, ReadError::NotRegular(kind_name(ft))));
-            continue;
-        }
-        let found = Found {
-            rel: child_rel,
-            abs,
-        };
-        if name == ".indexignore" {
-            ignores.push(found);
-        } else {
-            files.push(found);
+        listed.sort_by_key(|e| e.file_name());
+        for entry in listed {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let child_rel = if rel.is_empty() {
+                name.to_string()
+            } else {
+                format!("{rel}/{name}")
+            };
+            self.seen.push(child_rel.as_str().into());
+            let abs = entry.path();
+            let Ok(ft) = entry.file_type() else {
+                self.diags.push(Diagnostic::new(
+                    codes::READ,
+                    Severity::Error,
+                    Location::new(&child_rel, 0, 0),
+                    "cannot read file: it disappeared while the catalog was being read",
+                ));
+                continue;
+            };
+            if ft.is_dir() {
+                self.walk(&abs, &child_rel, depth + 1);
+                continue;
+            }
+            if ft.is_symlink()
+                && let Some(d) = symlink_problem(&abs, self.canonical_root, &child_rel)
+            {
+                self.diags.push(d);
+                continue;
+            }
+            // A FIFO would block the read until someone writes to it; a device may never end. (A
+            // link to one is caught when the file is opened.)
+            if !ft.is_file() && !ft.is_symlink() {
+                self.diags
+                    .push(not_read(&child_rel, ReadError::NotRegular(kind_name(ft))));
+                continue;
+            }
+            let found = Found {
+                rel: child_rel,
+                abs,
+            };
+            if name == ".indexignore" {
+                self.ignores.push(found);
+            } else {
+                self.files.push(found);
+            }
         }
     }
 }
@@ -615,23 +656,5 @@ fn encoding_error(rel: &str, bytes: &[u8], at: usize) -> Diagnostic {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_file_that_vanishes_during_the_walk_is_reported() {
-        let tmp = tempfile::tempdir().unwrap();
-        let found = Found {
-            rel: "gone.yaml".into(),
-            abs: tmp.path().join("gone.yaml"),
-        };
-        let r = read_file(0, &found, false, &Buffers::default());
-        assert!(r.docs.is_empty());
-        assert!(!r.file.clean);
-        assert_eq!(r.diagnostics.len(), 1);
-        assert_eq!(
-            r.diagnostics[0].to_string(),
-            "gone.yaml: error[FBC001]: cannot read file: it disappeared while the catalog was being read"
-        );
-    }
-}
+#[path = "load_tests.rs"]
+mod tests;
