@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn walked(root: &Path, max_entries: usize) -> (Vec<Found>, Vec<Diagnostic>) {
