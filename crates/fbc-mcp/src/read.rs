@@ -133,14 +133,6 @@ pub fn validate(roots: &Roots, args: ValidateArgs) -> Result<ValidateResult, Too
     })
 }
 
-/// A git revision as given, refused when git could take it for an option.
-fn revision(rev: &str) -> Result<&str, ToolError> {
-    if rev.is_empty() || rev.starts_with('-') || rev.chars().any(char::is_control) {
-        return Err(ToolError::refused(format!("{rev:?} is not a git revision")));
-    }
-    Ok(rev)
-}
-
 /// `diff`.
 pub fn diff(roots: &Roots, args: DiffArgs) -> Result<DiffResult, ToolError> {
     use fbc_core::diff;
@@ -153,7 +145,6 @@ pub fn diff(roots: &Roots, args: DiffArgs) -> Result<DiffResult, ToolError> {
             diff::diff(&old, &new)
         }
         (None, Some(rev)) => {
-            let rev = revision(rev)?;
             let tmp = tempfile::tempdir().map_err(|e| {
                 ToolError::refused(format!("cannot make a temporary directory: {e}"))
             })?;
@@ -216,12 +207,8 @@ pub fn repo_check(roots: &Roots, args: RepoCheckArgs) -> Result<RepoCheckResult,
     use fbc_core::repo;
     let root = roots.resolve(&args.path)?;
     let options = repo::Options {
-        git_base: args
-            .git
-            .as_deref()
-            .map(revision)
-            .transpose()?
-            .map(str::to_string),
+        // The engine refuses a revision git could take for an option (`guard::git::revision`).
+        git_base: args.git.clone(),
     };
     let report = repo::check(&root, &options).map_err(|e| ToolError::refused(e.to_string()))?;
     let summary: RepoSummary = output::typed(report.summary_json())?;
