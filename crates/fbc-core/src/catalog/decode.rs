@@ -4,7 +4,7 @@ use super::codes::catalog as codes;
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::json::JsonReader;
 use super::node::{Entry, Kind, Node, Sharing};
-use super::yaml::{self, Chunk};
+use super::yaml::{self, Chunk, Keep};
 
 /// How a document is written in its file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +27,18 @@ pub struct Document {
 
 /// Decodes a whole file. Problems are pushed to `diags`; every document that could be read is returned.
 pub fn decode(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<Document> {
+    decode_kept(text, file, path, Keep::All, diags)
+}
+
+/// [`decode`], keeping of each YAML document what `keep` asks for (JSON documents are kept whole).
+/// The problems found are the same whatever is kept.
+pub fn decode_kept(
+    text: &str,
+    file: u32,
+    path: &str,
+    keep: Keep,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Document> {
     let first = text.bytes().position(|b| !b.is_ascii_whitespace());
     if text.is_empty() {
         diags.push(Diagnostic::new(
@@ -38,12 +50,12 @@ pub fn decode(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) ->
         return Vec::new();
     }
     match first {
-        Some(i) if text.as_bytes()[i] == b'{' => decode_json(text, file, path, diags),
+        Some(i) if text.as_bytes()[i] == b'{' => decode_json(text, file, path, keep, diags),
         _ if json_behind_bom(text) => {
             // opm looks for `{` at the very start and sees the mark instead: the file is YAML to it, and
             // go-yaml skips the mark. One JSON object reads the same as YAML; a stream of them does not.
             let mut own = Vec::new();
-            let docs = decode_yaml(text, 0, 1, file, path, &mut own);
+            let docs = decode_yaml(text, 0, 1, file, path, keep, &mut own);
             let failed = own.iter().any(|d| d.severity == Severity::Error);
             for d in &mut own {
                 if d.code == codes::SYNTAX {
@@ -61,7 +73,7 @@ pub fn decode(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) ->
             diags.extend(own);
             docs
         }
-        _ => decode_yaml(text, 0, 1, file, path, diags),
+        _ => decode_yaml(text, 0, 1, file, path, keep, diags),
     }
 }
 
@@ -73,7 +85,13 @@ fn json_behind_bom(text: &str) -> bool {
         .is_some_and(|rest| rest.trim_start().starts_with('{'))
 }
 
-fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -> Vec<Document> {
+fn decode_json(
+    text: &str,
+    file: u32,
+    path: &str,
+    keep: Keep,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Document> {
     let mut reader = JsonReader::new(text, file);
     let mut docs = Vec::new();
     let mut last_end = 0usize;
@@ -103,7 +121,8 @@ fn decode_json(text: &str, file: u32, path: &str, diags: &mut Vec<Diagnostic>) -
                     }
                     let line = 1 + text[..from].bytes().filter(|&b| b == b'\n').count() as u32;
                     let mut yaml_diags = Vec::new();
-                    let yaml_docs = decode_yaml(text, from, line, file, path, &mut yaml_diags);
+                    let yaml_docs =
+                        decode_yaml(text, from, line, file, path, keep, &mut yaml_diags);
                     if !yaml_diags.iter().any(|d| d.severity == Severity::Error) {
                         diags.push(Diagnostic::new(
                             codes::LENIENT,
@@ -137,6 +156,7 @@ fn decode_yaml(
     first_line: u32,
     file: u32,
     path: &str,
+    keep: Keep,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Document> {
     let (chunks, sep_errors) = yaml::split_documents(text, from, first_line);
@@ -158,14 +178,14 @@ fn decode_yaml(
         chunks
             .par_iter()
             .map_init(Sharing::default, |sharing, &c| {
-                (c, yaml::parse_chunk_shared(text, c, file, sharing))
+                (c, yaml::parse_chunk_kept(text, c, file, sharing, keep))
             })
             .collect()
     } else {
         let mut sharing = Sharing::default();
         chunks
             .iter()
-            .map(|&c| (c, yaml::parse_chunk_shared(text, c, file, &mut sharing)))
+            .map(|&c| (c, yaml::parse_chunk_kept(text, c, file, &mut sharing, keep)))
             .collect()
     };
     for (chunk, result) in parsed {

@@ -15,6 +15,7 @@ use super::codes::catalog as codes;
 use super::decode::{self, Document, Format, Meta};
 use super::diagnostic::{Diagnostic, Location, Severity};
 use super::payload::Checked;
+use super::yaml::Keep;
 use super::{Blob, BlobState, Catalog, Index, SourceFile};
 use crate::guard;
 use crate::guard::file::{ReadError, kind_name};
@@ -49,6 +50,11 @@ pub struct LoadOptions {
     /// twice. It costs the time of those checks, so only a command that makes them all asks for
     /// it; without it the checks read the few strings they need from disk.
     pub check_payloads: bool,
+    /// How much of each document to keep. [`Keep::Outline`] is for a command that only lists the
+    /// catalog's objects (`list`): it leaves out bundles' properties and related images, most of
+    /// a catalog's bytes, and finds the same problems. A catalog loaded so is never written
+    /// ([`Catalog::is_outline`]).
+    pub keep: Keep,
 }
 
 /// How far a load has come. The totals are known once the directory walk is done.
@@ -110,7 +116,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
     }
     let buffers = Buffers::default();
     let parse = |(i, f): (usize, &Found)| {
-        let r = read_file(i as u32, f, options.check_payloads, &buffers);
+        let r = read_file(i as u32, f, options, &buffers);
         if let Some(p) = &options.progress {
             use std::sync::atomic::Ordering::Relaxed;
             p.files_done.fetch_add(1, Relaxed);
@@ -125,6 +131,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
     };
 
     let mut catalog = assemble(root, results, diagnostics);
+    catalog.outline = options.keep == Keep::Outline;
     seen.sort_unstable();
     catalog.walked = Some(seen);
     Ok(catalog)
@@ -214,7 +221,12 @@ pub fn load_file(root: &Path, rel: &str) -> Result<Catalog, LoadError> {
     };
     Ok(assemble(
         root,
-        vec![read_file(0, &found, false, &Buffers::default())],
+        vec![read_file(
+            0,
+            &found,
+            &LoadOptions::default(),
+            &Buffers::default(),
+        )],
         Vec::new(),
     ))
 }
@@ -229,6 +241,7 @@ fn assemble(root: &Path, results: Vec<FileResult>, mut diagnostics: Vec<Diagnost
         index: Index::default(),
         touched: Default::default(),
         in_memory: false,
+        outline: false,
         walked: None,
     };
     for r in results {
@@ -562,7 +575,7 @@ impl Drop for ReadBuf<'_> {
     }
 }
 
-fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> FileResult {
+fn read_file(id: u32, f: &Found, options: &LoadOptions, buffers: &Buffers) -> FileResult {
     let mut diagnostics = Vec::new();
     let mut file = SourceFile {
         path: f.rel.clone(),
@@ -599,7 +612,7 @@ fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> Fil
             return fail(diagnostics, file);
         }
     };
-    let docs = decode::decode(text, id, &f.rel, &mut diagnostics);
+    let docs = decode::decode_kept(text, id, &f.rel, options.keep, &mut diagnostics);
     file.format = docs.first().map(|d| d.format).or_else(|| {
         let first = text.bytes().find(|b| !b.is_ascii_whitespace());
         Some(if first == Some(b'{') {
@@ -616,7 +629,7 @@ fn read_file(id: u32, f: &Found, check_payloads: bool, buffers: &Buffers) -> Fil
         }
     }
     file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if check_payloads {
+    if options.check_payloads {
         file.checked =
             Checked::from_load(&bytes, with_meta.iter().map(|(d, _)| &d.node)).map(Arc::new);
     }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::catalog::Node;
 
 fn walked(root: &Path, max_entries: usize) -> (Vec<Found>, Vec<Diagnostic>) {
     let (mut files, mut ignores, mut seen, mut diags) =
@@ -69,7 +70,7 @@ fn a_file_that_vanishes_during_the_walk_is_reported() {
         rel: "gone.yaml".into(),
         abs: tmp.path().join("gone.yaml"),
     };
-    let r = read_file(0, &found, false, &Buffers::default());
+    let r = read_file(0, &found, &LoadOptions::default(), &Buffers::default());
     assert!(r.docs.is_empty());
     assert!(!r.file.clean);
     assert_eq!(r.diagnostics.len(), 1);
@@ -77,4 +78,114 @@ fn a_file_that_vanishes_during_the_walk_is_reported() {
         r.diagnostics[0].to_string(),
         "gone.yaml: error[FBC001]: cannot read file: it disappeared while the catalog was being read"
     );
+}
+
+fn real(name: &str) -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/real")).join(name)
+}
+
+fn outline() -> LoadOptions {
+    LoadOptions {
+        keep: Keep::Outline,
+        ..LoadOptions::default()
+    }
+}
+
+/// What a listing reads of a catalog: every object's meta and file, and the values of every
+/// object but a bundle's properties and related images.
+fn listed(c: &Catalog) -> Vec<String> {
+    c.blobs
+        .iter()
+        .map(|b| {
+            let mut v = b.value.clone();
+            v.remove_field("properties");
+            v.remove_field("relatedImages");
+            format!("{} {:?} {}..{} {:?}", b.file, b.meta, b.start, b.end, v)
+        })
+        .collect()
+}
+
+#[test]
+fn an_outline_load_finds_what_a_whole_one_does_without_the_bundles_properties() {
+    for name in [
+        "redhat-openshift-ecosystem__certified-operators__catalogs-v4.18",
+        "redhat-openshift-ecosystem__community-operators-prod__catalogs-v4.20",
+        "operator-framework__operator-registry__index-declcfgs-latest",
+        "openshift__cluster-kube-descheduler-operator__fbc-v4.20-catalog",
+    ] {
+        let whole = load(&real(name)).unwrap();
+        let part = load_with(&real(name), &outline()).unwrap();
+        assert!(part.is_outline() && !whole.is_outline());
+        let problems = |c: &Catalog| {
+            c.diagnostics
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(problems(&part), problems(&whole), "{name}");
+        assert_eq!(listed(&part), listed(&whole), "{name}");
+        let bundles = part.index().packages().flat_map(|p| p.bundles.clone());
+        let props = |c: &Catalog, b: usize| {
+            c.blob(b)
+                .value
+                .get("properties")
+                .map(|p| p.as_seq().map_or(0, <[Node]>::len))
+        };
+        let (mut emptied, mut all) = (0, 0);
+        for b in bundles {
+            all += 1;
+            if props(&part, b) == Some(0) && props(&whole, b).is_some_and(|n| n > 0) {
+                emptied += 1;
+            }
+        }
+        // JSON catalogs are read whole.
+        if name.contains("descheduler") {
+            assert!(all > 0 && emptied == 0, "{name}: {emptied} of {all}");
+        } else {
+            assert!(all >= 10 && emptied == all, "{name}: {emptied} of {all}");
+        }
+    }
+}
+
+#[test]
+fn a_problem_inside_a_bundles_properties_is_found_by_an_outline_load() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = String::from(
+        "schema: olm.bundle\nname: a.v1\npackage: a\nimage: quay.io/a:v1\nproperties:\n- type: olm.package\n  value:\n    packageName: a\n    version: 1.0.0\n",
+    );
+    let bad_escape = good.replace("version: 1.0.0", "version: \"1.0\\q\"");
+    let bad_indent = good.replace("    version: 1.0.0", "   version: 1.0.0");
+    let non_finite = good.replace("version: 1.0.0", "version: .inf");
+    fs::write(
+        tmp.path().join("catalog.yaml"),
+        [good.clone(), bad_escape, bad_indent, non_finite].join("---\n"),
+    )
+    .unwrap();
+    let whole = load(tmp.path()).unwrap();
+    let part = load_with(tmp.path(), &outline()).unwrap();
+    let problems = |c: &Catalog| {
+        c.diagnostics
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(problems(&whole).len(), 3, "{:?}", problems(&whole));
+    assert_eq!(problems(&part), problems(&whole));
+}
+
+#[test]
+fn a_catalog_loaded_in_outline_is_never_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = "schema: olm.bundle\nname: a.v1\npackage: a\nimage: quay.io/a:v1\nproperties:\n- type: olm.package\n  value:\n    packageName: a\n    version: 1.0.0\n";
+    let path = tmp.path().join("catalog.yaml");
+    fs::write(&path, text).unwrap();
+    let mut c = load_with(tmp.path(), &outline()).unwrap();
+    c.edit(0, |n| n.set_field("image", Node::string("quay.io/a:v2")));
+    let err = c.save().unwrap_err();
+    assert!(
+        matches!(err, crate::catalog::write::WriteError::Outline { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("never written"), "{err}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
 }

@@ -31,6 +31,7 @@ pub use diagnostic::{Diagnostic, Location, Object, OpmError, OpmStage, Severity}
 pub use index::{Index, PackageIndex};
 pub use load::{LoadError, LoadOptions, Progress, load, load_file, load_with};
 pub use node::{Entry, Kind, Node, Pos, Str, Style};
+pub use yaml::Keep;
 
 /// Index of a file in [`Catalog::files`].
 pub type FileId = usize;
@@ -179,6 +180,9 @@ pub struct Catalog {
     touched: std::collections::BTreeSet<BlobId>,
     /// Built in memory: nothing of it is on disk (see [`Catalog::on_disk`]).
     in_memory: bool,
+    /// Loaded as an outline ([`LoadOptions::keep`]): some of its values were left out, so it is
+    /// never written.
+    outline: bool,
     /// Every path the load's walk met under the root (files ignored or not read too), sorted:
     /// what [`Catalog::on_disk`] answers from without asking the disk again.
     walked: Option<Vec<Box<str>>>,
@@ -196,8 +200,15 @@ impl Catalog {
             index: Index::default(),
             touched: Default::default(),
             in_memory: true,
+            outline: false,
             walked: None,
         }
+    }
+
+    /// Whether the catalog was loaded as an outline ([`yaml::Keep::Outline`]): values were left
+    /// out of it, so a save refuses it.
+    pub fn is_outline(&self) -> bool {
+        self.outline
     }
 
     /// Whether a file is on disk at `rel` below the root (never, for a catalog built in memory): as

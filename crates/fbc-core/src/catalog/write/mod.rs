@@ -27,6 +27,9 @@ pub enum WriteError {
     Exists { path: String },
     #[error("{path}: has load errors and is never rewritten; fix it by hand first")]
     NotClean { path: String },
+    /// The catalog was loaded as an outline, with values left out: writing it would lose them.
+    #[error("{path}: the catalog was read in outline, with values left out, and is never written")]
+    Outline { path: String },
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -95,6 +98,11 @@ impl Catalog {
     /// Reads a file's current bytes and checks they are still what was loaded.
     fn read_unchanged(&self, file: FileId) -> Result<String, WriteError> {
         let f = &self.files[file];
+        if self.outline {
+            return Err(WriteError::Outline {
+                path: f.path.clone(),
+            });
+        }
         if f.created {
             if f.abs.exists() {
                 return Err(WriteError::Exists {

@@ -21,7 +21,10 @@ pub use emit::{
     YamlStyle, write_block, write_document, write_inline, write_map_entry, write_seq_item,
     write_value_after_key,
 };
-pub use read::{ParsedDoc, YamlError, parse_chunk, parse_chunk_full, parse_chunk_shared};
+pub use read::{
+    Keep, OUTLINE_DROPS, ParsedDoc, YamlError, parse_chunk, parse_chunk_full, parse_chunk_kept,
+    parse_chunk_shared,
+};
 pub use split::{Chunk, SeparatorError, dash_before, split_documents};
 
 /// The first document of `text`, for tests.

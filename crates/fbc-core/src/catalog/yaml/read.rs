@@ -158,6 +158,24 @@ struct Reader<'t> {
     ignored_tail: Option<u32>,
 }
 
+/// How much of a document a read keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Every value.
+    #[default]
+    All,
+    /// Everything but what the collections under the top-level keys [`OUTLINE_DROPS`] hold: they
+    /// are read as closely as ever (a problem in them is found all the same) and kept empty, with
+    /// their kind, position and style. What names and links catalog objects (schema, package,
+    /// name, a channel's entries, a package's default channel) is all there. A document the quick
+    /// reader leaves to the full one is kept whole.
+    Outline,
+}
+
+/// The top-level keys whose collections an [`Keep::Outline`] read leaves empty: a bundle's
+/// properties and related images, most of a catalog's bytes.
+pub const OUTLINE_DROPS: [&str; 2] = ["properties", "relatedImages"];
+
 /// Reads one document chunk (bytes `chunk.start..chunk.end` of `text`) into a node tree.
 pub fn parse_chunk(text: &str, chunk: Chunk, file: u32) -> Result<ParsedDoc, YamlError> {
     parse_chunk_shared(text, chunk, file, &mut Sharing::default())
@@ -170,7 +188,18 @@ pub fn parse_chunk_shared(
     file: u32,
     sharing: &mut Sharing,
 ) -> Result<ParsedDoc, YamlError> {
-    if let Some(node) = super::fast::read(text, chunk, file, sharing) {
+    parse_chunk_kept(text, chunk, file, sharing, Keep::All)
+}
+
+/// [`parse_chunk_shared`], keeping what `keep` asks for.
+pub fn parse_chunk_kept(
+    text: &str,
+    chunk: Chunk,
+    file: u32,
+    sharing: &mut Sharing,
+    keep: Keep,
+) -> Result<ParsedDoc, YamlError> {
+    if let Some(node) = super::fast::read(text, chunk, file, sharing, keep) {
         return Ok(ParsedDoc {
             node,
             ignored_tail: None,

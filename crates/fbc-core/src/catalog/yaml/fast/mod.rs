@@ -7,7 +7,7 @@
 
 mod scalar;
 
-use super::read::{key_node, make_str};
+use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
 use super::yaml11::{self, Plain};
 use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style, ThinVec};
@@ -26,14 +26,27 @@ const MAX_DEPTH: usize = 64;
 /// Longer implicit keys go to the full reader (YAML limits them to 1024 characters).
 const MAX_KEY: usize = 1000;
 
-/// Reads the document `chunk` of `text` (bytes of file number `file`), or declines. Long strings
-/// equal to one `sharing` made before are held once.
-pub(super) fn read(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> Option<Node> {
-    read_or_line(text, chunk, file, sharing).ok()
+/// Reads the document `chunk` of `text` (bytes of file number `file`), keeping what `keep` asks
+/// for, or declines. Long strings equal to one `sharing` made before are held once. Whether it
+/// declines does not depend on `keep`.
+pub(super) fn read(
+    text: &str,
+    chunk: Chunk,
+    file: u32,
+    sharing: &mut Sharing,
+    keep: Keep,
+) -> Option<Node> {
+    read_or_line(text, chunk, file, sharing, keep).ok()
 }
 
 /// [`read`], or the line where the reader gave up.
-fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> Result<Node, u32> {
+fn read_or_line(
+    text: &str,
+    chunk: Chunk,
+    file: u32,
+    sharing: &mut Sharing,
+    keep: Keep,
+) -> Result<Node, u32> {
     let src = &text.as_bytes()[chunk.start..chunk.end];
     let (unusual, ascii) = unusual_and_ascii(src);
     if unusual {
@@ -53,6 +66,8 @@ fn read_or_line(text: &str, chunk: Chunk, file: u32, sharing: &mut Sharing) -> R
         next: None,
         extent: std::cell::Cell::new(None),
         depth: 0,
+        outline: keep == Keep::Outline,
+        dropping: false,
         entries: Vec::new(),
         items: Vec::new(),
         sharing: std::mem::take(sharing),
@@ -161,6 +176,11 @@ struct Scanner<'t> {
     /// The last plain extent found and where it starts: a key is looked for before it is read.
     extent: std::cell::Cell<Option<(usize, Extent)>>,
     depth: usize,
+    /// An outline read ([`Keep::Outline`]): the collections under the top-level keys
+    /// [`OUTLINE_DROPS`] are read but not kept.
+    outline: bool,
+    /// Reading the value of such a key: what lies below it is read but not kept.
+    dropping: bool,
     /// The entries and items of the collections being read, innermost last: a collection takes
     /// its own off the top when it ends, in one allocation of exactly its size.
     entries: Vec<Entry>,
@@ -169,6 +189,12 @@ struct Scanner<'t> {
 }
 
 impl Scanner<'_> {
+    /// Whether what is being read is dropped: inside a collection under an outline's dropped key
+    /// (the key's own scalar value, at the top level, is kept).
+    fn dropped(&self) -> bool {
+        self.dropping && self.depth >= 2
+    }
+
     /// The whole document, or the line where the reader gave up.
     fn document(&mut self) -> Result<Node, u32> {
         let Ok(Some(indent)) = self.next_content_line() else {
@@ -288,10 +314,14 @@ impl Scanner<'_> {
     fn sequence(&mut self, indent: usize) -> R<Node> {
         let first = self.pos(self.i, self.i);
         let mark = self.items.len();
+        let mut end;
         loop {
             self.i += 1;
             let item = self.item(indent)?;
-            self.items.push(item);
+            end = item.pos().end;
+            if !self.dropped() {
+                self.items.push(item);
+            }
             match self.next {
                 Some(n) if n == indent && self.is_dash() => {}
                 Some(n) if n <= indent => break,
@@ -301,7 +331,6 @@ impl Scanner<'_> {
         }
         // Catalogs hold hundreds of thousands of small collections: no spare capacity.
         let items: ThinVec<Node> = self.items.drain(mark..).collect();
-        let end = items.last().map_or(first.start, |n| n.pos().end);
         Ok(Node::with(
             Kind::Seq(items),
             Pos { end, ..first },
@@ -348,10 +377,25 @@ impl Scanner<'_> {
     fn mapping(&mut self, indent: usize) -> R<Node> {
         let first = self.pos(self.i, self.i);
         let mark = self.entries.len();
+        let mut end;
         loop {
             let (key, colon) = self.key()?;
-            let value = self.value_after_key(indent, colon)?;
-            self.entries.push(Entry { key, value });
+            // Only the document's own mapping is at depth 1.
+            let drop = self.outline
+                && self.depth == 1
+                && key.as_str().is_some_and(|k| OUTLINE_DROPS.contains(&k));
+            if drop {
+                self.dropping = true;
+            }
+            let value = self.value_after_key(indent, colon);
+            if drop {
+                self.dropping = false;
+            }
+            let value = value?;
+            end = value.pos().end.max(key.pos().end);
+            if !self.dropped() {
+                self.entries.push(Entry { key, value });
+            }
             match self.next {
                 Some(n) if n == indent && !self.is_dash() => {}
                 Some(n) if n < indent => break,
@@ -360,9 +404,6 @@ impl Scanner<'_> {
             }
         }
         let entries: ThinVec<Entry> = self.entries.drain(mark..).collect();
-        let end = entries
-            .last()
-            .map_or(first.start, |e| e.value.pos().end.max(e.key.pos().end));
         Ok(Node::with(
             Kind::Map(entries),
             Pos { end, ..first },
@@ -415,8 +456,8 @@ impl Scanner<'_> {
             return Err(Decline);
         }
         self.i += 1;
-        if matches!(node.kind, Kind::String(_)) {
-            // Most keys are strings already.
+        if matches!(node.kind, Kind::String(_)) || self.dropped() {
+            // Most keys are strings already; one not kept need not be made one.
             return Ok((node, colon));
         }
         key_node(node).map(|k| (k, colon)).map_err(|_| Decline)
@@ -546,6 +587,16 @@ impl Scanner<'_> {
 
     /// The node of a plain scalar whose value is `value`, at `pos`.
     fn plain_node_at(&mut self, value: &str, pos: Pos) -> R<Node> {
+        if self.dropped() {
+            // Of a scalar not kept, only whether the reader declines it matters: it declines
+            // the non-finite numbers, all words starting so.
+            if matches!(value.as_bytes().first(), Some(b'.' | b'+' | b'-'))
+                && matches!(yaml11::resolve_plain(value), Plain::NonFinite)
+            {
+                return Err(Decline);
+            }
+            return Ok(Node::with(Kind::Null, pos, Style::Plain));
+        }
         let kind = match yaml11::resolve_plain(value) {
             Plain::Null => Kind::Null,
             Plain::Bool(b) => Kind::Bool(b),
@@ -559,6 +610,9 @@ impl Scanner<'_> {
     /// A string whose value is `value` and whose text is at `pos`: left on disk when long and
     /// written as is, else held (shared with equal strings of the file).
     fn string_kind(&mut self, value: &str, pos: Pos) -> Kind {
+        if self.dropped() {
+            return Kind::Null;
+        }
         Kind::String(make_str(
             value,
             self.text,

@@ -68,12 +68,20 @@ impl Scanner<'_> {
                 }
             }
         };
+        // A dropped value is only checked: its escapes are read, nothing is kept.
+        let keep = !self.dropped();
         let mut value = String::new();
         for (i, &(blanks, piece)) in pieces.iter().enumerate() {
             let piece = match pieces.get(i + 1) {
                 Some(&(usize::MAX, _)) => &piece[..piece.len() - 1],
                 _ => piece,
             };
+            if !keep {
+                if q == b'"' && piece.contains('\\') {
+                    escapes(piece, |_| {})?;
+                }
+                continue;
+            }
             if i > 0 && blanks != usize::MAX {
                 if blanks == 0 {
                     value.push(' ');
@@ -180,6 +188,8 @@ impl Scanner<'_> {
         self.next_line();
         let first_line = self.line;
         let body_start = self.i;
+        // A dropped value is only checked, its text not gathered.
+        let gather = !self.dropped();
         let mut value = String::new();
         let mut block_indent = explicit;
         let mut seen_content = false;
@@ -219,14 +229,16 @@ impl Scanner<'_> {
                 return Err(Decline);
             }
             seen_content = true;
-            if !value.is_empty() {
-                value.push('\n');
-            }
-            for _ in 0..blank_run {
-                value.push('\n');
+            if gather {
+                if !value.is_empty() {
+                    value.push('\n');
+                }
+                for _ in 0..blank_run {
+                    value.push('\n');
+                }
+                value.push_str(&self.text[self.i + bi..eol]);
             }
             blank_run = 0;
-            value.push_str(&self.text[self.i + bi..eol]);
             content_end = eol;
             trailing_blank = matches!(line.last(), Some(b' ' | b'\t'));
             self.next_line();
@@ -291,10 +303,17 @@ fn unescape(body: &str) -> R<Cow<'_, str>> {
         return Ok(Cow::Borrowed(body));
     }
     let mut out = String::with_capacity(body.len());
+    escapes(body, |c| out.push(c))?;
+    Ok(Cow::Owned(out))
+}
+
+/// Each character of the double-quoted `body` with its escapes read, to `push`; or a decline for
+/// escapes this reader leaves to the full one.
+fn escapes(body: &str, mut push: impl FnMut(char)) -> R<()> {
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            push(c);
             continue;
         }
         let e = chars.next().ok_or(Decline)?;
@@ -306,7 +325,7 @@ fn unescape(body: &str) -> R<Cow<'_, str>> {
             let code = u32::from_str_radix(&digits, 16).map_err(|_| Decline)?;
             char::from_u32(code).ok_or(Decline)
         };
-        out.push(match e {
+        push(match e {
             '\\' | '"' | '/' | ' ' => e,
             '0' => '\0',
             'a' => '\u{7}',
@@ -327,5 +346,5 @@ fn unescape(body: &str) -> R<Cow<'_, str>> {
             _ => return Err(Decline),
         });
     }
-    Ok(Cow::Owned(out))
+    Ok(())
 }

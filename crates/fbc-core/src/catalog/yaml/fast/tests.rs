@@ -1,11 +1,41 @@
 //! The quick reader against the full one: whatever document the quick reader accepts, the full
-//! reader reads into exactly the same tree (values, styles, byte ranges, lines and columns).
+//! reader reads into exactly the same tree (values, styles, byte ranges, lines and columns). An
+//! outline read declines the same documents and gives the same tree with the dropped collections
+//! empty.
 
 use proptest::prelude::*;
 
 use super::{colon_or_hash, read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
-use crate::catalog::node::{Kind, Node};
-use crate::catalog::yaml::{parse_chunk_full, split_documents};
+use crate::catalog::node::{Entry, Kind, Node, ThinVec};
+use crate::catalog::yaml::{Keep, OUTLINE_DROPS, parse_chunk_full, split_documents};
+
+/// What an outline read of a document read whole gives: the collections under the top-level keys
+/// it drops left empty, everything else as it is.
+fn outlined(whole: &Node) -> Node {
+    let Kind::Map(entries) = &whole.kind else {
+        return whole.clone();
+    };
+    let entries: ThinVec<Entry> = entries
+        .iter()
+        .map(|e| {
+            let value = match &e.value.kind {
+                _ if !OUTLINE_DROPS.contains(&e.key_str()) => e.value.clone(),
+                Kind::Seq(_) => {
+                    Node::with(Kind::Seq(ThinVec::new()), e.value.pos(), e.value.style())
+                }
+                Kind::Map(_) => {
+                    Node::with(Kind::Map(ThinVec::new()), e.value.pos(), e.value.style())
+                }
+                _ => e.value.clone(),
+            };
+            Entry {
+                key: e.key.clone(),
+                value,
+            }
+        })
+        .collect();
+    Node::with(Kind::Map(entries), whole.pos(), whole.style())
+}
 
 /// Where two trees differ, as a path and both sides.
 fn exact(a: &Node, b: &Node, path: &str) -> Result<(), TestCaseError> {
@@ -58,7 +88,16 @@ fn check_text(text: &str, name: &str) -> (usize, usize) {
     let (chunks, _) = split_documents(text, 0, 1);
     let mut taken = 0;
     for c in &chunks {
-        let quick = match read_or_line(text, *c, 7, &mut Default::default()) {
+        let outline = read_or_line(text, *c, 7, &mut Default::default(), Keep::Outline);
+        let quick = read_or_line(text, *c, 7, &mut Default::default(), Keep::All);
+        assert_eq!(
+            outline.is_ok(),
+            quick.is_ok(),
+            "{name}:{}: an outline read declines what a whole read does not, or takes what it declines\n--- text ---\n{}",
+            c.line,
+            &text[c.start..c.end]
+        );
+        let quick = match quick {
             Ok(n) => n,
             Err(line) => {
                 if std::env::var_os("FBC_YAML_DIFF_WHY").is_some() {
@@ -82,6 +121,14 @@ fn check_text(text: &str, name: &str) -> (usize, usize) {
         if let Err(e) = exact(&quick, &full, "") {
             panic!(
                 "{name}:{}: {e}\n--- text ---\n{}",
+                c.line,
+                &text[c.start..c.end]
+            );
+        }
+        let outline = outline.unwrap_or_else(|_| unreachable!("taken as the whole read was"));
+        if let Err(e) = exact(&outline, &outlined(&full), "") {
+            panic!(
+                "{name}:{}: outline: {e}\n--- text ---\n{}",
                 c.line,
                 &text[c.start..c.end]
             );
@@ -173,7 +220,8 @@ props:
             text,
             split_documents(text, 0, 1).0[0],
             0,
-            &mut Default::default()
+            &mut Default::default(),
+            Keep::All
         )
         .is_none()
     );
@@ -206,7 +254,7 @@ fn long_plain_scalars_are_left_on_disk() {
     let text =
         format!("schema: olm.package\nicon:\n  base64data: {blob}\n  mediatype: image/png\n");
     let (chunks, _) = split_documents(&text, 0, 1);
-    let node = fast_read(&text, chunks[0], 3, &mut Default::default()).expect("taken");
+    let node = fast_read(&text, chunks[0], 3, &mut Default::default(), Keep::All).expect("taken");
     let data = node
         .get("icon")
         .and_then(|i| i.get("base64data"))
@@ -253,7 +301,7 @@ fn doc(depth: u32) -> BoxedStrategy<String> {
     }
     prop_oneof![
         2 => leaf,
-        1 => prop::collection::vec(("[a-z]{1,6}|'k k'|on|1", doc(depth - 1)), 1..4).prop_map(|es| {
+        1 => prop::collection::vec(("[a-z]{1,6}|'k k'|on|1|properties|relatedImages", doc(depth - 1)), 1..4).prop_map(|es| {
             es.into_iter().map(|(k, v)| format!("{k}:{}", nest(&v))).collect::<String>()
         }),
         1 => prop::collection::vec(doc(depth - 1), 1..4)
