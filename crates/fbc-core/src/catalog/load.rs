@@ -539,9 +539,11 @@ impl Buffers {
         buf.bytes.clear();
         let len = usize::try_from(metadata.len()).unwrap_or(0);
         if buf.bytes.capacity() < len {
-            // A fresh buffer of the file's size: growing the old one would copy its bytes over
-            // and could double its size.
-            buf.bytes = Vec::with_capacity(len);
+            // A fresh buffer, never grown (that would copy the old bytes over), and large enough
+            // for the files read after this one: memory is taken from the system a page at a time
+            // as it is first written, which costs more than the copy into it, so a thread's
+            // buffer is made once and its pages written once, not once per larger file.
+            buf.bytes = Vec::with_capacity(len.max(READ_BUFFER));
         }
         // The file's own read_to_end reads it in one call from its size (a `take` would read it in
         // 8 KiB, then doubling, calls); a file that grew past the limit meanwhile is refused after.
@@ -553,6 +555,10 @@ impl Buffers {
         Ok((buf, metadata))
     }
 }
+
+/// The least a load's read buffer holds. Only what a file fills of it is ever taken from the
+/// system.
+const READ_BUFFER: usize = 16 << 20;
 
 /// A file's bytes, in a buffer that goes back to its load's [`Buffers`] when dropped.
 struct ReadBuf<'p> {
