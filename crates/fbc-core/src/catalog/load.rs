@@ -610,7 +610,9 @@ fn read_file(id: u32, f: &Found, options: &LoadOptions, buffers: &Buffers) -> Fi
     };
     file.len = bytes.len() as u64;
     file.modified = metadata.modified().ok();
-    file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+    if options.keep == Keep::All {
+        file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+    }
     let text = match std::str::from_utf8(&bytes) {
         Ok(t) => t,
         Err(e) => {

@@ -54,7 +54,8 @@ pub struct SourceFile {
     pub abs: PathBuf,
     pub len: u64,
     pub modified: Option<SystemTime>,
-    /// xxh3 of the bytes as loaded, to notice changes on disk.
+    /// xxh3 of the bytes as loaded, to notice changes on disk; 0 in a catalog loaded as an outline,
+    /// which is never written.
     pub hash: u64,
     /// Format of the file's documents (of the first one when mixed); `None` for a file with none.
     pub format: Option<Format>,
