@@ -54,7 +54,8 @@ fn read_or_line(
     }
     let mut s = Scanner {
         text,
-        b: text.as_bytes(),
+        // The file's bytes up to the document's end: a read past it is a line end.
+        b: &text.as_bytes()[..chunk.end],
         end: chunk.end,
         file,
         i: chunk.start,
@@ -139,17 +140,24 @@ fn colon_or_hash(hay: &[u8]) -> Option<usize> {
 /// a count of bytes.
 fn unusual_and_ascii(src: &[u8]) -> (bool, bool) {
     let mut chunks = src.chunks_exact(64);
-    let odd = |b: u8| (b < 0x20 && b != b'\n') || b == 0x7f || b == 0xef;
+    // Each byte is tested without branches, so that a chunk is tested a vector at a time.
+    let odd =
+        |b: u8| u8::from((b < 0x20) & (b != b'\n')) | u8::from(b == 0x7f) | u8::from(b == 0xef);
     let mut high = 0u8;
     for c in &mut chunks {
-        if c.iter().fold(false, |acc, &b| acc | odd(b)) {
+        let (mut bad, mut or) = (0u8, 0u8);
+        for &b in c {
+            bad |= odd(b);
+            or |= b;
+        }
+        if bad != 0 {
             return (true, false);
         }
-        high |= c.iter().fold(0, |acc, &b| acc | b);
+        high |= or;
     }
     let rest = chunks.remainder();
     high |= rest.iter().fold(0, |acc, &b| acc | b);
-    (rest.iter().any(|&b| odd(b)), high < 0x80)
+    (rest.iter().any(|&b| odd(b) != 0), high < 0x80)
 }
 
 struct Scanner<'t> {
@@ -210,7 +218,7 @@ impl Scanner<'_> {
     }
 
     fn at(&self, i: usize) -> u8 {
-        if i < self.end { self.b[i] } else { b'\n' }
+        self.b.get(i).copied().unwrap_or(b'\n')
     }
 
     /// Whether byte `i` ends a token: a space, a line end or the end of the document.
