@@ -16,6 +16,7 @@ pub mod node;
 pub mod node_text;
 pub mod overlay;
 pub mod payload;
+mod reading;
 pub mod semver_range;
 pub mod version_release;
 pub mod write;

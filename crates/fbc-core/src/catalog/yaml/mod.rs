@@ -12,6 +12,7 @@ pub mod goscalar;
 pub mod goyaml;
 mod lenient;
 pub mod patch;
+mod positions;
 pub mod read;
 pub mod split;
 pub mod typed;
