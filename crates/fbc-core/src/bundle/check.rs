@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::read::{node_json, read_dir_sorted, read_docs};
+use super::read::{ListError, node_json, read_dir_sorted, read_docs};
 use super::{
     ANNOTATION_PREFIX, CHANNELS_KEY, DEFAULT_CHANNEL_KEY, Format, MANIFESTS_KEY, MEDIATYPE_KEY,
     METADATA_KEY, Object, PACKAGE_KEY, RegistryBundle, SUPPORTED_KINDS, TypedValue, codes, content,
@@ -14,6 +14,7 @@ use super::{
 use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::semver_range::{Range, Version};
+use crate::guard::dir::MAX_BUNDLE_ENTRIES;
 use crate::guard::file::Within;
 use crate::text::escape::go_quote;
 
@@ -66,7 +67,7 @@ pub fn check_dir(dir: &Path) -> Check {
         )),
     }
     if format.is_some() {
-        stray_files(dir, &mut diagnostics);
+        stray_files(dir, &mut diagnostics, MAX_BUNDLE_ENTRIES);
     }
     diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     Check {
@@ -75,9 +76,22 @@ pub fn check_dir(dir: &Path) -> Check {
     }
 }
 
-fn stray_files(dir: &Path, out: &mut Vec<Diagnostic>) {
-    let Ok(entries) = read_dir_sorted(dir) else {
+fn stray_files(dir: &Path, out: &mut Vec<Diagnostic>, max: usize) {
+    let Ok(within) = Within::new(dir) else {
         return;
+    };
+    let entries = match read_dir_sorted(dir, &within, max) {
+        Ok(e) => e,
+        Err(e @ ListError::TooMany { .. }) => {
+            out.push(diag(
+                codes::UNREADABLE,
+                Severity::Error,
+                Location::new(".", 0, 0),
+                format!("cannot list the bundle directory: {e}"),
+            ));
+            return;
+        }
+        Err(ListError::Io(_)) => return,
     };
     for (name, is_dir) in entries {
         if name == "manifests" || name == "metadata" || name.starts_with('.') {
@@ -511,8 +525,13 @@ fn check_properties(props: &[TypedValue], out: &mut Vec<Diagnostic>) {
 
 /// Checks a plain+v0 bundle: a flat `manifests/` whose files hold Kubernetes objects.
 pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
+    check_plain_within(dir, MAX_BUNDLE_ENTRIES)
+}
+
+/// [`check_plain`], `manifests/` listed within `max` entries.
+fn check_plain_within(dir: &Path, max: usize) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let cannot_read = |e: std::io::Error| {
+    let cannot_read = |e: String| {
         vec![diag(
             codes::UNREADABLE,
             Severity::Error,
@@ -523,11 +542,11 @@ pub fn check_plain(dir: &Path) -> Vec<Diagnostic> {
     // Manifests are read only when they resolve inside the bundle directory.
     let within = match Within::new(dir) {
         Ok(w) => w,
-        Err(e) => return cannot_read(e),
+        Err(e) => return cannot_read(e.to_string()),
     };
-    let entries = match read_dir_sorted(&dir.join("manifests")) {
+    let entries = match read_dir_sorted(&dir.join("manifests"), &within, max) {
         Ok(e) => e,
-        Err(e) => return cannot_read(e),
+        Err(e) => return cannot_read(e.to_string()),
     };
     let mut objects = 0usize;
     for (name, is_dir) in entries {
@@ -599,3 +618,7 @@ fn plain_manifest(within: &Within, path: &Path, rel: &str, out: &mut Vec<Diagnos
     }
     objects
 }
+
+#[cfg(test)]
+#[path = "check_tests.rs"]
+mod tests;

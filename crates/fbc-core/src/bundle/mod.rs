@@ -34,7 +34,7 @@ pub use csv_metadata::{
     CsvMetadataError, MigrateError, MigrationMemo, Mismatch, csv_metadata, migrate_bundle_objects,
     migrate_bundle_objects_with,
 };
-pub(crate) use read::{node_json, read_dir_sorted, read_docs};
+pub(crate) use read::{ListError, node_json, read_dir_sorted, read_docs};
 pub use render::{
     RelatedOrder, RenderOptions, render, render_dir, render_dir_noting, sort_related_images,
 };

@@ -14,19 +14,42 @@ use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::emit::{sort_keys, write_go_json_sorted};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::{Severity, decode};
+use crate::guard::dir::{DirError, Kind as DirKind, MAX_BUNDLE_ENTRIES, list};
 use crate::guard::file::Within;
 
-/// Entries of a directory sorted by name as Go's `fs.ReadDir` returns them.
-pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let is_dir = std::fs::metadata(e.path())
-            .map(|m| m.is_dir())
-            .unwrap_or(false);
-        out.push((name, is_dir));
-    }
+/// Why a directory of a bundle or of package manifests was not listed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ListError {
+    #[error(transparent)]
+    Io(std::io::Error),
+    #[error("more than {max} entries; not read further")]
+    TooMany { max: usize },
+}
+
+/// The entries of `dir` sorted by name as Go's `fs.ReadDir` returns them, each with whether it is
+/// a directory: at most `max` ([`MAX_BUNDLE_ENTRIES`] for a bundle's), else
+/// [`ListError::TooMany`] before the rest is read. A link counts as a directory only when it
+/// leads to one inside `within`; one leading out of it is no directory, and reading it as a file
+/// is refused.
+pub(crate) fn read_dir_sorted(
+    dir: &Path,
+    within: &Within,
+    max: usize,
+) -> Result<Vec<(String, bool)>, ListError> {
+    let entries = list(dir, within, max).map_err(|e| match e {
+        DirError::Io { source, .. } => ListError::Io(source),
+        DirError::TooMany { max, .. } => ListError::TooMany { max },
+    })?;
+    let mut out: Vec<(String, bool)> = entries
+        .into_iter()
+        .map(|e| {
+            (
+                e.name.to_string_lossy().into_owned(),
+                e.kind == DirKind::Dir,
+            )
+        })
+        .collect();
+    // Names that are not UTF-8 sort as they are shown.
     out.sort();
     Ok(out)
 }
@@ -197,6 +220,11 @@ impl RegistryBundle {
     /// [`RegistryBundle::read`], objects other than the CSV read lean when `lean` (see
     /// [`RegistryBundle::read_for_render`]).
     pub(super) fn read_as(root: &Path, lean: bool) -> RegistryBundle {
+        RegistryBundle::read_within(root, lean, MAX_BUNDLE_ENTRIES)
+    }
+
+    /// [`RegistryBundle::read_as`], `manifests/` and `metadata/` each listed within `max` entries.
+    fn read_within(root: &Path, lean: bool, max: usize) -> RegistryBundle {
         let mut b = RegistryBundle {
             root: root.to_path_buf(),
             lean,
@@ -214,8 +242,14 @@ impl RegistryBundle {
                 return b;
             }
         };
-        b.read_manifests(&within, &root.join("manifests"), "manifests/", |_| true);
-        b.read_metadata(&within);
+        b.read_manifests(
+            &within,
+            &root.join("manifests"),
+            "manifests/",
+            |_| true,
+            max,
+        );
+        b.read_metadata(&within, max);
         b
     }
 
@@ -245,7 +279,7 @@ impl RegistryBundle {
             root: dir.to_path_buf(),
             ..Default::default()
         };
-        b.read_manifests(within, dir, prefix, keep);
+        b.read_manifests(within, dir, prefix, keep, MAX_BUNDLE_ENTRIES);
         let at = Location::new(prefix.trim_end_matches('/'), 0, 0);
         let mut annotation = |key: &str, value: String| {
             b.annotations.push(Annotation {
@@ -272,8 +306,9 @@ impl RegistryBundle {
         dir: &Path,
         prefix: &str,
         keep: impl Fn(&str) -> bool,
+        max: usize,
     ) {
-        let entries = match read_dir_sorted(dir) {
+        let entries = match read_dir_sorted(dir, within, max) {
             Ok(e) => e,
             Err(e) => {
                 self.diagnostics.push(diag(
@@ -383,9 +418,9 @@ impl RegistryBundle {
         self.objects.push(object);
     }
 
-    fn read_metadata(&mut self, within: &Within) {
+    fn read_metadata(&mut self, within: &Within, max: usize) {
         let dir = self.root.join("metadata");
-        let entries = match read_dir_sorted(&dir) {
+        let entries = match read_dir_sorted(&dir, within, max) {
             Ok(e) => e,
             Err(e) => {
                 self.diagnostics.push(diag(
@@ -515,5 +550,119 @@ impl RegistryBundle {
             ));
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bundle(dir: &Path, manifests: usize, metadata: usize) {
+        std::fs::create_dir_all(dir.join("manifests")).unwrap();
+        std::fs::create_dir_all(dir.join("metadata")).unwrap();
+        for i in 0..manifests {
+            std::fs::write(
+                dir.join("manifests").join(format!("m{i}.yaml")),
+                format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: m{i}\n"),
+            )
+            .unwrap();
+        }
+        std::fs::write(
+            dir.join("metadata/annotations.yaml"),
+            "annotations:\n  operators.operatorframework.io.bundle.package.v1: p\n  operators.operatorframework.io.bundle.channels.v1: a\n",
+        )
+        .unwrap();
+        for i in 1..metadata {
+            std::fs::write(dir.join("metadata").join(format!("x{i}.yaml")), "a: 1\n").unwrap();
+        }
+    }
+
+    fn messages(b: &RegistryBundle) -> Vec<String> {
+        b.diagnostics
+            .iter()
+            .filter(|d| d.code == codes::NOT_A_BUNDLE)
+            .map(|d| format!("{}: {}", d.location.file, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn a_manifests_directory_over_the_bound_is_reported_and_none_of_it_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        bundle(tmp.path(), 4, 1);
+        let within = RegistryBundle::read_within(tmp.path(), false, 4);
+        assert_eq!(within.objects.len(), 4);
+        assert!(messages(&within).is_empty(), "{:?}", within.diagnostics);
+        let over = RegistryBundle::read_within(tmp.path(), false, 3);
+        assert!(over.objects.is_empty(), "{:?}", over.objects);
+        assert_eq!(
+            messages(&over),
+            [
+                "manifests: cannot read the manifests directory: more than 3 entries; not read further"
+            ]
+        );
+        // metadata/ (one file) is still read.
+        assert_eq!(
+            over.annotations_file.as_deref(),
+            Some("metadata/annotations.yaml")
+        );
+    }
+
+    #[test]
+    fn a_metadata_directory_over_the_bound_is_reported_and_none_of_it_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        bundle(tmp.path(), 1, 5);
+        let over = RegistryBundle::read_within(tmp.path(), false, 4);
+        assert_eq!(over.objects.len(), 1);
+        assert_eq!(over.annotations_file, None);
+        assert_eq!(
+            messages(&over),
+            ["metadata: cannot read the metadata directory: more than 4 entries; not read further"]
+        );
+    }
+
+    #[test]
+    fn a_link_to_a_directory_outside_the_bundle_is_refused_not_looked_into() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("b");
+        bundle(&dir, 1, 1);
+        std::fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
+        std::fs::create_dir_all(dir.join("manifests/inside")).unwrap();
+        std::os::unix::fs::symlink("inside", dir.join("manifests/in-link")).unwrap();
+        std::os::unix::fs::symlink("../../elsewhere", dir.join("manifests/out-link")).unwrap();
+        let b = RegistryBundle::read(&dir);
+        let about = |name: &str| {
+            b.diagnostics
+                .iter()
+                .filter(|d| d.location.file == format!("manifests/{name}"))
+                .map(|d| (d.code, d.severity))
+                .collect::<Vec<_>>()
+        };
+        // A directory inside (or a link to one) is passed over as before.
+        assert_eq!(about("inside"), [(codes::STRAY_FILE, Severity::Info)]);
+        assert_eq!(about("in-link"), [(codes::STRAY_FILE, Severity::Info)]);
+        // A link leading out is not taken for a directory: reading it is refused.
+        assert_eq!(about("out-link"), [(codes::UNREADABLE, Severity::Error)]);
+        assert_eq!(b.objects.len(), 1);
+    }
+
+    #[test]
+    fn entries_come_in_name_order_with_directories_told() {
+        let tmp = tempfile::tempdir().unwrap();
+        for f in ["b.yaml", "a.yaml", "B.yaml", "_x"] {
+            std::fs::write(tmp.path().join(f), "").unwrap();
+        }
+        std::fs::create_dir(tmp.path().join("c")).unwrap();
+        let within = Within::new(tmp.path()).unwrap();
+        let got = read_dir_sorted(tmp.path(), &within, 5).unwrap();
+        let want = [
+            ("B.yaml", false),
+            ("_x", false),
+            ("a.yaml", false),
+            ("b.yaml", false),
+            ("c", true),
+        ];
+        assert_eq!(got, want.map(|(n, d)| (n.to_string(), d)));
+        let e = read_dir_sorted(tmp.path(), &within, 4).unwrap_err();
+        assert_eq!(e.to_string(), "more than 4 entries; not read further");
     }
 }
