@@ -30,10 +30,11 @@ use serde_json::Value;
 
 use super::source::{BundleSource, ResolveError, has_property};
 use crate::bundle::{
-    BundleError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
+    BundleError, ListError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
 };
 use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
+use crate::guard::file::Within;
 use crate::guard::path::plain_name;
 use crate::text::gosort::GoRelease;
 
@@ -48,7 +49,9 @@ pub const COMMUNITY_DIGEST_IMAGES: [&str; 2] =
 /// The `organization` of the repositories whose bundle images are named after their directories.
 pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
 
-/// The most version directories of one operator read to learn the package its bundles declare.
+/// The most entries an operator's directory is listed with, to find the version directory holding
+/// a version or learn the package its bundles declare (an operator has a few hundred versions at
+/// most); a directory holding more is reported, not read further.
 const MAX_SIBLINGS: usize = 4096;
 
 /// Why a repository bundle directory cannot stand for its image.
@@ -64,6 +67,8 @@ pub enum RepositoryError {
     },
     #[error("bundle directory {}: {why}", dir.display())]
     Render { dir: PathBuf, why: BundleError },
+    #[error("operator directory {}: more than {max} entries; not read further", dir.display())]
+    TooMany { dir: PathBuf, max: usize },
     #[error(
         "bundle directory {}: cannot read {}; the image built from it would hold what opm reads, so nothing is rendered from it",
         dir.display(),
@@ -171,6 +176,8 @@ pub struct RepositoryBundles {
     /// reference is proven once however many renderings ask for it.
     proofs: Mutex<HashMap<String, Option<Arc<Value>>>>,
     cache: RenderCache,
+    /// The most entries an operator's directory is listed with ([`MAX_SIBLINGS`]).
+    max_siblings: usize,
 }
 
 impl RepositoryBundles {
@@ -198,6 +205,7 @@ impl RepositoryBundles {
             unproven: Mutex::default(),
             proofs: Mutex::default(),
             cache: RenderCache::default(),
+            max_siblings: MAX_SIBLINGS,
         }))
     }
 
@@ -397,7 +405,7 @@ impl RepositoryBundles {
         if r.package != op {
             // An operator may be packaged under another name (konflux: konflux-operator); then
             // none of its bundles declares another.
-            let others = self.packages_of(op, dir);
+            let others = self.packages_of(op, dir)?;
             if r.package.is_empty() || others.iter().any(|p| *p != r.package) {
                 return Err(RepositoryError::Package {
                     image: image.to_string(),
@@ -576,9 +584,11 @@ impl RepositoryBundles {
     /// The one version directory of `op` whose CSV holds `version`.
     fn dir_holding(&self, op: &str, version: &str) -> Result<PathBuf, Unproven> {
         let op_dir = self.root.join("operators").join(op);
-        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
+        let entries = self
+            .siblings(&op_dir)
+            .map_err(|e| Unproven::Because(e.to_string()))?;
         let mut found = Vec::new();
-        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+        for (name, is_dir) in entries {
             if !is_dir || plain_name(&name).is_err() {
                 continue;
             }
@@ -611,13 +621,12 @@ impl RepositoryBundles {
     /// The packages the bundle directories of `op` other than `except` declare in
     /// `metadata/annotations.yaml` (those that can be read). Each directory's is read once, so
     /// what is found does not depend on which directory was asked about first.
-    fn packages_of(&self, op: &str, except: &Path) -> BTreeSet<String> {
+    fn packages_of(&self, op: &str, except: &Path) -> Result<BTreeSet<String>, RepositoryError> {
         let mut known = self.packages.lock().unwrap_or_else(PoisonError::into_inner);
-        let declared = known.entry(op.to_string()).or_insert_with(|| {
+        if !known.contains_key(op) {
             let op_dir = self.root.join("operators").join(op);
             let mut found = Vec::new();
-            let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
-            for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
+            for (name, is_dir) in self.siblings(&op_dir)? {
                 let dir = op_dir.join(&name);
                 if !is_dir {
                     continue;
@@ -631,13 +640,30 @@ impl RepositoryBundles {
                     found.push((dir, p.clone()));
                 }
             }
-            found
-        });
-        declared
+            known.insert(op.to_string(), found);
+        }
+        Ok(known[op]
             .iter()
             .filter(|(dir, _)| dir != except)
             .map(|(_, p)| p.clone())
-            .collect()
+            .collect())
+    }
+
+    /// The entries of an operator's directory by name, each with whether it is a directory (a
+    /// link only when it leads to one inside the repository): none when it cannot be listed, an
+    /// error when it holds more than `max_siblings` entries.
+    fn siblings(&self, op_dir: &Path) -> Result<Vec<(String, bool)>, RepositoryError> {
+        let Ok(within) = Within::new(&self.root) else {
+            return Ok(Vec::new());
+        };
+        match crate::bundle::read_dir_sorted(op_dir, &within, self.max_siblings) {
+            Ok(entries) => Ok(entries),
+            Err(ListError::TooMany { max }) => Err(RepositoryError::TooMany {
+                dir: op_dir.to_path_buf(),
+                max,
+            }),
+            Err(ListError::Io(_)) => Ok(Vec::new()),
+        }
     }
 }
 
