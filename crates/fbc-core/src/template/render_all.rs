@@ -23,6 +23,8 @@ use super::{OpmChoice, OpmVersion, OpmVersionError, Sources, TemplateError, sche
 use crate::bundle::MigrationMemo;
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::emit::OutFormat;
+use crate::guard::dir::{self, DirError};
+use crate::guard::file::Within;
 use crate::template::edit::release::{CatalogMapping, OperatorDir, ReleaseError, read_ci_mapping};
 
 /// The migration catalogs from OCP 4.17 on are rendered with.
@@ -100,6 +102,9 @@ pub enum RenderAllError {
     Commit(#[from] commit::CommitError),
     #[error(transparent)]
     Opm(#[from] OpmVersionError),
+    /// A directory holding more entries than it is listed with.
+    #[error("{0}")]
+    Listing(#[source] crate::guard::dir::DirError),
 }
 
 /// Whether catalog `name` is rendered with the migration: `vX.Y` with X > 4, or X = 4 and Y ≥ 17.
@@ -181,7 +186,7 @@ pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
         ));
     }
     let mapped: HashSet<&String> = jobs.iter().flat_map(|j| &j.catalogs).collect();
-    for name in existing_catalogs(&root, &operator) {
+    for name in existing_catalogs(&root, &operator)? {
         if !mapped.contains(&name) {
             notes.push(format!(
                 "catalogs/{name}/{operator} is mapped by no template; it is left as it is (make catalogs would delete it)"
@@ -198,18 +203,10 @@ pub fn mapping(dir: &Path) -> Result<Plan, RenderAllError> {
     })
 }
 
-/// The catalogs under `root/catalogs/` holding a directory for `operator`, sorted.
-fn existing_catalogs(root: &Path, operator: &str) -> Vec<String> {
-    let catalogs = root.join("catalogs");
-    let mut names: Vec<String> = std::fs::read_dir(&catalogs)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| catalogs.join(n).join(operator).is_dir())
-        .collect();
-    names.sort();
-    names
+/// The catalogs under `root/catalogs/` holding a directory for `operator`, sorted
+/// ([`files::catalogs_holding`](super::files)).
+fn existing_catalogs(root: &Path, operator: &str) -> Result<Vec<String>, RenderAllError> {
+    super::files::catalogs_holding(root, operator.as_ref()).map_err(RenderAllError::Listing)
 }
 
 fn jobs_from_ci(
@@ -258,15 +255,29 @@ fn jobs_from_ci(
 }
 
 fn jobs_by_name(templates: &Path, notes: &mut Vec<String>) -> Result<Vec<Job>, RenderAllError> {
+    jobs_by_name_within(templates, notes, super::files::MAX_ENTRIES)
+}
+
+/// [`jobs_by_name`], `catalog-templates/` listed within `max` entries. A link counts as before,
+/// as what it leads to; reading one that leads out of the directory is refused.
+fn jobs_by_name_within(
+    templates: &Path,
+    notes: &mut Vec<String>,
+    max: usize,
+) -> Result<Vec<Job>, RenderAllError> {
     let read_err = |source| RenderAllError::Read {
         file: templates.display().to_string(),
         source,
     };
-    let mut names: Vec<String> = std::fs::read_dir(templates)
-        .map_err(read_err)?
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_file())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
+    let within = Within::new(templates).map_err(read_err)?;
+    let entries = dir::list(templates, &within, max).map_err(|e| match e {
+        DirError::Io { source, .. } => read_err(source),
+        e => RenderAllError::Listing(e),
+    })?;
+    let mut names: Vec<String> = entries
+        .into_iter()
+        .filter(|e| e.path.is_file())
+        .map(|e| e.name.to_string_lossy().into_owned())
         .collect();
     names.sort();
     let mut jobs = Vec::new();

@@ -13,6 +13,7 @@ use thiserror::Error;
 use crate::bundle::{BundleError, MigrationMemo};
 use crate::catalog::model::Package;
 use crate::catalog::{BlobId, Catalog, LoadError, Location, schema};
+use crate::guard::dir::DirError;
 
 /// Why a source that knows an image cannot give its bundle.
 #[derive(Debug, Error)]
@@ -74,6 +75,9 @@ pub enum SourcesError {
     /// A thread that was opening the sources panicked.
     #[error("poisoned lock: another task failed inside")]
     Poisoned,
+    /// The repository's `catalogs/` holds more entries than it is listed with.
+    #[error("{0}")]
+    Listing(#[source] DirError),
 }
 
 impl From<super::repository::RepositoryError> for ResolveError {
@@ -479,33 +483,27 @@ pub(crate) fn has_property(bundle: &Value, kind: &str) -> bool {
 
 /// In a repository laid out as `operators/<op>/catalog-templates/<template>` beside
 /// `catalogs/<name>/<op>/`, the operator's rendered catalogs: the ones `ci.yaml` maps the template to
-/// first, then the others by name. Empty in any other layout.
-pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
+/// first, then the others by name. Empty in any other layout; an error when `catalogs/` holds more
+/// entries than it is listed with ([`files::catalogs_holding`](super::files)).
+pub fn repository_catalogs(template: &Path) -> Result<Vec<PathBuf>, DirError> {
     let Some(templates) = template.parent() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     if templates
         .file_name()
         .is_none_or(|n| n != "catalog-templates")
     {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let Some(op_dir) = templates.parent() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let (Some(op), Some(repo)) = (op_dir.file_name(), op_dir.parent().and_then(Path::parent))
     else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let catalogs = repo.join("catalogs");
-    let mut names: Vec<String> = std::fs::read_dir(&catalogs)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| catalogs.join(n).join(op).is_dir())
-        .collect();
-    names.sort();
+    let mut names = super::files::catalogs_holding(repo, op)?;
     let file = template
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
@@ -517,10 +515,10 @@ pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
         .flat_map(|m| m.catalog_names)
         .collect();
     names.sort_by_key(|n| !mapped.contains(n));
-    names
+    Ok(names
         .into_iter()
         .map(|n| catalogs.join(n).join(op))
-        .collect()
+        .collect())
 }
 
 /// Resolves every image, in order; all images no source knows are reported together.
@@ -628,7 +626,7 @@ impl Sources {
         // bundle directory given), else — with nothing given at all — the template's directory.
         let mut dirs: Vec<PathBuf> = catalogs.to_vec();
         if catalogs.is_empty() {
-            let repo = repository_catalogs(template);
+            let repo = repository_catalogs(template).map_err(SourcesError::Listing)?;
             if !repo.is_empty() {
                 note = Some(format!(
                     "{}bundle images are looked up in the operator's rendered catalogs ({}); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
