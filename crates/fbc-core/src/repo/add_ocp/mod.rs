@@ -24,7 +24,6 @@
 
 use std::cmp::Ordering;
 use std::fmt;
-use std::path::Path;
 
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::node::Node;
@@ -35,7 +34,9 @@ use crate::template::Sources;
 use crate::template::render_all::{self, MIGRATE_LEVEL};
 
 mod ci;
+mod listing;
 use ci::{Mapping, append_catalog, read_ci};
+use listing::{catalog_files, catalog_versions, subdirectories};
 
 /// An OCP catalog version, `vX.Y`, ordered by number (v4.9 < v4.22 < v5.0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -211,39 +212,9 @@ pub enum AddOcpError {
     },
     #[error(transparent)]
     Commit(#[from] commit::CommitError),
-}
-
-/// The catalog versions under `root/catalogs/` (directories named `vX.Y`), sorted.
-fn catalog_versions(root: &Path) -> Result<Vec<OcpVersion>, AddOcpError> {
-    let dir = root.join("catalogs");
-    let entries = std::fs::read_dir(&dir).map_err(|_| AddOcpError::NoCatalogs {
-        root: root.display().to_string(),
-    })?;
-    let mut out: Vec<OcpVersion> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| OcpVersion::parse(e.file_name().to_str()?))
-        .collect();
-    out.sort();
-    out.dedup();
-    Ok(out)
-}
-
-/// The names of the directories in `dir` that are plain names (links and files passed over),
-/// sorted.
-fn subdirectories(dir: &Path) -> Result<Vec<String>, AddOcpError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| AddOcpError::Read {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    let mut out: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| plain_name(n).is_ok())
-        .collect();
-    out.sort();
-    Ok(out)
+    /// A directory holding more entries than it is listed with.
+    #[error("{0}")]
+    Listing(#[source] crate::guard::dir::DirError),
 }
 
 /// Plans opening catalog `to` in the repository at `root`, promoting from `from` (by default the
@@ -494,31 +465,6 @@ fn exists(root: &Root, rel: &str) -> bool {
     root.path().join(rel).symlink_metadata().is_ok()
 }
 
-/// The regular files of the catalog directory `rel`, sorted (directories passed over); a link
-/// there is refused, as nothing is read through one.
-fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, Refusal> {
-    let dir = root.path().join(rel);
-    let entries = std::fs::read_dir(&dir).map_err(|why| Refusal::Io {
-        file: rel.to_string(),
-        why,
-    })?;
-    let mut out = Vec::new();
-    for e in entries.filter_map(Result::ok) {
-        let name = e.file_name().to_string_lossy().into_owned();
-        match e.file_type() {
-            Ok(t) if t.is_file() && plain_name(&name).is_ok() => out.push(name),
-            Ok(t) if t.is_symlink() => {
-                return Err(Refusal::Link {
-                    file: format!("{rel}/{name}"),
-                });
-            }
-            _ => {}
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The catalog file of the new catalog, rendered from mapping `m`'s template with the migration,
 /// bundles taken from the operator's committed catalogs.
 fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, Refusal> {
@@ -605,6 +551,8 @@ pub enum Refusal {
     },
     #[error("{file} is a symbolic link; not followed, so the catalog cannot be copied")]
     Link { file: String },
+    #[error("{file}: more than {max} entries; not read further")]
+    TooMany { file: String, max: usize },
     #[error(
         "a copy of {from} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci} names a template to render {target} from"
     )]
