@@ -1,4 +1,5 @@
 use super::*;
+use crate::bundle::plain::check_plain_within;
 
 fn plain(dir: &Path, files: usize) {
     std::fs::create_dir_all(dir.join("manifests")).unwrap();
