@@ -85,7 +85,13 @@ fn catalogs_holding_within(
     operator: &OsStr,
     max: usize,
 ) -> Result<Vec<String>, DirError> {
-    let Ok(within) = Within::new(repo) else {
+    // A repository named by a relative path may be the current directory, named by no path.
+    let root = if repo.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        repo
+    };
+    let Ok(within) = Within::new(root) else {
         return Ok(Vec::new());
     };
     let entries = match dir::list(&repo.join("catalogs"), &within, max) {
