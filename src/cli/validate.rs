@@ -7,6 +7,11 @@ use serde_json::{Value, json};
 
 use super::exit;
 use fbc_core::catalog::{Diagnostic, Severity};
+use fbc_core::guard::{
+    self,
+    dir::{DirError, Kind, MAX_REPOSITORY_ENTRIES},
+    file::Within,
+};
 use fbc_core::text::plural;
 use fbc_core::validate::{self, codes, profile};
 
@@ -116,7 +121,7 @@ fn catalog_dirs(args: &ValidateArgs, dir: &Path) -> Result<Vec<PathBuf>, i32> {
     if !args.each {
         return Ok(vec![dir.to_path_buf()]);
     }
-    match subdirectories(dir) {
+    match subdirectories(dir, MAX_REPOSITORY_ENTRIES) {
         Ok(d) if d.is_empty() => {
             eprintln!(
                 "fbc-edit: {} has no subdirectory to validate",
@@ -125,8 +130,12 @@ fn catalog_dirs(args: &ValidateArgs, dir: &Path) -> Result<Vec<PathBuf>, i32> {
             Err(exit::USAGE)
         }
         Ok(d) => Ok(d),
+        Err(DirError::Io { source, .. }) => {
+            eprintln!("fbc-edit: cannot read {}: {source}", dir.display());
+            Err(exit::USAGE)
+        }
         Err(e) => {
-            eprintln!("fbc-edit: cannot read {}: {e}", dir.display());
+            eprintln!("fbc-edit: {e}");
             Err(exit::USAGE)
         }
     }
@@ -289,13 +298,18 @@ fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
     }
 }
 
-/// The immediate subdirectories of `dir` (hidden ones left out), sorted.
-fn subdirectories(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-        .map(|e| e.path())
+/// The immediate subdirectories of `dir` (links and hidden ones left out), sorted: `dir` listed
+/// within `max` entries, more being an error found before the rest is read.
+fn subdirectories(dir: &Path, max: usize) -> Result<Vec<PathBuf>, DirError> {
+    let within = Within::new(dir).map_err(|source| DirError::Io {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
+    let mut out: Vec<PathBuf> = guard::dir::list(dir, &within, max)?
+        .into_iter()
+        .filter(|e| !e.link && e.kind == Kind::Dir)
+        .filter(|e| !e.name.to_string_lossy().starts_with('.'))
+        .map(|e| e.path)
         .collect();
     out.sort();
     Ok(out)
@@ -387,4 +401,29 @@ pub(crate) fn json_value(dir: &Path, shown: &[&Diagnostic]) -> Value {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subdirectories_are_listed_within_the_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        for d in ["v4.18", "v4.17", ".git"] {
+            std::fs::create_dir(tmp.path().join(d)).unwrap();
+        }
+        std::fs::write(tmp.path().join("README.md"), "").unwrap();
+        std::os::unix::fs::symlink("v4.18", tmp.path().join("v4.19")).unwrap();
+        let got = subdirectories(tmp.path(), 5).unwrap();
+        assert_eq!(got, [tmp.path().join("v4.17"), tmp.path().join("v4.18")]);
+        let e = subdirectories(tmp.path(), 4).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: more than 4 entries; not read further",
+                tmp.path().display()
+            )
+        );
+    }
 }

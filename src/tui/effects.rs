@@ -95,8 +95,12 @@ impl Job {
                 Action::BundleDirChecked { dir, is_bundle }
             }
             Job::CompletePath { text } => {
-                let to = complete_path(&text);
-                Action::PathCompleted { from: text, to }
+                let (to, note) = complete_path(&text, COMPLETION_ENTRIES);
+                Action::PathCompleted {
+                    from: text,
+                    to,
+                    note,
+                }
             }
             Job::LookUpImage { memo, image, edit } => {
                 memo.look_up(&image);
@@ -248,9 +252,15 @@ pub fn load(dir: &Path, progress: Option<Arc<Progress>>) -> Action {
     )
 }
 
+/// The most entries a directory is read with to complete a path typed in it.
+const COMPLETION_ENTRIES: usize = fbc_core::guard::dir::MAX_REPOSITORY_ENTRIES;
+
 /// Completes a path prefix to the longest common prefix of the directory entries it matches
-/// (directories get a trailing `/`).
-fn complete_path(text: &str) -> String {
+/// (directories get a trailing `/`). The directory is read within `max` entries: one holding more
+/// completes nothing, and the note says so. Links are followed, as the path typed would be: a
+/// completion reads names only (the [`guard::dir`](fbc_core::guard::dir) listing, judging links
+/// against a root, has none to judge them against here).
+fn complete_path(text: &str, max: usize) -> (String, Option<String>) {
     let (dir, prefix) = match text.rfind('/') {
         Some(i) => (&text[..=i], &text[i + 1..]),
         None => ("", text),
@@ -258,20 +268,30 @@ fn complete_path(text: &str) -> String {
     let read_from = if dir.is_empty() { "." } else { dir };
     fbc_core::guard::reads::note(|| format!("directory {read_from}"));
     let Ok(entries) = std::fs::read_dir(read_from) else {
-        return text.to_string();
+        return (text.to_string(), None);
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
+    let mut names: Vec<String> = Vec::new();
+    for (seen, e) in entries.enumerate() {
+        if seen == max {
+            return (
+                text.to_string(),
+                Some(format!(
+                    "{read_from}: more than {max} entries; not read further, nothing completed"
+                )),
+            );
+        }
+        let Ok(e) = e else {
+            continue;
+        };
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')) {
             let is_dir = e.path().is_dir();
-            (name.starts_with(prefix) && (!name.starts_with('.') || prefix.starts_with('.')))
-                .then(|| if is_dir { format!("{name}/") } else { name })
-        })
-        .collect();
+            names.push(if is_dir { format!("{name}/") } else { name });
+        }
+    }
     names.sort();
     let Some(first) = names.first() else {
-        return text.to_string();
+        return (text.to_string(), None);
     };
     let mut common = first.clone();
     for n in &names[1..] {
@@ -286,7 +306,7 @@ fn complete_path(text: &str) -> String {
             .map_or(common.len(), |(i, _)| i);
         common.truncate(cut);
     }
-    format!("{dir}{common}")
+    (format!("{dir}{common}"), None)
 }
 
 /// Reads and renders a registry+v1 bundle directory, with the channels its annotations name.
@@ -308,4 +328,36 @@ fn render_bundle(
 pub fn press(m: &mut Model, ev: crossterm::event::KeyEvent) -> Vec<super::app::Effect> {
     let action = super::input::action(m, &ev);
     settle(m, action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_completed_within_the_bound_of_entries() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("bundle-1")).unwrap();
+        std::fs::create_dir(tmp.path().join("bundle-2")).unwrap();
+        std::fs::write(tmp.path().join("other"), "").unwrap();
+        let text = format!("{}/bu", tmp.path().display());
+        assert_eq!(
+            complete_path(&text, 3),
+            (format!("{}/bundle-", tmp.path().display()), None)
+        );
+        let text1 = format!("{}/bundle-1", tmp.path().display());
+        assert_eq!(complete_path(&text1, 3), (format!("{text1}/"), None));
+        let (to, note) = complete_path(&text, 2);
+        assert_eq!(to, text);
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                format!(
+                    "{}/: more than 2 entries; not read further, nothing completed",
+                    tmp.path().display()
+                )
+                .as_str()
+            )
+        );
+    }
 }

@@ -371,10 +371,12 @@ pub enum Action {
         dir: PathBuf,
         result: Result<(serde_json::Value, Vec<String>), String>,
     },
-    /// Tab completion of a path: the text completed and what it became.
+    /// Tab completion of a path: the text completed and what it became, with why nothing was
+    /// completed when the directory was not read.
     PathCompleted {
         from: String,
         to: String,
+        note: Option<String>,
     },
     /// The whole catalog validated afresh (`:validate`).
     Validated(Box<fbc_core::validate::Validation>),

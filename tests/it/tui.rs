@@ -906,12 +906,28 @@ fn reading_directories_goes_out_as_effects() {
         Action::PathCompleted {
             from: "/tmp/x".into(),
             to: "/tmp/xyz/".into(),
+            note: None,
         },
     );
     let Some(fbc_edit::tui::app::Dialog::Input { text, .. }) = &m.dialog else {
         panic!("{:?}", m.dialog);
     };
     assert_eq!(text, "/tmp/xy");
+    // A directory too large to complete in says so, and the text stays as typed.
+    pure(
+        &mut m,
+        Action::PathCompleted {
+            from: "/tmp/xy".into(),
+            to: "/tmp/xy".into(),
+            note: Some(
+                "/tmp/: more than 50000 entries; not read further, nothing completed".into(),
+            ),
+        },
+    );
+    assert_eq!(
+        m.status.as_deref(),
+        Some("/tmp/: more than 50000 entries; not read further, nothing completed")
+    );
     let enter =
         fbc_edit::tui::input::action(&m, &KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!(

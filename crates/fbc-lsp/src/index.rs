@@ -5,7 +5,8 @@
 //!
 //! The walk is bounded: regular files only (links are not followed), names the path policy takes,
 //! hidden directories, build output and bundles' `manifests/` and `metadata/` left out, at most [`MOST_FILES`] files of at most the
-//! loader's file size and [`MOST_BYTES`] in all, [`DEEPEST`] directories down.
+//! loader's file size and [`MOST_BYTES`] in all, [`DEEPEST`] directories down, each directory
+//! listed within [`MOST_ENTRIES`] entries.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,9 @@ pub const MOST_FILES: usize = 100_000;
 pub const MOST_BYTES: u64 = 8 << 30;
 /// Directory levels walked at most below a workspace folder.
 pub const DEEPEST: usize = 16;
+/// Entries one directory is listed with at most (a repository's `operators/` holds about 900); a
+/// directory holding more stops the walk before the rest of it is read.
+pub const MOST_ENTRIES: usize = fbc_core::guard::dir::MAX_REPOSITORY_ENTRIES;
 
 /// Directories never walked: build output, and the content of bundle directories (a
 /// repository's `operators/<op>/<version>/manifests/`), which holds no catalog or template.
@@ -128,7 +132,7 @@ pub(crate) fn build(
     folders: &[PathBuf],
     roots: &[PathBuf],
 ) -> (Vec<(PathBuf, Vec<Symbol>)>, Option<String>) {
-    let mut walk = Walk::default();
+    let mut walk = Walk::new(MOST_ENTRIES);
     for f in folders {
         walk.dir(f, 0);
     }
@@ -150,33 +154,54 @@ pub(crate) fn build(
     (out, walk.stopped)
 }
 
-#[derive(Default)]
 struct Walk {
     files: Vec<PathBuf>,
     stopped: Option<String>,
+    /// Entries one directory is listed with at most.
+    most_entries: usize,
 }
 
 impl Walk {
+    fn new(most_entries: usize) -> Walk {
+        Walk {
+            files: Vec::new(),
+            stopped: None,
+            most_entries,
+        }
+    }
+
     fn dir(&mut self, dir: &Path, depth: usize) {
+        use fbc_core::guard::dir::{self, DirError, Kind};
         if depth > DEEPEST || self.stopped.is_some() {
             return;
         }
-        let Ok(read) = std::fs::read_dir(dir) else {
+        let Ok(within) = fbc_core::guard::file::Within::new(dir) else {
             return;
         };
-        let mut entries: Vec<(String, std::fs::FileType)> = read
-            .filter_map(Result::ok)
-            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.file_type().ok()?)))
-            .filter(|(n, _)| fbc_core::guard::path::plain_name(n).is_ok())
-            .collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        for (name, ty) in entries {
+        let listed = match dir::list(dir, &within, self.most_entries) {
+            Ok(l) => l,
+            Err(DirError::Io { .. }) => return,
+            Err(e @ DirError::TooMany { .. }) => {
+                self.stopped = Some(format!("the workspace index stopped at {e}"));
+                return;
+            }
+        };
+        // Sorted by name as bytes, which for UTF-8 names is their order as strings.
+        let entries = listed
+            .into_iter()
+            .filter(|e| !e.link)
+            .filter_map(|e| Some((e.name.into_string().ok()?, e.kind)))
+            .filter(|(n, _)| fbc_core::guard::path::plain_name(n).is_ok());
+        for (name, kind) in entries {
+            if self.stopped.is_some() {
+                return;
+            }
             let path = dir.join(&name);
-            if ty.is_dir() {
+            if kind == Kind::Dir {
                 if !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
                     self.dir(&path, depth + 1);
                 }
-            } else if ty.is_file() && is_candidate(&name) {
+            } else if kind == Kind::File && is_candidate(&name) {
                 if self.files.len() >= MOST_FILES {
                     self.stopped = Some(format!(
                         "the workspace index stopped after {MOST_FILES} files"
@@ -319,5 +344,43 @@ fn template_symbols(node: &Node, package: &str, depth: usize, out: &mut Vec<Symb
             }
             _ => template_symbols(&e.value, &pkg, depth + 1, out),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_over_the_bound_stops_the_walk_before_it_is_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sub = tmp.path().join("catalogs");
+        std::fs::create_dir(&sub).unwrap();
+        for f in ["a.yaml", "b.json", "c.txt"] {
+            std::fs::write(sub.join(f), "").unwrap();
+        }
+        std::os::unix::fs::symlink("a.yaml", sub.join("d.yaml")).unwrap();
+        std::fs::write(tmp.path().join("z.yaml"), "").unwrap();
+        let mut walk = Walk::new(4);
+        walk.dir(tmp.path(), 0);
+        assert_eq!(walk.stopped, None);
+        assert_eq!(
+            walk.files,
+            [
+                sub.join("a.yaml"),
+                sub.join("b.json"),
+                tmp.path().join("z.yaml")
+            ]
+        );
+        let mut walk = Walk::new(3);
+        walk.dir(tmp.path(), 0);
+        assert_eq!(
+            walk.stopped,
+            Some(format!(
+                "the workspace index stopped at {}: more than 3 entries; not read further",
+                sub.display()
+            ))
+        );
+        assert!(walk.files.is_empty(), "{:?}", walk.files);
     }
 }

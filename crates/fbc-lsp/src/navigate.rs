@@ -127,7 +127,7 @@ impl Server {
         let op_dir = path.parent()?.parent()?;
         let operator = op_dir.file_name()?.to_str()?;
         let repo = op_dir.parent()?.parent()?;
-        let mut versions = fbc_core::repo::check::subdirectories(&repo.join("catalogs"));
+        let mut versions = fbc_core::repo::check::subdirectories(&repo.join("catalogs")).ok()?;
         versions.sort_by_key(|v| std::cmp::Reverse(fbc_core::validate::profile::parse_ocp(v)));
         for v in versions {
             let file = repo

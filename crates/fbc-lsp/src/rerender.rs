@@ -174,7 +174,8 @@ impl Server {
 /// finds (those of the files themselves are published as they are typed), placed in each file's
 /// text as it is on disk.
 pub(crate) fn render(repo: &Path, operator: &str) -> BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>> {
-    let catalogs = check::subdirectories(&repo.join("catalogs"));
+    // A catalogs/ over its bound lists none here; `repo check` reports it.
+    let catalogs = check::subdirectories(&repo.join("catalogs")).unwrap_or_default();
     let full = check::operator(repo, operator, &catalogs);
     let plain = check::operator_files(repo, operator, &catalogs, &check::Texts::new());
     let mut by_file: BTreeMap<String, Vec<&fbc_core::catalog::Diagnostic>> = BTreeMap::new();

@@ -405,7 +405,9 @@ impl Server {
                 open.push((rel, d.uri.clone(), d.version, d.text.clone()));
             }
         }
-        let catalogs = fbc_core::repo::check::subdirectories(&repo.join("catalogs"));
+        // A catalogs/ over its bound lists none here; `repo check` reports it.
+        let catalogs =
+            fbc_core::repo::check::subdirectories(&repo.join("catalogs")).unwrap_or_default();
         let found = fbc_core::repo::check::operator_files(repo, operator, &catalogs, &texts);
         for (rel, uri, version, text) in open {
             let lines = crate::text::Lines::new(&text);

@@ -113,7 +113,7 @@ fn handle(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::BundleDirChecked { dir, is_bundle } => bundle_dir_checked(m, dir, is_bundle),
         Action::BundleRendered { dir, result } => bundle_rendered(m, dir, result),
-        Action::PathCompleted { from, to } => path_completed(m, from, to),
+        Action::PathCompleted { from, to, note } => path_completed(m, from, to, note),
         Action::Validated(validation) => validated(m, *validation),
         Action::ImageLookedUp(edit) => {
             m.busy = None;

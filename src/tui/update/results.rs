@@ -211,7 +211,7 @@ pub(crate) fn bundle_dir_checked(m: &mut Model, dir: PathBuf, is_bundle: bool) {
 }
 
 /// A path completed: taken only while the question is still open and nothing was typed meanwhile.
-pub(crate) fn path_completed(m: &mut Model, from: String, to: String) {
+pub(crate) fn path_completed(m: &mut Model, from: String, to: String, note: Option<String>) {
     if let Some(Dialog::Input {
         text,
         then: InputFor::AddBundleDir,
@@ -220,6 +220,9 @@ pub(crate) fn path_completed(m: &mut Model, from: String, to: String) {
         && text.text() == from
     {
         text.set(to);
+        if note.is_some() {
+            m.status = note;
+        }
     }
 }
 

@@ -16,6 +16,7 @@ mod content;
 mod csv;
 mod csv_metadata;
 mod lean;
+mod plain;
 mod read;
 mod render;
 
@@ -28,13 +29,14 @@ use crate::catalog::Severity;
 use crate::catalog::diagnostic::{Diagnostic, Location};
 
 pub use apis::{ApiKey, CrdNameError};
-pub use check::{Check, check_dir, check_plain, check_registry, detect};
+pub use check::{Check, check_dir, check_registry, detect};
 pub use csv::{AnnotationPropertiesError, CsvFieldError};
 pub use csv_metadata::{
     CsvMetadataError, MigrateError, MigrationMemo, Mismatch, csv_metadata, migrate_bundle_objects,
     migrate_bundle_objects_with,
 };
-pub(crate) use read::{node_json, read_dir_sorted, read_docs};
+pub use plain::check_plain;
+pub(crate) use read::{ListError, node_json, read_dir_sorted, read_docs};
 pub use render::{
     RelatedOrder, RenderOptions, render, render_dir, render_dir_noting, sort_related_images,
 };

@@ -14,19 +14,42 @@ use crate::catalog::diagnostic::{Diagnostic, Location};
 use crate::catalog::emit::{sort_keys, write_go_json_sorted};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::{Severity, decode};
+use crate::guard::dir::{DirError, Kind as DirKind, MAX_BUNDLE_ENTRIES, list};
 use crate::guard::file::Within;
 
-/// Entries of a directory sorted by name as Go's `fs.ReadDir` returns them.
-pub(crate) fn read_dir_sorted(dir: &Path) -> std::io::Result<Vec<(String, bool)>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let is_dir = std::fs::metadata(e.path())
-            .map(|m| m.is_dir())
-            .unwrap_or(false);
-        out.push((name, is_dir));
-    }
+/// Why a directory of a bundle or of package manifests was not listed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ListError {
+    #[error(transparent)]
+    Io(std::io::Error),
+    #[error("more than {max} entries; not read further")]
+    TooMany { max: usize },
+}
+
+/// The entries of `dir` sorted by name as Go's `fs.ReadDir` returns them, each with whether it is
+/// a directory: at most `max` ([`MAX_BUNDLE_ENTRIES`] for a bundle's), else
+/// [`ListError::TooMany`] before the rest is read. A link counts as a directory only when it
+/// leads to one inside `within`; one leading out of it is no directory, and reading it as a file
+/// is refused.
+pub(crate) fn read_dir_sorted(
+    dir: &Path,
+    within: &Within,
+    max: usize,
+) -> Result<Vec<(String, bool)>, ListError> {
+    let entries = list(dir, within, max).map_err(|e| match e {
+        DirError::Io { source, .. } => ListError::Io(source),
+        DirError::TooMany { max, .. } => ListError::TooMany { max },
+    })?;
+    let mut out: Vec<(String, bool)> = entries
+        .into_iter()
+        .map(|e| {
+            (
+                e.name.to_string_lossy().into_owned(),
+                e.kind == DirKind::Dir,
+            )
+        })
+        .collect();
+    // Names that are not UTF-8 sort as they are shown.
     out.sort();
     Ok(out)
 }
@@ -197,6 +220,11 @@ impl RegistryBundle {
     /// [`RegistryBundle::read`], objects other than the CSV read lean when `lean` (see
     /// [`RegistryBundle::read_for_render`]).
     pub(super) fn read_as(root: &Path, lean: bool) -> RegistryBundle {
+        RegistryBundle::read_within(root, lean, MAX_BUNDLE_ENTRIES)
+    }
+
+    /// [`RegistryBundle::read_as`], `manifests/` and `metadata/` each listed within `max` entries.
+    fn read_within(root: &Path, lean: bool, max: usize) -> RegistryBundle {
         let mut b = RegistryBundle {
             root: root.to_path_buf(),
             lean,
@@ -214,8 +242,14 @@ impl RegistryBundle {
                 return b;
             }
         };
-        b.read_manifests(&within, &root.join("manifests"), "manifests/", |_| true);
-        b.read_metadata(&within);
+        b.read_manifests(
+            &within,
+            &root.join("manifests"),
+            "manifests/",
+            |_| true,
+            max,
+        );
+        b.read_metadata(&within, max);
         b
     }
 
@@ -245,7 +279,7 @@ impl RegistryBundle {
             root: dir.to_path_buf(),
             ..Default::default()
         };
-        b.read_manifests(within, dir, prefix, keep);
+        b.read_manifests(within, dir, prefix, keep, MAX_BUNDLE_ENTRIES);
         let at = Location::new(prefix.trim_end_matches('/'), 0, 0);
         let mut annotation = |key: &str, value: String| {
             b.annotations.push(Annotation {
@@ -272,8 +306,9 @@ impl RegistryBundle {
         dir: &Path,
         prefix: &str,
         keep: impl Fn(&str) -> bool,
+        max: usize,
     ) {
-        let entries = match read_dir_sorted(dir) {
+        let entries = match read_dir_sorted(dir, within, max) {
             Ok(e) => e,
             Err(e) => {
                 self.diagnostics.push(diag(
@@ -383,9 +418,9 @@ impl RegistryBundle {
         self.objects.push(object);
     }
 
-    fn read_metadata(&mut self, within: &Within) {
+    fn read_metadata(&mut self, within: &Within, max: usize) {
         let dir = self.root.join("metadata");
-        let entries = match read_dir_sorted(&dir) {
+        let entries = match read_dir_sorted(&dir, within, max) {
             Ok(e) => e,
             Err(e) => {
                 self.diagnostics.push(diag(
@@ -517,3 +552,7 @@ impl RegistryBundle {
         true
     }
 }
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;

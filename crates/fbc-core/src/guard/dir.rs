@@ -30,7 +30,23 @@ pub struct Entry {
     pub name: OsString,
     pub path: PathBuf,
     pub kind: Kind,
+    /// Whether the entry is itself a symbolic link (`kind` tells what it leads to), for a reader
+    /// that passes links over or refuses them.
+    pub link: bool,
 }
+
+/// The most entries a repository's top-level directories are listed with: `operators/` (about
+/// 900 operators in the largest repository), `catalogs/` (one per OpenShift version) and
+/// `catalogs/<ocp>/` (one per operator).
+pub const MAX_REPOSITORY_ENTRIES: usize = 50_000;
+
+/// The most entries an operator's directory is listed with: its bundle version directories (a
+/// few hundred in the largest operators) beside `ci.yaml` and `catalog-templates/`.
+pub const MAX_OPERATOR_ENTRIES: usize = 10_000;
+
+/// The most entries a bundle directory, its `manifests/` or `metadata/` (about a hundred files at
+/// most), or a directory of package manifests is listed with.
+pub const MAX_BUNDLE_ENTRIES: usize = 10_000;
 
 /// Why a directory could not be listed.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +92,7 @@ pub fn list(dir: &Path, within: &Within, max: usize) -> Result<Vec<Entry>, DirEr
             name: e.file_name(),
             path,
             kind,
+            link: ft.is_symlink(),
         });
     }
     out.sort_by(|a, b| a.name.as_encoded_bytes().cmp(b.name.as_encoded_bytes()));
@@ -119,23 +136,23 @@ mod tests {
         std::os::unix::fs::symlink("sub", root.join("e-dir")).unwrap();
         super::super::file::tests::mkfifo(&root.join("f.yaml"));
         let within = Within::new(&root).unwrap();
-        let got: Vec<(String, Kind)> = list(&root, &within, 100)
+        let got: Vec<(String, Kind, bool)> = list(&root, &within, 100)
             .unwrap()
             .into_iter()
-            .map(|e| (e.name.to_string_lossy().into_owned(), e.kind))
+            .map(|e| (e.name.to_string_lossy().into_owned(), e.kind, e.link))
             .collect();
         let want = [
-            ("a-in.yaml", Kind::File),
-            ("b.yaml", Kind::File),
-            ("c-out.yaml", Kind::Outside),
-            ("d-broken.yaml", Kind::Outside),
-            ("e-dir", Kind::Dir),
-            ("f.yaml", Kind::Other),
-            ("sub", Kind::Dir),
+            ("a-in.yaml", Kind::File, true),
+            ("b.yaml", Kind::File, false),
+            ("c-out.yaml", Kind::Outside, true),
+            ("d-broken.yaml", Kind::Outside, true),
+            ("e-dir", Kind::Dir, true),
+            ("f.yaml", Kind::Other, false),
+            ("sub", Kind::Dir, false),
         ];
         assert_eq!(
             got,
-            want.map(|(n, k)| (n.to_string(), k)).to_vec(),
+            want.map(|(n, k, l)| (n.to_string(), k, l)).to_vec(),
             "{got:?}"
         );
         assert_eq!(list(&root, &within, 7).unwrap().len(), 7);

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::bundle::{node_json, read_dir_sorted, read_docs};
 use crate::catalog::semver_range::Range;
 use crate::catalog::{Diagnostic, Location, Node, Severity};
+use crate::guard::dir::MAX_BUNDLE_ENTRIES;
 use crate::guard::file::Within;
 
 use super::codes;
@@ -127,6 +128,17 @@ pub(super) fn read_dir_files(
     rel: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Dir {
+    read_dir_files_within(within, path, rel, diags, MAX_BUNDLE_ENTRIES)
+}
+
+/// [`read_dir_files`], the directory listed within `max` entries.
+fn read_dir_files_within(
+    within: &Within,
+    path: &Path,
+    rel: &str,
+    diags: &mut Vec<Diagnostic>,
+    max: usize,
+) -> Dir {
     let mut dir = Dir {
         within: within.clone(),
         path: path.to_path_buf(),
@@ -134,7 +146,7 @@ pub(super) fn read_dir_files(
         files: Vec::new(),
         subdirs: Vec::new(),
     };
-    let entries = match read_dir_sorted(path) {
+    let entries = match read_dir_sorted(path, within, max) {
         Ok(e) => e,
         Err(e) => {
             diags.push(Diagnostic::error(
@@ -501,5 +513,36 @@ pub(super) fn a_type(node: &Node) -> &'static str {
         "number" => "a number",
         "bool" => "true or false",
         _ => "null",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_over_the_bound_is_reported_and_none_of_it_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        for f in ["a.package.yaml", "b.yaml", "c.yaml"] {
+            std::fs::write(tmp.path().join(f), "a: 1\n").unwrap();
+        }
+        std::fs::create_dir(tmp.path().join("1.0.0")).unwrap();
+        let within = Within::new(tmp.path()).unwrap();
+        let mut diags = Vec::new();
+        let d = read_dir_files_within(&within, tmp.path(), "", &mut diags, 4);
+        let names: Vec<&str> = d.files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a.package.yaml", "b.yaml", "c.yaml"]);
+        assert_eq!(d.subdirs, ["1.0.0/"]);
+        let mut diags = Vec::new();
+        let d = read_dir_files_within(&within, tmp.path(), "pkg/", &mut diags, 3);
+        assert!(d.files.is_empty() && d.subdirs.is_empty());
+        let got: Vec<String> = diags
+            .iter()
+            .map(|d| format!("{}: {}", d.location.file, d.message))
+            .collect();
+        assert_eq!(
+            got,
+            ["pkg: cannot read the directory: more than 3 entries; not read further"]
+        );
     }
 }

@@ -10,6 +10,8 @@ use std::path::Path;
 use serde::de::IgnoredAny;
 
 use super::committed::Committed;
+pub use super::listing::subdirectories;
+use super::listing::{operator_subdirectories, template_files, unlisted};
 use super::rendering::render_and_compare;
 use super::schema::{self, Violation};
 use crate::catalog::codes::repo as c;
@@ -320,7 +322,11 @@ fn mapping_rules(
         .iter()
         .filter_map(|m| m.template.as_ref().map(|(t, _)| t.as_str()))
         .collect();
-    for file in regular_files(&templates_dir) {
+    let files = template_files(&templates_dir).unwrap_or_else(|e| {
+        out.push(unlisted(format!("operators/{name}/catalog-templates"), &e));
+        Vec::new()
+    });
+    for file in files {
         if !mapped_templates.contains(file.as_str()) {
             out.push(Diagnostic::warning(
                 c::TEMPLATE_UNMAPPED,
@@ -363,7 +369,11 @@ fn release_configs(
     out: &mut Vec<Diagnostic>,
 ) {
     let dir = root.join("operators").join(name);
-    for version in subdirectories(&dir) {
+    let versions = operator_subdirectories(&dir).unwrap_or_else(|e| {
+        out.push(unlisted(format!("operators/{name}"), &e));
+        Vec::new()
+    });
+    for version in versions {
         let vdir = dir.join(&version);
         let rel = format!("operators/{name}/{version}/release-config.yaml");
         let Some(tree) = read_tree(&vdir, "release-config.yaml", &rel, texts) else {
@@ -483,28 +493,6 @@ fn is_file(path: &Path) -> bool {
 /// Whether `path` is a directory, links not followed.
 fn is_dir(path: &Path) -> bool {
     path.symlink_metadata().is_ok_and(|m| m.is_dir())
-}
-
-/// The names of the regular files in `dir`, sorted.
-fn regular_files(dir: &Path) -> Vec<String> {
-    names(dir, |t| t.is_file())
-}
-
-/// The names of the directories in `dir` (links not followed), sorted.
-pub fn subdirectories(dir: &Path) -> Vec<String> {
-    names(dir, |t| t.is_dir())
-}
-
-fn names(dir: &Path, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .collect();
-    out.sort();
-    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 pub mod add_ocp;
 pub mod check;
 mod committed;
+mod listing;
 pub mod pr;
 mod rendering;
 pub mod schema;
@@ -116,9 +117,15 @@ pub fn check(root: &Path, options: &Options) -> Result<Report, RepoError> {
     if !is_dir(&root.join("operators")) {
         return Err(RepoError::NotARepository(root.to_path_buf()));
     }
-    let operators = check::subdirectories(&root.join("operators"));
-    let catalogs = check::subdirectories(&root.join("catalogs"));
     let mut repository = Vec::new();
+    let mut listed = |rel: &str| {
+        check::subdirectories(&root.join(rel)).unwrap_or_else(|e| {
+            repository.push(listing::unlisted(rel, &e));
+            Vec::new()
+        })
+    };
+    let operators = listed("operators");
+    let catalogs = listed("catalogs");
     let registries = allowed_registries(root, &mut repository);
     // Each catalog is loaded once, for its validation and for the re-rendering of the operators
     // whose directories it holds.

@@ -369,7 +369,9 @@ fn deleted_bundles(
         }) else {
             continue;
         };
-        for catalog in super::check::subdirectories(&root.join("catalogs")) {
+        // A catalogs/ over its bound is reported by the repository's check, which lists it first.
+        let catalogs = super::check::subdirectories(&root.join("catalogs")).unwrap_or_default();
+        for catalog in catalogs {
             let dir = root.join("catalogs").join(&catalog).join(op);
             if !dir.symlink_metadata().is_ok_and(|m| m.is_dir()) {
                 continue;

@@ -229,7 +229,8 @@ struct CatalogMemo<'a> {
 
 impl CatalogMemo<'_> {
     fn sources_for(&self, template: &Path) -> Result<Sources, SourcesError> {
-        let dirs = crate::template::source::repository_catalogs(template);
+        let dirs = crate::template::source::repository_catalogs(template)
+            .map_err(SourcesError::Listing)?;
         if dirs.is_empty() {
             return Sources::for_template_sharing(
                 template,

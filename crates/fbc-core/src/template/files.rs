@@ -3,10 +3,11 @@
 //! within [`MAX_ENTRIES`] entries, and only regular files count (a link only when it leads to one
 //! inside the directory).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use super::edit::release::OperatorDir;
-use crate::guard::dir::{self, Kind};
+use crate::guard::dir::{self, DirError, Kind, MAX_REPOSITORY_ENTRIES};
 use crate::guard::file::Within;
 
 /// The most entries a directory of templates is listed with: an operator's templates are one per
@@ -69,6 +70,48 @@ pub fn template_files(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// In the repository `repo`, the catalogs holding a directory for `operator`
+/// (`catalogs/<name>/<operator>/`), sorted by name: `catalogs/` is listed within
+/// [`MAX_REPOSITORY_ENTRIES`] entries (more is an error, found before the rest is read), and a
+/// catalog counts only when its directory resolves inside the repository (a link leading out of
+/// it is passed over, as is one leading nowhere). None when `catalogs/` cannot be read.
+pub(crate) fn catalogs_holding(repo: &Path, operator: &OsStr) -> Result<Vec<String>, DirError> {
+    catalogs_holding_within(repo, operator, MAX_REPOSITORY_ENTRIES)
+}
+
+/// [`catalogs_holding`], `catalogs/` listed within `max` entries.
+fn catalogs_holding_within(
+    repo: &Path,
+    operator: &OsStr,
+    max: usize,
+) -> Result<Vec<String>, DirError> {
+    // A repository named by a relative path may be the current directory, named by no path.
+    let root = if repo.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        repo
+    };
+    let Ok(within) = Within::new(root) else {
+        return Ok(Vec::new());
+    };
+    let entries = match dir::list(&repo.join("catalogs"), &within, max) {
+        Ok(e) => e,
+        Err(DirError::Io { .. }) => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    let mut names: Vec<String> = entries
+        .into_iter()
+        .filter(|e| e.kind == Kind::Dir)
+        .filter(|e| {
+            std::fs::canonicalize(e.path.join(operator))
+                .is_ok_and(|p| p.starts_with(within.root()) && p.is_dir())
+        })
+        .map(|e| e.name.to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +154,44 @@ mod tests {
             .collect();
         assert_eq!(names, ["v4.18.yaml", "v4.19.yaml"]);
         assert!(holds_templates(&dir));
+    }
+
+    #[test]
+    fn catalogs_holding_an_operator_are_listed_within_the_bound_and_the_repository() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        for d in [
+            "catalogs/v4.18/op",
+            "catalogs/v4.17/op",
+            "catalogs/v4.19/other",
+        ] {
+            std::fs::create_dir_all(repo.join(d)).unwrap();
+        }
+        std::fs::create_dir_all(tmp.path().join("elsewhere/op")).unwrap();
+        std::fs::create_dir_all(repo.join("catalogs/v4.20")).unwrap();
+        std::os::unix::fs::symlink("../v4.18/op", repo.join("catalogs/v4.20/op")).unwrap();
+        std::os::unix::fs::symlink("v4.17", repo.join("catalogs/v4.16")).unwrap();
+        std::os::unix::fs::symlink("../../elsewhere", repo.join("catalogs/v4.21")).unwrap();
+        std::fs::create_dir_all(repo.join("catalogs/v4.22")).unwrap();
+        std::os::unix::fs::symlink("../../../elsewhere/op", repo.join("catalogs/v4.22/op"))
+            .unwrap();
+        // Links inside the repository count as before; those leading out of it do not.
+        assert_eq!(
+            catalogs_holding(&repo, "op".as_ref()).unwrap(),
+            ["v4.16", "v4.17", "v4.18", "v4.20"]
+        );
+        assert_eq!(
+            catalogs_holding_within(&repo, "op".as_ref(), 7)
+                .unwrap()
+                .len(),
+            4
+        );
+        let e = catalogs_holding_within(&repo, "op".as_ref(), 6).unwrap_err();
+        assert!(matches!(e, DirError::TooMany { max: 6, .. }), "{e}");
+        assert!(
+            catalogs_holding(&tmp.path().join("none"), "op".as_ref())
+                .unwrap()
+                .is_empty()
+        );
     }
 }

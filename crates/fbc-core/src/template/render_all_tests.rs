@@ -165,3 +165,34 @@ fn the_summary_names_the_first_changed_line() {
     let s = diff_summary("a\nb\nc\n", "a\nB\nc\n");
     assert_eq!(s, "1 line(s) removed, 1 added; first at line 2: -b +B");
 }
+
+#[test]
+fn a_templates_directory_over_the_bound_is_refused_not_read_further() {
+    let root = repo(None, &["v4.16.yaml", "v4.20.yaml", "basic.yaml"]);
+    let templates = root.path().join("operators/op/catalog-templates");
+    let jobs = jobs_by_name_within(&templates, &mut Vec::new(), 3).unwrap();
+    assert_eq!(jobs.len(), 2);
+    let e = jobs_by_name_within(&templates, &mut Vec::new(), 2).unwrap_err();
+    assert!(matches!(e, RenderAllError::Listing(_)), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("catalog-templates: more than 2 entries; not read further"),
+        "{e}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_template_linked_from_outside_is_refused_as_before() {
+    let root = repo(None, &["v4.16.yaml"]);
+    std::fs::write(
+        root.path().join("v4.17.yaml"),
+        "schema: olm.template.basic\nentries: []\n",
+    )
+    .unwrap();
+    let templates = root.path().join("operators/op/catalog-templates");
+    std::os::unix::fs::symlink("../../../v4.17.yaml", templates.join("v4.17.yaml")).unwrap();
+    let e = jobs_by_name_within(&templates, &mut Vec::new(), 10).unwrap_err();
+    assert!(matches!(e, RenderAllError::Read { .. }), "{e}");
+    assert!(e.to_string().contains("v4.17.yaml"), "{e}");
+}

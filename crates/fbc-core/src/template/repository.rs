@@ -30,10 +30,11 @@ use serde_json::Value;
 
 use super::source::{BundleSource, ResolveError, has_property};
 use crate::bundle::{
-    BundleError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
+    BundleError, ListError, MANIFESTS_KEY, METADATA_KEY, MigrationMemo, PACKAGE_KEY, RegistryBundle,
 };
 use crate::catalog::model::property_type::CSV_METADATA;
 use crate::catalog::yaml::typed::{self, TypedError};
+use crate::guard::file::Within;
 use crate::guard::path::plain_name;
 use crate::text::gosort::GoRelease;
 
@@ -48,7 +49,9 @@ pub const COMMUNITY_DIGEST_IMAGES: [&str; 2] =
 /// The `organization` of the repositories whose bundle images are named after their directories.
 pub const COMMUNITY_ORGANIZATION: &str = "community-operators";
 
-/// The most version directories of one operator read to learn the package its bundles declare.
+/// The most entries an operator's directory is listed with, to find the version directory holding
+/// a version or learn the package its bundles declare (an operator has a few hundred versions at
+/// most); a directory holding more is reported, not read further.
 const MAX_SIBLINGS: usize = 4096;
 
 /// Why a repository bundle directory cannot stand for its image.
@@ -64,6 +67,8 @@ pub enum RepositoryError {
     },
     #[error("bundle directory {}: {why}", dir.display())]
     Render { dir: PathBuf, why: BundleError },
+    #[error("operator directory {}: more than {max} entries; not read further", dir.display())]
+    TooMany { dir: PathBuf, max: usize },
     #[error(
         "bundle directory {}: cannot read {}; the image built from it would hold what opm reads, so nothing is rendered from it",
         dir.display(),
@@ -171,6 +176,8 @@ pub struct RepositoryBundles {
     /// reference is proven once however many renderings ask for it.
     proofs: Mutex<HashMap<String, Option<Arc<Value>>>>,
     cache: RenderCache,
+    /// The most entries an operator's directory is listed with ([`MAX_SIBLINGS`]).
+    max_siblings: usize,
 }
 
 impl RepositoryBundles {
@@ -198,6 +205,7 @@ impl RepositoryBundles {
             unproven: Mutex::default(),
             proofs: Mutex::default(),
             cache: RenderCache::default(),
+            max_siblings: MAX_SIBLINGS,
         }))
     }
 
@@ -397,7 +405,7 @@ impl RepositoryBundles {
         if r.package != op {
             // An operator may be packaged under another name (konflux: konflux-operator); then
             // none of its bundles declares another.
-            let others = self.packages_of(op, dir);
+            let others = self.packages_of(op, dir)?;
             if r.package.is_empty() || others.iter().any(|p| *p != r.package) {
                 return Err(RepositoryError::Package {
                     image: image.to_string(),
@@ -430,214 +438,6 @@ impl RepositoryBundles {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(image.to_string(), Arc::clone(&r));
         Ok(r)
-    }
-
-    /// A digest reference answered from the directory it is proven to be built from; `None` (and
-    /// the reason kept) when it is not proven.
-    fn render_digest(&self, image: &str) -> Option<Result<Value, RepositoryError>> {
-        let op = RepositoryBundles::digest_names(image)?;
-        self.proof(image, op).map(|v| Ok(Value::clone(&v)))
-    }
-
-    /// [`RepositoryBundles::render_digest`]'s answer, proven on the first time it is asked for.
-    fn proof(&self, image: &str, op: &str) -> Option<Arc<Value>> {
-        let known = self
-            .proofs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(image)
-            .cloned();
-        if let Some(answer) = known {
-            return answer;
-        }
-        let answer = self.prove_digest(image, op).map(Arc::new);
-        self.proofs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(image.to_string(), answer.clone());
-        answer
-    }
-
-    /// The bundle of the directory the digest reference `image` of operator `op` is proven to be
-    /// built from; `None` (and the reason kept) when it is not proven.
-    fn prove_digest(&self, image: &str, op: &str) -> Option<Value> {
-        let mut held = self.committed.get(image).cloned().unwrap_or_default();
-        for c in &self.catalogs {
-            // A bundle the catalog cannot give (unreadable, ambiguous) proves nothing.
-            if let Some(Ok(bundle)) = c.bundle_for_image(image)
-                && !held.iter().any(|h| h.bundle == bundle)
-            {
-                held.push(Committed {
-                    catalog: c.dir().display().to_string(),
-                    bundle,
-                });
-            }
-        }
-        if held.is_empty() {
-            return None;
-        }
-        match self.prove(image, op, &held) {
-            Ok(v) => Some(v),
-            Err(Unproven::Because(why)) => {
-                self.unproven
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(image.to_string(), why);
-                None
-            }
-        }
-    }
-
-    fn prove(&self, image: &str, op: &str, held: &[Committed]) -> Result<Value, Unproven> {
-        // Every committed form names one bundle version.
-        let mut versions: BTreeSet<&str> = BTreeSet::new();
-        for c in held {
-            versions.insert(package_version(&c.bundle).ok_or_else(|| {
-                Unproven::Because(format!(
-                    "the bundle catalog {} holds for it has no olm.package version",
-                    c.catalog
-                ))
-            })?);
-        }
-        let version = match versions.len() {
-            1 => versions.into_iter().next().unwrap_or_default(),
-            _ => {
-                return Err(Unproven::Because(format!(
-                    "the committed catalogs hold it as versions {}",
-                    versions.into_iter().collect::<Vec<_>>().join(", ")
-                )));
-            }
-        };
-        let dir = match plain_name(version)
-            .ok()
-            .map(|v| self.version_dir(op, v))
-            .transpose()
-            .map_err(|e| Unproven::Because(e.to_string()))?
-            .flatten()
-        {
-            Some(d) => d,
-            None => self.dir_holding(op, version)?,
-        };
-        // A directory that cannot be rendered (or read as the image would be) is not shown to be
-        // the image opm rendered: the committed catalogs answer, as they would without it.
-        let r = self
-            .render_cached(image, &dir)
-            .map_err(|e| Unproven::Because(e.to_string()))?;
-        for c in held {
-            let migrated = has_property(&c.bundle, CSV_METADATA);
-            let migration;
-            let ours = if migrated {
-                let mut v = r.value.clone();
-                crate::bundle::migrate_bundle_objects_with(&mut v, Some(self.cache.migrations()))
-                    .map_err(|e| {
-                    Unproven::Because(format!(
-                        "bundle directory {} cannot be migrated to olm.csv.metadata: {e}",
-                        dir.display()
-                    ))
-                })?;
-                migration = v;
-                &migration
-            } else {
-                &r.value
-            };
-            // The directory's render leaves related images unsorted; the committed bundle has them
-            // as the opm that wrote it sorted them, with whichever Go release built it.
-            // The newest release first: most committed bundles are its, and then one copy is made.
-            let mut differs = None;
-            for go in GoRelease::ALL.into_iter().rev() {
-                let mut sorted = ours.clone();
-                crate::bundle::sort_related_images(&mut sorted, go);
-                match first_difference(&sorted, &c.bundle, String::new()) {
-                    None => {
-                        differs = None;
-                        break;
-                    }
-                    Some(at) => {
-                        differs.get_or_insert(at);
-                    }
-                }
-            }
-            if let Some(at) = differs {
-                return Err(Unproven::Because(format!(
-                    "bundle directory {} renders{} unlike the bundle catalog {} holds for it, at {at}",
-                    dir.display(),
-                    if migrated {
-                        ", migrated to olm.csv.metadata,"
-                    } else {
-                        ""
-                    },
-                    c.catalog
-                )));
-            }
-        }
-        Ok(r.value.clone())
-    }
-
-    /// The one version directory of `op` whose CSV holds `version`.
-    fn dir_holding(&self, op: &str, version: &str) -> Result<PathBuf, Unproven> {
-        let op_dir = self.root.join("operators").join(op);
-        let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
-        let mut found = Vec::new();
-        for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
-            if !is_dir || plain_name(&name).is_err() {
-                continue;
-            }
-            let Ok(Some(dir)) = self.version_dir(op, &name) else {
-                continue;
-            };
-            if !dir.join("manifests").is_dir() {
-                continue;
-            }
-            if RegistryBundle::read_for_render(&dir)
-                .version()
-                .ok()
-                .as_deref()
-                == Some(version)
-            {
-                found.push(dir);
-            }
-        }
-        match found.len() {
-            1 => Ok(found.remove(0)),
-            0 => Err(Unproven::Because(format!(
-                "the committed catalogs hold it as version {version}, and no directory of operators/{op}/ holds that version"
-            ))),
-            n => Err(Unproven::Because(format!(
-                "the committed catalogs hold it as version {version}, which {n} directories of operators/{op}/ hold"
-            ))),
-        }
-    }
-
-    /// The packages the bundle directories of `op` other than `except` declare in
-    /// `metadata/annotations.yaml` (those that can be read). Each directory's is read once, so
-    /// what is found does not depend on which directory was asked about first.
-    fn packages_of(&self, op: &str, except: &Path) -> BTreeSet<String> {
-        let mut known = self.packages.lock().unwrap_or_else(PoisonError::into_inner);
-        let declared = known.entry(op.to_string()).or_insert_with(|| {
-            let op_dir = self.root.join("operators").join(op);
-            let mut found = Vec::new();
-            let entries = crate::bundle::read_dir_sorted(&op_dir).unwrap_or_default();
-            for (name, is_dir) in entries.into_iter().take(MAX_SIBLINGS) {
-                let dir = op_dir.join(&name);
-                if !is_dir {
-                    continue;
-                }
-                let file = dir.join("metadata").join("annotations.yaml");
-                let Ok(read) = typed::read::<AnnotationsFile>(&self.root, &file) else {
-                    continue;
-                };
-                if let Some(serde_yaml::Value::String(p)) = read.value.annotations.get(PACKAGE_KEY)
-                {
-                    found.push((dir, p.clone()));
-                }
-            }
-            found
-        });
-        declared
-            .iter()
-            .filter(|(dir, _)| dir != except)
-            .map(|(_, p)| p.clone())
-            .collect()
     }
 }
 
@@ -773,6 +573,9 @@ impl BundleSource for RepositoryBundles {
         )
     }
 }
+
+#[path = "repository_digest.rs"]
+mod digest;
 
 #[cfg(test)]
 #[path = "repository_tests.rs"]

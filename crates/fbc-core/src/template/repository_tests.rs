@@ -470,3 +470,40 @@ fn committed_form_of_name(image: &str) -> Value {
         ],
     })
 }
+
+#[test]
+fn an_operator_directory_over_the_bound_is_reported_not_read_further() {
+    let root = repo("community-operators");
+    bundle(&root.path().join("operators/op/1.0.0"), "op", "1.0.0");
+    bundle(&root.path().join("operators/op/1.1.0"), "other", "1.1.0");
+    let mut held = committed_form(&root.path().join("operators/op/1.0.0"), DIGEST, true);
+    held["properties"][0]["value"]["version"] = "2.0.0".into();
+    // op/ holds catalog-templates/, 1.0.0/ and 1.1.0/.
+    let mut s = RepositoryBundles::open(root.path()).unwrap().unwrap();
+    s.max_siblings = 2;
+    s.committed(DIGEST, "catalogs/v4.17/op", held);
+    assert!(s.bundle_for_image(DIGEST).is_none());
+    let why = s.unproven(DIGEST).unwrap();
+    assert!(
+        why.ends_with("operators/op: more than 2 entries; not read further"),
+        "{why}"
+    );
+    // The packages the other directories declare are not guessed from a part of them.
+    let e = s
+        .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.1.0")
+        .unwrap()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("operator directory ")
+            && e.ends_with("op: more than 2 entries; not read further"),
+        "{e}"
+    );
+    s.max_siblings = 3;
+    let e = s
+        .bundle_for_image("quay.io/community-operator-pipeline-prod/op:1.1.0")
+        .unwrap()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("declares package \"other\""), "{e}");
+}

@@ -13,6 +13,7 @@ use thiserror::Error;
 use crate::bundle::{BundleError, MigrationMemo};
 use crate::catalog::model::Package;
 use crate::catalog::{BlobId, Catalog, LoadError, Location, schema};
+use crate::guard::dir::DirError;
 
 /// Why a source that knows an image cannot give its bundle.
 #[derive(Debug, Error)]
@@ -74,6 +75,9 @@ pub enum SourcesError {
     /// A thread that was opening the sources panicked.
     #[error("poisoned lock: another task failed inside")]
     Poisoned,
+    /// The repository's `catalogs/` holds more entries than it is listed with.
+    #[error("{0}")]
+    Listing(#[source] DirError),
 }
 
 impl From<super::repository::RepositoryError> for ResolveError {
@@ -479,33 +483,27 @@ pub(crate) fn has_property(bundle: &Value, kind: &str) -> bool {
 
 /// In a repository laid out as `operators/<op>/catalog-templates/<template>` beside
 /// `catalogs/<name>/<op>/`, the operator's rendered catalogs: the ones `ci.yaml` maps the template to
-/// first, then the others by name. Empty in any other layout.
-pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
+/// first, then the others by name. Empty in any other layout; an error when `catalogs/` holds more
+/// entries than it is listed with ([`files::catalogs_holding`](super::files)).
+pub fn repository_catalogs(template: &Path) -> Result<Vec<PathBuf>, DirError> {
     let Some(templates) = template.parent() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     if templates
         .file_name()
         .is_none_or(|n| n != "catalog-templates")
     {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let Some(op_dir) = templates.parent() else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let (Some(op), Some(repo)) = (op_dir.file_name(), op_dir.parent().and_then(Path::parent))
     else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let catalogs = repo.join("catalogs");
-    let mut names: Vec<String> = std::fs::read_dir(&catalogs)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| catalogs.join(n).join(op).is_dir())
-        .collect();
-    names.sort();
+    let mut names = super::files::catalogs_holding(repo, op)?;
     let file = template
         .file_name()
         .map(|f| f.to_string_lossy().into_owned());
@@ -517,10 +515,10 @@ pub fn repository_catalogs(template: &Path) -> Vec<PathBuf> {
         .flat_map(|m| m.catalog_names)
         .collect();
     names.sort_by_key(|n| !mapped.contains(n));
-    names
+    Ok(names
         .into_iter()
         .map(|n| catalogs.join(n).join(op))
-        .collect()
+        .collect())
 }
 
 /// Resolves every image, in order; all images no source knows are reported together.
@@ -554,136 +552,8 @@ pub(crate) fn resolve_all(
     }
 }
 
-impl Sources {
-    /// The sources for rendering `template`: the given catalogs and bundle directories, or — when
-    /// none is given — the catalog files in the template's own directory (and below), which is
-    /// where a rendered catalog usually sits next to its template. Returns a note saying where images
-    /// are looked up when that default is taken. A catalog that cannot be opened is an error.
-    ///
-    /// `images` says how images are opened: a `--bundle-dir` whose directory is an image reference
-    /// is opened as that image (asked right after the bundle directories), and with `pull` every
-    /// image no catalog holds is pulled from its registry (asked last). Without it no image is
-    /// opened and every `--bundle-dir` is a directory.
-    pub fn for_template(
-        template: &Path,
-        catalogs: &[PathBuf],
-        bundle_dirs: Vec<(String, PathBuf)>,
-        images: Option<ImageSource>,
-    ) -> Result<(Sources, Option<String>), SourcesError> {
-        Sources::for_template_sharing(template, catalogs, bundle_dirs, images, None)
-    }
-
-    /// [`Sources::for_template`], the repository's bundle directories rendered into `cache`
-    /// (shared by every template rendered with it, so each directory is rendered once per image).
-    pub fn for_template_sharing(
-        template: &Path,
-        catalogs: &[PathBuf],
-        bundle_dirs: Vec<(String, PathBuf)>,
-        images: Option<ImageSource>,
-        cache: Option<&super::repository::RenderCache>,
-    ) -> Result<(Sources, Option<String>), SourcesError> {
-        let mut sources = Sources::new();
-        sources.migrations = cache.map(|c| c.migrations().clone());
-        let mut note = None;
-        let mut images = images;
-        // Without an opener, every `--bundle-dir` value is a directory.
-        let (as_images, bundle_dirs): (Vec<_>, Vec<_>) = bundle_dirs
-            .into_iter()
-            .partition(|(_, dir)| images.as_ref().is_some_and(|i| i.opener.is_image(dir)));
-        if let Some(images) = &mut images {
-            images.mapped.extend(
-                as_images
-                    .into_iter()
-                    .map(|(i, d)| (i, d.to_string_lossy().into_owned())),
-            );
-        }
-        let pull = images.as_mut().is_some_and(|i| std::mem::take(&mut i.pull));
-        for (image, dir) in &bundle_dirs {
-            if !dir.is_dir() {
-                return Err(SourcesError::NotADirectory {
-                    image: image.clone(),
-                    dir: dir.clone(),
-                });
-            }
-        }
-        if !bundle_dirs.is_empty() {
-            sources.push(BundleDirSource::new(bundle_dirs));
-        }
-        if let Some(images) = images.as_ref().filter(|i| !i.mapped.is_empty()) {
-            sources.push(images.clone());
-        }
-        let given = !sources.list.is_empty();
-        // In a community repository, the images its pipeline builds from its own bundle
-        // directories: before any catalog, which may hold them in another form.
-        let repo_dirs = super::repository::RepositoryBundles::for_template(template)
-            .map_err(|e| SourcesError::Repository(Box::new(e)))?;
-        let repo_note = repo_dirs.as_ref().map(|r| {
-            format!(
-                "bundle images {}<operator>:<version> are rendered from the repository's operators/<operator>/<version>/ ({}); ",
-                super::repository::COMMUNITY_IMAGES,
-                r.root().display()
-            )
-        });
-        // Without --catalog: the operator's rendered catalogs in a repository layout (beside any
-        // bundle directory given), else — with nothing given at all — the template's directory.
-        let mut dirs: Vec<PathBuf> = catalogs.to_vec();
-        if catalogs.is_empty() {
-            let repo = repository_catalogs(template);
-            if !repo.is_empty() {
-                note = Some(format!(
-                    "{}bundle images are looked up in the operator's rendered catalogs ({}); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
-                    repo_note.clone().unwrap_or_default(),
-                    repo.iter()
-                        .map(|d| d.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-                dirs = repo;
-            } else if !given {
-                let dir = match template.parent() {
-                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
-                note = Some(format!(
-                    "bundle images are looked up in the catalog files under {} (the template's directory); --catalog DIR or --bundle-dir IMAGE=DIR choose other sources",
-                    dir.display()
-                ));
-                dirs = vec![dir];
-            }
-        }
-        let mut loaded = Vec::with_capacity(dirs.len());
-        for dir in &dirs {
-            loaded.push(CatalogSource::load(dir).map_err(SourcesError::Catalog)?);
-        }
-        if let Some(mut repo) = repo_dirs {
-            if let Some(cache) = cache {
-                repo = repo.with_cache(cache.clone());
-            }
-            for (image, version) in loaded.iter().flat_map(CatalogSource::versions) {
-                repo.released(image, version);
-            }
-            let shared: Vec<std::sync::Arc<CatalogSource>> =
-                loaded.into_iter().map(std::sync::Arc::new).collect();
-            repo.committed_catalogs(shared.clone());
-            sources.push(repo);
-            for source in shared {
-                sources.push(source);
-            }
-        } else {
-            for source in loaded {
-                sources.push(source);
-            }
-        }
-        if let Some(images) = images.filter(|_| pull) {
-            sources.push(ImageSource {
-                mapped: Vec::new(),
-                pull: true,
-                ..images
-            });
-        }
-        Ok((sources, note))
-    }
-}
+#[path = "source_open.rs"]
+mod open;
 
 #[cfg(test)]
 #[path = "source_tests.rs"]

@@ -22,10 +22,6 @@
 //! OCP versions are not a line (4.22, 4.23 and 5.0 coexist), so the source defaults to the highest
 //! catalog version below the target that the repository holds.
 
-use std::cmp::Ordering;
-use std::fmt;
-use std::path::Path;
-
 use crate::catalog::commit::{self, CommitOptions, Expect, PlannedFile};
 use crate::catalog::node::Node;
 use crate::catalog::write::{Pending, unified_diff};
@@ -35,92 +31,11 @@ use crate::template::Sources;
 use crate::template::render_all::{self, MIGRATE_LEVEL};
 
 mod ci;
+mod listing;
 use ci::{Mapping, append_catalog, read_ci};
-
-/// An OCP catalog version, `vX.Y`, ordered by number (v4.9 < v4.22 < v5.0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct OcpVersion {
-    pub major: u32,
-    pub minor: u32,
-}
-
-impl OcpVersion {
-    /// Reads `vX.Y` (digits only, as the pipeline's `^v\d+\.\d+$`).
-    pub fn parse(name: &str) -> Option<OcpVersion> {
-        let (x, y) = name.strip_prefix('v')?.split_once('.')?;
-        let number = |s: &str| {
-            (!s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| s.parse::<u32>().ok())
-                .flatten()
-        };
-        let v = OcpVersion {
-            major: number(x)?,
-            minor: number(y)?,
-        };
-        // One spelling per version: `v04.22` would name a directory other than `v4.22`.
-        (v.to_string() == name).then_some(v)
-    }
-
-    /// Whether its catalogs are rendered with the migration to `olm.csv.metadata`.
-    pub fn migrates(self) -> bool {
-        self.major > 4 || (self.major == 4 && self.minor >= 17)
-    }
-}
-
-impl Ord for OcpVersion {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (self.major, self.minor).cmp(&(other.major, other.minor))
-    }
-}
-
-impl PartialOrd for OcpVersion {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl fmt::Display for OcpVersion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "v{}.{}", self.major, self.minor)
-    }
-}
-
-/// An operator's `fbc.version_promotion_strategy`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Strategy {
-    ReviewNeeded,
-    Always,
-    Never,
-    /// A value the script does not know: taken as `never`.
-    Unknown(String),
-}
-
-impl Strategy {
-    fn of(value: Option<&str>) -> Strategy {
-        match value {
-            None | Some("review-needed") => Strategy::ReviewNeeded,
-            Some("always") => Strategy::Always,
-            Some("never") => Strategy::Never,
-            Some(other) => Strategy::Unknown(other.to_string()),
-        }
-    }
-
-    /// Whether the operator is promoted.
-    pub fn promotes(&self) -> bool {
-        matches!(self, Strategy::ReviewNeeded | Strategy::Always)
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Strategy::ReviewNeeded => f.write_str("review-needed"),
-            Strategy::Always => f.write_str("always"),
-            Strategy::Never => f.write_str("never"),
-            Strategy::Unknown(s) => write!(f, "{s:?} (unknown: taken as never)"),
-        }
-    }
-}
+use listing::{catalog_files, catalog_versions, subdirectories};
+mod version;
+pub use version::{OcpVersion, Strategy};
 
 /// What happens to one file of the new catalog.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -211,39 +126,9 @@ pub enum AddOcpError {
     },
     #[error(transparent)]
     Commit(#[from] commit::CommitError),
-}
-
-/// The catalog versions under `root/catalogs/` (directories named `vX.Y`), sorted.
-fn catalog_versions(root: &Path) -> Result<Vec<OcpVersion>, AddOcpError> {
-    let dir = root.join("catalogs");
-    let entries = std::fs::read_dir(&dir).map_err(|_| AddOcpError::NoCatalogs {
-        root: root.display().to_string(),
-    })?;
-    let mut out: Vec<OcpVersion> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| OcpVersion::parse(e.file_name().to_str()?))
-        .collect();
-    out.sort();
-    out.dedup();
-    Ok(out)
-}
-
-/// The names of the directories in `dir` that are plain names (links and files passed over),
-/// sorted.
-fn subdirectories(dir: &Path) -> Result<Vec<String>, AddOcpError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| AddOcpError::Read {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    let mut out: Vec<String> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| plain_name(n).is_ok())
-        .collect();
-    out.sort();
-    Ok(out)
+    /// A directory holding more entries than it is listed with.
+    #[error("{0}")]
+    Listing(#[source] crate::guard::dir::DirError),
 }
 
 /// Plans opening catalog `to` in the repository at `root`, promoting from `from` (by default the
@@ -494,31 +379,6 @@ fn exists(root: &Root, rel: &str) -> bool {
     root.path().join(rel).symlink_metadata().is_ok()
 }
 
-/// The regular files of the catalog directory `rel`, sorted (directories passed over); a link
-/// there is refused, as nothing is read through one.
-fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, Refusal> {
-    let dir = root.path().join(rel);
-    let entries = std::fs::read_dir(&dir).map_err(|why| Refusal::Io {
-        file: rel.to_string(),
-        why,
-    })?;
-    let mut out = Vec::new();
-    for e in entries.filter_map(Result::ok) {
-        let name = e.file_name().to_string_lossy().into_owned();
-        match e.file_type() {
-            Ok(t) if t.is_file() && plain_name(&name).is_ok() => out.push(name),
-            Ok(t) if t.is_symlink() => {
-                return Err(Refusal::Link {
-                    file: format!("{rel}/{name}"),
-                });
-            }
-            _ => {}
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The catalog file of the new catalog, rendered from mapping `m`'s template with the migration,
 /// bundles taken from the operator's committed catalogs.
 fn render_template(root: &Root, operator: &str, m: &Mapping) -> Result<String, Refusal> {
@@ -605,6 +465,8 @@ pub enum Refusal {
     },
     #[error("{file} is a symbolic link; not followed, so the catalog cannot be copied")]
     Link { file: String },
+    #[error("{file}: more than {max} entries; not read further")]
+    TooMany { file: String, max: usize },
     #[error(
         "a copy of {from} would keep its olm.bundle.object properties, which the pipeline rejects from OCP 4.17 on, and no mapping in {ci} names a template to render {target} from"
     )]
@@ -731,79 +593,4 @@ pub fn write(root: &Root, plan: &Plan) -> Result<Vec<String>, AddOcpError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::ci::{Ci, CiYaml, append_catalog};
-    use super::*;
-    use crate::catalog::yaml::typed;
-
-    #[test]
-    fn versions_order_by_number_not_text() {
-        let mut v: Vec<OcpVersion> = ["v5.0", "v4.9", "v4.22", "v4.23", "v5.1"]
-            .iter()
-            .map(|s| OcpVersion::parse(s).unwrap())
-            .collect();
-        v.sort();
-        let names: Vec<String> = v.iter().map(ToString::to_string).collect();
-        assert_eq!(names, ["v4.9", "v4.22", "v4.23", "v5.0", "v5.1"]);
-        for bad in [
-            "4.22",
-            "v4",
-            "v4.x",
-            "v4.22.1",
-            "v.1",
-            "v-1.2",
-            "v1234567890.1",
-            "v04.22",
-        ] {
-            assert_eq!(OcpVersion::parse(bad), None, "{bad}");
-        }
-        assert!(OcpVersion::parse("v4.17").unwrap().migrates());
-        assert!(!OcpVersion::parse("v4.16").unwrap().migrates());
-        assert!(OcpVersion::parse("v5.0").unwrap().migrates());
-    }
-
-    fn ci(text: &str) -> Ci {
-        let typed::Typed { value, tree } = typed::parse::<CiYaml>(text, "ci.yaml").unwrap();
-        Ci {
-            value,
-            tree,
-            text: text.to_string(),
-        }
-    }
-
-    #[test]
-    fn a_flow_list_keeps_its_brackets_quotes_and_line_breaks() {
-        let text = "---\n# the mapping\nfbc:\n  catalog_mapping:\n    - template_name: basic.yaml\n      catalog_names: [\"v4.21\",\n        \"v4.22\"]  # grows\n      type: olm.template.basic\n";
-        let new = append_catalog(&ci(text), 0, "v4.23").unwrap();
-        assert_eq!(
-            new,
-            text.replace("\"v4.22\"]", "\"v4.22\", \"v4.23\"]"),
-            "{new}"
-        );
-    }
-
-    #[test]
-    fn a_block_list_gets_one_line_in_its_indentation() {
-        let text = "fbc:\n  catalog_mapping:\n    - catalog_names:\n        - v4.21\n        - v4.22   # last\n      template_name: a.yaml\n    - catalog_names:\n        - v4.12\n      template_name: b.yaml\n  enabled: true\n";
-        let new = append_catalog(&ci(text), 0, "v4.23").unwrap();
-        assert_eq!(
-            new,
-            text.replace("# last\n", "# last\n        - v4.23\n"),
-            "{new}"
-        );
-        let other = append_catalog(&ci(text), 1, "v4.13").unwrap();
-        assert_eq!(
-            other,
-            text.replace("- v4.12\n", "- v4.12\n        - v4.13\n"),
-            "{other}"
-        );
-    }
-
-    #[test]
-    fn strategies_default_to_review_and_unknown_ones_promote_nothing() {
-        assert_eq!(Strategy::of(None), Strategy::ReviewNeeded);
-        assert!(Strategy::of(Some("always")).promotes());
-        assert!(!Strategy::of(Some("never")).promotes());
-        assert!(!Strategy::of(Some("Always")).promotes());
-    }
-}
+mod tests;
