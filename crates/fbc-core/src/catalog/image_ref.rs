@@ -53,10 +53,14 @@ pub struct ImageRef {
 
 /// Splits a Docker-style domain off `name` the way `docker pull` reads it.
 fn split_domain(name: &str) -> (&str, Cow<'_, str>) {
-    let (domain, remote) = match name.split_once('/') {
+    let (domain, remote) = match memchr::memchr(b'/', name.as_bytes()) {
         None => ("docker.io", Cow::Owned(format!("library/{name}"))),
-        Some((d, r)) => {
-            if d == "localhost" || d.contains(['.', ':']) || lowercase_differs(d) {
+        Some(i) => {
+            let (d, r) = (&name[..i], &name[i + 1..]);
+            if d == "localhost"
+                || d.bytes().any(|b| b == b'.' || b == b':')
+                || lowercase_differs(d)
+            {
                 (d, Cow::Borrowed(r))
             } else if d == "index.docker.io" {
                 ("docker.io", Cow::Borrowed(r))
@@ -65,16 +69,29 @@ fn split_domain(name: &str) -> (&str, Cow<'_, str>) {
             }
         }
     };
-    if domain == "docker.io" && !remote.contains('/') {
+    if domain == "docker.io" && memchr::memchr(b'/', remote.as_bytes()).is_none() {
         return (domain, Cow::Owned(format!("library/{remote}")));
     }
     (domain, remote)
 }
 
+/// `domain/remainder`: `name` itself when that is what it was split into.
+fn joined<'a>(name: &'a str, domain: &str, remainder: &str) -> Cow<'a, str> {
+    if name.len() == domain.len() + 1 + remainder.len()
+        && name.as_bytes().get(domain.len()) == Some(&b'/')
+        && name.starts_with(domain)
+        && name.ends_with(remainder)
+    {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(format!("{domain}/{remainder}"))
+    }
+}
+
 /// Whether `s.to_lowercase() != s`, without building the lowercase text for ASCII.
 fn lowercase_differs(s: &str) -> bool {
     if s.is_ascii() {
-        s.bytes().any(|b| b.is_ascii_uppercase())
+        grammar::any_upper(s.as_bytes())
     } else {
         s.to_lowercase() != s
     }
@@ -98,10 +115,7 @@ fn check_digest(d: &str) -> Result<(), DigestError> {
     if enc.len() != size * 2 {
         return Err(DigestError::Length);
     }
-    if !enc
-        .bytes()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    {
+    if !grammar::all(enc.as_bytes(), grammar::LOWER_HEX) {
         return Err(DigestError::Format);
     }
     Ok(())
@@ -141,28 +155,25 @@ fn with_parts<R>(s: &str, f: impl FnOnce(Parts<'_>) -> R) -> Result<R, ImageRefE
         return Err(ImageRefError::HexName(s.to_string()));
     }
     let (domain, remainder) = split_domain(s);
-    let remote = remainder.split(':').next().unwrap_or_default();
+    let remote = match memchr::memchr(b':', remainder.as_bytes()) {
+        Some(i) => &remainder[..i],
+        None => &remainder,
+    };
     if lowercase_differs(remote) {
         return Err(ImageRefError::UppercaseRepository);
     }
-    let full = format!("{domain}/{remainder}");
-    if !grammar::is_reference(&full) {
-        if lowercase_differs(&full) && grammar::is_reference(&full.to_lowercase()) {
+    let full = joined(s, domain, &remainder);
+    let Some((name, tag, digest)) = grammar::split(&full) else {
+        if lowercase_differs(&full) && grammar::split(&full.to_lowercase()).is_some() {
             return Err(ImageRefError::Uppercase);
         }
         return Err(ImageRefError::Format);
-    }
-    // The grammar matched, so the parts split unambiguously.
-    let (before_digest, digest) = match full.split_once('@') {
-        Some((b, d)) => (b, Some(d)),
-        None => (full.as_str(), None),
-    };
-    let (name, tag) = match grammar::split_tag(before_digest.as_bytes()) {
-        (n, Some(_)) => (&before_digest[..n.len()], Some(&before_digest[n.len() + 1..])),
-        (_, None) => (before_digest, None),
     };
     let (domain, path) = if name.len() <= MAX_NAME {
-        name.split_once('/').unwrap_or(("", name))
+        match memchr::memchr(b'/', name.as_bytes()) {
+            Some(i) => (&name[..i], &name[i + 1..]),
+            None => ("", name),
+        }
     } else {
         // Only a long name needs the exact split (it decides the length limit).
         grammar::split_name(name).unwrap_or(("", name))

@@ -17,29 +17,93 @@
 //! the digest; a tag holds neither `/` nor `:`, and a name ends with a component, which holds no
 //! `:`, so the last `:` after the last `/` starts the tag.
 
-/// Whether `s` is `name[:tag][@digest]` in the reference grammar.
-pub(super) fn is_reference(s: &str) -> bool {
-    let b = s.as_bytes();
-    let (before, digest) = match b.iter().position(|&c| c == b'@') {
-        Some(i) => (&b[..i], Some(&b[i + 1..])),
-        None => (b, None),
+use memchr::{memchr, memrchr};
+
+/// Byte classes, one bit each, looked up in [`CLASS`].
+const LOWER_ALNUM: u8 = 1;
+const ALNUM: u8 = 2;
+const WORD: u8 = 4;
+const TAG: u8 = 8;
+const HEX: u8 = 16;
+/// `[0-9a-f]`: a digest's encoding as the OCI digest library wants it.
+pub(super) const LOWER_HEX: u8 = 32;
+const UPPER: u8 = 64;
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let (lower, upper, digit) = (
+            c.is_ascii_lowercase(),
+            c.is_ascii_uppercase(),
+            c.is_ascii_digit(),
+        );
+        let mut k = 0;
+        if lower || digit {
+            k |= LOWER_ALNUM;
+        }
+        if lower || upper || digit {
+            k |= ALNUM | WORD | TAG;
+        }
+        if c == b'_' {
+            k |= WORD | TAG;
+        }
+        if c == b'.' || c == b'-' {
+            k |= TAG;
+        }
+        if c.is_ascii_hexdigit() {
+            k |= HEX;
+        }
+        if digit || (c >= b'a' && c <= b'f') {
+            k |= LOWER_HEX;
+        }
+        if upper {
+            k |= UPPER;
+        }
+        t[b] = k;
+        b += 1;
+    }
+    t
+};
+
+fn is(b: u8, class: u8) -> bool {
+    CLASS[b as usize] & class != 0
+}
+
+/// Whether every byte of `bytes` is in `class`.
+pub(super) fn all(bytes: &[u8], class: u8) -> bool {
+    bytes.iter().fold(class, |acc, &b| acc & CLASS[b as usize]) == class
+}
+
+/// Whether some byte of `bytes` is an ASCII upper-case letter.
+pub(super) fn any_upper(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0, |acc, &b| acc | CLASS[b as usize]) & UPPER != 0
+}
+
+/// `s` split into name, tag and digest when it is `name[:tag][@digest]` in the reference grammar.
+pub(super) fn split(s: &str) -> Option<(&str, Option<&str>, Option<&str>)> {
+    let (before, digest) = match memchr(b'@', s.as_bytes()) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
     };
-    if digest.is_some_and(|d| !is_digest(d)) {
-        return false;
+    if digest.is_some_and(|d| !is_digest(d.as_bytes())) {
+        return None;
     }
     let (name, tag) = split_tag(before);
-    if tag.is_some_and(|t| !is_tag(t)) {
-        return false;
+    if tag.is_some_and(|t| !is_tag(t.as_bytes())) || !is_name(name.as_bytes()) {
+        return None;
     }
-    is_name(name)
+    Some((name, tag, digest))
 }
 
 /// `name[:tag]` split at the tag's `:` (the last `:` after the last `/`).
-pub(super) fn split_tag(b: &[u8]) -> (&[u8], Option<&[u8]>) {
-    let last_slash = b.iter().rposition(|&c| c == b'/');
-    match b.iter().rposition(|&c| c == b':') {
-        Some(i) if last_slash.is_none_or(|s| i > s) => (&b[..i], Some(&b[i + 1..])),
-        _ => (b, None),
+fn split_tag(s: &str) -> (&str, Option<&str>) {
+    let b = s.as_bytes();
+    let last_slash = memrchr(b'/', b);
+    match memrchr(b':', b) {
+        Some(i) if last_slash.is_none_or(|l| i > l) => (&s[..i], Some(&s[i + 1..])),
+        _ => (s, None),
     }
 }
 
@@ -56,7 +120,7 @@ pub(super) fn split_name(name: &str) -> Option<(&str, &str)> {
 }
 
 fn is_name(name: &[u8]) -> bool {
-    match name.iter().position(|&c| c == b'/') {
+    match memchr(b'/', name) {
         None => is_component(name),
         Some(i) => {
             let (first, rest) = (&name[..i], &name[i + 1..]);
@@ -66,37 +130,52 @@ fn is_name(name: &[u8]) -> bool {
 }
 
 /// `component ("/" component)*`.
-fn is_path(p: &[u8]) -> bool {
-    p.split(|&c| c == b'/').all(is_component)
+fn is_path(mut p: &[u8]) -> bool {
+    loop {
+        match memchr(b'/', p) {
+            Some(i) => {
+                if !is_component(&p[..i]) {
+                    return false;
+                }
+                p = &p[i + 1..];
+            }
+            None => return is_component(p),
+        }
+    }
 }
 
 /// `[a-z0-9]+ (separator [a-z0-9]+)*`.
 fn is_component(c: &[u8]) -> bool {
-    let alnum = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
     let (Some(&first), Some(&last)) = (c.first(), c.last()) else {
         return false;
     };
-    if !alnum(first) || !alnum(last) {
+    if !is(first, LOWER_ALNUM) || !is(last, LOWER_ALNUM) {
         return false;
     }
-    let mut i = 0;
+    // Every separator run lies between two alphanumerics (the last byte is one), so indexing past a
+    // run stays inside `c`.
+    let mut i = 1;
     while i < c.len() {
-        if alnum(c[i]) {
+        if is(c[i], LOWER_ALNUM) {
             i += 1;
             continue;
         }
-        // A run of separator bytes between two alphanumerics.
-        let start = i;
-        while i < c.len() && matches!(c[i], b'.' | b'_' | b'-') {
-            i += 1;
+        match c[i] {
+            b'.' => i += 1,
+            b'_' => {
+                i += 1;
+                if c[i] == b'_' {
+                    i += 1;
+                }
+            }
+            b'-' => {
+                while c[i] == b'-' {
+                    i += 1;
+                }
+            }
+            _ => return false,
         }
-        let run = &c[start..i];
-        let ok = match run {
-            [] => false,
-            b"." | b"_" | b"__" => true,
-            _ => run.iter().all(|&b| b == b'-'),
-        };
-        if !ok {
+        if !is(c[i], LOWER_ALNUM) {
             return false;
         }
     }
@@ -106,25 +185,20 @@ fn is_component(c: &[u8]) -> bool {
 /// `host [":" [0-9]+]`.
 fn is_domain(d: &[u8]) -> bool {
     let (host, port) = if d.first() == Some(&b'[') {
-        let Some(close) = d.iter().position(|&c| c == b']') else {
+        let Some(close) = memchr(b']', d) else {
             return false;
         };
         let inner = &d[1..close];
-        if inner.is_empty()
-            || !inner
-                .iter()
-                .all(|&c| c.is_ascii_hexdigit() || c == b':')
-        {
+        if inner.is_empty() || !inner.iter().all(|&c| is(c, HEX) || c == b':') {
             return false;
         }
-        let after = &d[close + 1..];
-        match after.split_first() {
+        match d[close + 1..].split_first() {
             None => return true,
             Some((b':', port)) => (&d[..=close], Some(port)),
             Some(_) => return false,
         }
     } else {
-        match d.iter().position(|&c| c == b':') {
+        match memchr(b':', d) {
             Some(i) => (&d[..i], Some(&d[i + 1..])),
             None => (d, None),
         }
@@ -139,9 +213,7 @@ fn is_domain(d: &[u8]) -> bool {
 fn is_label(l: &[u8]) -> bool {
     match (l.first(), l.last()) {
         (Some(&f), Some(&e)) => {
-            f.is_ascii_alphanumeric()
-                && e.is_ascii_alphanumeric()
-                && l.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-')
+            is(f, ALNUM) && is(e, ALNUM) && l.iter().all(|&c| is(c, ALNUM) || c == b'-')
         }
         _ => false,
     }
@@ -149,28 +221,24 @@ fn is_label(l: &[u8]) -> bool {
 
 /// `[0-9A-Za-z_][0-9A-Za-z_.-]{0,127}`.
 fn is_tag(t: &[u8]) -> bool {
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     match t.split_first() {
-        Some((&f, rest)) => {
-            t.len() <= 128 && word(f) && rest.iter().all(|&c| word(c) || c == b'.' || c == b'-')
-        }
+        Some((&f, rest)) => t.len() <= 128 && is(f, WORD) && all(rest, TAG),
         None => false,
     }
 }
 
 /// `algorithm ":" [0-9a-fA-F]{32,}`.
 fn is_digest(d: &[u8]) -> bool {
-    let Some(colon) = d.iter().position(|&c| c == b':') else {
+    let Some(colon) = memchr(b':', d) else {
         return false;
     };
     let (alg, hex) = (&d[..colon], &d[colon + 1..]);
     hex.len() >= 32
-        && hex.iter().all(u8::is_ascii_hexdigit)
+        && all(hex, HEX)
         && alg
             .split(|&c| matches!(c, b'-' | b'_' | b'+' | b'.'))
             .all(|part| {
-                part.split_first().is_some_and(|(&f, rest)| {
-                    f.is_ascii_alphabetic() && rest.iter().all(u8::is_ascii_alphanumeric)
-                })
+                part.split_first()
+                    .is_some_and(|(&f, rest)| f.is_ascii_alphabetic() && all(rest, ALNUM))
             })
 }
