@@ -169,15 +169,29 @@ impl Checked {
 /// `(start, len)` of every string of `node` left on disk, and of every retyped scalar.
 fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
-        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
-        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out, retyped)),
+        Kind::Seq(items) => items.iter().for_each(|n| visit(n, out, retyped)),
         Kind::Map(entries) => entries.iter().for_each(|e| {
             // A key is a string: only a long one is left on disk.
-            if let Kind::String(Str::Deferred { start, len, .. }) = &e.key.kind {
-                out.push((*start, *len));
-            }
-            deferred_ranges(&e.value, out, retyped);
+            leaf(&e.key, out, retyped);
+            visit(&e.value, out, retyped);
         }),
+        _ => leaf(node, out, retyped),
+    }
+}
+
+/// [`deferred_ranges`] of a child, without a call for a scalar (most nodes are).
+#[inline]
+fn visit(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::Seq(_) | Kind::Map(_) => deferred_ranges(node, out, retyped),
+        _ => leaf(node, out, retyped),
+    }
+}
+
+#[inline]
+fn leaf(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
         // Only booleans and numbers are retyped; most nodes are strings held in memory.
         Kind::Bool(_) | Kind::Number(_) if node.is_retyped_scalar() => {
             let pos = node.pos();
