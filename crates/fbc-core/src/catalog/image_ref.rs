@@ -57,9 +57,7 @@ fn split_domain(name: &str) -> (&str, Cow<'_, str>) {
         None => ("docker.io", Cow::Owned(format!("library/{name}"))),
         Some(i) => {
             let (d, r) = (&name[..i], &name[i + 1..]);
-            if d == "localhost"
-                || d.bytes().any(|b| b == b'.' || b == b':')
-                || lowercase_differs(d)
+            if d == "localhost" || d.bytes().any(|b| b == b'.' || b == b':') || lowercase_differs(d)
             {
                 (d, Cow::Borrowed(r))
             } else if d == "index.docker.io" {

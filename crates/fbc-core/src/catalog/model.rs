@@ -106,7 +106,11 @@ fn check_object(node: &Node, path: &Path) -> Result<(), ViewError> {
         _ => {
             let path = path.to_string();
             Err(wrong(
-                if path.is_empty() { ".".to_string() } else { path },
+                if path.is_empty() {
+                    ".".to_string()
+                } else {
+                    path
+                },
                 "an object",
                 node,
             ))

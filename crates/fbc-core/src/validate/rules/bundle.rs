@@ -169,10 +169,9 @@ fn package_property<'c>(
 /// FBC023.
 fn property_count(s: &Subject, package_props: &[&Property], out: &mut Vec<Diagnostic>) {
     let (q, pkg) = (s.q(), s.p.name);
-    let where_ = package_props.get(1).map_or_else(
-        || s.at(),
-        |pr| s.cx.catalog.node_location(s.id, pr.node),
-    );
+    let where_ = package_props
+        .get(1)
+        .map_or_else(|| s.at(), |pr| s.cx.catalog.node_location(s.id, pr.node));
     out.push(
         s.diag(
             c::PACKAGE_PROPERTY_COUNT,
