@@ -392,7 +392,9 @@ fn yaml_traps_are_found_the_same_whether_the_load_checked_payloads_or_not() {
         .collect();
     assert!(!traps.is_empty(), "{:#?}", with.diagnostics);
     assert!(
-        traps.iter().all(|d| d.location.file == "traps/catalog.yaml"),
+        traps
+            .iter()
+            .all(|d| d.location.file == "traps/catalog.yaml"),
         "{traps:#?}"
     );
     let show = |r: &validate::Report| format!("{:#?}", r.diagnostics);
