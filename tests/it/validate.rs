@@ -367,3 +367,36 @@ fn docs_list_every_rule_with_its_severity() {
         );
     }
 }
+
+#[test]
+fn yaml_traps_are_found_the_same_whether_the_load_checked_payloads_or_not() {
+    // A load that checks payloads notes each file's retyped scalars, and the trap lint walks only
+    // the blobs of files that have some: the report must not change.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_dir(&root.join("assets/demo-catalog"), tmp.path());
+    copy_dir(
+        &root.join("testdata/validate/yaml-1.1-traps"),
+        &tmp.path().join("traps"),
+    );
+    let checked = fbc_core::catalog::LoadOptions {
+        check_payloads: true,
+        ..Default::default()
+    };
+    let with = validate::validate(&fbc_core::catalog::load_with(tmp.path(), &checked).unwrap());
+    let without = validate::validate(&load(tmp.path()).unwrap());
+    let traps: Vec<_> = with
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::YAML_TRAP)
+        .collect();
+    assert!(!traps.is_empty(), "{:#?}", with.diagnostics);
+    assert!(
+        traps
+            .iter()
+            .all(|d| d.location.file == "traps/catalog.yaml"),
+        "{traps:#?}"
+    );
+    let show = |r: &validate::Report| format!("{:#?}", r.diagnostics);
+    assert_eq!(show(&with), show(&without));
+}

@@ -2,44 +2,13 @@
 //! v1.64): the distribution reference grammar `[domain[:port]/]path[:tag][@digest]`, normalised like
 //! Docker does (`busybox` means `docker.io/library/busybox`), with the error texts opm prints.
 
-use std::sync::LazyLock;
+use std::borrow::Cow;
 
-use regex::Regex;
 use thiserror::Error;
 
-const ALPHANUMERIC: &str = r"[a-z0-9]+";
-const SEPARATOR: &str = r"(?:[._]|__|[-]+)";
-const DOMAIN_COMPONENT: &str = r"(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
-// Go's `\w` is ASCII only.
-const TAG: &str = r"[0-9A-Za-z_][0-9A-Za-z_.-]{0,127}";
-const DIGEST: &str = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,}";
-
-fn domain_and_port() -> String {
-    let domain_name = format!(r"{DOMAIN_COMPONENT}(?:\.{DOMAIN_COMPONENT})*");
-    let host = format!(r"(?:{domain_name}|\[(?:[a-fA-F0-9:]+)\])");
-    format!(r"{host}(?::[0-9]+)?")
-}
-
-fn remote_name() -> String {
-    let path_component = format!(r"{ALPHANUMERIC}(?:{SEPARATOR}{ALPHANUMERIC})*");
-    format!(r"{path_component}(?:/{path_component})*")
-}
-
-/// `^(name)(?::(tag))?(?:@(digest))?$`
-static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    let name = format!(r"(?:{}/)?{}", domain_and_port(), remote_name());
-    Regex::new(&format!(r"^({name})(?::({TAG}))?(?:@({DIGEST}))?$")).expect("reference pattern")
-});
-
-/// `^(?:(domain)/)?(remote)$`, to split a matched name.
-static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
-        r"^(?:({})/)?({})$",
-        domain_and_port(),
-        remote_name()
-    ))
-    .expect("name pattern")
-});
+mod grammar;
+#[cfg(test)]
+mod grammar_tests;
 
 const MAX_NAME: usize = 255;
 
@@ -83,23 +52,47 @@ pub struct ImageRef {
 }
 
 /// Splits a Docker-style domain off `name` the way `docker pull` reads it.
-fn split_domain(name: &str) -> (String, String) {
-    let (domain, remote) = match name.split_once('/') {
-        None => ("docker.io".to_string(), format!("library/{name}")),
-        Some((d, r)) => {
-            if d == "localhost" || d.contains(['.', ':']) || d.to_lowercase() != d {
-                (d.to_string(), r.to_string())
+fn split_domain(name: &str) -> (&str, Cow<'_, str>) {
+    let (domain, remote) = match memchr::memchr(b'/', name.as_bytes()) {
+        None => ("docker.io", Cow::Owned(format!("library/{name}"))),
+        Some(i) => {
+            let (d, r) = (&name[..i], &name[i + 1..]);
+            if d == "localhost" || d.bytes().any(|b| b == b'.' || b == b':') || lowercase_differs(d)
+            {
+                (d, Cow::Borrowed(r))
             } else if d == "index.docker.io" {
-                ("docker.io".to_string(), r.to_string())
+                ("docker.io", Cow::Borrowed(r))
             } else {
-                ("docker.io".to_string(), name.to_string())
+                ("docker.io", Cow::Borrowed(name))
             }
         }
     };
-    if domain == "docker.io" && !remote.contains('/') {
-        return (domain, format!("library/{remote}"));
+    if domain == "docker.io" && memchr::memchr(b'/', remote.as_bytes()).is_none() {
+        return (domain, Cow::Owned(format!("library/{remote}")));
     }
     (domain, remote)
+}
+
+/// `domain/remainder`: `name` itself when that is what it was split into.
+fn joined<'a>(name: &'a str, domain: &str, remainder: &str) -> Cow<'a, str> {
+    if name.len() == domain.len() + 1 + remainder.len()
+        && name.as_bytes().get(domain.len()) == Some(&b'/')
+        && name.starts_with(domain)
+        && name.ends_with(remainder)
+    {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(format!("{domain}/{remainder}"))
+    }
+}
+
+/// Whether `s.to_lowercase() != s`, without building the lowercase text for ASCII.
+fn lowercase_differs(s: &str) -> bool {
+    if s.is_ascii() {
+        grammar::any_upper(s.as_bytes())
+    } else {
+        s.to_lowercase() != s
+    }
 }
 
 /// Checks a digest the way the OCI digest library does: a known algorithm (sha256, sha384, sha512)
@@ -120,76 +113,81 @@ fn check_digest(d: &str) -> Result<(), DigestError> {
     if enc.len() != size * 2 {
         return Err(DigestError::Length);
     }
-    if !enc
-        .bytes()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    {
+    if !grammar::all(enc.as_bytes(), grammar::LOWER_HEX) {
         return Err(DigestError::Format);
     }
     Ok(())
 }
 
+/// The parts of a pull spec, borrowed from its normalised text.
+struct Parts<'a> {
+    domain: &'a str,
+    path: &'a str,
+    tag: Option<&'a str>,
+    digest: Option<&'a str>,
+}
+
 impl ImageRef {
     /// Parses a pull spec; the error is the text opm puts after `invalid image pull spec "<spec>": `.
     pub fn parse(s: &str) -> Result<ImageRef, ImageRefError> {
-        if s.len() == 64
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        {
-            return Err(ImageRefError::HexName(s.to_string()));
-        }
-        let (domain, remainder) = split_domain(s);
-        let remote = remainder.split(':').next().unwrap_or_default();
-        if remote.to_lowercase() != remote {
-            return Err(ImageRefError::UppercaseRepository);
-        }
-        let full = format!("{domain}/{remainder}");
-        // The DFA answers "does it match" quickly; once it does, the parts split unambiguously by hand.
-        if !REFERENCE.is_match(&full) {
-            let lower = full.to_lowercase();
-            if lower != full && REFERENCE.is_match(&lower) {
-                return Err(ImageRefError::Uppercase);
-            }
-            return Err(ImageRefError::Format);
-        }
-        let (before_digest, digest) = match full.split_once('@') {
-            Some((b, d)) => (b, Some(d.to_string())),
-            None => (full.as_str(), None),
-        };
-        let last_slash = before_digest.rfind('/').unwrap_or(0);
-        let (name, tag) = match before_digest.rfind(':') {
-            Some(i) if i > last_slash => (
-                &before_digest[..i],
-                Some(before_digest[i + 1..].to_string()),
-            ),
-            _ => (before_digest, None),
-        };
-        let (domain, path) = if name.len() <= MAX_NAME {
-            let (d, p) = name.split_once('/').unwrap_or(("", name));
-            (d.to_string(), p.to_string())
-        } else {
-            // Only a long name needs the exact split (it decides the length limit).
-            match NAME.captures(name) {
-                Some(n) => (
-                    n.get(1).map_or("", |g| g.as_str()).to_string(),
-                    n.get(2).map_or("", |g| g.as_str()).to_string(),
-                ),
-                None => (String::new(), name.to_string()),
-            }
-        };
-        if path.len() > MAX_NAME {
-            return Err(ImageRefError::NameTooLong);
-        }
-        if let Some(d) = &digest {
-            check_digest(d)?;
-        }
-        Ok(ImageRef {
-            domain,
-            path,
-            tag,
-            digest,
+        with_parts(s, |p| ImageRef {
+            domain: p.domain.to_string(),
+            path: p.path.to_string(),
+            tag: p.tag.map(str::to_string),
+            digest: p.digest.map(str::to_string),
         })
     }
+
+    /// Checks a pull spec as [`ImageRef::parse`] does, without keeping its parts.
+    pub fn check(s: &str) -> Result<(), ImageRefError> {
+        with_parts(s, |_| ())
+    }
+}
+
+/// Checks `s` and hands its parts to `f`.
+fn with_parts<R>(s: &str, f: impl FnOnce(Parts<'_>) -> R) -> Result<R, ImageRefError> {
+    if s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        return Err(ImageRefError::HexName(s.to_string()));
+    }
+    let (domain, remainder) = split_domain(s);
+    let remote = match memchr::memchr(b':', remainder.as_bytes()) {
+        Some(i) => &remainder[..i],
+        None => &remainder,
+    };
+    if lowercase_differs(remote) {
+        return Err(ImageRefError::UppercaseRepository);
+    }
+    let full = joined(s, domain, &remainder);
+    let Some((name, tag, digest)) = grammar::split(&full) else {
+        if lowercase_differs(&full) && grammar::split(&full.to_lowercase()).is_some() {
+            return Err(ImageRefError::Uppercase);
+        }
+        return Err(ImageRefError::Format);
+    };
+    let (domain, path) = if name.len() <= MAX_NAME {
+        match memchr::memchr(b'/', name.as_bytes()) {
+            Some(i) => (&name[..i], &name[i + 1..]),
+            None => ("", name),
+        }
+    } else {
+        // Only a long name needs the exact split (it decides the length limit).
+        grammar::split_name(name).unwrap_or(("", name))
+    };
+    if path.len() > MAX_NAME {
+        return Err(ImageRefError::NameTooLong);
+    }
+    if let Some(d) = digest {
+        check_digest(d)?;
+    }
+    Ok(f(Parts {
+        domain,
+        path,
+        tag,
+        digest,
+    }))
 }
 
 #[cfg(test)]

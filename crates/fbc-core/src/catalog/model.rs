@@ -41,7 +41,7 @@ fn wrong(field: impl Into<String>, expected: &'static str, node: &Node) -> ViewE
 
 /// An optional string field (`null` or missing → `None`). Very long strings left on disk read as `None`
 /// for identifier fields; use the node for text fields.
-fn opt_str<'a>(node: &'a Node, key: &str, path: &str) -> Result<Option<&'a str>, ViewError> {
+fn opt_str<'a>(node: &'a Node, key: &str, path: &Path) -> Result<Option<&'a str>, ViewError> {
     match node.get_field(key) {
         None => Ok(None),
         Some(v) => match &v.kind {
@@ -52,11 +52,11 @@ fn opt_str<'a>(node: &'a Node, key: &str, path: &str) -> Result<Option<&'a str>,
     }
 }
 
-fn req_str<'a>(node: &'a Node, key: &str, path: &str) -> Result<&'a str, ViewError> {
+fn req_str<'a>(node: &'a Node, key: &str, path: &Path) -> Result<&'a str, ViewError> {
     Ok(opt_str(node, key, path)?.unwrap_or(""))
 }
 
-fn opt_text<'a>(node: &'a Node, key: &str, path: &str) -> Result<Option<&'a Str>, ViewError> {
+fn opt_text<'a>(node: &'a Node, key: &str, path: &Path) -> Result<Option<&'a Str>, ViewError> {
     match node.get_field(key) {
         None => Ok(None),
         Some(v) => match &v.kind {
@@ -67,7 +67,7 @@ fn opt_text<'a>(node: &'a Node, key: &str, path: &str) -> Result<Option<&'a Str>
     }
 }
 
-fn opt_seq<'a>(node: &'a Node, key: &str, path: &str) -> Result<&'a [Node], ViewError> {
+fn opt_seq<'a>(node: &'a Node, key: &str, path: &Path) -> Result<&'a [Node], ViewError> {
     match node.get_field(key) {
         None => Ok(&[]),
         Some(v) => match &v.kind {
@@ -78,7 +78,21 @@ fn opt_seq<'a>(node: &'a Node, key: &str, path: &str) -> Result<&'a [Node], View
     }
 }
 
-fn join(path: &str, key: &str) -> String {
+/// Where a field sits, worded only for an error (most reads have none): the blob itself (`""`) or
+/// a dotted path such as `entries[2]`.
+type Path = dyn std::fmt::Display;
+
+/// `name[i]`, a [`Path`] written only when shown.
+struct Indexed(&'static str, usize);
+
+impl std::fmt::Display for Indexed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+fn join(path: &Path, key: &str) -> String {
+    let path = path.to_string();
     if path.is_empty() {
         key.to_string()
     } else {
@@ -86,14 +100,21 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-fn check_object(node: &Node, path: &str) -> Result<(), ViewError> {
+fn check_object(node: &Node, path: &Path) -> Result<(), ViewError> {
     match node.kind {
         Kind::Map(_) => Ok(()),
-        _ => Err(wrong(
-            if path.is_empty() { "." } else { path },
-            "an object",
-            node,
-        )),
+        _ => {
+            let path = path.to_string();
+            Err(wrong(
+                if path.is_empty() {
+                    ".".to_string()
+                } else {
+                    path
+                },
+                "an object",
+                node,
+            ))
+        }
     }
 }
 
@@ -116,22 +137,22 @@ pub struct Icon<'a> {
 
 impl<'a> Package<'a> {
     pub fn read(node: &'a Node) -> Result<Self, ViewError> {
-        check_object(node, "")?;
+        check_object(node, &"")?;
         let icon = match node.get_field("icon") {
             None => None,
             Some(n) if n.is_null() => None,
             Some(n) => {
-                check_object(n, "icon")?;
+                check_object(n, &"icon")?;
                 Some(Icon {
-                    base64data: opt_text(n, "base64data", "icon")?,
-                    mediatype: req_str(n, "mediatype", "icon")?,
+                    base64data: opt_text(n, "base64data", &"icon")?,
+                    mediatype: req_str(n, "mediatype", &"icon")?,
                 })
             }
         };
         Ok(Package {
-            name: req_str(node, "name", "")?,
-            default_channel: req_str(node, "defaultChannel", "")?,
-            description: opt_text(node, "description", "")?,
+            name: req_str(node, "name", &"")?,
+            default_channel: req_str(node, "defaultChannel", &"")?,
+            description: opt_text(node, "description", &"")?,
             icon,
             properties: Property::read_all(node)?,
             node,
@@ -161,10 +182,10 @@ pub struct ChannelEntry<'a> {
 
 impl<'a> Channel<'a> {
     pub fn read(node: &'a Node) -> Result<Self, ViewError> {
-        check_object(node, "")?;
+        check_object(node, &"")?;
         let mut entries = Vec::new();
-        for (i, e) in opt_seq(node, "entries", "")?.iter().enumerate() {
-            let path = format!("entries[{i}]");
+        for (i, e) in opt_seq(node, "entries", &"")?.iter().enumerate() {
+            let path = Indexed("entries", i);
             check_object(e, &path)?;
             let mut skips = Vec::new();
             for (j, s) in opt_seq(e, "skips", &path)?.iter().enumerate() {
@@ -183,8 +204,8 @@ impl<'a> Channel<'a> {
             });
         }
         Ok(Channel {
-            name: req_str(node, "name", "")?,
-            package: req_str(node, "package", "")?,
+            name: req_str(node, "name", &"")?,
+            package: req_str(node, "package", &"")?,
             entries,
             properties: Property::read_all(node)?,
             node,
@@ -215,10 +236,10 @@ pub struct RelatedImage<'a> {
 
 impl<'a> Bundle<'a> {
     pub fn read(node: &'a Node) -> Result<Self, ViewError> {
-        check_object(node, "")?;
+        check_object(node, &"")?;
         let mut related_images = Vec::new();
-        for (i, r) in opt_seq(node, "relatedImages", "")?.iter().enumerate() {
-            let path = format!("relatedImages[{i}]");
+        for (i, r) in opt_seq(node, "relatedImages", &"")?.iter().enumerate() {
+            let path = Indexed("relatedImages", i);
             check_object(r, &path)?;
             related_images.push(RelatedImage {
                 name: req_str(r, "name", &path)?,
@@ -226,9 +247,9 @@ impl<'a> Bundle<'a> {
             });
         }
         Ok(Bundle {
-            name: req_str(node, "name", "")?,
-            package: req_str(node, "package", "")?,
-            image: req_str(node, "image", "")?,
+            name: req_str(node, "name", &"")?,
+            package: req_str(node, "package", &"")?,
+            image: req_str(node, "image", &"")?,
             properties: Property::read_all(node)?,
             related_images,
             node,
@@ -268,10 +289,10 @@ pub struct DeprecationEntry<'a> {
 
 impl<'a> Deprecations<'a> {
     pub fn read(node: &'a Node) -> Result<Self, ViewError> {
-        check_object(node, "")?;
+        check_object(node, &"")?;
         let mut entries = Vec::new();
-        for (i, e) in opt_seq(node, "entries", "")?.iter().enumerate() {
-            let path = format!("entries[{i}]");
+        for (i, e) in opt_seq(node, "entries", &"")?.iter().enumerate() {
+            let path = Indexed("entries", i);
             check_object(e, &path)?;
             let reference = e.get_field("reference");
             let (schema, name) = match reference {
@@ -291,7 +312,7 @@ impl<'a> Deprecations<'a> {
             });
         }
         Ok(Deprecations {
-            package: req_str(node, "package", "")?,
+            package: req_str(node, "package", &"")?,
             entries,
             node,
         })
@@ -356,8 +377,8 @@ pub enum PropertyValue<'a> {
 impl<'a> Property<'a> {
     fn read_all(node: &'a Node) -> Result<Vec<Self>, ViewError> {
         let mut out = Vec::new();
-        for (i, p) in opt_seq(node, "properties", "")?.iter().enumerate() {
-            let path = format!("properties[{i}]");
+        for (i, p) in opt_seq(node, "properties", &"")?.iter().enumerate() {
+            let path = Indexed("properties", i);
             check_object(p, &path)?;
             static NULL: Node =
                 Node::with(Kind::Null, super::node::Pos::NONE, super::node::Style::Any);
@@ -374,30 +395,30 @@ impl<'a> Property<'a> {
     pub fn parse(&self) -> Result<PropertyValue<'a>, ViewError> {
         use property_type as t;
         let v = self.value;
-        let obj = |v: &'a Node| -> Result<(), ViewError> { check_object(v, "value") };
+        let obj = |v: &'a Node| -> Result<(), ViewError> { check_object(v, &"value") };
         Ok(match self.type_ {
             t::PACKAGE => {
                 obj(v)?;
                 PackageProperty {
-                    package_name: req_str(v, "packageName", "value")?,
-                    version: req_str(v, "version", "value")?,
-                    release: opt_str(v, "release", "value")?.filter(|r| !r.is_empty()),
+                    package_name: req_str(v, "packageName", &"value")?,
+                    version: req_str(v, "version", &"value")?,
+                    release: opt_str(v, "release", &"value")?.filter(|r| !r.is_empty()),
                 }
                 .into()
             }
             t::PACKAGE_REQUIRED => {
                 obj(v)?;
                 PropertyValue::PackageRequired(PackageRequired {
-                    package_name: req_str(v, "packageName", "value")?,
-                    version_range: req_str(v, "versionRange", "value")?,
+                    package_name: req_str(v, "packageName", &"value")?,
+                    version_range: req_str(v, "versionRange", &"value")?,
                 })
             }
             t::GVK | t::GVK_REQUIRED => {
                 obj(v)?;
                 let g = Gvk {
-                    group: req_str(v, "group", "value")?,
-                    kind: req_str(v, "kind", "value")?,
-                    version: req_str(v, "version", "value")?,
+                    group: req_str(v, "group", &"value")?,
+                    kind: req_str(v, "kind", &"value")?,
+                    version: req_str(v, "version", &"value")?,
                 };
                 if self.type_ == t::GVK {
                     PropertyValue::Gvk(g)
@@ -407,7 +428,7 @@ impl<'a> Property<'a> {
             }
             t::BUNDLE_OBJECT => {
                 obj(v)?;
-                PropertyValue::BundleObject(opt_text(v, "data", "value")?)
+                PropertyValue::BundleObject(opt_text(v, "data", &"value")?)
             }
             t::CSV_METADATA => {
                 obj(v)?;
@@ -415,7 +436,7 @@ impl<'a> Property<'a> {
             }
             t::CHANNEL => {
                 obj(v)?;
-                PropertyValue::Channel(req_str(v, "channelName", "value")?)
+                PropertyValue::Channel(req_str(v, "channelName", &"value")?)
             }
             t::CONSTRAINT => PropertyValue::Constraint(v),
             _ => PropertyValue::Other(v),

@@ -109,7 +109,8 @@ pub struct Checked {
 
 impl Checked {
     /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from) and
-    /// keeps the text of their retyped scalars; `None` when there are neither.
+    /// keeps the text of their retyped scalars. Always `Some`: an empty verdict still says the
+    /// file's nodes have neither (see [`Checked::has_retyped`]).
     pub(super) fn from_load<'n>(
         bytes: &[u8],
         nodes: impl Iterator<Item = &'n Node>,
@@ -119,7 +120,7 @@ impl Checked {
             deferred_ranges(n, &mut ranges, &mut retyped);
         }
         if ranges.is_empty() && retyped.is_empty() {
-            return None;
+            return Some(Checked::default());
         }
         let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
         ranges.sort_unstable();
@@ -138,6 +139,12 @@ impl Checked {
             })
             .collect();
         Some(Checked { found, texts })
+    }
+
+    /// Whether any node the load read from the file is a retyped scalar ([`Node::is_retyped_scalar`]):
+    /// when not, none of its blobs as loaded holds a YAML 1.1 trap.
+    pub fn has_retyped(&self) -> bool {
+        !self.texts.is_empty()
     }
 
     /// The text of bytes `start..start+len` of the file, when the load kept it (a retyped scalar).
@@ -162,13 +169,31 @@ impl Checked {
 /// `(start, len)` of every string of `node` left on disk, and of every retyped scalar.
 fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
-        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
-        Kind::Seq(items) => items.iter().for_each(|n| deferred_ranges(n, out, retyped)),
+        Kind::Seq(items) => items.iter().for_each(|n| visit(n, out, retyped)),
         Kind::Map(entries) => entries.iter().for_each(|e| {
-            deferred_ranges(&e.key, out, retyped);
-            deferred_ranges(&e.value, out, retyped);
+            // A key is a string: only a long one is left on disk.
+            leaf(&e.key, out, retyped);
+            visit(&e.value, out, retyped);
         }),
-        _ if node.is_retyped_scalar() => {
+        _ => leaf(node, out, retyped),
+    }
+}
+
+/// [`deferred_ranges`] of a child, without a call for a scalar (most nodes are).
+#[inline]
+fn visit(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::Seq(_) | Kind::Map(_) => deferred_ranges(node, out, retyped),
+        _ => leaf(node, out, retyped),
+    }
+}
+
+#[inline]
+fn leaf(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+    match &node.kind {
+        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
+        // Only booleans and numbers are retyped; most nodes are strings held in memory.
+        Kind::Bool(_) | Kind::Number(_) if node.is_retyped_scalar() => {
             let pos = node.pos();
             retyped.push((pos.start, pos.end - pos.start));
         }

@@ -369,26 +369,26 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
             .unwrap_or_default();
         let value = prop.get_field("value");
         let object = type_ == property_type::BUNDLE_OBJECT;
-        let (code, stage, prefix) = if object {
-            (
-                codes::BUNDLE_OBJECT,
-                OpmStage::Load,
+        let (code, stage) = if object {
+            (codes::BUNDLE_OBJECT, OpmStage::Load)
+        } else {
+            (codes::PROPERTY, OpmStage::Convert)
+        };
+        // Worded only for a problem: most properties have none.
+        let prefix = || {
+            if object {
                 format!(
                     "read bundle objects: package {}, bundle {}: parse property at index {i} as bundle object: ",
                     go_quote(pkg),
                     go_quote(name)
-                ),
-            )
-        } else {
-            (
-                codes::PROPERTY,
-                OpmStage::Convert,
+                )
+            } else {
                 format!(
                     "parse properties for bundle {}: parse property[{i}] of type {}: ",
                     go_quote(name),
                     go_quote(type_)
-                ),
-            )
+                )
+            }
         };
         let Some(value) = value else {
             out.push(
@@ -397,7 +397,7 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
                     cat.node_location(id, prop),
                     format!("properties[{i}] ({type_}) has no value"),
                 )
-                .with_opm(stage, format!("{prefix}unexpected end of JSON input")),
+                .with_opm(stage, format!("{}unexpected end of JSON input", prefix())),
             );
             continue;
         };
@@ -408,12 +408,15 @@ fn bundle_properties(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
         let mut mismatches = Vec::new();
         shape::check(value, st, &base64, &mut mismatches);
         let bad = !mismatches.is_empty();
-        for mut m in mismatches {
-            m.message = format!(
-                "properties[{i}] ({type_}): {}",
-                m.message.replacen("the value", "value", 1)
-            );
-            out.push(type_diag(code, file, m, stage, prefix.clone()));
+        if bad {
+            let prefix = prefix();
+            for mut m in mismatches {
+                m.message = format!(
+                    "properties[{i}] ({type_}): {}",
+                    m.message.replacen("the value", "value", 1)
+                );
+                out.push(type_diag(code, file, m, stage, prefix.clone()));
+            }
         }
         if object && !bad {
             manifest(cx, id, i, value, out);

@@ -224,6 +224,29 @@ fn short(go: &'static str) -> &'static str {
     go.rsplit('.').next().unwrap_or(go)
 }
 
+/// Whether `node` is of type `ty` with nothing inside to check: a leaf whose kind is the type's, a
+/// null, or anything for raw JSON. Such a value needs no call of [`Cx::value`].
+#[inline]
+fn fits(node: &Node, ty: &Ty) -> bool {
+    matches!(
+        (ty, &node.kind),
+        (Ty::Raw, _)
+            | (_, Kind::Null)
+            | (Ty::Str | Ty::NamedStr(_), Kind::String(_))
+            | (Ty::Bool, Kind::Bool(_))
+    )
+}
+
+/// The field of `st` that a JSON key fills: the exact name, else one differing only in case (Go's
+/// `encoding/json`).
+fn field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str, Ty)> {
+    let k = key.as_bytes();
+    st.fields
+        .iter()
+        .find(|(n, _)| n.len() == k.len() && n.as_bytes().first() == k.first() && *n == key)
+        .or_else(|| st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key)))
+}
+
 impl Cx<'_, '_> {
     fn go_context(&self, value: &str, ty: &str) -> String {
         match self.struct_name {
@@ -307,28 +330,33 @@ impl Cx<'_, '_> {
             }
             (Ty::Slice(elem), Kind::Seq(items)) => {
                 for (i, item) in items.iter().enumerate() {
-                    self.value(item, elem, &Path::Index(path, i));
+                    if !fits(item, elem) {
+                        self.value(item, elem, &Path::Index(path, i));
+                    }
                 }
             }
             (Ty::Map(elem), Kind::Map(entries)) => {
                 for e in entries {
-                    self.value(&e.value, elem, &Path::Key(path, e.key_str()));
+                    if !fits(&e.value, elem) {
+                        self.value(&e.value, elem, &Path::Key(path, e.key_str()));
+                    }
                 }
             }
             (Ty::Struct(st), Kind::Map(entries)) => {
+                let saved = self.struct_name.replace(st.go);
                 for e in entries {
                     let key = e.key_str();
-                    let field =
-                        st.fields.iter().find(|(n, _)| *n == key).or_else(|| {
-                            st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key))
-                        });
-                    let Some((name, fty)) = field else { continue };
-                    let saved = self.struct_name.replace(st.go);
+                    let Some((name, fty)) = field(st, key) else {
+                        continue;
+                    };
+                    if fits(&e.value, fty) {
+                        continue;
+                    }
                     self.fields.push(name);
                     self.value(&e.value, fty, &Path::Key(path, key));
                     self.fields.pop();
-                    self.struct_name = saved;
                 }
+                self.struct_name = saved;
             }
             _ => {
                 let v = node.type_name().to_string();

@@ -17,7 +17,7 @@ use super::shape::Path;
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::property_type;
 use crate::catalog::node::{Kind, Node};
-use crate::catalog::{BlobId, Format, schema};
+use crate::catalog::{BlobId, BlobState, Format, schema};
 use crate::graph;
 
 const SCHEMAS: [&str; 4] = [
@@ -210,6 +210,13 @@ fn yaml_traps(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     if blob.format != Format::Yaml {
         return;
     }
+    // The load noted every retyped scalar of the file: a blob as loaded from a file without any
+    // needs no walk.
+    let pristine = blob.state == BlobState::Loaded && blob.original.is_none();
+    let checked = cat.files.get(blob.file).and_then(|f| f.checked.as_deref());
+    if pristine && checked.is_some_and(|c| !c.has_retyped()) {
+        return;
+    }
     let node = blob.original.as_ref().unwrap_or(&blob.value);
     let mut found = Vec::new();
     collect_traps(node, &Path::Root, &mut found);
@@ -248,7 +255,9 @@ fn collect_traps<'n>(node: &'n Node, path: &Path, out: &mut Vec<(String, &'n Nod
                 collect_traps(item, &Path::Index(path, i), out);
             }
         }
-        _ if node.is_retyped_scalar() => out.push((path.to_string(), node)),
+        Kind::Bool(_) | Kind::Number(_) if node.is_retyped_scalar() => {
+            out.push((path.to_string(), node));
+        }
         _ => {}
     }
 }

@@ -35,37 +35,46 @@ pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     duplicate_versions(cx, &by_version, out);
 }
 
-/// The bundle a rule looks at, with the places its messages point to.
+/// The bundle a rule looks at; the places and names its messages need are worked out only for a
+/// message (most bundles have none).
 struct Subject<'a, 'c> {
     cx: &'a Cx<'c>,
     p: &'a Pkg<'c>,
     id: BlobId,
     b: &'a Bundle<'c>,
-    /// The whole blob.
-    at: Location,
-    /// Its `name`.
-    name_at: Location,
-    /// The quoted bundle name.
-    q: String,
+}
+
+/// A name written the way opm quotes it (`%q`), quoted only when displayed.
+struct Quoted<'a>(&'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&go_quote(self.0))
+    }
 }
 
 impl<'a, 'c> Subject<'a, 'c> {
     fn new(cx: &'a Cx<'c>, p: &'a Pkg<'c>, id: BlobId, b: &'a Bundle<'c>) -> Self {
-        let cat = cx.catalog;
-        let at = cat.location(id);
-        let name_at = b
+        Subject { cx, p, id, b }
+    }
+
+    /// The whole blob.
+    fn at(&self) -> Location {
+        self.cx.catalog.location(self.id)
+    }
+
+    /// Its `name`.
+    fn name_at(&self) -> Location {
+        let cat = self.cx.catalog;
+        self.b
             .node
             .get_field("name")
-            .map_or_else(|| at.clone(), |n| cat.node_location(id, n));
-        Subject {
-            cx,
-            p,
-            id,
-            b,
-            at,
-            name_at,
-            q: go_quote(b.name),
-        }
+            .map_or_else(|| self.at(), |n| cat.node_location(self.id, n))
+    }
+
+    /// The quoted bundle name.
+    fn q(&self) -> Quoted<'a> {
+        Quoted(self.b.name)
     }
 
     fn diag(&self, code: &'static str, at: Location, msg: String) -> Diagnostic {
@@ -78,11 +87,11 @@ fn unknown_package(s: &Subject, out: &mut Vec<Diagnostic>) {
     if !s.p.idx.packages.is_empty() {
         return;
     }
-    let (q, pkg) = (&s.q, s.p.name);
+    let (q, pkg) = (s.q(), s.p.name);
     out.push(
         s.diag(
             c::BUNDLE_UNKNOWN_PACKAGE,
-            s.at.clone(),
+            s.at(),
             format!(
                 "bundle {q} belongs to package {}, which has no olm.package",
                 go_quote(pkg)
@@ -102,11 +111,11 @@ fn defined_again(s: &Subject, first_of: &HashMap<&str, BlobId>, out: &mut Vec<Di
     let Some(&first) = first_of.get(s.b.name) else {
         return false;
     };
-    let q = &s.q;
+    let q = s.q();
     out.push(
         s.diag(
             c::DUPLICATE_BUNDLE,
-            s.name_at.clone(),
+            s.name_at(),
             format!("bundle {q} is defined again"),
         )
         .with_related([s.cx.catalog.location(first)])
@@ -159,11 +168,10 @@ fn package_property<'c>(
 
 /// FBC023.
 fn property_count(s: &Subject, package_props: &[&Property], out: &mut Vec<Diagnostic>) {
-    let (q, pkg) = (&s.q, s.p.name);
-    let where_ = package_props.get(1).map_or_else(
-        || s.at.clone(),
-        |pr| s.cx.catalog.node_location(s.id, pr.node),
-    );
+    let (q, pkg) = (s.q(), s.p.name);
+    let where_ = package_props
+        .get(1)
+        .map_or_else(|| s.at(), |pr| s.cx.catalog.node_location(s.id, pr.node));
     out.push(
         s.diag(
             c::PACKAGE_PROPERTY_COUNT,
@@ -194,7 +202,7 @@ fn package_matches(
     value_at: &dyn Fn(&str) -> Location,
     out: &mut Vec<Diagnostic>,
 ) {
-    let (q, pkg) = (&s.q, s.p.name);
+    let (q, pkg) = (s.q(), s.p.name);
     if pp.package_name == pkg {
         return;
     }
@@ -227,7 +235,7 @@ fn version_and_release<'c>(
     by_version: &mut ByVersion<'c>,
     out: &mut Vec<Diagnostic>,
 ) {
-    let q = &s.q;
+    let q = s.q();
     let v = match Version::parse(pp.version) {
         Ok(v) => v,
         Err(err) => {
@@ -302,7 +310,7 @@ fn version_string(v: &Version, release: &[Pre]) -> String {
 
 /// FBC049: a bundle with a release is named `<package>-v<version>-<release>`.
 fn release_name(s: &Subject, v: &Version, rel: &[Pre], out: &mut Vec<Diagnostic>) {
-    let q = &s.q;
+    let q = s.q();
     let normalized = format!("{}-v{}", s.p.name, version_string(v, rel));
     if s.b.name == normalized {
         return;
@@ -310,7 +318,7 @@ fn release_name(s: &Subject, v: &Version, rel: &[Pre], out: &mut Vec<Diagnostic>
     out.push(
         s.diag(
             c::RELEASE_NAME,
-            s.name_at.clone(),
+            s.name_at(),
             format!(
                 "bundle {q} has a release, so its name must be {}",
                 go_quote(&normalized)
@@ -344,7 +352,7 @@ fn build_with_release(
             format!(
                 "version {} of bundle {} has build metadata and a release; use one",
                 go_quote(pp.version),
-                s.q
+                s.q()
             ),
         )
         .with_opm(
@@ -360,7 +368,7 @@ fn image(s: &Subject, out: &mut Vec<Diagnostic>) {
     if b.image.is_empty() {
         return;
     }
-    let Err(err) = ImageRef::parse(b.image) else {
+    let Err(err) = ImageRef::check(b.image) else {
         return;
     };
     let node = b.node.get_field("image").unwrap_or(b.node);
@@ -378,7 +386,7 @@ fn image(s: &Subject, out: &mut Vec<Diagnostic>) {
             format!(
                 "package {} bundle {} image: invalid image pull spec {}: {err}",
                 go_quote(s.p.name),
-                s.q,
+                s.q(),
                 go_quote(b.image)
             ),
         ),
@@ -393,7 +401,7 @@ fn related_images(s: &Subject, out: &mut Vec<Diagnostic>) {
         if r.image.is_empty() {
             continue;
         }
-        let Err(err) = ImageRef::parse(r.image) else {
+        let Err(err) = ImageRef::check(r.image) else {
             continue;
         };
         let node = related_nodes
@@ -414,7 +422,7 @@ fn related_images(s: &Subject, out: &mut Vec<Diagnostic>) {
                 format!(
                     "package {} bundle {} relatedImages[{i}].image: invalid image pull spec {}: {err}",
                     go_quote(s.p.name),
-                    s.q,
+                    s.q(),
                     go_quote(r.image)
                 ),
             ),
@@ -424,12 +432,12 @@ fn related_images(s: &Subject, out: &mut Vec<Diagnostic>) {
 
 /// FBC028 (listed in a channel); for a listed bundle, FBC052 (an image or an `olm.bundle.object`).
 fn in_a_channel(s: &Subject, out: &mut Vec<Diagnostic>) {
-    let (b, q, pkg) = (s.b, &s.q, s.p.name);
+    let (b, q, pkg) = (s.b, s.q(), s.p.name);
     if s.p.idx.channels_listing(b.name).is_empty() {
         out.push(
             s.diag(
                 c::BUNDLE_NOT_IN_CHANNEL,
-                s.name_at.clone(),
+                s.name_at(),
                 format!(
                     "bundle {q} is listed in no channel of package {}",
                     go_quote(pkg)
@@ -453,7 +461,7 @@ fn in_a_channel(s: &Subject, out: &mut Vec<Diagnostic>) {
         out.push(
             s.diag(
                 c::NO_IMAGE,
-                s.at.clone(),
+                s.at(),
                 format!("bundle {q} has no image and no olm.bundle.object properties"),
             )
             .with_hint("set `image:` to the bundle image's pull spec")
