@@ -157,7 +157,7 @@ impl Catalog {
         f.hash = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
         f.format = format;
         f.clean = !diags.iter().any(|d| d.severity == Severity::Error);
-        f.checked = checked.map(Arc::new);
+        f.checked = Some(Arc::new(checked));
         f.overlay = Some(text.into());
         self.diagnostics.retain(|d| d.location.file != rel);
         self.diagnostics.extend(diags);

@@ -109,18 +109,15 @@ pub struct Checked {
 
 impl Checked {
     /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from) and
-    /// keeps the text of their retyped scalars. Always `Some`: an empty verdict still says the
-    /// file's nodes have neither (see [`Checked::has_retyped`]).
-    pub(super) fn from_load<'n>(
-        bytes: &[u8],
-        nodes: impl Iterator<Item = &'n Node>,
-    ) -> Option<Checked> {
+    /// keeps the text of their retyped scalars. An empty verdict still says the file's nodes have
+    /// neither (see [`Checked::has_retyped`]).
+    pub(super) fn from_load<'n>(bytes: &[u8], nodes: impl Iterator<Item = &'n Node>) -> Checked {
         let (mut ranges, mut retyped) = (Vec::new(), Vec::new());
         for n in nodes {
             deferred_ranges(n, &mut ranges, &mut retyped);
         }
         if ranges.is_empty() && retyped.is_empty() {
-            return Some(Checked::default());
+            return Checked::default();
         }
         let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
         ranges.sort_unstable();
@@ -138,7 +135,7 @@ impl Checked {
                 Some((start, len, t.into()))
             })
             .collect();
-        Some(Checked { found, texts })
+        Checked { found, texts }
     }
 
     /// Whether any node the load read from the file is a retyped scalar ([`Node::is_retyped_scalar`]):

@@ -154,8 +154,10 @@ pub(super) fn read_file(
     }
     file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
     if options.check_payloads {
-        file.checked =
-            Checked::from_load(&bytes, with_meta.iter().map(|(d, _)| &d.node)).map(Arc::new);
+        file.checked = Some(Arc::new(Checked::from_load(
+            &bytes,
+            with_meta.iter().map(|(d, _)| &d.node),
+        )));
     }
     FileResult {
         file,
