@@ -6,7 +6,7 @@ use clap::Args;
 use serde_json::Value;
 
 use super::{Output, exit};
-use fbc_core::catalog::{Catalog, Keep, LoadOptions, Severity};
+use fbc_core::catalog::{Catalog, Severity};
 use fbc_core::graph::listing;
 
 #[derive(Debug, Args)]
@@ -26,17 +26,7 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs) -> i32 {
-    // Packages and channels need no bundle's properties: the catalog is read in outline, which
-    // finds the same load problems. A channel's entries show bundles' versions: read whole.
-    let keep = if args.channel.is_none() {
-        Keep::Outline
-    } else {
-        Keep::All
-    };
-    let options = LoadOptions {
-        keep,
-        ..LoadOptions::default()
-    };
+    let options = listing::load_options(args.channel.is_some());
     let opened = super::open::locate(&args.dir, &args.images).and_then(|l| l.load_with(&options));
     let catalog = match opened {
         Ok(c) => c,

@@ -8,7 +8,7 @@ use crate::output::{
     self, DiffResult, ListResult, OperatorProblems, RenderResult, RepoCheckResult, RepoSummary,
     UpgradePathResult, ValidateResult,
 };
-use fbc_core::catalog::{Catalog, Keep, LoadOptions, Severity, load_with};
+use fbc_core::catalog::{Catalog, LoadOptions, Severity, load_with};
 use fbc_core::graph::listing;
 use fbc_core::graph::query::UpgradeQuery;
 use fbc_core::template::{OpmChoice, OpmVersion, Sources};
@@ -34,16 +34,7 @@ pub fn load(dir: &Path, check_payloads: bool) -> Result<Catalog, ToolError> {
 /// `list`.
 pub fn list(roots: &Roots, args: ListArgs) -> Result<ListResult, ToolError> {
     let dir = roots.resolve(&args.path)?;
-    // Packages and channels need no bundle's properties: read in outline, as `fbc-edit list` does.
-    let keep = if args.channel.is_none() {
-        Keep::Outline
-    } else {
-        Keep::All
-    };
-    let options = LoadOptions {
-        keep,
-        ..Default::default()
-    };
+    let options = listing::load_options(args.channel.is_some());
     let catalog = load_with(&dir, &options)
         .map_err(|e| ToolError::refused(format!("cannot open catalog {e}")))?;
     let listed = match (&args.package, &args.channel) {

@@ -6,7 +6,17 @@ use serde_json::{Value, json};
 
 use crate::catalog::lifecycle::Lifecycle;
 use crate::catalog::model::{Bundle, Channel, Package};
-use crate::catalog::{Catalog, PackageIndex};
+use crate::catalog::{Catalog, Keep, LoadOptions, PackageIndex};
+
+/// How to load a catalog for a listing: packages and channels need no bundle's properties, so
+/// the catalog is read in outline ([`Keep::Outline`]), which finds the same load problems; a
+/// channel's entries show bundles' versions, so for them (`entries`) it is read whole.
+pub fn load_options(entries: bool) -> LoadOptions {
+    LoadOptions {
+        keep: if entries { Keep::All } else { Keep::Outline },
+        ..LoadOptions::default()
+    }
+}
 
 /// A package or channel asked for that the catalog does not have.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
