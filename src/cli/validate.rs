@@ -10,7 +10,6 @@ use fbc_core::catalog::{Diagnostic, Severity};
 use fbc_core::guard::{
     self,
     dir::{DirError, Kind, MAX_REPOSITORY_ENTRIES},
-    file::Within,
 };
 use fbc_core::text::plural;
 use fbc_core::validate::{self, codes, profile};
@@ -301,11 +300,7 @@ fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
 /// The immediate subdirectories of `dir` (links and hidden ones left out), sorted: `dir` listed
 /// within `max` entries, more being an error found before the rest is read.
 fn subdirectories(dir: &Path, max: usize) -> Result<Vec<PathBuf>, DirError> {
-    let within = Within::new(dir).map_err(|source| DirError::Io {
-        dir: dir.to_path_buf(),
-        source,
-    })?;
-    let mut out: Vec<PathBuf> = guard::dir::list(dir, &within, max)?
+    let mut out: Vec<PathBuf> = guard::dir::list_own(dir, max)?
         .into_iter()
         .filter(|e| !e.link && e.kind == Kind::Dir)
         .filter(|e| !e.name.to_string_lossy().starts_with('.'))

@@ -99,6 +99,27 @@ pub fn list(dir: &Path, within: &Within, max: usize) -> Result<Vec<Entry>, DirEr
     Ok(out)
 }
 
+/// [`list`] with links judged against `dir` itself: a directory read on its own, with no wider
+/// root.
+pub fn list_own(dir: &Path, max: usize) -> Result<Vec<Entry>, DirError> {
+    let within = Within::new(dir).map_err(|source| DirError::Io {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
+    list(dir, &within, max)
+}
+
+/// The names of `dir`'s entries of `kind` that are not links themselves (and are UTF-8), sorted:
+/// [`list_own`] within `max` entries.
+pub fn names_of(dir: &Path, max: usize, kind: Kind) -> Result<Vec<String>, DirError> {
+    // Sorted by name as bytes, which for UTF-8 names is their order as strings.
+    Ok(list_own(dir, max)?
+        .into_iter()
+        .filter(|e| !e.link && e.kind == kind)
+        .filter_map(|e| e.name.into_string().ok())
+        .collect())
+}
+
 fn kind_of(ft: fs::FileType) -> Kind {
     if ft.is_file() {
         Kind::File

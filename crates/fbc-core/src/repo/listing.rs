@@ -10,7 +10,6 @@ use std::path::Path;
 use crate::catalog::codes::repo as c;
 use crate::catalog::{Diagnostic, Location};
 use crate::guard::dir::{self, DirError, Kind, MAX_OPERATOR_ENTRIES, MAX_REPOSITORY_ENTRIES};
-use crate::guard::file::Within;
 use crate::template::files;
 
 /// The names of the directories in the repository directory `dir` (`operators/`, `catalogs/`,
@@ -33,20 +32,11 @@ pub(super) fn template_files(dir: &Path) -> Result<Vec<String>, DirError> {
 }
 
 /// The names of `dir`'s entries of `kind` that are no links (and are UTF-8), sorted: at most
-/// `max` entries listed.
+/// `max` entries listed; none when `dir` cannot be read.
 fn names(dir: &Path, max: usize, kind: Kind) -> Result<Vec<String>, DirError> {
-    let Ok(within) = Within::new(dir) else {
-        return Ok(Vec::new());
-    };
-    match dir::list(dir, &within, max) {
-        // Sorted by name as bytes, which for UTF-8 names is their order as strings.
-        Ok(entries) => Ok(entries
-            .into_iter()
-            .filter(|e| !e.link && e.kind == kind)
-            .filter_map(|e| e.name.into_string().ok())
-            .collect()),
+    match dir::names_of(dir, max, kind) {
         Err(DirError::Io { .. }) => Ok(Vec::new()),
-        Err(e) => Err(e),
+        r => r,
     }
 }
 

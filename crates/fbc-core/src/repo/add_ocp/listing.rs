@@ -7,21 +7,11 @@ use std::path::Path;
 
 use super::{AddOcpError, OcpVersion, Refusal};
 use crate::guard::dir::{self, DirError, Kind, MAX_REPOSITORY_ENTRIES};
-use crate::guard::file::Within;
 use crate::guard::path::{Root, plain_name};
 
 /// The most entries an operator's catalog directory (`catalogs/<ocp>/<op>/`, one `catalog.yaml`
 /// or a few files) is listed with.
 pub(super) const MAX_CATALOG_ENTRIES: usize = 10_000;
-
-/// The entries of `dir` within `max`, sorted by name; links are judged against `dir` itself.
-fn entries(dir: &Path, max: usize) -> Result<Vec<dir::Entry>, DirError> {
-    let within = Within::new(dir).map_err(|source| DirError::Io {
-        dir: dir.to_path_buf(),
-        source,
-    })?;
-    dir::list(dir, &within, max)
-}
 
 /// The catalog versions under `root/catalogs/` (directories named `vX.Y`, links passed over),
 /// sorted.
@@ -30,17 +20,13 @@ pub(super) fn catalog_versions(root: &Path) -> Result<Vec<OcpVersion>, AddOcpErr
 }
 
 fn catalog_versions_within(root: &Path, max: usize) -> Result<Vec<OcpVersion>, AddOcpError> {
-    let listed = entries(&root.join("catalogs"), max).map_err(|e| match e {
+    let names = dir::names_of(&root.join("catalogs"), max, Kind::Dir).map_err(|e| match e {
         DirError::Io { .. } => AddOcpError::NoCatalogs {
             root: root.display().to_string(),
         },
         e => AddOcpError::Listing(e),
     })?;
-    let mut out: Vec<OcpVersion> = listed
-        .into_iter()
-        .filter(|e| !e.link && e.kind == Kind::Dir)
-        .filter_map(|e| OcpVersion::parse(e.name.to_str()?))
-        .collect();
+    let mut out: Vec<OcpVersion> = names.iter().filter_map(|n| OcpVersion::parse(n)).collect();
     out.sort();
     out.dedup();
     Ok(out)
@@ -53,18 +39,15 @@ pub(super) fn subdirectories(dir: &Path) -> Result<Vec<String>, AddOcpError> {
 }
 
 fn subdirectories_within(dir: &Path, max: usize) -> Result<Vec<String>, AddOcpError> {
-    let listed = entries(dir, max).map_err(|e| match e {
+    let names = dir::names_of(dir, max, Kind::Dir).map_err(|e| match e {
         DirError::Io { source, .. } => AddOcpError::Read {
             path: dir.display().to_string(),
             source,
         },
         e => AddOcpError::Listing(e),
     })?;
-    // Sorted by name as bytes, which for UTF-8 names is their order as strings.
-    Ok(listed
+    Ok(names
         .into_iter()
-        .filter(|e| !e.link && e.kind == Kind::Dir)
-        .filter_map(|e| e.name.into_string().ok())
         .filter(|n| plain_name(n).is_ok())
         .collect())
 }
@@ -76,7 +59,7 @@ pub(super) fn catalog_files(root: &Root, rel: &str) -> Result<Vec<String>, Refus
 }
 
 fn catalog_files_within(root: &Root, rel: &str, max: usize) -> Result<Vec<String>, Refusal> {
-    let listed = entries(&root.path().join(rel), max).map_err(|e| match e {
+    let listed = dir::list_own(&root.path().join(rel), max).map_err(|e| match e {
         DirError::Io { source, .. } => Refusal::Io {
             file: rel.to_string(),
             why: source,
