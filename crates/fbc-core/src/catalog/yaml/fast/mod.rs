@@ -57,9 +57,7 @@ fn read_or_line(
     }
     let mut s = Scanner {
         text,
-        // The file's bytes up to the document's end: a read past it is a line end.
         b: &text.as_bytes()[..chunk.end],
-        end: chunk.end,
         file,
         i: chunk.start,
         line: chunk.line,
@@ -83,9 +81,8 @@ fn read_or_line(
 
 struct Scanner<'t> {
     text: &'t str,
+    /// The file's bytes up to the end of the document (a read past them is a line end).
     b: &'t [u8],
-    /// End of the document's bytes.
-    end: usize,
     file: u32,
     /// The reading position, on line `line`, which starts at byte `line_start` and ends at byte
     /// `line_end` (its `\n`, or the end of the document): found once per line, as every step on the
@@ -173,26 +170,26 @@ impl Scanner<'_> {
 
     /// Moves to the start of the next line.
     fn next_line(&mut self) {
-        self.i = (self.line_end + 1).min(self.end);
+        self.i = (self.line_end + 1).min(self.b.len());
         self.line += 1;
         self.line_start = self.i;
         self.ascii_to.set(self.i);
-        self.line_end = line_end(self.b, self.i, self.end);
+        self.line_end = line_end(self.b, self.i, self.b.len());
     }
 
     /// At the start of a line: skips blank and comment lines and stops at the content of the next
     /// line, giving its indentation (`None` at the end of the document).
     fn next_content_line(&mut self) -> R<Option<usize>> {
         loop {
-            if self.i >= self.end {
+            if self.i >= self.b.len() {
                 return Ok(None);
             }
-            let j = spaces_end(self.b, self.i, self.end);
+            let j = spaces_end(self.b, self.i, self.b.len());
             match self.at(j) {
                 b'\n' | b'#' => self.next_line(),
                 _ => {
                     let indent = j - self.line_start;
-                    let rest = &self.b[j..self.end];
+                    let rest = &self.b[j..self.b.len()];
                     if indent == 0
                         && (rest.starts_with(b"...") || rest.starts_with(b"---") || rest[0] == b'%')
                     {
@@ -209,7 +206,7 @@ impl Scanner<'_> {
     /// line with content and records its indentation in `next`.
     fn finish_line(&mut self) -> R<()> {
         let spaces = self.i;
-        self.i = spaces_end(self.b, self.i, self.end);
+        self.i = spaces_end(self.b, self.i, self.b.len());
         match self.at(self.i) {
             b'\n' => {}
             b'#' if self.i > spaces || self.b[self.i - 1] == b' ' => {}
@@ -294,7 +291,7 @@ impl Scanner<'_> {
     }
 
     fn skip_spaces(&mut self) {
-        self.i = spaces_end(self.b, self.i, self.end);
+        self.i = spaces_end(self.b, self.i, self.b.len());
     }
 
     /// The indentation of the current line: its spaces from its start, up to its end.

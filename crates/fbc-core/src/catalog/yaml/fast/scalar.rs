@@ -58,7 +58,7 @@ impl Scanner<'_> {
                 let n = self.indentation();
                 let spaces = (self.line_start + n < self.eol()).then_some(n);
                 match spaces {
-                    _ if self.i >= self.end => return Err(Decline),
+                    _ if self.i >= self.b.len() => return Err(Decline),
                     None if blanks == usize::MAX => return Err(Decline),
                     None => blanks += 1,
                     Some(n) => {
@@ -102,7 +102,7 @@ impl Scanner<'_> {
         self.i = end;
         // The full reader's range runs on over the spaces and comment that end the line.
         let mut span_end = end;
-        while self.at(span_end) == b' ' && span_end < self.end {
+        while self.at(span_end) == b' ' && span_end < self.b.len() {
             span_end += 1;
         }
         if self.at(span_end) == b'#' && span_end > end {
@@ -136,7 +136,7 @@ impl Scanner<'_> {
         let mut blanks = 0;
         loop {
             self.next_line();
-            if self.i >= self.end {
+            if self.i >= self.b.len() {
                 break;
             }
             let eol = self.eol();
@@ -197,7 +197,7 @@ impl Scanner<'_> {
         let mut content_end = body_start;
         let mut trailing_blank = false;
         loop {
-            if self.i >= self.end {
+            if self.i >= self.b.len() {
                 self.next = None;
                 break;
             }
