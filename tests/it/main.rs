@@ -64,6 +64,7 @@ mod tui_olm;
 mod tui_pane;
 mod tui_repo;
 mod tui_review;
+mod tui_review_mode;
 mod tui_theme;
 mod untrusted;
 mod untrusted_links;

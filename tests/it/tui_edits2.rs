@@ -5,14 +5,10 @@
 
 use crate::common;
 use common::screen;
-use common::{demo, demo_copy, press, tui_model as model};
+use common::{demo, demo_copy, press, selected, tui_model as model};
 
 use fbc_core::edit::Edit;
 use fbc_edit::tui::app::{Dialog, Model};
-
-fn selected(m: &Model) -> Vec<String> {
-    m.loaded().unwrap().selected().to_vec()
-}
 
 fn status(m: &Model) -> String {
     m.status.clone().unwrap_or_default()

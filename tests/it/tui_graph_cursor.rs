@@ -2,7 +2,7 @@
 //! acting on its entry, following the tree) and the filter that applies while it is typed.
 
 use crate::common;
-use common::{copy_dir, screen};
+use common::{copy_dir, screen, selected};
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,10 +53,6 @@ fn press(m: &mut Model, keys: &str) {
             fbc_edit::tui::effects::press(m, ev);
         }
     }
-}
-
-fn selected(m: &Model) -> Vec<String> {
-    m.loaded().unwrap().selected().to_vec()
 }
 
 /// The entry under the graph cursor.

@@ -6,7 +6,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use common::screen;
+use common::{screen, selected};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use fbc_core::catalog::Progress;
 use fbc_edit::tui::app::{Action, Dialog, Model, Pane};
@@ -64,10 +64,6 @@ fn chars(m: &mut Model, keys: &str) {
     for c in keys.chars().filter(|c| *c != ' ') {
         press_key(m, ev(KeyCode::Char(c)));
     }
-}
-
-fn selected(m: &Model) -> Vec<String> {
-    m.loaded().unwrap().selected().to_vec()
 }
 
 fn mouse(m: &mut Model, kind: MouseEventKind, column: u16, row: u16) {

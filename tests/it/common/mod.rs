@@ -108,6 +108,11 @@ pub fn demo_copy() -> tempfile::TempDir {
 
 /// The TUI's model with the catalog in `dir` loaded, as the runtime has it once loading is done.
 #[allow(dead_code)]
+/// The path of names selected in the tree (package, channel, bundle).
+pub fn selected(m: &fbc_edit::tui::app::Model) -> Vec<String> {
+    m.loaded().unwrap().selected().to_vec()
+}
+
 pub fn tui_model(dir: &Path) -> fbc_edit::tui::app::Model {
     let mut m = fbc_edit::tui::app::Model::new(
         dir.to_path_buf(),
