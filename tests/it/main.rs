@@ -65,6 +65,7 @@ mod tui_pane;
 mod tui_repo;
 mod tui_review;
 mod tui_review_mode;
+mod tui_save;
 mod tui_theme;
 mod untrusted;
 mod untrusted_links;
