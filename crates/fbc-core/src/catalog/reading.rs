@@ -129,7 +129,9 @@ pub(super) fn read_file(
     if options.keep == Keep::All {
         file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
     }
-    let text = match std::str::from_utf8(&bytes) {
+    // The quick check first (files are almost always UTF-8); the standard library's says where a
+    // file is not.
+    let text = match simdutf8::basic::from_utf8(&bytes).or_else(|_| std::str::from_utf8(&bytes)) {
         Ok(t) => t,
         Err(e) => {
             diagnostics.push(encoding_error(&f.rel, &bytes, e.valid_up_to()));
