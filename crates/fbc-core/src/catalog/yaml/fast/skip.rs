@@ -11,9 +11,13 @@
 //! literal block scalars (`|`, `|-`, `|+`) after a key. Each check mirrors the one of the scanner
 //! it stands for (named beside it); what a line could be read another way is handed back.
 
-use super::bytes::{colon_or_hash, line_end, spaces_end};
+mod lines;
+
+use lines::{Key, Lines, marker, plain_start};
+
+use super::bytes::{colon_or_hash, spaces_end};
 use super::scalar::escapes;
-use super::{MAX_DEPTH, MAX_KEY, R, Scanner};
+use super::{MAX_DEPTH, R, Scanner};
 use crate::catalog::node::{Kind, Node, Pos, Style, ThinVec};
 
 /// Where the scanner stands after a collection, as it would after reading it: at the content of the
@@ -34,144 +38,8 @@ enum Frame {
     Seq(usize),
 }
 
-/// What a line's content at a position is, as a key.
-enum Key {
-    /// A plain key whose `:` is at this byte.
-    At(usize),
-    /// A plain scalar with no `:` ending a key: it ends (trailing spaces and comment left out) at
-    /// this byte.
-    Not(usize),
-}
-
 /// A hand-back: the skipper cannot prove the scanner reads the rest as it does.
 struct Doubt;
-
-/// A line-by-line reader over the document's bytes `b`, on line `line` (bytes `start..end`).
-struct Lines<'b> {
-    b: &'b [u8],
-    line: u32,
-    start: usize,
-    end: usize,
-}
-
-impl Lines<'_> {
-    fn at(&self, i: usize) -> u8 {
-        self.b.get(i).copied().unwrap_or(b'\n')
-    }
-
-    /// As [`Scanner::is_dash`].
-    fn is_dash(&self, i: usize) -> bool {
-        self.at(i) == b'-' && matches!(self.at(i + 1), b' ' | b'\n')
-    }
-
-    /// As [`Scanner::next_line`].
-    fn next_line(&mut self) {
-        let i = (self.end + 1).min(self.b.len());
-        self.line += 1;
-        self.start = i;
-        self.end = line_end(self.b, i, self.b.len());
-    }
-
-    /// As [`Scanner::next_content_line`] (whose declines are doubts): at the start of a line, skips
-    /// blank and comment lines and gives the indentation of the next line with content.
-    fn content(&mut self) -> Result<Option<usize>, Doubt> {
-        loop {
-            if self.start >= self.b.len() {
-                return Ok(None);
-            }
-            let j = spaces_end(self.b, self.start, self.end);
-            match self.at(j) {
-                b'\n' | b'#' => self.next_line(),
-                _ => {
-                    let n = j - self.start;
-                    if n == 0 && marker(&self.b[j..]) {
-                        return Err(Doubt);
-                    }
-                    return Ok(Some(n));
-                }
-            }
-        }
-    }
-
-    /// The plain scalar at `v` on the current line, as [`Scanner::find_plain_extent`] reads it
-    /// after its first byte: its `:` when one followed by a space or the line end makes it a key,
-    /// else its end with trailing spaces and comment left out.
-    fn plain(&self, v: usize) -> Key {
-        let line = &self.b[v..self.end];
-        let mut from = 1;
-        let stop = loop {
-            let Some(p) = line.get(from..).and_then(colon_or_hash) else {
-                break line.len();
-            };
-            let p = from + p;
-            if line[p] == b':' && line.get(p + 1).is_none_or(|&b| b == b' ') {
-                return Key::At(v + p);
-            }
-            if line[p] == b'#' && line[p - 1] == b' ' {
-                break p;
-            }
-            from = p + 1;
-        };
-        let trimmed = line[..stop]
-            .iter()
-            .rposition(|&b| b != b' ')
-            .map_or(0, |p| p + 1);
-        Key::Not(v + trimmed)
-    }
-
-    /// A key at `p` the scanner reads as one ([`Scanner::key`]): plain, starting with a letter or
-    /// digit (so neither an indicator, a merge key nor a non-finite number), no space before its
-    /// `:`, not too long; or a plain scalar that is no key.
-    fn key(&self, p: usize) -> Result<Key, Doubt> {
-        if !self.at(p).is_ascii_alphanumeric() {
-            return Err(Doubt);
-        }
-        let key = self.plain(p);
-        if let Key::At(colon) = key
-            && (self.b[colon - 1] == b' ' || colon - p > MAX_KEY)
-        {
-            return Err(Doubt);
-        }
-        Ok(key)
-    }
-}
-
-/// Whether a line starting at column 0 with `rest` is one the scanner stops at
-/// ([`Scanner::next_content_line`]): a document marker or a directive.
-fn marker(rest: &[u8]) -> bool {
-    rest.starts_with(b"...") || rest.starts_with(b"---") || rest.first() == Some(&b'%')
-}
-
-/// Whether a plain scalar starting with `c` is one the scanner reads without doubt: not an
-/// indicator ([`Scanner::find_plain_extent`]), and not `.`, `+` or `-`, which start the non-finite
-/// numbers the scanner declines.
-fn plain_start(c: u8) -> bool {
-    !matches!(
-        c,
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-            | b'.'
-            | b'+'
-            | b' '
-            | b'\n'
-    )
-}
 
 /// The most collections the skipper holds open: the scanner's depth stays below its limit.
 const FRAMES: usize = 48;
@@ -339,7 +207,7 @@ impl Skip<'_, '_> {
                     return Err(Doubt);
                 }
                 self.end = v + 2;
-                self.scalar_done(m)
+                self.scalar_done()
             }
             c if plain_start(c) => match self.l.plain(v) {
                 Key::Not(end) => self.plain_end(end, m),
@@ -356,20 +224,27 @@ impl Skip<'_, '_> {
         self.end = end;
         let l = &mut self.l;
         if l.at(spaces_end(l.b, end, l.end)) == b'#' {
-            return self.scalar_done(indent);
+            return self.scalar_done();
         }
-        loop {
+        let next = loop {
             l.next_line();
             if l.start >= l.b.len() {
-                break;
+                break None;
             }
             let n = spaces_end(l.b, l.start, l.end) - l.start;
             if l.start + n == l.end {
                 continue;
             }
             let piece = &l.b[l.start + n..l.end];
-            if n <= indent || piece[0] == b'#' {
-                break;
+            if piece[0] == b'#' {
+                break l.content()?;
+            }
+            if n <= indent {
+                // The line with content after the scalar, as [`Lines::content`] finds it.
+                if n == 0 && marker(piece) {
+                    return Err(Doubt);
+                }
+                break Some(n);
             }
             // A line going on: no `: `, ` #` nor `:` at its end, which the scanner declines.
             let mut from = 0;
@@ -383,23 +258,15 @@ impl Skip<'_, '_> {
             }
             let trimmed = piece.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
             self.end = l.start + n + trimmed;
-        }
-        let next = l.content()?;
-        if next.is_some_and(|n| n > indent) {
-            return Err(Doubt);
-        }
+        };
         Ok(After::Next(next))
     }
 
-    /// After a scalar ending its line: the next line with content, which must not be deeper than
-    /// the collection at column `indent` ([`Scanner::inline_value`]).
-    fn scalar_done(&mut self, indent: usize) -> Result<After, Doubt> {
+    /// After a scalar ending its line: the next line with content. One deeper than the collection
+    /// holding the scalar, which the scanner declines, is a doubt for the loop of [`Skip::run`].
+    fn scalar_done(&mut self) -> Result<After, Doubt> {
         self.l.next_line();
-        let next = self.l.content()?;
-        if next.is_some_and(|n| n > indent) {
-            return Err(Doubt);
-        }
-        Ok(After::Next(next))
+        Ok(After::Next(self.l.content()?))
     }
 
     /// A quoted scalar opening at `v`, in a collection at column `indent`, as [`Scanner::quoted`]
@@ -458,7 +325,7 @@ impl Skip<'_, '_> {
             b'#' if e > close => l.end,
             _ => return Err(Doubt),
         };
-        self.scalar_done(indent)
+        self.scalar_done()
     }
 
     /// Where a scalar quoted with `q` closes on the reader's line, searching from byte `from`
@@ -601,186 +468,8 @@ impl Scanner<'_> {
     }
 }
 
-/// What the skipper did on the current thread, and a check of each collection it skips against
-/// the scanner's own reading.
 #[cfg(test)]
-pub(super) mod stats {
-    use super::{Landing, Scanner};
-    use crate::catalog::node::{Kind, Node, Pos};
-    use std::cell::Cell;
-
-    thread_local! {
-        static SKIPPED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
-        static READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
-    }
-
-    /// The collections (and their bytes) skipped, and those handed back and read, so far on this
-    /// thread.
-    pub(in super::super) fn counts() -> ((usize, usize), (usize, usize)) {
-        (SKIPPED.get(), READ.get())
-    }
-
-    fn add(cell: &'static std::thread::LocalKey<Cell<(usize, usize)>>, node: &Node) {
-        let bytes = (node.pos().end - node.pos().start) as usize;
-        cell.with(|c| c.set((c.get().0 + 1, c.get().1 + bytes)));
-    }
-
-    pub(super) fn handed_back(node: &Result<Node, super::super::Decline>) {
-        if let Ok(n) = node
-            && matches!(n.kind, Kind::Seq(_) | Kind::Map(_))
-        {
-            add(&READ, n);
-        }
-    }
-
-    /// Reads the collection the skipper skipped as the scanner does, from the same place, and
-    /// fails unless the scanner gives the same node and lands at the same place.
-    pub(super) fn check(s: &mut Scanner, indent: usize, at: Pos, node: &Node, landing: Landing) {
-        let text = &s.text[s.i..s.b.len()];
-        let theirs = s
-            .value_below(indent, at)
-            .unwrap_or_else(|_| panic!("skipped what the scanner declines:\n{text}"));
-        let same_kind = matches!(
-            (&theirs.kind, &node.kind),
-            (Kind::Seq(_), Kind::Seq(_)) | (Kind::Map(_), Kind::Map(_))
-        );
-        assert!(
-            same_kind && theirs.pos() == node.pos() && theirs.style() == node.style(),
-            "skipped {node:?}, the scanner read {theirs:?}:\n{text}"
-        );
-        let stands = Landing {
-            i: s.i,
-            line: s.line,
-            line_start: s.line_start,
-            line_end: s.line_end,
-            next: s.next,
-        };
-        assert_eq!(stands, landing, "skipped to another place:\n{text}");
-        assert_eq!(s.ascii_to.get(), s.line_start, "{text}");
-        add(&SKIPPED, node);
-    }
-}
+pub(super) mod stats;
 
 #[cfg(test)]
-mod tests {
-    use super::stats::counts;
-    use crate::catalog::yaml::fast::tests::check_text;
-    use crate::catalog::yaml::{Keep, split_documents};
-
-    /// Whether an outline read of the one document `text` skips a dropped collection (each skip is
-    /// checked against the scanner's own reading by [`super::stats::check`]), and whether the
-    /// document is read at all; the read is also checked against the full reader's.
-    fn skips(text: &str) -> (bool, bool) {
-        let chunk = split_documents(text, 0, 1).0[0];
-        let before = counts().0.0;
-        let read = super::super::read(text, chunk, 0, &mut Default::default(), Keep::Outline);
-        let skipped = counts().0.0 > before;
-        check_text(text, "skip");
-        (skipped, read.is_some())
-    }
-
-    const BUNDLE: &str = "\
-schema: olm.bundle
-name: foo.v1.0.0
-properties:
-- type: olm.gvk
-  value:
-    group: x.example.com
-    kind: X
-    version: v1
-- type: olm.package
-  value:
-    packageName: foo
-    version: 1.0.0
-- type: olm.csv.metadata
-  value:
-    annotations:
-      alm-examples: |-
-        [
-          {\"kind\": \"X\"}
-
-        ]
-      containerImage: quay.io/foo@sha256:abc
-      description: '[{\"a\": 1}]'
-      operators.openshift.io/valid-subscription: '[\"OpenShift Platform Plus\", \"Red
-        Hat Advanced Cluster Management\"]'
-    description: A long plain description that the writer folded over
-      two lines.
-    keywords: []
-    links:
-    - name: Docs
-      url: https://example.com/docs # a comment
-    maturity: stable   
-    installModes:
-      - supported: true
-        type: OwnNamespace
-    provider: {}
-    notes: \"with \\\"escapes\\\" \\u00e9 and a line\\
-      broken\"
-    more: |2-
-          indented
-    empty:
-relatedImages:
-- image: quay.io/foo@sha256:abc
-  name: ''
-package: foo
-";
-
-    #[test]
-    fn a_bundle_s_properties_and_related_images_are_skipped() {
-        assert_eq!(skips(BUNDLE), (true, true));
-        let before = counts().0;
-        check_text(BUNDLE, "bundle");
-        assert_eq!(
-            counts().0.0,
-            before.0 + 2,
-            "both dropped collections skipped"
-        );
-        // At the end of the document, indented, with a key at the key's column after it.
-        for text in [
-            "properties:\n- type: a\n  value: 1",
-            "properties:\n  - type: a\n  # c\n\n",
-            "properties:\n  a:\n  - x\nname: n\n",
-            "properties:\n- a:\n  b: c\n",
-            "properties:\n- type: a\n  value:\n- type: b\n",
-            "properties:\n- 'quoted item'   # c\n- plain item\n  runs on\n- x\n",
-            "properties:\n  k: |\n    text\nnext: 1\n",
-        ] {
-            assert_eq!(skips(text), (true, true), "{text:?}");
-        }
-    }
-
-    #[test]
-    fn what_the_skipper_cannot_prove_is_handed_back() {
-        let long = format!("properties:\n- {}: 1\n", "k".repeat(1001));
-        let cases: &[(&str, bool)] = &[
-            // Declined by the scanner: non-finite numbers, indentation between levels, a deeper
-            // line after a scalar, blank lines after a literal block, flow content, `- []`.
-            ("properties:\n- type: a\n  value:\n    x: .inf\n", false),
-            ("properties:\n- -.Inf\n", false),
-            ("properties:\n- type: a\n value: b\n", false),
-            ("properties:\n- type: a\n    value: b\n", false),
-            (
-                "properties:\n- type: a\n  value:\n      x: 1\n    y: 2\n",
-                false,
-            ),
-            ("properties:\n  a: |\n    x\n\n  b: 1\n", false),
-            ("properties:\n- type: a\n  value: {a: b}\n", false),
-            ("properties:\n- []\n", false),
-            ("properties:\n- type: a\n  value: 'x'#c\n", false),
-            ("properties:\n- type : a\n", false),
-            (&long, false),
-            // Read by the scanner, in ways the skipper leaves to it: quoted keys, a scalar on the
-            // line after its key, empty items, keys that start with other bytes, `.`.
-            ("properties:\n- 'type': a\n", true),
-            ("properties:\n- type:\n    olm.gvk\n", true),
-            ("properties:\n-\n- x\n", true),
-            ("properties:\n- _type: a\n", true),
-            ("properties:\n- type: .x\n", true),
-            ("properties:\n  a: |\n    x \n", false),
-        ];
-        for &(text, read) in cases {
-            assert_eq!(skips(text), (false, read), "{text:?}");
-        }
-    }
-}
+mod tests;

@@ -548,7 +548,7 @@ proptest! {
         props in skipper_tree(),
         images in skipper_tree(),
         edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(vec![
-            " ", "  ", "\n", "\n  ", ":", ": ", "- ", "#", " #", "'", "\"", "|", "[]", ".inf", "\\", "---", "x",
+            " ", "  ", "\n", "\n  ", ":", ": ", "- ", "#", " #", "'", "\"", "|", "[]", ".inf", "\\", "---", "\n...", "\n%", "x",
         ]), any::<bool>()), 1..4),
     ) {
         let mut text = skipper_doc(&props, &images);
