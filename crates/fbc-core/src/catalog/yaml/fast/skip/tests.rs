@@ -106,6 +106,8 @@ fn what_the_skipper_cannot_prove_is_handed_back() {
         ("properties:\n- []\n", false),
         ("properties:\n- type: a\n  value: 'x'#c\n", false),
         ("properties:\n- a\n...\n", false),
+        ("properties:\n- 'a'\n...\n", false),
+        ("properties:\n- a:\n%x\n", false),
         ("properties:\n- a\n  b\n%x\n", false),
         ("properties:\n- type : a\n", false),
         (&long, false),
