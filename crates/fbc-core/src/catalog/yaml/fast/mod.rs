@@ -7,6 +7,7 @@
 
 mod bytes;
 mod scalar;
+mod skip;
 
 use bytes::{colon_or_hash, line_end, spaces_end, unusual_and_ascii};
 
@@ -397,6 +398,15 @@ impl Scanner<'_> {
         }
         let at = self.pos(colon, colon);
         self.finish_line()?;
+        if self.dropping && self.depth == 1 {
+            return self.dropped_block(indent, at);
+        }
+        self.value_below(indent, at)
+    }
+
+    /// The value of a key whose `:` is at `at`, in a mapping at column `indent`, with nothing after
+    /// it on its line: what the next line with content (the position) starts, or empty.
+    fn value_below(&mut self, indent: usize, at: Pos) -> R<Node> {
         match self.next {
             Some(n) if n > indent && (self.is_dash() || self.key_ahead()?) => self.block_node(n),
             Some(n) if n > indent => self.inline_value(indent),

@@ -10,7 +10,11 @@ impl Scanner<'_> {
     /// Where a quoted scalar opened with `q` closes on the current line, searching from byte `from`:
     /// just after its closing quote.
     pub(super) fn close_on_line(&self, q: u8, from: usize) -> Option<usize> {
-        let eol = self.eol();
+        self.close_on_line_from(q, from, self.eol())
+    }
+
+    /// [`Scanner::close_on_line`] on the line that ends at byte `eol`.
+    pub(super) fn close_on_line_from(&self, q: u8, from: usize, eol: usize) -> Option<usize> {
         let mut k = from;
         while k < eol {
             let p = k + memchr::memchr2(q, b'\\', &self.b[k..eol])?;
@@ -309,7 +313,7 @@ fn unescape(body: &str) -> R<Cow<'_, str>> {
 
 /// Each character of the double-quoted `body` with its escapes read, to `push`; or a decline for
 /// escapes this reader leaves to the full one.
-fn escapes(body: &str, mut push: impl FnMut(char)) -> R<()> {
+pub(super) fn escapes(body: &str, mut push: impl FnMut(char)) -> R<()> {
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {

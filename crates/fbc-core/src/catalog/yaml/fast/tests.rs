@@ -84,7 +84,7 @@ fn exact(a: &Node, b: &Node, path: &str) -> Result<(), TestCaseError> {
 }
 
 /// Checks every document of `text`; gives how many the quick reader took and how many there were.
-fn check_text(text: &str, name: &str) -> (usize, usize) {
+pub(super) fn check_text(text: &str, name: &str) -> (usize, usize) {
     let (chunks, _) = split_documents(text, 0, 1);
     let mut taken = 0;
     for c in &chunks {
@@ -180,6 +180,16 @@ fn every_yaml_file_of_the_test_data_reads_the_same() {
     eprintln!(
         "quick reader against full reader: {taken} of {total} documents taken, {} files",
         files.len()
+    );
+    let ((skipped, skipped_bytes), (read, read_bytes)) = super::skip::stats::counts();
+    eprintln!(
+        "dropped collections skipped: {skipped} ({skipped_bytes} bytes), handed back and read: {read} ({read_bytes} bytes)"
+    );
+    // The skipper is there to be used: it skips nearly all the bytes of the collections an outline
+    // drops (in the test data, all but a few shapes written to be handed back).
+    assert!(
+        skipped > 0 && skipped_bytes >= (skipped_bytes + read_bytes) / 10 * 9,
+        "skipped {skipped} collections ({skipped_bytes} bytes), read {read} ({read_bytes} bytes)"
     );
     // The quick reader is there to be used: most documents take it (the hand-written catalogs of
     // `testdata/` use flow mappings, which it leaves to the full reader; real catalogs do not).
@@ -323,6 +333,172 @@ fn nest(v: &str) -> String {
     }
 }
 
+/// A tree of the YAML the skipper reads: a value after `key:` or `- `.
+#[derive(Debug, Clone)]
+enum Tree {
+    /// A scalar on the line (empty: nothing after the key or dash); its lines after the first are
+    /// indented from the collection's column.
+    Leaf(String),
+    /// A literal block scalar: its header and lines, indented two from the collection's column.
+    Literal(String, Vec<String>),
+    /// A mapping indented this much from its key.
+    Map(usize, Vec<(String, Tree)>),
+    /// A sequence, at its key's column (or two deeper).
+    Seq(bool, Vec<Tree>),
+}
+
+/// Scalars the skipper must read or hand back right: comments, trailing spaces, non-finite and
+/// other words a plain scalar cannot start with, quotes closing on the line or not, escapes.
+fn skipper_leaf() -> impl Strategy<Value = String> {
+    prop_oneof![
+        16 => "[a-z][a-z0-9./:-]{0,12}",
+        1 => prop::sample::select(vec![
+            ".inf", "-.Inf", "+.inf", ".NaN", "-x", ".x", "+1", "a #c", "a   ", "a b  # c", "a#b",
+            "'q'", "'q''s' # c", "'q'x", "'q'#c", "'q'  ", "\"a\\\"b\"", "\"bad\\q\"", "\"x\"  ",
+            "\"\\u00e9\"", "[]", "{}", "[] ", "[ ]", "[a]", "a: b", "a:", "~", "é", "", "&a x", "*a",
+            "! x", "|x", ">", "@x", "`x", "%x", "?x", "? x", ":x", "'runs\n  on'", "'runs\n\n  on'",
+            "'runs\non'", "\"runs \\\n  on\"", "\"runs \\\n\n  on\"", "\"runs \\  \n  on\"",
+            "\"a\\qb\n  c\"", "\"esc\n  \\x4\"", "plain\n  runs on", "plain\n  runs: on",
+            "plain\n  runs #on", "plain\n  runs:", "plain\n\n  after blank", "plain\n  # c\n  x",
+            "plain\n  -x", "plain\n---", "plain\n...", "'a'\n  b",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+fn skipper_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        40 => "[a-z][a-z0-9./-]{0,8}",
+        2 => prop::sample::select(vec![
+            "'k k'", "\"k\"", "k ", "<<", ".inf", "-k", "_k", "k#x", "k #x", "k:x", "é", "1",
+            "~", "?k", "- k",
+        ])
+        .prop_map(str::to_string),
+        1 => Just("k".repeat(1000)),
+        1 => Just("k".repeat(1001)),
+    ]
+}
+
+fn skipper_tree() -> impl Strategy<Value = Tree> {
+    let header = prop::sample::select(vec![
+        "|", "|-", "|+", "|2-", "|-1", "|9", "| # c", "|  ", "|-+", "|0",
+    ]);
+    let line = prop::sample::select(vec![
+        "text",
+        "text",
+        "text",
+        "  deeper",
+        "",
+        "  ",
+        "      ",
+        "# not a comment",
+        "trail ",
+        "a: b",
+    ]);
+    let leaf = prop_oneof![
+        8 => skipper_leaf().prop_map(Tree::Leaf),
+        1 => (header, prop::collection::vec(line, 0..4)).prop_map(|(h, b)| {
+            Tree::Literal(h.to_string(), b.into_iter().map(str::to_string).collect())
+        }),
+    ];
+    leaf.prop_recursive(5, 64, 4, |inner| {
+        prop_oneof![
+            (
+                1usize..=4,
+                prop::collection::vec((skipper_key(), inner.clone()), 1..4)
+            )
+                .prop_map(|(step, es)| Tree::Map(step, es)),
+            (any::<bool>(), prop::collection::vec(inner, 1..4))
+                .prop_map(|(indentless, items)| Tree::Seq(indentless, items)),
+        ]
+    })
+}
+
+/// Writes `tree` after a `key:` or `-` at column `col`.
+fn write_after(tree: &Tree, col: usize, out: &mut String) {
+    let pad = |n: usize| " ".repeat(n);
+    match tree {
+        Tree::Leaf(s) if s.is_empty() => out.push('\n'),
+        Tree::Leaf(s) => {
+            out.push(' ');
+            out.push_str(&s.replace('\n', &format!("\n{}", pad(col))));
+            out.push('\n');
+        }
+        Tree::Literal(header, lines) => {
+            out.push_str(&format!(" {header}\n"));
+            for l in lines {
+                if !l.is_empty() {
+                    out.push_str(&pad(col + 2));
+                }
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        Tree::Map(step, entries) => {
+            out.push('\n');
+            write_map(entries, col + step, out);
+        }
+        Tree::Seq(indentless, items) => {
+            out.push('\n');
+            write_seq(items, if *indentless { col } else { col + 2 }, out);
+        }
+    }
+}
+
+fn write_map(entries: &[(String, Tree)], col: usize, out: &mut String) {
+    for (k, v) in entries {
+        out.push_str(&format!("{}{k}:", " ".repeat(col)));
+        write_after(v, col, out);
+    }
+}
+
+fn write_seq(items: &[Tree], col: usize, out: &mut String) {
+    for item in items {
+        out.push_str(&format!("{}-", " ".repeat(col)));
+        match item {
+            // A mapping item starts on the dash's line.
+            Tree::Map(_, entries) => {
+                let (k, v) = &entries[0];
+                out.push_str(&format!(" {k}:"));
+                write_after(v, col + 2, out);
+                write_map(&entries[1..], col + 2, out);
+            }
+            other => write_after(other, col, out),
+        }
+    }
+}
+
+/// A bundle whose properties and related images are `props` and `images`.
+fn skipper_doc(props: &Tree, images: &Tree) -> String {
+    let mut out = String::from("schema: olm.bundle\nname: a.v1\nproperties:");
+    write_after(props, 0, &mut out);
+    out.push_str("relatedImages:");
+    write_after(images, 0, &mut out);
+    out.push_str("package: a\n");
+    out
+}
+
+/// The generated bundles exercise both sides of the skipper: many of their collections are
+/// skipped (and checked), many handed back.
+#[test]
+fn generated_bundles_are_skipped_and_handed_back() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = (skipper_tree(), skipper_tree());
+    let (skipped, read) = super::skip::stats::counts();
+    for _ in 0..512 {
+        let (props, images) = strategy.new_tree(&mut runner).expect("a tree").current();
+        check_text(&skipper_doc(&props, &images), "bundle");
+    }
+    let (skipped_after, read_after) = super::skip::stats::counts();
+    let (skipped, read) = (skipped_after.0 - skipped.0, read_after.0 - read.0);
+    eprintln!("generated bundles: {skipped} collections skipped, {read} handed back and read");
+    assert!(
+        skipped >= 100 && read >= 100,
+        "skipped {skipped}, read {read}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -356,6 +532,44 @@ proptest! {
             }
         }
         check_text(&text, "mutated");
+    }
+
+    /// Bundles whose dropped collections hold what the skipper must tell apart; every collection
+    /// it skips is read again by the scanner and must come out the same
+    /// ([`super::skip::stats::check`]).
+    #[test]
+    fn generated_bundles_read_the_same(props in skipper_tree(), images in skipper_tree()) {
+        check_text(&skipper_doc(&props, &images), "bundle");
+    }
+
+    /// The same, with indentation, line breaks, comments and indicators put in or taken out.
+    #[test]
+    fn mutated_bundles_read_the_same(
+        props in skipper_tree(),
+        images in skipper_tree(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(vec![
+            " ", "  ", "\n", "\n  ", ":", ": ", "- ", "#", " #", "'", "\"", "|", "[]", ".inf", "\\", "---", "\n...", "\n%", "x",
+        ]), any::<bool>()), 1..4),
+    ) {
+        let mut text = skipper_doc(&props, &images);
+        // Edits fall in the collections, after the first two lines.
+        let head = "schema: olm.bundle\nname: a.v1\n".len();
+        for (at, piece, delete) in edits {
+            let mut i = head + at.index(text.len() - head + 1);
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            if delete && i < text.len() {
+                let mut j = i + 1;
+                while !text.is_char_boundary(j) {
+                    j += 1;
+                }
+                text.replace_range(i..j, "");
+            } else {
+                text.insert_str(i, piece);
+            }
+        }
+        check_text(&text, "mutated bundle");
     }
 
     #[test]

@@ -1,0 +1,126 @@
+//! Skips proved right and hand-backs of the skipper.
+
+use super::stats::counts;
+use crate::catalog::yaml::fast::tests::check_text;
+use crate::catalog::yaml::{Keep, split_documents};
+
+/// Whether an outline read of the one document `text` skips a dropped collection (each skip is
+/// checked against the scanner's own reading by [`super::stats::check`]), and whether the
+/// document is read at all; the read is also checked against the full reader's.
+fn skips(text: &str) -> (bool, bool) {
+    let chunk = split_documents(text, 0, 1).0[0];
+    let before = counts().0.0;
+    let read = super::super::read(text, chunk, 0, &mut Default::default(), Keep::Outline);
+    let skipped = counts().0.0 > before;
+    check_text(text, "skip");
+    (skipped, read.is_some())
+}
+
+const BUNDLE: &str = "\
+schema: olm.bundle
+name: foo.v1.0.0
+properties:
+- type: olm.gvk
+  value:
+    group: x.example.com
+    kind: X
+    version: v1
+- type: olm.package
+  value:
+    packageName: foo
+    version: 1.0.0
+- type: olm.csv.metadata
+  value:
+    annotations:
+      alm-examples: |-
+        [
+          {\"kind\": \"X\"}
+
+        ]
+      containerImage: quay.io/foo@sha256:abc
+      description: '[{\"a\": 1}]'
+      operators.openshift.io/valid-subscription: '[\"OpenShift Platform Plus\", \"Red
+        Hat Advanced Cluster Management\"]'
+    description: A long plain description that the writer folded over
+      two lines.
+    keywords: []
+    links:
+    - name: Docs
+      url: https://example.com/docs # a comment
+    maturity: stable   
+    installModes:
+      - supported: true
+        type: OwnNamespace
+    provider: {}
+    notes: \"with \\\"escapes\\\" \\u00e9 and a line\\
+      broken\"
+    more: |2-
+          indented
+    empty:
+relatedImages:
+- image: quay.io/foo@sha256:abc
+  name: ''
+package: foo
+";
+
+#[test]
+fn a_bundle_s_properties_and_related_images_are_skipped() {
+    assert_eq!(skips(BUNDLE), (true, true));
+    let before = counts().0;
+    check_text(BUNDLE, "bundle");
+    assert_eq!(
+        counts().0.0,
+        before.0 + 2,
+        "both dropped collections skipped"
+    );
+    // At the end of the document, indented, with a key at the key's column after it.
+    for text in [
+        "properties:\n- type: a\n  value: 1",
+        "properties:\n  - type: a\n  # c\n\n",
+        "properties:\n  a:\n  - x\nname: n\n",
+        "properties:\n- a:\n  b: c\n",
+        "properties:\n- type: a\n  value:\n- type: b\n",
+        "properties:\n- 'quoted item'   # c\n- plain item\n  runs on\n- x\n",
+        "properties:\n  k: |\n    text\nnext: 1\n",
+    ] {
+        assert_eq!(skips(text), (true, true), "{text:?}");
+    }
+}
+
+#[test]
+fn what_the_skipper_cannot_prove_is_handed_back() {
+    let long = format!("properties:\n- {}: 1\n", "k".repeat(1001));
+    let cases: &[(&str, bool)] = &[
+        // Declined by the scanner: non-finite numbers, indentation between levels, a deeper
+        // line after a scalar, blank lines after a literal block, flow content, `- []`.
+        ("properties:\n- type: a\n  value:\n    x: .inf\n", false),
+        ("properties:\n- -.Inf\n", false),
+        ("properties:\n- type: a\n value: b\n", false),
+        ("properties:\n- type: a\n    value: b\n", false),
+        (
+            "properties:\n- type: a\n  value:\n      x: 1\n    y: 2\n",
+            false,
+        ),
+        ("properties:\n  a: |\n    x\n\n  b: 1\n", false),
+        ("properties:\n- type: a\n  value: {a: b}\n", false),
+        ("properties:\n- []\n", false),
+        ("properties:\n- type: a\n  value: 'x'#c\n", false),
+        ("properties:\n- a\n...\n", false),
+        ("properties:\n- 'a'\n...\n", false),
+        ("properties:\n- a:\n%x\n", false),
+        ("properties:\n- a\n  b\n%x\n", false),
+        ("properties:\n- type : a\n", false),
+        (&long, false),
+        // Read by the scanner, in ways the skipper leaves to it: quoted keys, a scalar on the
+        // line after its key, empty items, keys that start with other bytes, `.`.
+        ("properties:\n- 'type': a\n", true),
+        ("properties:\n- type:\n    olm.gvk\n", true),
+        ("properties:\n-\n- x\n", true),
+        ("properties:\n- _type: a\n", true),
+        ("properties:\n- type: .x\n", true),
+        ("properties:\n  a: |\n    x \n", false),
+    ];
+    for &(text, read) in cases {
+        assert_eq!(skips(text), (false, read), "{text:?}");
+    }
+}
