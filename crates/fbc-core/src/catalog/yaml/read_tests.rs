@@ -210,3 +210,14 @@ fn positions_are_bytes_with_non_ascii_text() {
     let x = n.get("k").unwrap();
     assert_eq!(&text[x.pos().start as usize..x.pos().end as usize], "x");
 }
+
+/// A block sequence at its key's column whose first item is empty, with a comment after its dash,
+/// starts at that dash, as the quick reader has it (the comment was taken for the item's text).
+#[test]
+fn a_sequence_whose_first_item_is_a_comment_starts_at_its_dash() {
+    let text = "a: 1\nb:\n- # a note\n- x\n";
+    let (chunks, _) = split_documents(text, 0, 1);
+    let doc = parse_chunk_full(text, chunks[0], 0).unwrap();
+    let b = doc.node.get("b").unwrap().pos();
+    assert_eq!((b.start, b.line, b.col), (8, 3, 1));
+}

@@ -80,13 +80,12 @@ pub fn dash_before(text: &str, pos: usize) -> Option<usize> {
     loop {
         let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
         let mut seg = &text[line_start..end];
-        // A comment runs from a `#` at the start of the line or after a blank to the end of the line;
-        // only the part of a line before `pos` is looked at on the item's own line.
-        if end != pos
-            && let Some(h) = seg
-                .char_indices()
-                .find(|&(i, c)| c == '#' && (i == 0 || seg[..i].ends_with([' ', '\t'])))
-                .map(|(i, _)| i)
+        // A comment runs from a `#` at the start of the line or after a blank to the end of the line,
+        // on the item's own line too: an empty item (`- # note`) starts after its comment.
+        if let Some(h) = seg
+            .char_indices()
+            .find(|&(i, c)| c == '#' && (i == 0 || seg[..i].ends_with([' ', '\t'])))
+            .map(|(i, _)| i)
         {
             seg = &seg[..h];
         }
@@ -106,6 +105,22 @@ pub fn dash_before(text: &str, pos: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_dash_of_an_item_is_found_over_blanks_and_comments() {
+        let text = "b:\n- x\n-   # a note\n- # another\n  y\n";
+        // `x`, on its dash's line.
+        assert_eq!(dash_before(text, 5), Some(3));
+        // An empty item, placed after the comment ending its dash's line.
+        let eol = text.find("note").unwrap() + 4;
+        assert_eq!(dash_before(text, eol), Some(7));
+        // An item on the line after its dash and a comment.
+        assert_eq!(
+            dash_before(text, text.find('y').unwrap()),
+            Some(text.find("- #").unwrap())
+        );
+        assert_eq!(dash_before(text, 1), None);
+    }
 
     #[test]
     fn splits_like_opm() {
