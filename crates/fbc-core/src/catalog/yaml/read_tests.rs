@@ -221,3 +221,30 @@ fn a_sequence_whose_first_item_is_a_comment_starts_at_its_dash() {
     let b = doc.node.get("b").unwrap().pos();
     assert_eq!((b.start, b.line, b.col), (8, 3, 1));
 }
+
+/// The same with the quick reader first: it leaves such a scalar to the full reader rather than
+/// read the string as running on over the marker.
+#[test]
+fn a_document_marker_inside_a_quoted_scalar_is_an_error_whichever_reader_tries_first() {
+    for marker in ["...", "---"] {
+        let text = format!("a: 1\nb: 'runs\n{marker}\n  on'\n");
+        let err = parse_chunk(
+            &text,
+            Chunk {
+                start: 0,
+                end: text.len(),
+                line: 1,
+            },
+            0,
+        )
+        .err()
+        .expect("refused");
+        assert_eq!(
+            (err.line, err.message.as_str()),
+            (
+                2,
+                "while scanning a quoted scalar, found unexpected document indicator"
+            )
+        );
+    }
+}

@@ -65,6 +65,13 @@ impl Scanner<'_> {
                     _ if self.i >= self.b.len() => return Err(Decline),
                     None if blanks == usize::MAX => return Err(Decline),
                     None => blanks += 1,
+                    // A document marker at the start of a line ends a quoted scalar in error.
+                    Some(0)
+                        if self.b[self.i..].starts_with(b"...")
+                            || self.b[self.i..].starts_with(b"---") =>
+                    {
+                        return Err(Decline);
+                    }
                     Some(n) => {
                         from = self.i + n;
                         break;
