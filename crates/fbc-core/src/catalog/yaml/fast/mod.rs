@@ -468,27 +468,7 @@ impl Scanner<'_> {
     fn find_plain_extent(&self) -> R<Extent> {
         let start = self.i;
         let c = self.at(start);
-        let indicator = matches!(
-            c,
-            b'-' | b'?'
-                | b':'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'#'
-                | b'&'
-                | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'\''
-                | b'"'
-                | b'%'
-                | b'@'
-                | b'`'
-        );
+        let indicator = is_indicator(c);
         if c == b'\n'
             || (indicator && (!matches!(c, b'-' | b'?' | b':') || self.blank_at(start + 1)))
         {
@@ -557,6 +537,32 @@ impl Scanner<'_> {
             &mut self.sharing,
         ))
     }
+}
+
+/// Whether a plain scalar cannot start with `c`, a YAML indicator (`-`, `?` and `:` can when a
+/// blank does not follow).
+fn is_indicator(c: u8) -> bool {
+    matches!(
+        c,
+        b'-' | b'?'
+            | b':'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'#'
+            | b'&'
+            | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'\''
+            | b'"'
+            | b'%'
+            | b'@'
+            | b'`'
+    )
 }
 
 /// The value of an empty plain scalar after a key's `:` at `at`: just after it, on its column.

@@ -499,6 +499,25 @@ fn generated_bundles_are_skipped_and_handed_back() {
     );
 }
 
+/// Puts each piece in at, or takes the character there out of, `text` after byte `head`.
+fn edit(text: &mut String, head: usize, edits: &[(prop::sample::Index, &str, bool)]) {
+    for (at, piece, delete) in edits {
+        let mut i = head + at.index(text.len() - head + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        if *delete && i < text.len() {
+            let mut j = i + 1;
+            while !text.is_char_boundary(j) {
+                j += 1;
+            }
+            text.replace_range(i..j, "");
+        } else {
+            text.insert_str(i, piece);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -516,21 +535,7 @@ proptest! {
         ]), any::<bool>()), 1..4),
     ) {
         let mut text = if d.contains('\n') { d } else { format!("k: {d}\n") };
-        for (at, piece, delete) in edits {
-            let mut i = at.index(text.len() + 1);
-            while !text.is_char_boundary(i) {
-                i -= 1;
-            }
-            if delete && i < text.len() {
-                let mut j = i + 1;
-                while !text.is_char_boundary(j) {
-                    j += 1;
-                }
-                text.replace_range(i..j, "");
-            } else {
-                text.insert_str(i, piece);
-            }
-        }
+        edit(&mut text, 0, &edits);
         check_text(&text, "mutated");
     }
 
@@ -553,22 +558,7 @@ proptest! {
     ) {
         let mut text = skipper_doc(&props, &images);
         // Edits fall in the collections, after the first two lines.
-        let head = "schema: olm.bundle\nname: a.v1\n".len();
-        for (at, piece, delete) in edits {
-            let mut i = head + at.index(text.len() - head + 1);
-            while !text.is_char_boundary(i) {
-                i -= 1;
-            }
-            if delete && i < text.len() {
-                let mut j = i + 1;
-                while !text.is_char_boundary(j) {
-                    j += 1;
-                }
-                text.replace_range(i..j, "");
-            } else {
-                text.insert_str(i, piece);
-            }
-        }
+        edit(&mut text, "schema: olm.bundle\nname: a.v1\n".len(), &edits);
         check_text(&text, "mutated bundle");
     }
 

@@ -1,7 +1,7 @@
 //! The lines the skipper reads, and what their content is, each as the scanner finds it.
 
-use super::super::MAX_KEY;
 use super::super::bytes::{colon_or_hash, line_end, spaces_end};
+use super::super::{MAX_KEY, is_indicator};
 use super::Doubt;
 
 /// What a line's content at a position is, as a key.
@@ -113,29 +113,5 @@ pub(super) fn marker(rest: &[u8]) -> bool {
 /// indicator ([`Scanner::find_plain_extent`](super::super::Scanner::find_plain_extent)), and not `.`, `+` or `-`, which start the non-finite
 /// numbers the scanner declines.
 pub(super) fn plain_start(c: u8) -> bool {
-    !matches!(
-        c,
-        b'-' | b'?'
-            | b':'
-            | b','
-            | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'#'
-            | b'&'
-            | b'*'
-            | b'!'
-            | b'|'
-            | b'>'
-            | b'\''
-            | b'"'
-            | b'%'
-            | b'@'
-            | b'`'
-            | b'.'
-            | b'+'
-            | b' '
-            | b'\n'
-    )
+    !is_indicator(c) && !matches!(c, b'.' | b'+' | b' ' | b'\n')
 }
