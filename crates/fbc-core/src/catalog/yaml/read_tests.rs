@@ -248,3 +248,25 @@ fn a_document_marker_inside_a_quoted_scalar_is_an_error_whichever_reader_tries_f
         );
     }
 }
+
+/// A chain of sequence items each holding a mapping nests two levels a line: read past the quick
+/// reader's depth, it goes to the full reader, which refuses it at its own limit, rather than
+/// running the reader out of stack.
+#[test]
+fn a_deep_chain_of_items_is_refused_not_a_crash() {
+    let mut text = String::from("a:\n");
+    for i in 0..3000 {
+        text.push_str(&" ".repeat(2 * i));
+        text.push_str("- k:\n");
+    }
+    let chunk = Chunk {
+        start: 0,
+        end: text.len(),
+        line: 1,
+    };
+    let err = parse_chunk(&text, chunk, 0).err().expect("refused");
+    assert_eq!(
+        (err.line, err.message.as_str()),
+        (129, "document nested deeper than 256 levels")
+    );
+}

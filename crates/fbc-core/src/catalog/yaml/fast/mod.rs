@@ -224,15 +224,23 @@ impl Scanner<'_> {
 
     /// A block collection whose first line has content at `indent` (the position).
     fn block_node(&mut self, indent: usize) -> R<Node> {
+        self.deeper(|s| {
+            if s.is_dash() {
+                s.sequence(indent)
+            } else {
+                s.mapping(indent)
+            }
+        })
+    }
+
+    /// Reads a collection one level deeper, or declines past [`MAX_DEPTH`]: every way into a
+    /// collection goes through here, so no document nests the reader deeper than that.
+    fn deeper(&mut self, read: impl FnOnce(&mut Self) -> R<Node>) -> R<Node> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(Decline);
         }
-        let node = if self.is_dash() {
-            self.sequence(indent)
-        } else {
-            self.mapping(indent)
-        };
+        let node = read(self);
         self.depth -= 1;
         node
     }
@@ -282,10 +290,7 @@ impl Scanner<'_> {
             _ if self.is_dash() => Err(Decline),
             _ if self.key_ahead()? => {
                 let col = self.i - self.line_start;
-                self.depth += 1;
-                let map = self.mapping(col);
-                self.depth -= 1;
-                map
+                self.deeper(|s| s.mapping(col))
             }
             _ => self.inline_value(indent),
         }
@@ -410,12 +415,7 @@ impl Scanner<'_> {
         match self.next {
             Some(n) if n > indent && (self.is_dash() || self.key_ahead()?) => self.block_node(n),
             Some(n) if n > indent => self.inline_value(indent),
-            Some(n) if n == indent && self.is_dash() => {
-                self.depth += 1;
-                let seq = self.sequence(n);
-                self.depth -= 1;
-                seq
-            }
+            Some(n) if n == indent && self.is_dash() => self.deeper(|s| s.sequence(n)),
             _ => Ok(empty_after(at)),
         }
     }
