@@ -58,6 +58,31 @@ pub(super) fn colon_or_hash(hay: &[u8]) -> Option<usize> {
     p.map(|p| i + p)
 }
 
+/// Where the plain scalar that `line` (the rest of a line) starts with ends, looking from its
+/// second byte: at the first `:` followed by a space or the line's end, which makes it a key
+/// (`true`); else before the first ` #` or the line's end, trailing spaces left out.
+pub(super) fn plain_end(line: &[u8]) -> (usize, bool) {
+    let mut from = 1;
+    let stop = loop {
+        let Some(p) = line.get(from..).and_then(colon_or_hash) else {
+            break line.len();
+        };
+        let p = from + p;
+        if line[p] == b':' && line.get(p + 1).is_none_or(|&b| b == b' ') {
+            return (p, true);
+        }
+        if line[p] == b'#' && line[p - 1] == b' ' {
+            break p;
+        }
+        from = p + 1;
+    };
+    let trimmed = line[..stop]
+        .iter()
+        .rposition(|&b| b != b' ')
+        .map_or(0, |p| p + 1);
+    (trimmed, false)
+}
+
 /// Whether the document has control characters (tabs and carriage returns included) or byte order
 /// marks, which the full reader treats specially; and whether it is all ASCII, so that a column is
 /// a count of bytes.

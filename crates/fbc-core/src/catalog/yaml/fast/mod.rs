@@ -9,7 +9,7 @@ mod bytes;
 mod scalar;
 mod skip;
 
-use bytes::{colon_or_hash, line_end, spaces_end, unusual_and_ascii};
+use bytes::{line_end, plain_end, spaces_end, unusual_and_ascii};
 
 use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
@@ -474,26 +474,8 @@ impl Scanner<'_> {
         {
             return Err(Decline);
         }
-        let line = &self.b[start..self.eol()];
-        let mut from = 1;
-        let stop = loop {
-            let Some(p) = colon_or_hash(&line[from..]) else {
-                break line.len();
-            };
-            let p = from + p;
-            if line[p] == b':' && line.get(p + 1).is_none_or(|&b| b == b' ') {
-                return Ok((start + p, Some(start + p)));
-            }
-            if line[p] == b'#' && line[p - 1] == b' ' {
-                break p;
-            }
-            from = p + 1;
-        };
-        let trimmed = line[..stop]
-            .iter()
-            .rposition(|&b| b != b' ')
-            .map_or(0, |p| p + 1);
-        Ok((start + trimmed, None))
+        let (end, key) = plain_end(&self.b[start..self.eol()]);
+        Ok((start + end, key.then_some(start + end)))
     }
 
     /// The node of the plain scalar at bytes `start..end` of the current line.

@@ -5,7 +5,8 @@
 
 use proptest::prelude::*;
 
-use super::{colon_or_hash, read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
+use super::bytes::colon_or_hash;
+use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
 use crate::catalog::node::{Entry, Kind, Node, ThinVec};
 use crate::catalog::yaml::{Keep, OUTLINE_DROPS, parse_chunk_full, split_documents};
 

@@ -1,6 +1,6 @@
 //! The lines the skipper reads, and what their content is, each as the scanner finds it.
 
-use super::super::bytes::{colon_or_hash, line_end, spaces_end};
+use super::super::bytes::{line_end, plain_end, spaces_end};
 use super::super::{MAX_KEY, is_indicator};
 use super::Doubt;
 
@@ -64,26 +64,10 @@ impl Lines<'_> {
     /// after its first byte: its `:` when one followed by a space or the line end makes it a key,
     /// else its end with trailing spaces and comment left out.
     pub(super) fn plain(&self, v: usize) -> Key {
-        let line = &self.b[v..self.end];
-        let mut from = 1;
-        let stop = loop {
-            let Some(p) = line.get(from..).and_then(colon_or_hash) else {
-                break line.len();
-            };
-            let p = from + p;
-            if line[p] == b':' && line.get(p + 1).is_none_or(|&b| b == b' ') {
-                return Key::At(v + p);
-            }
-            if line[p] == b'#' && line[p - 1] == b' ' {
-                break p;
-            }
-            from = p + 1;
-        };
-        let trimmed = line[..stop]
-            .iter()
-            .rposition(|&b| b != b' ')
-            .map_or(0, |p| p + 1);
-        Key::Not(v + trimmed)
+        match plain_end(&self.b[v..self.end]) {
+            (colon, true) => Key::At(v + colon),
+            (end, false) => Key::Not(v + end),
+        }
     }
 
     /// A key at `p` the scanner reads as one ([`Scanner::key`](super::super::Scanner::key)): plain, starting with a letter or
