@@ -6,6 +6,7 @@ pub mod commit;
 pub mod decode;
 pub mod diagnostic;
 pub mod emit;
+pub mod gotypes;
 pub mod image_ref;
 pub mod index;
 pub mod json;
