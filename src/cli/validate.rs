@@ -148,9 +148,11 @@ fn check(
     ocp: Option<(u32, u32)>,
 ) -> Result<validate::Report, i32> {
     // Problems in an image's catalog are named after the image, not the cache directory.
-    // Every payload is checked: decoded as it is read, so no file is read twice.
+    // Every payload is checked: decoded as it is read, so no file is read twice. What validation
+    // only checks is checked as it is read, and not kept.
     let options = fbc_core::catalog::LoadOptions {
         check_payloads: true,
+        keep: fbc_core::catalog::yaml::Keep::Checked,
         ..Default::default()
     };
     let catalog = super::open::locate(cat_dir, &args.images)

@@ -169,4 +169,3 @@ pub fn field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str,
         .find(|(n, _)| n.len() == k.len() && n.as_bytes().first() == k.first() && *n == key)
         .or_else(|| st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key)))
 }
-

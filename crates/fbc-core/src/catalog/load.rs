@@ -50,8 +50,9 @@ pub struct LoadOptions {
     pub check_payloads: bool,
     /// How much of each document to keep. [`Keep::Outline`] is for a command that only lists the
     /// catalog's objects (`list`): it leaves out bundles' properties and related images, most of
-    /// a catalog's bytes, and finds the same problems. A catalog loaded so is never written
-    /// ([`Catalog::is_outline`]).
+    /// a catalog's bytes, and finds the same problems. [`Keep::Checked`] is for a command that only
+    /// validates (`validate`): it leaves out what a validation only checks, once checked. A catalog
+    /// loaded either way is never written ([`Catalog::is_outline`]).
     pub keep: Keep,
 }
 
@@ -131,7 +132,7 @@ pub fn load_with(root: &Path, options: &LoadOptions) -> Result<Catalog, LoadErro
     };
 
     let mut catalog = assemble(root, results, diagnostics);
-    catalog.outline = options.keep == Keep::Outline;
+    catalog.outline = options.keep != Keep::All;
     seen.sort_unstable();
     catalog.walked = Some(seen);
     Ok(catalog)

@@ -208,8 +208,8 @@ impl Catalog {
         }
     }
 
-    /// Whether the catalog was loaded as an outline ([`yaml::Keep::Outline`]): values were left
-    /// out of it, so a save refuses it.
+    /// Whether the catalog was loaded as an outline ([`yaml::Keep::Outline`] or
+    /// [`yaml::Keep::Checked`]): values were left out of it, so a save refuses it.
     pub fn is_outline(&self) -> bool {
         self.outline
     }

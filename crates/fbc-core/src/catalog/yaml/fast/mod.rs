@@ -14,6 +14,8 @@ use bytes::{line_end, plain_end, spaces_end, unusual_and_ascii};
 use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
 use super::yaml11::{self, Plain};
+use crate::catalog::gotypes::{PROP_CSV_METADATA, Ty};
+use crate::catalog::model::property_type;
 use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style, ThinVec};
 
 /// The document is not one this reader handles.
@@ -71,6 +73,10 @@ fn read_or_line(
         depth: 0,
         outline: keep == Keep::Outline,
         dropping: false,
+        checked: keep == Keep::Checked,
+        in_properties: false,
+        property_list: false,
+        typed: None,
         entries: Vec::new(),
         items: Vec::new(),
         sharing: std::mem::take(sharing),
@@ -108,6 +114,15 @@ struct Scanner<'t> {
     outline: bool,
     /// Reading the value of such a key: what lies below it is read but not kept.
     dropping: bool,
+    /// A read that keeps what a validation reads ([`Keep::Checked`]): the value of an
+    /// `olm.csv.metadata` property is checked against opm's struct and, when it passes, not kept.
+    checked: bool,
+    /// Reading the value of the document's `properties` key, and that value is a sequence (whose
+    /// items are the properties).
+    in_properties: bool,
+    property_list: bool,
+    /// The type the next value read after a key must have, to be checked rather than kept.
+    typed: Option<&'static Ty>,
     /// The entries and items of the collections being read, innermost last: a collection takes
     /// its own off the top when it ends, in one allocation of exactly its size.
     entries: Vec<Entry>,
@@ -247,6 +262,9 @@ impl Scanner<'_> {
 
     /// A block sequence whose dashes sit at column `indent`.
     fn sequence(&mut self, indent: usize) -> R<Node> {
+        if self.in_properties && self.depth == 2 {
+            self.property_list = true;
+        }
         let first = self.pos(self.i, self.i);
         let mark = self.items.len();
         let mut end;
@@ -319,9 +337,20 @@ impl Scanner<'_> {
             if drop {
                 self.dropping = true;
             }
+            let properties = self.checked && self.depth == 1 && key.as_str() == Some("properties");
+            if properties {
+                self.in_properties = true;
+            }
+            if self.property_list && self.depth == 3 {
+                self.typed = self.checked_type(mark, &key);
+            }
             let value = self.value_after_key(indent, colon);
             if drop {
                 self.dropping = false;
+            }
+            if properties {
+                self.in_properties = false;
+                self.property_list = false;
             }
             let value = value?;
             end = value.pos().end.max(key.pos().end);
@@ -341,6 +370,21 @@ impl Scanner<'_> {
             Pos { end, ..first },
             Style::Block,
         ))
+    }
+
+    /// The type the value of `key` is checked against rather than kept, in an item of the
+    /// document's `properties` (a property) whose entries start at `mark`: that of an
+    /// `olm.csv.metadata` property's `value`, when only its `type` comes before it (and, as
+    /// [`Scanner::dropped_block`] sees, nothing after it).
+    fn checked_type(&self, mark: usize, key: &Node) -> Option<&'static Ty> {
+        static CSV_METADATA: Ty = Ty::Struct(&PROP_CSV_METADATA);
+        let [first] = &self.entries[mark..] else {
+            return None;
+        };
+        (key.as_str() == Some("value")
+            && first.key_str() == "type"
+            && first.value.as_str() == Some(property_type::CSV_METADATA))
+        .then_some(&CSV_METADATA)
     }
 
     /// Whether the current line, from the position, is `key:` followed by a space or the line end.
@@ -397,14 +441,15 @@ impl Scanner<'_> {
 
     /// The value after the `:` at byte `colon` of a key in a mapping at column `indent`.
     fn value_after_key(&mut self, indent: usize, colon: usize) -> R<Node> {
+        let typed = self.typed.take();
         self.skip_spaces();
         if !matches!(self.at(self.i), b'\n' | b'#') {
             return self.inline_value(indent);
         }
         let at = self.pos(colon, colon);
         self.finish_line()?;
-        if self.dropping && self.depth == 1 {
-            return self.dropped_block(indent, at);
+        if self.dropping && self.depth == 1 || typed.is_some() {
+            return self.dropped_block(indent, at, typed);
         }
         self.value_below(indent, at)
     }

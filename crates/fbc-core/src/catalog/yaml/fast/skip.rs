@@ -10,6 +10,14 @@
 //! scalars with any spaces and comment after them, `[]` and `{}` ending a line after a key, and
 //! literal block scalars (`|`, `|-`, `|+`) after a key. Each check mirrors the one of the scanner
 //! it stands for (named beside it); what a line could be read another way is handed back.
+//!
+//! A checked read ([`Keep::Checked`](super::super::read::Keep::Checked)) has it pass over an
+//! `olm.csv.metadata` property's value the same way, and also prove what a validation would find
+//! in it: that each value is of the type opm's struct gives its key (Go's `encoding/json`: a field
+//! by name, else by name in any case), that no plain scalar is one YAML 1.1 reads as a number or as
+//! a boolean written otherwise than `true`/`false`, and that no key is `olm.substitutesFor`. Each
+//! of these is a doubt, as a number where a string belongs: the scanner then reads the value and
+//! validation reports it.
 
 mod lines;
 
@@ -17,8 +25,11 @@ use lines::{Key, Lines, marker, plain_start};
 
 use super::bytes::{colon_or_hash, spaces_end};
 use super::scalar::escapes;
+use super::yaml11::{self, Plain};
 use super::{MAX_DEPTH, R, Scanner};
+use crate::catalog::gotypes::{Ty, field};
 use crate::catalog::node::{Kind, Node, Pos, Style, ThinVec};
+use crate::catalog::version_release::SUBSTITUTES_FOR;
 
 /// Where the scanner stands after a collection, as it would after reading it: at the content of the
 /// line with content after it (at indentation `next`), or at the end of the document (`None`).
@@ -41,6 +52,19 @@ enum Frame {
 /// A hand-back: the skipper cannot prove the scanner reads the rest as it does.
 struct Doubt;
 
+/// What a value is, as far as the type it is checked against cares (a number is a doubt).
+#[derive(Clone, Copy)]
+enum Found {
+    Null,
+    Str,
+    Bool,
+    Seq,
+    Map,
+}
+
+/// Any value at all: what an unchecked skip, and a key of no field, take.
+static ANY: Ty = Ty::Raw;
+
 /// The most collections the skipper holds open: the scanner's depth stays below its limit.
 const FRAMES: usize = 48;
 
@@ -52,6 +76,11 @@ struct Skip<'s, 't> {
     open: usize,
     /// Where the last value read ends: where each collection holding it ends.
     end: usize,
+    /// Whether values are checked against types; then `want` is the type of the value read next,
+    /// and `types` that of each open collection.
+    checked: bool,
+    want: &'static Ty,
+    types: [&'static Ty; FRAMES],
 }
 
 /// What a value leaves: the indentation of the next line with content (the reader at it), or the
@@ -68,9 +97,75 @@ impl Skip<'_, '_> {
         if self.open == FRAMES || self.s.depth + 1 + self.open >= MAX_DEPTH {
             return Err(Doubt);
         }
+        self.found(match f {
+            Frame::Map(_) => Found::Map,
+            Frame::Seq(_) => Found::Seq,
+        })?;
         self.frames[self.open] = f;
+        self.types[self.open] = self.want;
         self.open += 1;
         Ok(())
+    }
+
+    /// A value read is `f`: a doubt when it is not of the type wanted, as
+    /// [`validate::shape`](crate::validate::shape) checks a value against a type.
+    fn found(&self, f: Found) -> Result<(), Doubt> {
+        let fits = !self.checked
+            || matches!(
+                (self.want, f),
+                (_, Found::Null)
+                    | (Ty::Raw, _)
+                    | (Ty::Str | Ty::NamedStr(_), Found::Str)
+                    | (Ty::Bool, Found::Bool)
+                    | (Ty::Slice(_), Found::Seq)
+                    | (Ty::Map(_) | Ty::Struct(_), Found::Map)
+            );
+        if fits { Ok(()) } else { Err(Doubt) }
+    }
+
+    /// The value of the key at bytes `p..colon`, in the innermost (a mapping), is read next: the
+    /// type its field or the map gives it. A key YAML 1.1 reads as no string (which the scanner
+    /// turns into one) and `olm.substitutesFor` (which a validation reads) are doubts.
+    fn key_type(&mut self, p: usize, colon: usize) -> Result<(), Doubt> {
+        if !self.checked {
+            return Ok(());
+        }
+        let key = &self.s.text[p..colon];
+        if !matches!(yaml11::resolve_plain(key), Plain::Str)
+            || key.eq_ignore_ascii_case(SUBSTITUTES_FOR)
+        {
+            return Err(Doubt);
+        }
+        self.want = match self.types[self.open - 1] {
+            Ty::Struct(st) => field(st, key).map_or(&ANY, |(_, t)| t),
+            Ty::Map(t) => t,
+            _ => &ANY,
+        };
+        Ok(())
+    }
+
+    /// An item of the innermost (a sequence) is read next: of the type its elements have.
+    fn item_type(&mut self) {
+        if self.checked {
+            self.want = match self.types[self.open - 1] {
+                Ty::Slice(t) => t,
+                _ => &ANY,
+            };
+        }
+    }
+
+    /// The plain scalar `text`, on one line, is read: what YAML 1.1 reads it as. A number, and a
+    /// boolean written otherwise than `true`/`false` in some case (`yes`, `on`), are doubts.
+    fn found_plain(&self, text: &str) -> Result<(), Doubt> {
+        if !self.checked {
+            return Ok(());
+        }
+        match yaml11::resolve_plain(text) {
+            Plain::Null => self.found(Found::Null),
+            Plain::Str => self.found(Found::Str),
+            Plain::Bool(b) if text.len() == if b { 4 } else { 5 } => self.found(Found::Bool),
+            _ => Err(Doubt),
+        }
     }
 
     /// Reads the collection whose first line has content at the reader's position: the
@@ -87,9 +182,13 @@ impl Skip<'_, '_> {
                     let Key::At(colon) = self.l.key(p)? else {
                         return Err(Doubt);
                     };
+                    self.key_type(p, colon)?;
                     self.after_key(colon, m)?
                 }
-                Frame::Seq(s) => self.item(p, s)?,
+                Frame::Seq(s) => {
+                    self.item_type();
+                    self.item(p, s)?
+                }
             };
             let next = match after {
                 After::Opened(at) => {
@@ -155,6 +254,7 @@ impl Skip<'_, '_> {
         let q = spaces_end(self.l.b, p + 1, self.l.end);
         let c = self.l.at(q);
         if c == b'\'' || c == b'"' {
+            self.found(Found::Str)?;
             return self.quoted(q, s);
         }
         // An empty item, a `- -` item, flow and literal items (which the scanner declines as keys)
@@ -171,10 +271,11 @@ impl Skip<'_, '_> {
             Key::At(colon) if c.is_ascii_alphanumeric() => {
                 let col = q - self.l.start;
                 self.push(Frame::Map(col))?;
+                self.key_type(q, colon)?;
                 self.after_key(colon, col)
             }
             Key::At(_) => Err(Doubt),
-            Key::Not(end) => self.plain_end(end, s),
+            Key::Not(end) => self.plain_end(q, end, s),
         }
     }
 
@@ -198,19 +299,26 @@ impl Skip<'_, '_> {
                 }
                 Ok(opened)
             }
-            b'|' => self.literal(v, m),
-            b'\'' | b'"' => self.quoted(v, m),
+            b'|' => {
+                self.found(Found::Str)?;
+                self.literal(v, m)
+            }
+            b'\'' | b'"' => {
+                self.found(Found::Str)?;
+                self.quoted(v, m)
+            }
             c @ (b'[' | b'{') => {
                 // As [`Scanner::inline_value`]: only an empty one ending its line.
                 let close = if c == b'[' { b']' } else { b'}' };
                 if self.l.at(v + 1) != close || self.l.at(v + 2) != b'\n' {
                     return Err(Doubt);
                 }
+                self.found(if c == b'[' { Found::Seq } else { Found::Map })?;
                 self.end = v + 2;
                 self.scalar_done()
             }
             c if plain_start(c) => match self.l.plain(v) {
-                Key::Not(end) => self.plain_end(end, m),
+                Key::Not(end) => self.plain_end(v, end, m),
                 // `a: b: c`, which the scanner declines.
                 Key::At(_) => Err(Doubt),
             },
@@ -218,12 +326,14 @@ impl Skip<'_, '_> {
         }
     }
 
-    /// A plain scalar whose first line ends at `end`, in a collection at column `indent`, as
-    /// [`Scanner::plain_value`]: deeper lines after it continue it, unless a comment ends it.
-    fn plain_end(&mut self, end: usize, indent: usize) -> Result<After, Doubt> {
+    /// A plain scalar starting at `start` whose first line ends at `end`, in a collection at
+    /// column `indent`, as [`Scanner::plain_value`]: deeper lines after it continue it, unless a
+    /// comment ends it.
+    fn plain_end(&mut self, start: usize, end: usize, indent: usize) -> Result<After, Doubt> {
         self.end = end;
         let l = &mut self.l;
         if l.at(spaces_end(l.b, end, l.end)) == b'#' {
+            self.found_plain(&self.s.text[start..end])?;
             return self.scalar_done();
         }
         let next = loop {
@@ -259,6 +369,12 @@ impl Skip<'_, '_> {
             let trimmed = piece.iter().rposition(|&b| b != b' ').map_or(0, |p| p + 1);
             self.end = l.start + n + trimmed;
         };
+        if self.end == end {
+            self.found_plain(&self.s.text[start..end])?;
+        } else {
+            // Folded over lines, it holds a space or a line break: a string.
+            self.found(Found::Str)?;
+        }
         Ok(After::Next(next))
     }
 
@@ -418,7 +534,13 @@ impl Scanner<'_> {
     /// The block collection that is the value of a dropped key whose `:` is at `at`, in the
     /// document's mapping at column `indent`, with the position at the next line with content:
     /// skipped when the skipper proves the scanner reads it, else read.
-    pub(super) fn dropped_block(&mut self, indent: usize, at: Pos) -> R<Node> {
+    /// With `typed`, the collection is checked against that type too.
+    pub(super) fn dropped_block(
+        &mut self,
+        indent: usize,
+        at: Pos,
+        typed: Option<&'static Ty>,
+    ) -> R<Node> {
         let first = self.pos(self.i, self.i);
         let seq = self.is_dash();
         let mut skip = Skip {
@@ -432,15 +554,20 @@ impl Scanner<'_> {
             frames: [Frame::Map(0); FRAMES],
             open: 0,
             end: 0,
+            checked: typed.is_some(),
+            want: typed.unwrap_or(&ANY),
+            types: [&ANY; FRAMES],
         };
         let skipped = match self.next {
             Some(_) => skip.run(indent).ok(),
             None => None,
         };
+        // A checked value must end its property: a key after it is read with it.
+        let skipped = skipped.filter(|(_, l)| typed.is_none() || l.next != Some(indent));
         let Some((end, landing)) = skipped else {
             let node = self.value_below(indent, at);
             #[cfg(test)]
-            stats::handed_back(&node);
+            stats::handed_back(&node, typed.is_some());
             return node;
         };
         let kind = if seq {
@@ -457,7 +584,7 @@ impl Scanner<'_> {
             Style::Block,
         );
         #[cfg(test)]
-        stats::check(self, indent, at, &node, landing);
+        stats::check(self, indent, at, &node, landing, typed);
         self.i = landing.i;
         self.line = landing.line;
         self.line_start = landing.line_start;

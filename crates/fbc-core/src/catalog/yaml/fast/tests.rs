@@ -1,13 +1,15 @@
 //! The quick reader against the full one: whatever document the quick reader accepts, the full
 //! reader reads into exactly the same tree (values, styles, byte ranges, lines and columns). An
 //! outline read declines the same documents and gives the same tree with the dropped collections
-//! empty.
+//! empty; a checked read declines the same documents too, and gives the same tree but for the
+//! `olm.csv.metadata` values it checked, which are empty.
 
 use proptest::prelude::*;
 
 use super::bytes::colon_or_hash;
 use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
-use crate::catalog::node::{Entry, Kind, Node, ThinVec};
+use crate::catalog::gotypes::PROP_CSV_METADATA;
+use crate::catalog::node::{Entry, Kind, Node, Style, ThinVec};
 use crate::catalog::yaml::{Keep, OUTLINE_DROPS, parse_chunk_full, split_documents};
 
 /// What an outline read of a document read whole gives: the collections under the top-level keys
@@ -36,6 +38,106 @@ fn outlined(whole: &Node) -> Node {
         })
         .collect();
     Node::with(Kind::Map(entries), whole.pos(), whole.style())
+}
+
+/// Whether a checked read's tree `checked` is the whole read's `whole`, but for property values
+/// left empty that validation finds nothing in: the value of an `olm.csv.metadata` property
+/// written `type` then `value` alone, a block collection, of the right shape, with no retyped
+/// scalar and no `olm.substitutesFor` key.
+fn checked_matches(checked: &Node, whole: &Node) -> Result<(), TestCaseError> {
+    let (Kind::Map(c), Kind::Map(w)) = (&checked.kind, &whole.kind) else {
+        return exact(checked, whole, "");
+    };
+    let props = |e: &Entry| e.key_str() == "properties" && matches!(e.value.kind, Kind::Seq(_));
+    if c.len() != w.len() || !c.iter().zip(w).any(|(a, _)| props(a)) {
+        return exact(checked, whole, "");
+    }
+    exact(
+        &Node::with(Kind::Null, checked.pos(), checked.style()),
+        &Node::with(Kind::Null, whole.pos(), whole.style()),
+        "",
+    )?;
+    for (a, b) in c.iter().zip(w) {
+        exact(&a.key, &b.key, a.key_str())?;
+        let (Kind::Seq(ps), Kind::Seq(qs)) = (&a.value.kind, &b.value.kind) else {
+            exact(&a.value, &b.value, a.key_str())?;
+            continue;
+        };
+        if !props(a) || ps.len() != qs.len() {
+            exact(&a.value, &b.value, a.key_str())?;
+            continue;
+        }
+        exact(
+            &Node::with(Kind::Null, a.value.pos(), a.value.style()),
+            &Node::with(Kind::Null, b.value.pos(), b.value.style()),
+            "properties",
+        )?;
+        for (i, (p, q)) in ps.iter().zip(qs).enumerate() {
+            let path = format!("properties[{i}]");
+            let emptied = match (&p.kind, &q.kind) {
+                (Kind::Map(pe), Kind::Map(qe)) if pe.len() == 2 && qe.len() == 2 => {
+                    let (pv, qv) = (&pe[1].value, &qe[1].value);
+                    let empty = match &pv.kind {
+                        Kind::Map(m) => m.is_empty(),
+                        Kind::Seq(s) => s.is_empty(),
+                        _ => false,
+                    };
+                    let full = match &qv.kind {
+                        Kind::Map(m) => !m.is_empty(),
+                        Kind::Seq(s) => !s.is_empty(),
+                        _ => false,
+                    };
+                    empty && full
+                }
+                _ => false,
+            };
+            if !emptied {
+                exact(p, q, &path)?;
+                continue;
+            }
+            let (Kind::Map(pe), Kind::Map(qe)) = (&p.kind, &q.kind) else {
+                unreachable!()
+            };
+            exact(&pe[0].key, &qe[0].key, &path)?;
+            exact(&pe[0].value, &qe[0].value, &path)?;
+            exact(&pe[1].key, &qe[1].key, &path)?;
+            let (pv, qv) = (&pe[1].value, &qe[1].value);
+            let why = |m: &str| Err(TestCaseError::fail(format!("{path}: emptied {m}")));
+            if pe[0].key_str() != "type"
+                || qe[0].value.as_str() != Some("olm.csv.metadata")
+                || pe[1].key_str() != "value"
+            {
+                return why("a value that is no olm.csv.metadata property's");
+            }
+            if pv.pos() != qv.pos() || pv.style() != qv.style() || qv.style() != Style::Block {
+                return why(&format!("at another place {pv:?} {qv:?}"));
+            }
+            if std::mem::discriminant(&pv.kind) != std::mem::discriminant(&qv.kind) {
+                return why("as another kind");
+            }
+            let mut found = Vec::new();
+            crate::validate::shape::check(qv, &PROP_CSV_METADATA, &|_| None, &mut found);
+            if !found.is_empty() || holds_what_validation_reads(qv) {
+                return why(&format!("a value validation finds something in: {found:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether a validation reads more of `node` than its shape: a retyped scalar (a lint quotes it)
+/// or an `olm.substitutesFor` key (the release rules read it).
+fn holds_what_validation_reads(node: &Node) -> bool {
+    node.is_retyped_scalar()
+        || match &node.kind {
+            Kind::Seq(items) => items.iter().any(holds_what_validation_reads),
+            Kind::Map(entries) => entries.iter().any(|e| {
+                e.key_str().eq_ignore_ascii_case("olm.substitutesFor")
+                    || holds_what_validation_reads(&e.key)
+                    || holds_what_validation_reads(&e.value)
+            }),
+            _ => false,
+        }
 }
 
 /// Where two trees differ, as a path and both sides.
@@ -91,10 +193,11 @@ pub(super) fn check_text(text: &str, name: &str) -> (usize, usize) {
     for c in &chunks {
         let outline = read_or_line(text, *c, 7, &mut Default::default(), Keep::Outline);
         let quick = read_or_line(text, *c, 7, &mut Default::default(), Keep::All);
+        let checked = read_or_line(text, *c, 7, &mut Default::default(), Keep::Checked);
         assert_eq!(
-            outline.is_ok(),
-            quick.is_ok(),
-            "{name}:{}: an outline read declines what a whole read does not, or takes what it declines\n--- text ---\n{}",
+            (outline.is_ok(), checked.is_ok()),
+            (quick.is_ok(), quick.is_ok()),
+            "{name}:{}: an outline or checked read declines what a whole read does not, or takes what it declines\n--- text ---\n{}",
             c.line,
             &text[c.start..c.end]
         );
@@ -130,6 +233,14 @@ pub(super) fn check_text(text: &str, name: &str) -> (usize, usize) {
         if let Err(e) = exact(&outline, &outlined(&full), "") {
             panic!(
                 "{name}:{}: outline: {e}\n--- text ---\n{}",
+                c.line,
+                &text[c.start..c.end]
+            );
+        }
+        let checked = checked.unwrap_or_else(|_| unreachable!("taken as the whole read was"));
+        if let Err(e) = checked_matches(&checked, &full) {
+            panic!(
+                "{name}:{}: checked: {e}\n--- text ---\n{}",
                 c.line,
                 &text[c.start..c.end]
             );
@@ -185,6 +296,11 @@ fn every_yaml_file_of_the_test_data_reads_the_same() {
     let ((skipped, skipped_bytes), (read, read_bytes)) = super::skip::stats::counts();
     eprintln!(
         "dropped collections skipped: {skipped} ({skipped_bytes} bytes), handed back and read: {read} ({read_bytes} bytes)"
+    );
+    let ((checked, checked_bytes), (checked_read, checked_read_bytes)) =
+        super::skip::stats::checked_counts();
+    eprintln!(
+        "of which olm.csv.metadata values checked and skipped: {checked} ({checked_bytes} bytes), handed back and read: {checked_read} ({checked_read_bytes} bytes)"
     );
     // The skipper is there to be used: it skips nearly all the bytes of the collections an outline
     // drops (in the test data, all but a few shapes written to be handed back).

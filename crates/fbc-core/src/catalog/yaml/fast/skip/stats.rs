@@ -3,18 +3,27 @@
 
 use super::super::Decline;
 use super::{Landing, Scanner};
+use crate::catalog::gotypes::Ty;
 use crate::catalog::node::{Kind, Node, Pos};
+use crate::catalog::version_release::SUBSTITUTES_FOR;
 use std::cell::Cell;
 
 thread_local! {
     static SKIPPED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     static READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    static CHECKED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    static CHECKED_READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
 }
 
 /// The collections (and their bytes) skipped, and those handed back and read, so far on this
-/// thread.
+/// thread (checked ones too).
 pub(in super::super) fn counts() -> ((usize, usize), (usize, usize)) {
     (SKIPPED.get(), READ.get())
+}
+
+/// Of those, the ones checked against a type: skipped, and handed back and read.
+pub(in super::super) fn checked_counts() -> ((usize, usize), (usize, usize)) {
+    (CHECKED.get(), CHECKED_READ.get())
 }
 
 fn add(cell: &'static std::thread::LocalKey<Cell<(usize, usize)>>, node: &Node) {
@@ -22,17 +31,28 @@ fn add(cell: &'static std::thread::LocalKey<Cell<(usize, usize)>>, node: &Node) 
     cell.with(|c| c.set((c.get().0 + 1, c.get().1 + bytes)));
 }
 
-pub(super) fn handed_back(node: &Result<Node, Decline>) {
+pub(super) fn handed_back(node: &Result<Node, Decline>, typed: bool) {
     if let Ok(n) = node
         && matches!(n.kind, Kind::Seq(_) | Kind::Map(_))
     {
         add(&READ, n);
+        if typed {
+            add(&CHECKED_READ, n);
+        }
     }
 }
 
 /// Reads the collection the skipper skipped as the scanner does, from the same place, and
-/// fails unless the scanner gives the same node and lands at the same place.
-pub(super) fn check(s: &mut Scanner, indent: usize, at: Pos, node: &Node, landing: Landing) {
+/// fails unless the scanner gives the same node and lands at the same place; and, when it was
+/// checked against a type, unless validation finds nothing in what the scanner read.
+pub(super) fn check(
+    s: &mut Scanner,
+    indent: usize,
+    at: Pos,
+    node: &Node,
+    landing: Landing,
+    typed: Option<&'static Ty>,
+) {
     let text = &s.text[s.i..s.b.len()];
     let theirs = s
         .value_below(indent, at)
@@ -54,5 +74,35 @@ pub(super) fn check(s: &mut Scanner, indent: usize, at: Pos, node: &Node, landin
     };
     assert_eq!(stands, landing, "skipped to another place:\n{text}");
     assert_eq!(s.ascii_to.get(), s.line_start, "{text}");
+    if let Some(Ty::Struct(st)) = typed {
+        let mut found = Vec::new();
+        crate::validate::shape::check(&theirs, st, &|_| None, &mut found);
+        assert!(
+            found.is_empty(),
+            "skipped a value of the wrong shape {found:?}:\n{text}"
+        );
+        let mut odd = Vec::new();
+        retyped_or_substitutes(&theirs, &mut odd);
+        assert!(odd.is_empty(), "skipped {odd:?}:\n{text}");
+        add(&CHECKED, node);
+    }
     add(&SKIPPED, node);
+}
+
+/// The retyped scalars and `olm.substitutesFor` keys of `node`, which a validation reads.
+fn retyped_or_substitutes<'n>(node: &'n Node, out: &mut Vec<&'n Node>) {
+    if node.is_retyped_scalar() {
+        out.push(node);
+    }
+    match &node.kind {
+        Kind::Seq(items) => items.iter().for_each(|n| retyped_or_substitutes(n, out)),
+        Kind::Map(entries) => entries.iter().for_each(|e| {
+            if e.key_str().eq_ignore_ascii_case(SUBSTITUTES_FOR) {
+                out.push(&e.key);
+            }
+            retyped_or_substitutes(&e.key, out);
+            retyped_or_substitutes(&e.value, out);
+        }),
+        _ => {}
+    }
 }
