@@ -60,6 +60,10 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ),
     ("channel-without-entries", &[codes::CHANNEL_EMPTY]),
     ("channel-without-name", &[codes::CHANNEL_NO_NAME]),
+    (
+        "csv-metadata-wrong-types",
+        &[codes::PROPERTY, codes::YAML_TRAP],
+    ),
     ("default-channel-missing", &[codes::DEFAULT_CHANNEL_MISSING]),
     ("default-channel-unset", &[codes::DEFAULT_CHANNEL_UNSET]),
     (

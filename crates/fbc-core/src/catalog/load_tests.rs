@@ -189,3 +189,141 @@ fn a_catalog_loaded_in_outline_is_never_written() {
     assert!(err.to_string().contains("never written"), "{err}");
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
 }
+
+fn checked() -> LoadOptions {
+    LoadOptions {
+        keep: Keep::Checked,
+        check_payloads: true,
+        ..LoadOptions::default()
+    }
+}
+
+/// Everything `fbc-edit validate` reports of the catalog at `dir` loaded with `options`: the
+/// diagnostics (every field), with each profile for two OpenShift versions, and opm's wording.
+fn validated(dir: &Path, options: &LoadOptions) -> Vec<String> {
+    use crate::validate::{self, profile};
+    let c = match load_with(dir, options) {
+        Ok(c) => c,
+        Err(e) => return vec![e.to_string()],
+    };
+    let report = validate::validate(&c);
+    let mut out: Vec<String> = report
+        .diagnostics
+        .iter()
+        .map(|d| format!("{d:?}"))
+        .collect();
+    for profiles in [
+        vec![profile::Profile::Community],
+        vec![profile::Profile::Konflux],
+    ] {
+        for ocp in [(4, 16), (4, 18)] {
+            let opts = profile::Options {
+                profiles: profiles.clone(),
+                ocp: Some(ocp),
+                allowed_registries: vec!["quay.io/".to_string()],
+            };
+            out.extend(profile::check(&c, &opts).iter().map(|d| format!("{d:?}")));
+        }
+    }
+    out.push(validate::opm::render(&c, &report.diagnostics));
+    out
+}
+
+/// The `olm.csv.metadata` values of a catalog's bundles, and how many are empty.
+fn csv_values(c: &Catalog) -> (usize, usize) {
+    let (mut all, mut empty) = (0, 0);
+    for b in &c.blobs {
+        let props = b
+            .value
+            .get("properties")
+            .and_then(Node::as_seq)
+            .unwrap_or(&[]);
+        for p in props {
+            if p.get("type").and_then(Node::as_str) == Some("olm.csv.metadata") {
+                all += 1;
+                empty += usize::from(
+                    p.get("value")
+                        .and_then(Node::as_map)
+                        .is_some_and(|m| m.is_empty()),
+                );
+            }
+        }
+    }
+    (all, empty)
+}
+
+/// Every catalog directory of the test data (and of `FBC_VALIDATE_DIFF_DIR`, when it names more).
+fn catalog_dirs() -> Vec<PathBuf> {
+    let data = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata"));
+    let mut parents = vec![data.join("real"), data.join("validate")];
+    if let Some(extra) = std::env::var_os("FBC_VALIDATE_DIFF_DIR") {
+        parents.push(PathBuf::from(extra));
+    }
+    let mut dirs = Vec::new();
+    for p in parents {
+        let mut found: Vec<PathBuf> = fs::read_dir(&p)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        found.sort();
+        dirs.extend(found);
+    }
+    dirs
+}
+
+#[test]
+fn a_checked_load_validates_as_a_whole_one_does() {
+    let (mut all, mut emptied) = (0, 0);
+    for dir in catalog_dirs() {
+        assert_eq!(
+            validated(&dir, &checked()),
+            validated(&dir, &LoadOptions::default()),
+            "{}",
+            dir.display()
+        );
+        if let Ok(c) = load_with(&dir, &checked()) {
+            let whole = load(&dir).unwrap();
+            let (a, e) = csv_values(&c);
+            assert_eq!(
+                csv_values(&whole).1,
+                0,
+                "{}: a whole load keeps every value",
+                dir.display()
+            );
+            assert!(c.is_outline(), "a checked catalog is never written");
+            if dir.parent().is_some_and(|p| p.ends_with("real")) {
+                all += a;
+                emptied += e;
+            }
+        }
+    }
+    // The checked load is there to be used: it leaves out most olm.csv.metadata values of the
+    // real catalogs (not those of JSON files, nor those with something validation reads, such as
+    // an olm.substitutesFor annotation).
+    assert!(
+        all > 500 && emptied * 10 >= all * 9,
+        "{emptied} of {all} left out"
+    );
+}
+
+#[test]
+fn a_csv_metadata_value_with_something_to_report_is_kept() {
+    let dir = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/validate/csv-metadata-wrong-types"
+    ));
+    let c = load_with(dir, &checked()).unwrap();
+    // The first bundle's value fits and is left out; the others have mistakes and are kept: a
+    // value of the wrong type (a mapping, a string) where nothing else gives it away, then
+    // numbers and a `yes`.
+    assert_eq!(csv_values(&c), (4, 1));
+    let report = crate::validate::validate(&c);
+    let lines: Vec<u32> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == crate::validate::codes::PROPERTY)
+        .map(|d| d.location.line)
+        .collect();
+    assert_eq!(lines, [62, 88, 103, 107], "{:#?}", report.diagnostics);
+}
