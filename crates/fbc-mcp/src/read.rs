@@ -8,7 +8,7 @@ use crate::output::{
     self, DiffResult, ListResult, OperatorProblems, RenderResult, RepoCheckResult, RepoSummary,
     UpgradePathResult, ValidateResult,
 };
-use fbc_core::catalog::{Catalog, LoadOptions, Severity, load_with};
+use fbc_core::catalog::{Catalog, Keep, LoadOptions, Severity, load_with};
 use fbc_core::graph::listing;
 use fbc_core::graph::query::UpgradeQuery;
 use fbc_core::template::{OpmChoice, OpmVersion, Sources};
@@ -22,10 +22,16 @@ use crate::error::ToolError;
 use crate::problem;
 use crate::roots::Roots;
 
-/// Reads the catalog at `dir`, its payloads checked when `check_payloads` (for a validation).
-pub fn load(dir: &Path, check_payloads: bool) -> Result<Catalog, ToolError> {
+/// Reads the catalog at `dir`; for a validation (`for_validation`), its payloads checked as they
+/// are read and what validation only checks left out once checked (`Keep::Checked`).
+pub fn load(dir: &Path, for_validation: bool) -> Result<Catalog, ToolError> {
     let options = LoadOptions {
-        check_payloads,
+        check_payloads: for_validation,
+        keep: if for_validation {
+            Keep::Checked
+        } else {
+            Keep::All
+        },
         ..Default::default()
     };
     load_with(dir, &options).map_err(|e| ToolError::refused(format!("cannot open catalog {e}")))
