@@ -61,7 +61,8 @@ pub fn resolve_plain(s: &str) -> Plain {
         return Plain::Null;
     };
     let numeric = first.is_ascii_digit() || first == b'+' || first == b'-';
-    if !(numeric || first == b'.' || b"yYnNtTfFoO~".contains(&first)) {
+    // Every word that reads as a boolean or null is at most five bytes long.
+    if !(numeric || first == b'.' || b"yYnNtTfFoO~".contains(&first) && s.len() <= 5) {
         return Plain::Str;
     }
     if let Some(p) = lookup_word(s) {
