@@ -599,4 +599,6 @@ impl Scanner<'_> {
 pub(super) mod stats;
 
 #[cfg(test)]
+mod checked_tests;
+#[cfg(test)]
 mod tests;
