@@ -130,7 +130,7 @@ fn checked_matches(checked: &Node, whole: &Node) -> Result<(), TestCaseError> {
 
 /// Whether a validation reads more of `node` than its shape: a retyped scalar (a lint quotes it)
 /// or an `olm.substitutesFor` key (the release rules read it).
-fn holds_what_validation_reads(node: &Node) -> bool {
+pub(super) fn holds_what_validation_reads(node: &Node) -> bool {
     node.is_retyped_scalar()
         || match &node.kind {
             Kind::Seq(items) => items.iter().any(holds_what_validation_reads),
