@@ -394,13 +394,19 @@ fn checks_at(pad: &str, property: &str) -> (bool, bool) {
         .lines()
         .map(|l| format!("{pad}{l}\n"))
         .collect();
-    let text = format!("schema: olm.bundle\nname: a.v1\nproperties:\n{props}package: a\n");
-    let chunk = split_documents(&text, 0, 1).0[0];
+    checks_doc(&format!(
+        "schema: olm.bundle\nname: a.v1\nproperties:\n{props}package: a\n"
+    ))
+}
+
+/// [`checks`], of the first document of `text`, which the quick reader must take.
+fn checks_doc(text: &str) -> (bool, bool) {
+    let chunk = split_documents(text, 0, 1).0[0];
     let before = checked_counts();
-    let read = super::super::read(&text, chunk, 0, &mut Default::default(), Keep::Checked);
+    let read = super::super::read(text, chunk, 0, &mut Default::default(), Keep::Checked);
     let after = checked_counts();
     assert!(read.is_some(), "declined:\n{text}");
-    assert_eq!(check_text(&text, "checked"), (1, 1), "{text}");
+    assert!(check_text(text, "checked").0 >= 1, "{text}");
     (after.0.0 > before.0.0, after.1.0 > before.1.0)
 }
 
@@ -438,6 +444,11 @@ fn values_validation_finds_something_in_are_handed_back() {
         csv("annotations:\n  olm.substitutesFor: a.v0.9.0\n"),
         // A key YAML 1.1 reads as no string.
         csv("annotations:\n  on: x\n"),
+        // A key written twice, the second time of the wrong type.
+        csv("provider:\n  name: a\nprovider: b\n"),
+        // A list where the struct belongs, at the key's column or deeper.
+        "- type: olm.csv.metadata\n  value:\n  - a\n".to_string(),
+        csv("- a\n"),
         // A third key after the value is read with it.
         format!("{}  extra: x\n", csv("displayName: A\n")),
     ];
@@ -515,6 +526,31 @@ something:
         (true, false)
     );
     assert_eq!(checks_at("  ", &csv("displayName: A\n")), (true, false));
+    for property in [
+        // The property's mapping on the line after its dash; a comment after `value:`; blank and
+        // comment lines before the value's first key and inside it.
+        "-\n  type: olm.csv.metadata\n  value:\n    displayName: A\n".to_string(),
+        "- type: olm.csv.metadata\n  value:   # c\n    displayName: A\n".to_string(),
+        "- type: olm.csv.metadata\n  value:\n\n  # c\n# d\n    displayName: A\n  # e\n    maturity: b\n"
+            .to_string(),
+        // A plain scalar running on over lines, whose first line alone is a boolean: a string.
+        csv("displayName: yes\n  no\n"),
+        // A quoted scalar with an empty line in it, a literal block with one.
+        csv("description: 'a\n\n  b'\n"),
+        csv("description: |\n  a\n\n  b\n"),
+        // Items deeper after their dash.
+        csv("installModes:\n-   supported: true\n    type: OwnNamespace\n"),
+    ] {
+        assert_eq!(checks(&property), (true, false), "{property}");
+    }
+    // At the end of the document, with no line break, and before the next document.
+    let last =
+        "schema: olm.bundle\nproperties:\n- type: olm.csv.metadata\n  value:\n    displayName: A";
+    assert_eq!(checks_doc(last), (true, false));
+    assert_eq!(
+        checks_doc(&format!("{last}\n---\nschema: x\n")),
+        (true, false)
+    );
 }
 
 #[test]
@@ -528,5 +564,12 @@ fn values_not_written_type_then_value_alone_are_read_unchecked() {
         "- type: olm.csv.metadata\n  value:\n",
     ] {
         assert_eq!(checks(property), (false, false), "{property}");
+    }
+    // Properties that are not the document's own.
+    for text in [
+        "a:\n  properties:\n  - type: olm.csv.metadata\n    value:\n      displayName: A\n",
+        "- properties:\n  - type: olm.csv.metadata\n    value:\n      displayName: A\n",
+    ] {
+        assert_eq!(checks_doc(text), (false, false), "{text}");
     }
 }
