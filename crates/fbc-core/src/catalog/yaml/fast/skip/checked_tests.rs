@@ -439,6 +439,9 @@ fn values_validation_finds_something_in_are_handed_back() {
         csv("provider:\n- name: x\n"),
         csv("description:\n  a: b\n"),
         csv("links: {}\n"),
+        // The same, under keys in another case.
+        csv("INSTALLMODES: x\n"),
+        csv("DisplayName:\n  a: b\n"),
         // An olm.substitutesFor annotation, in any case.
         csv("annotations:\n  Olm.SubstitutesFor: a.v0.9.0\n"),
         csv("annotations:\n  olm.substitutesFor: a.v0.9.0\n"),
