@@ -19,17 +19,17 @@
 //! of these is a doubt, as a number where a string belongs: the scanner then reads the value and
 //! validation reports it.
 
+mod checked;
 mod lines;
 
+use checked::Found;
 use lines::{Key, Lines, marker, plain_start};
 
 use super::bytes::{colon_or_hash, spaces_end};
 use super::scalar::escapes;
-use super::yaml11::{self, Plain};
 use super::{MAX_DEPTH, R, Scanner};
-use crate::catalog::gotypes::{Ty, field};
+use crate::catalog::gotypes::Ty;
 use crate::catalog::node::{Kind, Node, Pos, Style, ThinVec};
-use crate::catalog::version_release::SUBSTITUTES_FOR;
 
 /// Where the scanner stands after a collection, as it would after reading it: at the content of the
 /// line with content after it (at indentation `next`), or at the end of the document (`None`).
@@ -51,16 +51,6 @@ enum Frame {
 
 /// A hand-back: the skipper cannot prove the scanner reads the rest as it does.
 struct Doubt;
-
-/// What a value is, as far as the type it is checked against cares (a number is a doubt).
-#[derive(Clone, Copy)]
-enum Found {
-    Null,
-    Str,
-    Bool,
-    Seq,
-    Map,
-}
 
 /// Any value at all: what an unchecked skip, and a key of no field, take.
 static ANY: Ty = Ty::Raw;
@@ -105,67 +95,6 @@ impl Skip<'_, '_> {
         self.types[self.open] = self.want;
         self.open += 1;
         Ok(())
-    }
-
-    /// A value read is `f`: a doubt when it is not of the type wanted, as
-    /// [`validate::shape`](crate::validate::shape) checks a value against a type.
-    fn found(&self, f: Found) -> Result<(), Doubt> {
-        let fits = !self.checked
-            || matches!(
-                (self.want, f),
-                (_, Found::Null)
-                    | (Ty::Raw, _)
-                    | (Ty::Str | Ty::NamedStr(_), Found::Str)
-                    | (Ty::Bool, Found::Bool)
-                    | (Ty::Slice(_), Found::Seq)
-                    | (Ty::Map(_) | Ty::Struct(_), Found::Map)
-            );
-        if fits { Ok(()) } else { Err(Doubt) }
-    }
-
-    /// The value of the key at bytes `p..colon`, in the innermost (a mapping), is read next: the
-    /// type its field or the map gives it. A key YAML 1.1 reads as no string (which the scanner
-    /// turns into one) and `olm.substitutesFor` (which a validation reads) are doubts.
-    fn key_type(&mut self, p: usize, colon: usize) -> Result<(), Doubt> {
-        if !self.checked {
-            return Ok(());
-        }
-        let key = &self.s.text[p..colon];
-        if !matches!(yaml11::resolve_plain(key), Plain::Str)
-            || key.eq_ignore_ascii_case(SUBSTITUTES_FOR)
-        {
-            return Err(Doubt);
-        }
-        self.want = match self.types[self.open - 1] {
-            Ty::Struct(st) => field(st, key).map_or(&ANY, |(_, t)| t),
-            Ty::Map(t) => t,
-            _ => &ANY,
-        };
-        Ok(())
-    }
-
-    /// An item of the innermost (a sequence) is read next: of the type its elements have.
-    fn item_type(&mut self) {
-        if self.checked {
-            self.want = match self.types[self.open - 1] {
-                Ty::Slice(t) => t,
-                _ => &ANY,
-            };
-        }
-    }
-
-    /// The plain scalar `text`, on one line, is read: what YAML 1.1 reads it as. A number, and a
-    /// boolean written otherwise than `true`/`false` in some case (`yes`, `on`), are doubts.
-    fn found_plain(&self, text: &str) -> Result<(), Doubt> {
-        if !self.checked {
-            return Ok(());
-        }
-        match yaml11::resolve_plain(text) {
-            Plain::Null => self.found(Found::Null),
-            Plain::Str => self.found(Found::Str),
-            Plain::Bool(b) if text.len() == if b { 4 } else { 5 } => self.found(Found::Bool),
-            _ => Err(Doubt),
-        }
     }
 
     /// Reads the collection whose first line has content at the reader's position: the
@@ -598,5 +527,7 @@ impl Scanner<'_> {
 #[cfg(test)]
 pub(super) mod stats;
 
+#[cfg(test)]
+mod checked_tests;
 #[cfg(test)]
 mod tests;
