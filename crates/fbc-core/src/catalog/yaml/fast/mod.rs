@@ -9,11 +9,11 @@ mod bytes;
 mod scalar;
 mod skip;
 
-use bytes::{line_end, plain_end, spaces_end, unusual_and_ascii};
+use bytes::{line_end, spaces_end, unusual_and_ascii};
 
 use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
-use super::yaml11::{self, Plain};
+use super::yaml11;
 use crate::catalog::gotypes::{PROP_CSV_METADATA, Ty};
 use crate::catalog::model::property_type;
 use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style, ThinVec};
@@ -495,75 +495,6 @@ impl Scanner<'_> {
         }
     }
 
-    /// The extent of the plain scalar at the position: its end (trailing spaces trimmed) and, when it
-    /// is followed by `:` and a space or line end, that `:`. Declines on what a plain scalar cannot
-    /// start with.
-    fn plain_extent(&self) -> R<Extent> {
-        let start = self.i;
-        if let Some((at, extent)) = self.extent.get()
-            && at == start
-        {
-            return Ok(extent);
-        }
-        let extent = self.find_plain_extent()?;
-        self.extent.set(Some((start, extent)));
-        Ok(extent)
-    }
-
-    fn find_plain_extent(&self) -> R<Extent> {
-        let start = self.i;
-        let c = self.at(start);
-        let indicator = is_indicator(c);
-        if c == b'\n'
-            || (indicator && (!matches!(c, b'-' | b'?' | b':') || self.blank_at(start + 1)))
-        {
-            return Err(Decline);
-        }
-        let (end, key) = plain_end(&self.b[start..self.eol()]);
-        Ok((start + end, key.then_some(start + end)))
-    }
-
-    /// The node of the plain scalar at bytes `start..end` of the current line.
-    fn plain_node(&mut self, start: usize, end: usize) -> R<Node> {
-        self.plain_node_at(&self.text[start..end], self.pos(start, end))
-    }
-
-    /// The node of a plain scalar whose value is `value`, at `pos`.
-    fn plain_node_at(&mut self, value: &str, pos: Pos) -> R<Node> {
-        if self.dropped() {
-            // Of a scalar not kept, only whether the reader declines it matters: it declines
-            // the non-finite numbers, all words starting so.
-            if matches!(value.as_bytes().first(), Some(b'.' | b'+' | b'-'))
-                && matches!(yaml11::resolve_plain(value), Plain::NonFinite)
-            {
-                return Err(Decline);
-            }
-            return Ok(Node::with(Kind::Null, pos, Style::Plain));
-        }
-        let kind = match yaml11::resolve_plain(value) {
-            Plain::Null => Kind::Null,
-            Plain::Bool(b) => Kind::Bool(b),
-            Plain::Int(n) | Plain::Float(n) => Kind::Number(n.into()),
-            Plain::NonFinite => return Err(Decline),
-            Plain::Str => self.string_kind(value, pos),
-        };
-        Ok(Node::with(kind, pos, Style::Plain))
-    }
-
-    /// A string whose value is `value` and whose text is at `pos`: left on disk when long and
-    /// written as is, else held (shared with equal strings of the file).
-    fn string_kind(&mut self, value: &str, pos: Pos) -> Kind {
-        if self.dropped() {
-            return Kind::Null;
-        }
-        Kind::String(make_str(
-            value,
-            self.text,
-            pos,
-            self.file,
-            &mut self.sharing,
-        ))
-    }
 }
 
 /// Whether a plain scalar cannot start with `c`, a YAML indicator (`-`, `?` and `:` can when a
