@@ -160,6 +160,28 @@ pub fn property_struct(type_: &str) -> Option<&'static StructTy> {
     })
 }
 
+/// Whether the JSON key `key` fills the struct field named `name` (ASCII, as every field of opm's
+/// structs is), as Go's `encoding/json` matches them: equal but for case, where case is Unicode's
+/// simple folding; so besides ASCII letters, `ſ` (long s) folds with `s` and `K` (the Kelvin sign)
+/// with `k`.
+pub fn fills_field(key: &str, name: &str) -> bool {
+    if key.is_ascii() {
+        return key.eq_ignore_ascii_case(name);
+    }
+    let mut n = name.bytes();
+    let same = key.chars().all(|c| {
+        let Some(b) = n.next() else {
+            return false;
+        };
+        match c {
+            'ſ' => b.eq_ignore_ascii_case(&b's'),
+            '\u{212A}' => b.eq_ignore_ascii_case(&b'k'),
+            c => c.is_ascii() && (c as u8).eq_ignore_ascii_case(&b),
+        }
+    });
+    same && n.next().is_none()
+}
+
 /// The field of `st` that a JSON key fills: the exact name, else one differing only in case (Go's
 /// `encoding/json`).
 pub fn field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str, Ty)> {
@@ -167,5 +189,26 @@ pub fn field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str,
     st.fields
         .iter()
         .find(|(n, _)| n.len() == k.len() && n.as_bytes().first() == k.first() && *n == key)
-        .or_else(|| st.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key)))
+        .or_else(|| st.fields.iter().find(|(n, _)| fills_field(key, n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_fills_a_field_as_go_folds_case() {
+        assert!(fills_field("Keywords", "keywords"));
+        assert!(fills_field("keywordſ", "keywords"));
+        assert!(fills_field("\u{212A}ind", "kind"));
+        assert!(fills_field("diſplayName", "displayName"));
+        assert!(!fills_field("keyword", "keywords"));
+        assert!(!fills_field("keywordsſ", "keywords"));
+        assert!(!fills_field("keywordş", "keywords"));
+        assert!(!fills_field("kéywords", "keywords"));
+        assert_eq!(
+            field(&PROP_CSV_METADATA, "keywordſ").map(|f| f.0),
+            Some("keywords")
+        );
+    }
 }

@@ -325,5 +325,5 @@ fn a_csv_metadata_value_with_something_to_report_is_kept() {
         .filter(|d| d.code == crate::validate::codes::PROPERTY)
         .map(|d| d.location.line)
         .collect();
-    assert_eq!(lines, [62, 88, 103, 107], "{:#?}", report.diagnostics);
+    assert_eq!(lines, [62, 88, 90, 104, 108], "{:#?}", report.diagnostics);
 }

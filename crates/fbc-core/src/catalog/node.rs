@@ -354,8 +354,8 @@ impl Node {
             .map(|e| &e.value)
     }
 
-    /// The value of `key` matched the way Go's `encoding/json` fills a struct field: case-insensitively,
-    /// the last matching key winning.
+    /// The value of `key` matched the way Go's `encoding/json` fills a struct field: case-insensitively
+    /// ([`fills_field`](super::gotypes::fills_field)), the last matching key winning.
     pub fn get_field(&self, key: &str) -> Option<&Node> {
         self.get_field_entry(key).map(|e| &e.value)
     }
@@ -364,7 +364,7 @@ impl Node {
         self.as_map()?
             .iter()
             .rev()
-            .find(|e| e.key_str().eq_ignore_ascii_case(key))
+            .find(|e| super::gotypes::fills_field(e.key_str(), key))
     }
 
     /// Mutable access to the value of `key` (case-insensitive, last wins).
@@ -372,7 +372,7 @@ impl Node {
         self.as_map_mut()?
             .iter_mut()
             .rev()
-            .find(|e| e.key_str().eq_ignore_ascii_case(key))
+            .find(|e| super::gotypes::fills_field(e.key_str(), key))
             .map(|e| &mut e.value)
     }
 
@@ -393,7 +393,7 @@ impl Node {
         match self.as_map_mut() {
             Some(map) => {
                 let before = map.len();
-                map.retain(|e| !e.key_str().eq_ignore_ascii_case(key));
+                map.retain(|e| !super::gotypes::fills_field(e.key_str(), key));
                 before != map.len()
             }
             None => false,

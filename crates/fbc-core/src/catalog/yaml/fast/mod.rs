@@ -494,7 +494,6 @@ impl Scanner<'_> {
             _ => Ok(node),
         }
     }
-
 }
 
 /// Whether a plain scalar cannot start with `c`, a YAML indicator (`-`, `?` and `:` can when a
