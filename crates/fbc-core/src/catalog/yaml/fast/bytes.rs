@@ -107,3 +107,12 @@ pub(super) fn unusual_and_ascii(src: &[u8]) -> (bool, bool) {
     high |= rest.iter().fold(0, |acc, &b| acc | b);
     (rest.iter().any(|&b| odd(b) != 0), high < 0x80)
 }
+
+/// Whether `src` holds a line break of Unicode's that YAML 1.1 takes for one (NEL, LS, PS), which
+/// the full reader leaves out of a literal block's range where the quick one would not.
+pub(super) fn unicode_line_break(src: &[u8]) -> bool {
+    memchr::memchr2_iter(0xc2, 0xe2, src).any(|i| match src[i] {
+        0xc2 => src.get(i + 1) == Some(&0x85),
+        _ => src.get(i + 1) == Some(&0x80) && matches!(src.get(i + 2), Some(0xa8 | 0xa9)),
+    })
+}

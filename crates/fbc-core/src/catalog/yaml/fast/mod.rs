@@ -9,7 +9,7 @@ mod bytes;
 mod scalar;
 mod skip;
 
-use bytes::{line_end, spaces_end, unusual_and_ascii};
+use bytes::{line_end, spaces_end, unicode_line_break, unusual_and_ascii};
 
 use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
@@ -55,7 +55,7 @@ fn read_or_line(
 ) -> Result<Node, u32> {
     let src = &text.as_bytes()[chunk.start..chunk.end];
     let (unusual, ascii) = unusual_and_ascii(src);
-    if unusual {
+    if unusual || !ascii && unicode_line_break(src) {
         return Err(0);
     }
     let mut s = Scanner {

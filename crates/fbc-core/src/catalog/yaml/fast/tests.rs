@@ -363,6 +363,24 @@ props:
     assert_eq!(check_text(indentless, "indentless"), (1, 1));
 }
 
+/// A literal block whose last line holds a line break of Unicode's (NEL, LS, PS) ends, for the full
+/// reader, before it: such a document is left to the full reader. Other non-ASCII text is not.
+#[test]
+fn a_document_with_a_unicode_line_break_is_left_to_the_full_reader() {
+    for brk in ["\u{85}", "\u{2028}", "\u{2029}"] {
+        for text in [
+            format!("a: |\n  {brk}\nb: c\n"),
+            format!("a: |\n  x\n  {brk}\n"),
+        ] {
+            assert_eq!(check_text(&text, "break"), (0, 1), "{text:?}");
+        }
+    }
+    assert_eq!(
+        check_text("a: |\n  \u{2027}\u{a0}é\nb: c\n", "other"),
+        (1, 1)
+    );
+}
+
 /// An empty literal block with an explicit indentation (`|6`), and one whose last line ends in a
 /// blank, both found by the mutation test, are left to the full reader, whose ranges differ there.
 #[test]
