@@ -235,6 +235,10 @@ const REJECTED: &[(&str, Result<&str, &str>)] = &[
     ("bundle-without-package-property", Ok("/properties")),
     ("channel-without-entries", Ok("/entries")),
     ("channel-without-name", Ok("")),
+    (
+        "csv-metadata-wrong-types",
+        Ok("/properties/1/value/keywords"),
+    ),
     ("default-channel-unset", Ok("")),
     (
         "deprecation-of-unknown-schema",
