@@ -164,9 +164,15 @@ pub fn property_struct(type_: &str) -> Option<&'static StructTy> {
 /// structs is), as Go's `encoding/json` matches them: equal but for case, where case is Unicode's
 /// simple folding; so besides ASCII letters, `ſ` (long s) folds with `s` and `K` (the Kelvin sign)
 /// with `k`.
+#[inline]
 pub fn fills_field(key: &str, name: &str) -> bool {
-    if key.is_ascii() {
+    // `ſ` and `K` take two and three bytes for a letter's one: a key that folds to a name with
+    // either is longer, and one as long matches only ASCII-wise.
+    if key.len() <= name.len() {
         return key.eq_ignore_ascii_case(name);
+    }
+    if key.is_ascii() {
+        return false;
     }
     let mut n = name.bytes();
     let same = key.chars().all(|c| {
