@@ -157,6 +157,13 @@ pub enum Kind {
     Map(ThinVec<Entry>),
 }
 
+/// Whether a plain scalar `len` bytes long that YAML 1.1 read as the boolean `value` was written
+/// otherwise than that value prints: `true`/`false` in any case are meant; `yes`, `on`, `y`… are
+/// not what they read as.
+pub fn bool_written_otherwise(value: bool, len: usize) -> bool {
+    len != if value { 4 } else { 5 }
+}
+
 /// A value with where it sits in its file ([`Node::pos`]) and how it was written ([`Node::style`]).
 ///
 /// A catalog is mostly nodes (half a million in a 20 MB catalog), so a node is kept to 40 bytes: the
@@ -254,8 +261,7 @@ impl Node {
         }
         let len = self.pos().end.saturating_sub(self.pos().start) as usize;
         match &self.kind {
-            // `true`/`false` in any case are meant; `yes`, `on`, `y`… are not what they read as.
-            Kind::Bool(b) => len != if *b { 4 } else { 5 },
+            Kind::Bool(b) => bool_written_otherwise(*b, len),
             // The number as opm writes it differs from the text: `1.10`, `010`, `0x1F`, `1_000`.
             Kind::Number(v) => len != v.len(),
             _ => false,

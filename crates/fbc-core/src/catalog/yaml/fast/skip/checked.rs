@@ -4,6 +4,7 @@
 use super::super::yaml11::{self, Plain};
 use super::{ANY, Doubt, Skip};
 use crate::catalog::gotypes::{Ty, field};
+use crate::catalog::node::bool_written_otherwise;
 use crate::catalog::version_release::SUBSTITUTES_FOR;
 
 /// What a value is, as far as the type it is checked against cares (a number is a doubt).
@@ -73,7 +74,7 @@ impl Skip<'_, '_> {
         match yaml11::resolve_plain(text) {
             Plain::Null => self.found(Found::Null),
             Plain::Str => self.found(Found::Str),
-            Plain::Bool(b) if text.len() == if b { 4 } else { 5 } => self.found(Found::Bool),
+            Plain::Bool(b) if !bool_written_otherwise(b, text.len()) => self.found(Found::Bool),
             _ => Err(Doubt),
         }
     }

@@ -7,11 +7,11 @@
 
 use proptest::prelude::*;
 
-use super::stats::checked_counts;
+use super::stats::{checked_counts, validation_finds};
 use crate::catalog::gotypes::{PROP_CSV_METADATA, StructTy, Ty};
 use crate::catalog::node::{Kind, Node};
+use crate::catalog::yaml::fast::tests::check_text;
 use crate::catalog::yaml::fast::tests::trees::{Tree, edit, write_after};
-use crate::catalog::yaml::fast::tests::{check_text, holds_what_validation_reads};
 use crate::catalog::yaml::{Keep, parse_chunk_full, split_documents};
 
 fn leaf(s: &str) -> Tree {
@@ -229,38 +229,10 @@ fn csv_properties(fit: u32) -> impl Strategy<Value = Tree> {
     let csv = (layout, typed(&CSV_METADATA, fit))
         .prop_map(|(l, v)| csv_property(l, v))
         .boxed();
-    let package = Tree::Map(
-        2,
-        vec![
-            ("type".into(), leaf("olm.package")),
-            (
-                "value".into(),
-                Tree::Map(
-                    2,
-                    vec![
-                        ("packageName".into(), leaf("a")),
-                        ("version".into(), leaf("1.0.0")),
-                    ],
-                ),
-            ),
-        ],
-    );
-    let gvk = Tree::Map(
-        2,
-        vec![
-            ("type".into(), leaf("olm.gvk")),
-            (
-                "value".into(),
-                Tree::Map(
-                    2,
-                    vec![
-                        ("group".into(), leaf("a.example.com")),
-                        ("kind".into(), leaf("A")),
-                        ("version".into(), leaf("v1")),
-                    ],
-                ),
-            ),
-        ],
+    let package = property("olm.package", &[("packageName", "a"), ("version", "1.0.0")]);
+    let gvk = property(
+        "olm.gvk",
+        &[("group", "a.example.com"), ("kind", "A"), ("version", "v1")],
     );
     let others = prop::collection::vec(
         prop_oneof![3 => Just(package).boxed(), 3 => Just(gvk).boxed(), 1 => csv.clone()],
@@ -271,6 +243,21 @@ fn csv_properties(fit: u32) -> impl Strategy<Value = Tree> {
             others.insert(at.index(others.len() + 1), csv);
             Tree::Seq(indentless, others)
         },
+    )
+}
+
+/// A property of type `type_` whose value maps each field to a plain scalar.
+fn property(type_: &str, fields: &[(&str, &str)]) -> Tree {
+    let value = fields
+        .iter()
+        .map(|(k, v)| (k.to_string(), leaf(v)))
+        .collect();
+    Tree::Map(
+        2,
+        vec![
+            ("type".into(), leaf(type_)),
+            ("value".into(), Tree::Map(2, value)),
+        ],
     )
 }
 
@@ -308,14 +295,11 @@ fn clean_values(text: &str) -> usize {
             Kind::Seq(s) => !s.is_empty(),
             _ => false,
         };
-        let mut found = Vec::new();
-        crate::validate::shape::check(&v.value, &PROP_CSV_METADATA, &|_| None, &mut found);
         t.key_str() == "type"
             && t.value.as_str() == Some("olm.csv.metadata")
             && v.key_str() == "value"
             && block
-            && found.is_empty()
-            && !holds_what_validation_reads(&v.value)
+            && validation_finds(&v.value, &PROP_CSV_METADATA).is_empty()
     };
     props.iter().filter(|p| clean(p)).count()
 }

@@ -3,7 +3,7 @@
 
 use super::super::Decline;
 use super::{Landing, Scanner};
-use crate::catalog::gotypes::Ty;
+use crate::catalog::gotypes::{StructTy, Ty};
 use crate::catalog::node::{Kind, Node, Pos};
 use crate::catalog::version_release::SUBSTITUTES_FOR;
 use std::cell::Cell;
@@ -75,30 +75,34 @@ pub(super) fn check(
     assert_eq!(stands, landing, "skipped to another place:\n{text}");
     assert_eq!(s.ascii_to.get(), s.line_start, "{text}");
     if let Some(Ty::Struct(st)) = typed {
-        let mut found = Vec::new();
-        crate::validate::shape::check(&theirs, st, &|_| None, &mut found);
-        assert!(
-            found.is_empty(),
-            "skipped a value of the wrong shape {found:?}:\n{text}"
-        );
-        let mut odd = Vec::new();
-        retyped_or_substitutes(&theirs, &mut odd);
-        assert!(odd.is_empty(), "skipped {odd:?}:\n{text}");
+        let found = validation_finds(&theirs, st);
+        assert!(found.is_empty(), "skipped {found:?}:\n{text}");
         add(&CHECKED, node);
     }
     add(&SKIPPED, node);
 }
 
-/// The retyped scalars and `olm.substitutesFor` keys of `node`, which a validation reads.
-fn retyped_or_substitutes<'n>(node: &'n Node, out: &mut Vec<&'n Node>) {
+/// What a validation finds in `node`, a value checked against `st`, each described: its shape
+/// mismatches, and what it reads beyond the shape, its retyped scalars (a lint quotes them) and
+/// `olm.substitutesFor` keys (the release rules read them). A checked skip may take a value only
+/// when there is none.
+pub(in super::super) fn validation_finds(node: &Node, st: &'static StructTy) -> Vec<String> {
+    let mut mismatches = Vec::new();
+    crate::validate::shape::check(node, st, &|_| None, &mut mismatches);
+    let mut found: Vec<String> = mismatches.into_iter().map(|m| m.message).collect();
+    retyped_or_substitutes(node, &mut found);
+    found
+}
+
+fn retyped_or_substitutes(node: &Node, out: &mut Vec<String>) {
     if node.is_retyped_scalar() {
-        out.push(node);
+        out.push(format!("a retyped scalar {node:?}"));
     }
     match &node.kind {
         Kind::Seq(items) => items.iter().for_each(|n| retyped_or_substitutes(n, out)),
         Kind::Map(entries) => entries.iter().for_each(|e| {
             if e.key_str().eq_ignore_ascii_case(SUBSTITUTES_FOR) {
-                out.push(&e.key);
+                out.push(format!("a key {:?}", e.key_str()));
             }
             retyped_or_substitutes(&e.key, out);
             retyped_or_substitutes(&e.value, out);
