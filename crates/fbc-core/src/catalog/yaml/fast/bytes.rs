@@ -1,9 +1,105 @@
-//! Byte searches of the quick reader, a word or a vector at a time where lines are long enough
-//! for it to pay.
+//! Byte searches of the quick reader, a vector or a word at a time where lines are long enough for
+//! it to pay.
 
-/// The end of the line of `b` that byte `from` is on: its `\n`, or `end`.
+/// Bit `k` set where byte `k` of `chunk` is `a` or `b`: with SSE2, which every x86-64 processor
+/// has.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    // SAFETY: SSE2 is part of the x86-64 baseline, and the load reads the sixteen bytes of
+    // `chunk`, with no alignment asked.
+    let mask = unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        _mm_movemask_epi8(_mm_or_si128(
+            _mm_cmpeq_epi8(v, _mm_set1_epi8(a as i8)),
+            _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)),
+        ))
+    };
+    mask as u32
+}
+
+/// Bit `k` set where byte `k` of `chunk` is `a` or `b`: elsewhere, eight bytes at a time.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn lanes(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
+    words(chunk, a, b)
+}
+
+/// Bit `k` set where byte `k` of `chunk` is `a` or `b`, eight bytes at a time with word
+/// arithmetic.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(super) fn words(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
+    const LOW: u64 = u64::from_ne_bytes([0x7f; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // The high bit of each byte of `x` that is zero, exactly (no carry crosses bytes).
+    let zeros = |x: u64| !(((x & LOW) + LOW) | x) & HIGH;
+    // Those eight bits gathered into the low byte, byte 0's lowest.
+    let gather = |m: u64| ((m >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
+    let half = |w: [u8; 8]| {
+        let w = u64::from_le_bytes(w);
+        gather(zeros(w ^ u64::from_ne_bytes([a; 8])) | zeros(w ^ u64::from_ne_bytes([b; 8])))
+    };
+    let (lo, hi) = chunk.split_at(8);
+    let lo = half(lo.try_into().unwrap_or_default());
+    let hi = half(hi.try_into().unwrap_or_default());
+    lo | hi << 8
+}
+
+/// The bytes looked at sixteen at a time before a search hands over to `memchr`, whose start-up
+/// costs more than a short search but which is faster over a long one.
+const SHORT: usize = 64;
+
+/// Looks at the first bytes of `hay`, up to [`SHORT`] of them, sixteen at a time for an `x` or a
+/// `y` (neither of them zero): where the first is, or how many bytes were looked at.
+#[inline(always)]
+fn first_of(hay: &[u8], x: u8, y: u8) -> Result<usize, usize> {
+    let mut i = 0;
+    while i < SHORT {
+        let mask = match hay
+            .get(i..i + 16)
+            .and_then(|c| <&[u8; 16]>::try_from(c).ok())
+        {
+            Some(chunk) => lanes(chunk, x, y),
+            None => {
+                // The last few bytes: the sixteen that end `hay`, those already looked at left
+                // out; or in a shorter `hay`, its bytes and then zeros (never searched for).
+                let mask = match hay.len().checked_sub(16) {
+                    Some(back) => {
+                        let chunk = <&[u8; 16]>::try_from(&hay[back..]).unwrap_or(&[0; 16]);
+                        lanes(chunk, x, y) >> (i - back)
+                    }
+                    None => {
+                        let mut last = [0; 16];
+                        last[..hay.len()].copy_from_slice(hay);
+                        lanes(&last, x, y)
+                    }
+                };
+                if mask == 0 {
+                    return Err(hay.len());
+                }
+                mask
+            }
+        };
+        if mask != 0 {
+            return Ok(i + mask.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    Err(i)
+}
+
+/// The end of the line of `b` that byte `from` is on: its `\n`, or `end`. Most lines of a catalog
+/// are short: their first bytes are looked at sixteen at a time, and only a long rest goes to
+/// `memchr`.
 pub(super) fn line_end(b: &[u8], from: usize, end: usize) -> usize {
-    memchr::memchr(b'\n', &b[from..end]).map_or(end, |p| from + p)
+    let hay = &b[from..end];
+    match first_of(hay, b'\n', b'\n') {
+        Ok(p) => from + p,
+        Err(i) => memchr::memchr(b'\n', &hay[i..]).map_or(end, |p| from + i + p),
+    }
 }
 
 /// The first byte of `b` from `from` on that is not a space, or `end` (at most `b.len()`). Lines
@@ -27,35 +123,13 @@ pub(super) fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
     i
 }
 
-/// The first `:` or `#` of `hay`. Most keys and values are short: their bytes are read a word at a
-/// time, and only a long rest goes to the vector search, whose start-up costs more than a short
-/// search.
+/// The first `:` or `#` of `hay`. Most keys and values are short: their bytes are looked at sixteen
+/// at a time, and only a long rest goes to `memchr2`.
 pub(super) fn colon_or_hash(hay: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
-    const COLONS: u64 = u64::from_ne_bytes([b':'; 8]);
-    const HASHES: u64 = u64::from_ne_bytes([b'#'; 8]);
-    // The lowest byte with its high bit set is the first zero byte (bits above it may be wrong).
-    let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    let mut i = 0;
-    while i < 32 {
-        let Some(word) = hay.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) else {
-            break;
-        };
-        let w = u64::from_le_bytes(word);
-        let found = zero_bytes(w ^ COLONS) | zero_bytes(w ^ HASHES);
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
+    match first_of(hay, b':', b'#') {
+        Ok(p) => Some(p),
+        Err(i) => memchr::memchr2(b':', b'#', &hay[i..]).map(|p| i + p),
     }
-    let rest = &hay[i..];
-    let p = if rest.len() < 16 {
-        rest.iter().position(|&b| b == b':' || b == b'#')
-    } else {
-        memchr::memchr2(b':', b'#', rest)
-    };
-    p.map(|p| i + p)
 }
 
 /// Where the plain scalar that `line` (the rest of a line) starts with ends, looking from its

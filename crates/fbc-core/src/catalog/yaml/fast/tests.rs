@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 
-use super::bytes::colon_or_hash;
+use super::bytes::{colon_or_hash, line_end, plain_end, words};
 use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
 use crate::catalog::gotypes::PROP_CSV_METADATA;
 use crate::catalog::node::{Entry, Kind, Node, Style, ThinVec};
@@ -521,15 +521,77 @@ proptest! {
     }
 
     #[test]
-    fn word_at_a_time_searches_find_what_a_byte_at_a_time_finds(
-        bytes in prop::collection::vec(prop::sample::select(vec![b' ', b' ', b' ', b'a', b':', b'#', b'\n', 0xc3, 0xa9]), 0..80),
-        from in 0usize..80,
+    fn word_and_vector_searches_find_what_a_byte_at_a_time_finds(
+        bytes in prop::collection::vec(prop::sample::select(vec![b' ', b' ', b' ', b'a', b':', b'#', b'\n', 0xc3, 0xa9]), 0..200),
+        from in 0usize..200,
+        cut in 0usize..200,
+        sparse in any::<bool>(),
     ) {
+        // Sparse bytes leave long runs with nothing to find, past the vector search's first bytes.
+        let bytes: Vec<u8> = if sparse {
+            bytes.iter().enumerate().map(|(i, &b)| if i % 23 == 0 { b } else { b'a' }).collect()
+        } else {
+            bytes
+        };
         let from = from.min(bytes.len());
         let naive = bytes[from..].iter().position(|&b| b != b' ').map_or(bytes.len(), |p| from + p);
         prop_assert_eq!(spaces_end(&bytes, from, bytes.len()), naive);
-        let naive = bytes[from..].iter().position(|&b| b == b':' || b == b'#');
-        prop_assert_eq!(colon_or_hash(&bytes[from..]), naive);
+        let naive: Vec<usize> = (from..bytes.len()).filter(|&p| matches!(bytes[p], b':' | b'#')).collect();
+        prop_assert_eq!(every_colon_or_hash(&bytes, from, bytes.len()), naive);
+        let naive = bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |p| from + p);
+        prop_assert_eq!(line_end(&bytes, from, bytes.len()), naive);
+        // Searches stopping before the text's end: at a line's end, and anywhere.
+        let eol = line_end(&bytes, from, bytes.len());
+        prop_assert_eq!(plain_end(&bytes[from..eol]), naive_plain_end(&bytes[from..eol]));
+        let end = cut.clamp(from, bytes.len());
+        prop_assert_eq!(plain_end(&bytes[from..end]), naive_plain_end(&bytes[from..end]));
+        let naive: Vec<usize> = (from..end).filter(|&p| matches!(bytes[p], b':' | b'#')).collect();
+        prop_assert_eq!(every_colon_or_hash(&bytes, from, end), naive);
+        let naive = bytes[from..end].iter().position(|&b| b == b'\n').map_or(end, |p| from + p);
+        prop_assert_eq!(line_end(&bytes, from, end), naive);
         prop_assert_eq!(unusual_and_ascii(&bytes).1, bytes.is_ascii());
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The word-at-a-time test of sixteen bytes, used where there are no vector instructions, marks
+    /// exactly the bytes searched for.
+    #[test]
+    fn sixteen_bytes_are_tested_a_word_at_a_time_exactly(
+        chunk in prop::array::uniform16(prop::sample::select(vec![0u8, 1, b':', b'#', b'\n', b' ', 0x7f, 0x80, 0xba, 0xff, 0xa3])),
+        a in prop::sample::select(vec![b':', b'\n', 0x80, 0xff]),
+        b in prop::sample::select(vec![b'#', b'\n', 0x7f, 0u8]),
+    ) {
+        let naive = chunk.iter().enumerate().fold(0, |m, (k, &c)| m | (u32::from(c == a || c == b) << k));
+        prop_assert_eq!(words(&chunk, a, b), naive);
+    }
+}
+
+/// Each `:` and `#` of bytes `from..end`, one search after another.
+fn every_colon_or_hash(b: &[u8], from: usize, end: usize) -> Vec<usize> {
+    let search = |at: usize| colon_or_hash(&b[at..end]).map(|p| at + p);
+    std::iter::successors(search(from), |&p| search(p + 1)).collect()
+}
+
+/// [`plain_end`] a byte at a time.
+fn naive_plain_end(line: &[u8]) -> (usize, bool) {
+    let mut stop = line.len();
+    for p in 1..line.len() {
+        if line[p] == b':' && (p + 1 == line.len() || line[p + 1] == b' ') {
+            return (p, true);
+        }
+        if line[p] == b'#' && line[p - 1] == b' ' {
+            stop = p;
+            break;
+        }
+    }
+    (
+        line[..stop]
+            .iter()
+            .rposition(|&b| b != b' ')
+            .map_or(0, |p| p + 1),
+        false,
+    )
 }
