@@ -166,14 +166,17 @@ pub fn property_struct(type_: &str) -> Option<&'static StructTy> {
 /// with `k`.
 #[inline]
 pub fn fills_field(key: &str, name: &str) -> bool {
+    // Mostly the key is the name, or as long and another, or shorter.
+    if key.len() == name.len() {
+        return key == name || key.eq_ignore_ascii_case(name);
+    }
     // `ſ` and `K` take two and three bytes for a letter's one: a key that folds to a name with
-    // either is longer, and one as long matches only ASCII-wise.
-    if key.len() <= name.len() {
-        return key.eq_ignore_ascii_case(name);
-    }
-    if key.is_ascii() {
-        return false;
-    }
+    // either is longer (and not ASCII).
+    key.len() > name.len() && !key.is_ascii() && folds_to(key, name)
+}
+
+/// Whether the non-ASCII `key` folds to `name` with a long s or a Kelvin sign in it.
+fn folds_to(key: &str, name: &str) -> bool {
     let mut n = name.bytes();
     let same = key.chars().all(|c| {
         let Some(b) = n.next() else {
