@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 
-use super::bytes::{colon_or_hash, line_end, plain_end, words};
+use super::bytes::{colon_or_hash, line_end, plain_end, unusual_and_ascii_in, words};
 use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
 use crate::catalog::gotypes::PROP_CSV_METADATA;
 use crate::catalog::node::{Entry, Kind, Node, Style, ThinVec};
@@ -550,6 +550,25 @@ proptest! {
         let naive = bytes[from..end].iter().position(|&b| b == b'\n').map_or(end, |p| from + p);
         prop_assert_eq!(line_end(&bytes, from, end), naive);
         prop_assert_eq!(unusual_and_ascii(&bytes).1, bytes.is_ascii());
+    }
+
+    /// A document's bytes are told unusual (control characters but the line break, DEL, a byte
+    /// order mark's first byte) and ASCII the same way with the wide vectors and without them.
+    #[test]
+    fn unusual_bytes_are_found_with_vectors_or_without(
+        bytes in prop::collection::vec(prop::sample::select(vec![b'a', b'a', b'a', b' ', b'\n', b'\t', b'\r', 0, 0x1f, 0x7f, 0xef, 0xc3, 0xa9]), 0..300),
+        plain in 0usize..300,
+    ) {
+        // Most of it plain, so that the one unusual byte falls anywhere in a long document.
+        let bytes: Vec<u8> = bytes.iter().enumerate().map(|(i, &b)| if i < plain { b'a' } else { b }).collect();
+        let unusual = bytes.iter().any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f || b == 0xef);
+        let naive = (unusual, !unusual && bytes.is_ascii());
+        let (found, ascii) = unusual_and_ascii(&bytes);
+        prop_assert_eq!(found, naive.0);
+        if !found {
+            prop_assert_eq!(ascii, naive.1);
+        }
+        prop_assert_eq!(unusual_and_ascii_in(&bytes), unusual_and_ascii(&bytes));
     }
 }
 
