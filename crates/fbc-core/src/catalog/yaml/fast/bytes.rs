@@ -56,6 +56,7 @@ const SHORT: usize = 64;
 /// `y` (neither of them zero): where the first is, or how many bytes were looked at.
 #[inline(always)]
 fn first_of(hay: &[u8], x: u8, y: u8) -> Result<usize, usize> {
+    debug_assert!(x != 0 && y != 0, "a short hay is padded with zeros");
     let mut i = 0;
     while i < SHORT {
         let mask = match hay
