@@ -62,14 +62,37 @@ pub fn parse_ocp(text: &str) -> Option<(u32, u32)> {
 /// `v4.17/catalog`), looking at the directory and its parents.
 pub fn ocp_from_path(dir: &Path) -> Option<(u32, u32)> {
     let abs = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let re = regex::Regex::new(r"(?:^|[^0-9A-Za-z])v?([45])[.-]([0-9]{1,2})(?:$|[^0-9])").ok()?;
-    for part in abs.components().rev() {
-        let s = part.as_os_str().to_string_lossy();
-        if let Some(m) = re.captures(&s) {
-            return Some((m[1].parse().ok()?, m[2].parse().ok()?));
+    abs.components()
+        .rev()
+        .find_map(|part| ocp_in_name(part.as_os_str().as_encoded_bytes()))
+}
+
+/// The first OpenShift version in a file name: after its start or a character that is no ASCII
+/// letter or digit, an optional `v`, `4` or `5`, `.` or `-`, and one or two digits not followed by
+/// another (`v4.18`, `catalog-4-17`; not `v4.180`, `x4.18`).
+fn ocp_in_name(name: &[u8]) -> Option<(u32, u32)> {
+    let at = |i: usize| name.get(i).copied().unwrap_or(0);
+    (0..name.len()).find_map(|p| {
+        if p > 0 && name[p - 1].is_ascii_alphanumeric() {
+            return None;
         }
-    }
-    None
+        let q = p + usize::from(at(p) == b'v');
+        let major = at(q);
+        if !matches!(major, b'4' | b'5') || !matches!(at(q + 1), b'.' | b'-') {
+            return None;
+        }
+        let digits = name[(q + 2).min(name.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if !(1..=2).contains(&digits) {
+            return None;
+        }
+        let minor = name[q + 2..q + 2 + digits]
+            .iter()
+            .fold(0, |n, &d| n * 10 + u32::from(d - b'0'));
+        Some((u32::from(major - b'0'), minor))
+    })
 }
 
 /// Whether lifecycle problems (FBC120–FBC127) are errors: under the konflux profile (Konflux's
@@ -504,6 +527,23 @@ mod tests {
         assert_eq!(ocp_from_path(Path::new("/x/catalog-4-17")), Some((4, 17)));
         assert_eq!(ocp_from_path(Path::new("/x/v4.12/catalog")), Some((4, 12)));
         assert_eq!(ocp_from_path(Path::new("/x/catalog")), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// A name gives the version the pattern it follows reads from it.
+        #[test]
+        fn a_version_in_a_name_is_read_as_the_pattern_reads_it(
+            name in proptest::collection::vec(proptest::sample::select(vec![
+                "v", "4", "5", "1", "8", "0", ".", "-", "_", "x", "V", "é", "/", "44", "v4.1", "5-",
+            ]), 0..12),
+        ) {
+            let name = name.concat();
+            let re = regex::Regex::new(r"(?:^|[^0-9A-Za-z])v?([45])[.-]([0-9]{1,2})(?:$|[^0-9])").unwrap();
+            let want = re.captures(&name).map(|m| (m[1].parse().unwrap(), m[2].parse().unwrap()));
+            proptest::prop_assert_eq!(ocp_in_name(name.as_bytes()), want, "{}", name);
+        }
     }
 
     #[test]
