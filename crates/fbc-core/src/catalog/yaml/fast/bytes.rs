@@ -184,20 +184,20 @@ pub(super) fn unusual_and_ascii_in(src: &[u8]) -> (bool, bool) {
     // Each byte is tested without branches, so that a chunk is tested a vector at a time.
     let odd =
         |b: u8| u8::from((b < 0x20) & (b != b'\n')) | u8::from(b == 0x7f) | u8::from(b == 0xef);
-    let mut high = 0u8;
+    // The bytes of every chunk or-ed together, lane by lane: folded into one once, at the end.
+    let mut lanes = [0u8; 64];
     for c in &mut chunks {
-        let (mut bad, mut or) = (0u8, 0u8);
-        for &b in c {
+        let mut bad = 0u8;
+        for (lane, &b) in lanes.iter_mut().zip(c) {
             bad |= odd(b);
-            or |= b;
+            *lane |= b;
         }
         if bad != 0 {
             return (true, false);
         }
-        high |= or;
     }
     let rest = chunks.remainder();
-    high |= rest.iter().fold(0, |acc, &b| acc | b);
+    let high = lanes.iter().chain(rest).fold(0, |acc, &b| acc | b);
     (rest.iter().any(|&b| odd(b) != 0), high < 0x80)
 }
 
