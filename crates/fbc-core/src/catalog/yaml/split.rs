@@ -29,13 +29,17 @@ pub fn split_documents(
     let bytes = text.as_bytes();
     let mut chunk_start = from;
     let mut chunk_line = first_line;
-    // Only lines starting with `---` matter: they are found with one search for them, and the
-    // lines before each counted in one pass.
+    // Only lines starting with `---` matter: they are found with one search for `---` (rare in a
+    // catalog, where a line break followed by a `-` is not), each kept when a line starts with it,
+    // and the lines before each counted in one pass.
     let mut counted = from;
     let mut line = first_line;
-    let at_start = bytes[from.min(bytes.len())..].starts_with(b"---");
+    let rest = &bytes[from.min(bytes.len())..];
+    let at_start = rest.starts_with(b"---");
     let separators = at_start.then_some(from).into_iter().chain(
-        memchr::memmem::find_iter(&bytes[from.min(bytes.len())..], b"\n---").map(|p| from + p + 1),
+        memchr::memmem::find_iter(rest, b"---")
+            .filter(|&p| p > 0 && rest[p - 1] == b'\n')
+            .map(|p| from + p),
     );
     for i in separators {
         line += memchr::memchr_iter(b'\n', &bytes[counted..i]).count() as u32;
