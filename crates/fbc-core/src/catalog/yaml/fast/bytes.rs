@@ -95,6 +95,7 @@ fn first_of(hay: &[u8], x: u8, y: u8) -> Result<usize, usize> {
 /// The end of the line of `b` that byte `from` is on: its `\n`, or `end`. Most lines of a catalog
 /// are short: their first bytes are looked at sixteen at a time, and only a long rest goes to
 /// `memchr`.
+#[inline]
 pub(super) fn line_end(b: &[u8], from: usize, end: usize) -> usize {
     let hay = &b[from..end];
     match first_of(hay, b'\n', b'\n') {
@@ -105,6 +106,7 @@ pub(super) fn line_end(b: &[u8], from: usize, end: usize) -> usize {
 
 /// The first byte of `b` from `from` on that is not a space, or `end` (at most `b.len()`). Lines
 /// of catalogs are mostly indentation: it is read eight bytes at a time.
+#[inline]
 pub(super) fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
     const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
     let mut i = from;
@@ -126,6 +128,7 @@ pub(super) fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
 
 /// The first `:` or `#` of `hay`. Most keys and values are short: their bytes are looked at sixteen
 /// at a time, and only a long rest goes to `memchr2`.
+#[inline]
 pub(super) fn colon_or_hash(hay: &[u8]) -> Option<usize> {
     match first_of(hay, b':', b'#') {
         Ok(p) => Some(p),
@@ -136,6 +139,7 @@ pub(super) fn colon_or_hash(hay: &[u8]) -> Option<usize> {
 /// Where the plain scalar that `line` (the rest of a line) starts with ends, looking from its
 /// second byte: at the first `:` followed by a space or the line's end, which makes it a key
 /// (`true`); else before the first ` #` or the line's end, trailing spaces left out.
+#[inline]
 pub(super) fn plain_end(line: &[u8]) -> (usize, bool) {
     let mut from = 1;
     let stop = loop {
