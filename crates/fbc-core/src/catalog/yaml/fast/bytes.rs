@@ -78,10 +78,10 @@ fn first_of(hay: &[u8], x: u8, y: u8) -> Result<usize, usize> {
                         lanes(&last, x, y)
                     }
                 };
-                if mask == 0 {
-                    return Err(hay.len());
-                }
-                mask
+                return match mask {
+                    0 => Err(hay.len()),
+                    m => Ok(i + m.trailing_zeros() as usize),
+                };
             }
         };
         if mask != 0 {
