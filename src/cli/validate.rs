@@ -1,9 +1,10 @@
 //! `fbc-edit validate DIR`: every problem at once, with file and line.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::exit;
 use fbc_core::catalog::{Diagnostic, Severity};
@@ -107,7 +108,9 @@ pub fn run(args: &ValidateArgs) -> i32 {
         };
         results.add(args, cat_dir, report);
     }
-    print_results(args, &catalogs, &results);
+    if !print_results(args, &catalogs, &results) {
+        return exit::USAGE;
+    }
     if results.failed {
         exit::INVALID
     } else {
@@ -227,23 +230,27 @@ impl Results {
     }
 }
 
-fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
+/// Prints the results as asked; `false` when the report could not be written whole.
+fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool {
     let path = |cat_dir: &Path, file: &str| shown_path(cat_dir, file);
     match args.output {
         ValidateOutput::Text => print_text(args, catalogs, r),
         ValidateOutput::Json => {
-            let items: Vec<Value> = r
+            // Written as it is serialized: no value tree is built for thousands of problems.
+            let items: Vec<JsonProblem> = r
                 .all
                 .iter()
-                .flat_map(|(cat_dir, d)| match json_value(cat_dir, &[d]) {
-                    Value::Array(a) => a,
-                    _ => Vec::new(),
-                })
+                .map(|(cat_dir, d)| JsonProblem::of(cat_dir, d))
                 .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&Value::Array(items)).unwrap_or_default()
-            );
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let written = serde_json::to_writer_pretty(&mut out, &items)
+                .map_err(std::io::Error::from)
+                .and_then(|()| writeln!(out))
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
+                eprintln!("fbc-edit: cannot write the report: {e}");
+                return false;
+            }
         }
         ValidateOutput::Opm => {}
         ValidateOutput::Sarif => {
@@ -273,6 +280,7 @@ fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
             }
         }
     }
+    true
 }
 
 fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
@@ -376,26 +384,47 @@ pub(crate) fn diagnostics_text(dir: &Path, shown: &[&Diagnostic], counts: [usize
     out
 }
 
+/// One problem as `--output json` prints it: its fields in this order.
+#[derive(serde::Serialize)]
+struct JsonProblem<'a> {
+    code: &'a str,
+    severity: &'a str,
+    message: &'a str,
+    file: String,
+    line: u32,
+    column: u32,
+    package: Option<&'a str>,
+    channel: Option<&'a str>,
+    bundle: Option<&'a str>,
+    hint: Option<&'a str>,
+    related: Vec<String>,
+    opm: Option<&'a str>,
+}
+
+impl<'a> JsonProblem<'a> {
+    fn of(dir: &Path, d: &'a Diagnostic) -> Self {
+        JsonProblem {
+            code: d.code,
+            severity: d.severity.as_str(),
+            message: &d.message,
+            file: shown_path(dir, &d.location.file),
+            line: d.location.line,
+            column: d.location.column,
+            package: d.object.package.as_deref(),
+            channel: d.object.channel.as_deref(),
+            bundle: d.object.bundle.as_deref(),
+            hint: d.hint.as_deref(),
+            related: d.related.iter().map(|r| located(dir, r)).collect(),
+            opm: d.opm.as_ref().map(|o| o.text.as_str()),
+        }
+    }
+}
+
 pub(crate) fn json_value(dir: &Path, shown: &[&Diagnostic]) -> Value {
     Value::Array(
         shown
             .iter()
-            .map(|d| {
-                json!({
-                    "code": d.code,
-                    "severity": d.severity.as_str(),
-                    "message": d.message,
-                    "file": shown_path(dir, &d.location.file),
-                    "line": d.location.line,
-                    "column": d.location.column,
-                    "package": d.object.package,
-                    "channel": d.object.channel,
-                    "bundle": d.object.bundle,
-                    "hint": d.hint,
-                    "related": d.related.iter().map(|r| located(dir, r)).collect::<Vec<_>>(),
-                    "opm": d.opm.as_ref().map(|o| o.text.as_str()),
-                })
-            })
+            .map(|d| serde_json::to_value(JsonProblem::of(dir, d)).unwrap_or_default())
             .collect(),
     )
 }

@@ -245,6 +245,56 @@ fn json_output_has_the_documented_fields() {
 }
 
 #[test]
+fn json_output_is_printed_in_the_documented_layout() {
+    // Every field, in its order, pretty-printed: what scripts and diffs of reports rely on.
+    let (code, text) = run("duplicate-bundle", &["--output", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        text,
+        r#"[
+  {
+    "code": "FBC021",
+    "severity": "error",
+    "message": "bundle \"demo.v1.1.0\" is defined again",
+    "file": "duplicate-bundle/catalog.yaml",
+    "line": 35,
+    "column": 7,
+    "package": "demo",
+    "channel": null,
+    "bundle": "demo.v1.1.0",
+    "hint": "remove one of the two olm.bundle objects",
+    "related": [
+      "duplicate-bundle/catalog.yaml:23:1"
+    ],
+    "opm": "package \"demo\" has duplicate bundle \"demo.v1.1.0\""
+  }
+]
+"#
+    );
+    let (_, empty) = run("valid", &["--output", "json"]);
+    assert_eq!(empty, "[]\n");
+}
+
+#[test]
+fn a_report_that_cannot_be_written_fails_with_a_message() {
+    // A full disk: the command says so and fails, rather than passing on half a report.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
+        .current_dir(cases_dir())
+        .args(["validate", "--output", "json", "duplicate-bundle"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write the report"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn exit_codes_follow_the_verdict() {
     assert_eq!(run("valid", &[]).0, 0);
     assert_eq!(run("multiple-heads", &[]).0, 1);
