@@ -1,6 +1,5 @@
 //! `fbc-edit validate DIR`: every problem at once, with file and line.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -230,11 +229,28 @@ impl Results {
     }
 }
 
-/// Prints the results as asked; `false` when the report could not be written whole.
+/// Prints the results as asked; `false` (said on stderr) when the report could not be written
+/// whole, to a full disk say.
 fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written =
+        write_results(&mut out, args, catalogs, r).and_then(|()| std::io::Write::flush(&mut out));
+    if let Err(e) = written {
+        eprintln!("fbc-edit: cannot write the report: {e}");
+        return false;
+    }
+    true
+}
+
+fn write_results(
+    out: &mut impl std::io::Write,
+    args: &ValidateArgs,
+    catalogs: &[PathBuf],
+    r: &Results,
+) -> std::io::Result<()> {
     let path = |cat_dir: &Path, file: &str| shown_path(cat_dir, file);
     match args.output {
-        ValidateOutput::Text => print_text(args, catalogs, r),
+        ValidateOutput::Text => write_text(out, args, catalogs, r)?,
         ValidateOutput::Json => {
             // Written as it is serialized: no value tree is built for thousands of problems.
             let items: Vec<JsonProblem> = r
@@ -242,15 +258,8 @@ fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool
                 .iter()
                 .map(|(cat_dir, d)| JsonProblem::of(cat_dir, d))
                 .collect();
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let written = serde_json::to_writer_pretty(&mut out, &items)
-                .map_err(std::io::Error::from)
-                .and_then(|()| writeln!(out))
-                .and_then(|()| out.flush());
-            if let Err(e) = written {
-                eprintln!("fbc-edit: cannot write the report: {e}");
-                return false;
-            }
+            serde_json::to_writer_pretty(&mut *out, &items)?;
+            writeln!(out)?;
         }
         ValidateOutput::Opm => {}
         ValidateOutput::Sarif => {
@@ -268,22 +277,29 @@ fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool
                 })
                 .collect();
             let refs: Vec<&Diagnostic> = shown.iter().collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&super::report::sarif(&refs, &|f| f.to_string()))
-                    .unwrap_or_default()
-            );
+            let log = super::report::sarif(&refs, &|f| f.to_string());
+            serde_json::to_writer_pretty(&mut *out, &log)?;
+            writeln!(out)?;
         }
         ValidateOutput::Github => {
             for (cat_dir, d) in &r.all {
-                print!("{}", super::report::github(&[d], &|f| path(cat_dir, f)));
+                write!(
+                    out,
+                    "{}",
+                    super::report::github(&[d], &|f| path(cat_dir, f))
+                )?;
             }
         }
     }
-    true
+    Ok(())
 }
 
-fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
+fn write_text(
+    out: &mut impl std::io::Write,
+    args: &ValidateArgs,
+    catalogs: &[PathBuf],
+    r: &Results,
+) -> std::io::Result<()> {
     for (cat_dir, here) in &r.summaries {
         let shown: Vec<&Diagnostic> = r
             .all
@@ -292,19 +308,21 @@ fn print_text(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) {
             .map(|(_, d)| d)
             .collect();
         if args.each {
-            println!("{}:", cat_dir.display());
+            writeln!(out, "{}:", cat_dir.display())?;
         }
-        print!("{}", diagnostics_text(cat_dir, &shown, *here));
+        write!(out, "{}", diagnostics_text(cat_dir, &shown, *here))?;
     }
     if args.each {
-        println!(
+        writeln!(
+            out,
             "{} catalogs: {}, {}, {}",
             catalogs.len(),
             plural(r.counts[0], "error", "errors"),
             plural(r.counts[1], "warning", "warnings"),
             plural(r.counts[2], "note", "notes"),
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// The immediate subdirectories of `dir` (links and hidden ones left out), sorted: `dir` listed

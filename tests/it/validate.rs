@@ -282,16 +282,18 @@ fn a_report_that_cannot_be_written_fails_with_a_message() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
-        .current_dir(cases_dir())
-        .args(["validate", "--output", "json", "duplicate-bundle"])
-        .stdout(full)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot write the report"), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
+    for format in ["text", "json", "sarif", "github"] {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
+            .current_dir(cases_dir())
+            .args(["validate", "--output", format, "duplicate-bundle"])
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{format}: {err}");
+        assert!(err.contains("cannot write the report"), "{format}: {err}");
+        assert!(!err.contains("panicked"), "{format}: {err}");
+    }
 }
 
 #[test]
