@@ -231,6 +231,11 @@ fn validated(dir: &Path, options: &LoadOptions) -> Vec<String> {
 
 /// The `olm.csv.metadata` values of a catalog's bundles, and how many are empty.
 fn csv_values(c: &Catalog) -> (usize, usize) {
+    property_values(c, "olm.csv.metadata")
+}
+
+/// The values of a catalog's bundles' properties of type `type_`, and how many are empty.
+fn property_values(c: &Catalog, type_: &str) -> (usize, usize) {
     let (mut all, mut empty) = (0, 0);
     for b in &c.blobs {
         let props = b
@@ -239,7 +244,7 @@ fn csv_values(c: &Catalog) -> (usize, usize) {
             .and_then(Node::as_seq)
             .unwrap_or(&[]);
         for p in props {
-            if p.get("type").and_then(Node::as_str) == Some("olm.csv.metadata") {
+            if p.get("type").and_then(Node::as_str) == Some(type_) {
                 all += 1;
                 empty += usize::from(
                     p.get("value")
@@ -275,6 +280,7 @@ fn catalog_dirs() -> Vec<PathBuf> {
 #[test]
 fn a_checked_load_validates_as_a_whole_one_does() {
     let (mut all, mut emptied) = (0, 0);
+    let (mut gvks, mut gvks_emptied) = (0, 0);
     for dir in catalog_dirs() {
         assert_eq!(
             validated(&dir, &checked()),
@@ -291,10 +297,14 @@ fn a_checked_load_validates_as_a_whole_one_does() {
                 "{}: a whole load keeps every value",
                 dir.display()
             );
+            let (g, ge) = property_values(&c, "olm.gvk");
+            assert_eq!(property_values(&whole, "olm.gvk").1, 0, "{}", dir.display());
             assert!(c.is_outline(), "a checked catalog is never written");
             if dir.parent().is_some_and(|p| p.ends_with("real")) {
                 all += a;
                 emptied += e;
+                gvks += g;
+                gvks_emptied += ge;
             }
         }
     }
@@ -304,6 +314,11 @@ fn a_checked_load_validates_as_a_whole_one_does() {
     assert!(
         all > 500 && emptied * 10 >= all * 9,
         "{emptied} of {all} left out"
+    );
+    // And most olm.gvk values, which validation only checks too.
+    assert!(
+        gvks > 1000 && gvks_emptied * 10 >= gvks * 9,
+        "{gvks_emptied} of {gvks} olm.gvk values left out"
     );
 }
 

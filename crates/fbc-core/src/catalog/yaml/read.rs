@@ -100,12 +100,13 @@ pub enum Keep {
     /// reader leaves to the full one is kept whole.
     Outline,
     /// Everything a validation reads. The value of a property (an item of a document's top-level
-    /// `properties`) of type `olm.csv.metadata`, whose content a validation only checks (in a
-    /// bundle; elsewhere it reads none of it), is checked as it is read: that it is of the shape
-    /// of opm's struct, holds no scalar YAML 1.1 reads otherwise than it is written (`yes`, `1.10`)
-    /// and no `olm.substitutesFor` annotation. One that passes is kept empty, with its kind,
-    /// position and style; one that does not, or does not stand as `type` then `value` alone in
-    /// its property, is kept whole, and so is a document the quick reader leaves to the full one.
+    /// `properties`) of type `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required`, whose content a
+    /// validation only checks (in a bundle; elsewhere it reads none of it), is checked as it is
+    /// read: that it is of the shape of opm's struct, holds no scalar YAML 1.1 reads otherwise
+    /// than it is written (`yes`, `1.10`) and no `olm.substitutesFor` annotation. One that passes
+    /// is kept empty, with its kind, position and style; one that does not, or does not stand as
+    /// `type` then `value` alone in its property, is kept whole, and so is a document the quick
+    /// reader leaves to the full one.
     Checked,
 }
 

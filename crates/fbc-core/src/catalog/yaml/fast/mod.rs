@@ -14,7 +14,7 @@ use bytes::{line_end, spaces_end, unicode_line_break, unusual_and_ascii};
 use super::read::{Keep, OUTLINE_DROPS, key_node, make_str};
 use super::split::Chunk;
 use super::yaml11;
-use crate::catalog::gotypes::{PROP_CSV_METADATA, Ty};
+use crate::catalog::gotypes::{PROP_CSV_METADATA, PROP_GVK, PROP_GVK_REQUIRED, Ty};
 use crate::catalog::model::property_type;
 use crate::catalog::node::{Entry, Kind, Node, Pos, Sharing, Style, ThinVec};
 
@@ -115,7 +115,8 @@ struct Scanner<'t> {
     /// Reading the value of such a key: what lies below it is read but not kept.
     dropping: bool,
     /// A read that keeps what a validation reads ([`Keep::Checked`]): the value of an
-    /// `olm.csv.metadata` property is checked against opm's struct and, when it passes, not kept.
+    /// `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required` property is checked against opm's
+    /// struct and, when it passes, not kept.
     checked: bool,
     /// Reading the value of the document's `properties` key, and that value is a sequence (whose
     /// items are the properties).
@@ -373,18 +374,26 @@ impl Scanner<'_> {
     }
 
     /// The type the value of `key` is checked against rather than kept, in an item of the
-    /// document's `properties` (a property) whose entries start at `mark`: that of an
-    /// `olm.csv.metadata` property's `value`, when only its `type` comes before it (and, as
-    /// [`Scanner::dropped_block`] sees, nothing after it).
+    /// document's `properties` (a property) whose entries start at `mark`: that of the `value` of
+    /// an `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required` property, when only its `type` comes
+    /// before it (and, as [`Scanner::dropped_block`] sees, nothing after it). Validation reads
+    /// nothing else of these values: that they decode as opm decodes them, which the check proves.
     fn checked_type(&self, mark: usize, key: &Node) -> Option<&'static Ty> {
         static CSV_METADATA: Ty = Ty::Struct(&PROP_CSV_METADATA);
+        static GVK: Ty = Ty::Struct(&PROP_GVK);
+        static GVK_REQUIRED: Ty = Ty::Struct(&PROP_GVK_REQUIRED);
         let [first] = &self.entries[mark..] else {
             return None;
         };
-        (key.as_str() == Some("value")
-            && first.key_str() == "type"
-            && first.value.as_str() == Some(property_type::CSV_METADATA))
-        .then_some(&CSV_METADATA)
+        if key.as_str() != Some("value") || first.key_str() != "type" {
+            return None;
+        }
+        match first.value.as_str()? {
+            property_type::CSV_METADATA => Some(&CSV_METADATA),
+            property_type::GVK => Some(&GVK),
+            property_type::GVK_REQUIRED => Some(&GVK_REQUIRED),
+            _ => None,
+        }
     }
 
     /// Whether the current line, from the position, is `key:` followed by a space or the line end.

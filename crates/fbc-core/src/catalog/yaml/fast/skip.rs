@@ -11,8 +11,8 @@
 //! literal block scalars (`|`, `|-`, `|+`) after a key. Each check mirrors the one of the scanner
 //! it stands for (named beside it); what a line could be read another way is handed back.
 //!
-//! A checked read ([`Keep::Checked`](super::super::read::Keep::Checked)) has it pass over an
-//! `olm.csv.metadata` property's value the same way, and also prove what a validation would find
+//! A checked read ([`Keep::Checked`](super::super::read::Keep::Checked)) has it pass over the
+//! value of an `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required` property the same way, and also prove what a validation would find
 //! in it: that each value is of the type opm's struct gives its key (Go's `encoding/json`: a field
 //! by name, else by name in any case), that no plain scalar is one YAML 1.1 reads as a number or as
 //! a boolean written otherwise than `true`/`false`, and that no key is `olm.substitutesFor`. Each

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 
 use super::bytes::{colon_or_hash, line_end, plain_end, unusual_and_ascii_in, words};
 use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
-use crate::catalog::gotypes::PROP_CSV_METADATA;
+use crate::catalog::gotypes::{PROP_CSV_METADATA, PROP_GVK, PROP_GVK_REQUIRED};
 use crate::catalog::node::{Entry, Kind, Node, Style, ThinVec};
 use crate::catalog::yaml::{Keep, OUTLINE_DROPS, parse_chunk_full, split_documents};
 use trees::{edit, skipper_doc, skipper_tree};
@@ -44,9 +44,9 @@ fn outlined(whole: &Node) -> Node {
 }
 
 /// Whether a checked read's tree `checked` is the whole read's `whole`, but for property values
-/// left empty that validation finds nothing in: the value of an `olm.csv.metadata` property
-/// written `type` then `value` alone, a block collection, of the right shape, with no retyped
-/// scalar and no `olm.substitutesFor` key.
+/// left empty that validation finds nothing in: the value of an `olm.csv.metadata`, `olm.gvk` or
+/// `olm.gvk.required` property written `type` then `value` alone, a block collection, of the
+/// right shape, with no retyped scalar and no `olm.substitutesFor` key.
 fn checked_matches(checked: &Node, whole: &Node) -> Result<(), TestCaseError> {
     let (Kind::Map(c), Kind::Map(w)) = (&checked.kind, &whole.kind) else {
         return exact(checked, whole, "");
@@ -106,11 +106,14 @@ fn checked_matches(checked: &Node, whole: &Node) -> Result<(), TestCaseError> {
             exact(&pe[1].key, &qe[1].key, &path)?;
             let (pv, qv) = (&pe[1].value, &qe[1].value);
             let why = |m: &str| Err(TestCaseError::fail(format!("{path}: emptied {m}")));
-            if pe[0].key_str() != "type"
-                || qe[0].value.as_str() != Some("olm.csv.metadata")
-                || pe[1].key_str() != "value"
-            {
-                return why("a value that is no olm.csv.metadata property's");
+            let st = match qe[0].value.as_str() {
+                Some("olm.csv.metadata") => &PROP_CSV_METADATA,
+                Some("olm.gvk") => &PROP_GVK,
+                Some("olm.gvk.required") => &PROP_GVK_REQUIRED,
+                _ => return why("a value that is no olm.csv.metadata or olm.gvk property's"),
+            };
+            if pe[0].key_str() != "type" || pe[1].key_str() != "value" {
+                return why("a value that is no property's");
             }
             if pv.pos() != qv.pos() || pv.style() != qv.style() || qv.style() != Style::Block {
                 return why(&format!("at another place {pv:?} {qv:?}"));
@@ -118,7 +121,7 @@ fn checked_matches(checked: &Node, whole: &Node) -> Result<(), TestCaseError> {
             if std::mem::discriminant(&pv.kind) != std::mem::discriminant(&qv.kind) {
                 return why("as another kind");
             }
-            let found = super::skip::stats::validation_finds(qv, &PROP_CSV_METADATA);
+            let found = super::skip::stats::validation_finds(qv, st);
             if !found.is_empty() {
                 return why(&format!("a value validation finds something in: {found:?}"));
             }
@@ -287,7 +290,7 @@ fn every_yaml_file_of_the_test_data_reads_the_same() {
     let ((checked, checked_bytes), (checked_read, checked_read_bytes)) =
         super::skip::stats::checked_counts();
     eprintln!(
-        "of which olm.csv.metadata values checked and skipped: {checked} ({checked_bytes} bytes), handed back and read: {checked_read} ({checked_read_bytes} bytes)"
+        "of which olm.csv.metadata and olm.gvk values checked and skipped: {checked} ({checked_bytes} bytes), handed back and read: {checked_read} ({checked_read_bytes} bytes)"
     );
     // The skipper is there to be used: it skips nearly all the bytes of the collections an outline
     // drops (in the test data, all but a few shapes written to be handed back).

@@ -1,6 +1,6 @@
-//! The checked skip of `olm.csv.metadata` values: generated values shaped as opm's struct (its
-//! real field names, in any case, and unknown keys) whose leaves mostly fit and sometimes do not
-//! (numbers, YAML 1.1 booleans, a mapping where a string belongs, `olm.substitutesFor`
+//! The checked skip of `olm.csv.metadata` (and `olm.gvk`) values: generated values shaped as
+//! opm's struct (its real field names, in any case, and unknown keys) whose leaves mostly fit and
+//! sometimes do not (numbers, YAML 1.1 booleans, a mapping where a string belongs, `olm.substitutesFor`
 //! annotations), and hand-written edges. Every value the skipper takes is read again by the scanner
 //! and checked as validation checks it ([`super::stats::check`]); every document is also read by
 //! the full reader and compared ([`check_text`]).
@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 
 use super::stats::{checked_counts, validation_finds};
-use crate::catalog::gotypes::{PROP_CSV_METADATA, StructTy, Ty};
+use crate::catalog::gotypes::{PROP_CSV_METADATA, PROP_GVK, PROP_GVK_REQUIRED, StructTy, Ty};
 use crate::catalog::node::{Kind, Node};
 use crate::catalog::yaml::fast::tests::check_text;
 use crate::catalog::yaml::fast::tests::trees::{Tree, edit, write_after};
@@ -199,34 +199,44 @@ enum Layout {
 }
 
 fn csv_property(layout: Layout, value: Tree) -> Tree {
+    typed_property("olm.csv.metadata", layout, value)
+}
+
+/// A property of type `type_` written as `layout` says, holding `value`.
+fn typed_property(type_: &str, layout: Layout, value: Tree) -> Tree {
     let ty = |v: &str| ("type".to_string(), leaf(v));
     let value = ("value".to_string(), value);
     let extra = ("extra".to_string(), leaf("x"));
     Tree::Map(
         2,
         match layout {
-            Layout::Plain => vec![ty("olm.csv.metadata"), value],
-            Layout::ValueFirst => vec![value, ty("olm.csv.metadata")],
-            Layout::KeyAfter => vec![ty("olm.csv.metadata"), value, extra],
-            Layout::KeyBetween => vec![ty("olm.csv.metadata"), extra, value],
-            Layout::QuotedType => vec![ty("\"olm.csv.metadata\""), value],
-            Layout::QuotedKey => vec![("'type'".to_string(), leaf("olm.csv.metadata")), value],
+            Layout::Plain => vec![ty(type_), value],
+            Layout::ValueFirst => vec![value, ty(type_)],
+            Layout::KeyAfter => vec![ty(type_), value, extra],
+            Layout::KeyBetween => vec![ty(type_), extra, value],
+            Layout::QuotedType => vec![ty(&format!("\"{type_}\"")), value],
+            Layout::QuotedKey => vec![("'type'".to_string(), leaf(type_)), value],
         },
     )
 }
 
-/// A bundle's properties: an `olm.package`, an `olm.gvk` and one or two `olm.csv.metadata`
-/// properties in some order, dashes at the key's column or deeper.
-fn csv_properties(fit: u32) -> impl Strategy<Value = Tree> {
-    let layout = prop_oneof![
+/// How most properties are written (as opm writes them), and sometimes otherwise.
+fn layout_of_most() -> BoxedStrategy<Layout> {
+    prop_oneof![
         12 => Just(Layout::Plain),
         1 => Just(Layout::ValueFirst),
         1 => Just(Layout::KeyAfter),
         1 => Just(Layout::KeyBetween),
         1 => Just(Layout::QuotedType),
         1 => Just(Layout::QuotedKey),
-    ];
-    let csv = (layout, typed(&CSV_METADATA, fit))
+    ]
+    .boxed()
+}
+
+/// A bundle's properties: an `olm.package`, `olm.gvk` and `olm.gvk.required` ones and one or two
+/// `olm.csv.metadata` properties in some order, dashes at the key's column or deeper.
+fn csv_properties(fit: u32) -> impl Strategy<Value = Tree> {
+    let csv = (layout_of_most(), typed(&CSV_METADATA, fit))
         .prop_map(|(l, v)| csv_property(l, v))
         .boxed();
     let package = property("olm.package", &[("packageName", "a"), ("version", "1.0.0")]);
@@ -234,8 +244,21 @@ fn csv_properties(fit: u32) -> impl Strategy<Value = Tree> {
         "olm.gvk",
         &[("group", "a.example.com"), ("kind", "A"), ("version", "v1")],
     );
+    // `olm.gvk` and `olm.gvk.required` values are checked as their structs too.
+    let typed_gvk = (
+        layout_of_most(),
+        prop::sample::select(vec!["olm.gvk", "olm.gvk.required"]),
+        typed(&GVK, fit),
+    )
+        .prop_map(|(l, t, v)| typed_property(t, l, v))
+        .boxed();
     let others = prop::collection::vec(
-        prop_oneof![3 => Just(package).boxed(), 3 => Just(gvk).boxed(), 1 => csv.clone()],
+        prop_oneof![
+            3 => Just(package).boxed(),
+            2 => Just(gvk).boxed(),
+            2 => typed_gvk,
+            1 => csv.clone()
+        ],
         0..3,
     );
     (any::<bool>(), csv, others, any::<prop::sample::Index>()).prop_map(
@@ -262,6 +285,7 @@ fn property(type_: &str, fields: &[(&str, &str)]) -> Tree {
 }
 
 static CSV_METADATA: Ty = Ty::Struct(&PROP_CSV_METADATA);
+static GVK: Ty = Ty::Struct(&PROP_GVK);
 
 /// The first lines of a generated bundle, which edits leave alone.
 const HEAD: &str = "schema: olm.bundle\nname: a.v1\npackage: a\n";
@@ -276,9 +300,9 @@ fn csv_doc(props: &Tree) -> String {
 /// Leaves fit this many times to one that does not.
 const FIT: u32 = 40;
 
-/// The `olm.csv.metadata` values of the one document `text` that a checked read may skip (written
-/// `type` then `value` alone, a block collection) and that validation finds nothing in, as the full
-/// reader reads them.
+/// The `olm.csv.metadata`, `olm.gvk` and `olm.gvk.required` values of the one document `text`
+/// that a checked read may skip (written `type` then `value` alone, a block collection) and that
+/// validation finds nothing in, as the full reader reads them.
 fn clean_values(text: &str) -> usize {
     let chunk = split_documents(text, 0, 1).0[0];
     let Ok(doc) = parse_chunk_full(text, chunk, 0) else {
@@ -295,11 +319,16 @@ fn clean_values(text: &str) -> usize {
             Kind::Seq(s) => !s.is_empty(),
             _ => false,
         };
+        let st = match t.value.as_str() {
+            Some("olm.csv.metadata") => &PROP_CSV_METADATA,
+            Some("olm.gvk") => &PROP_GVK,
+            Some("olm.gvk.required") => &PROP_GVK_REQUIRED,
+            _ => return false,
+        };
         t.key_str() == "type"
-            && t.value.as_str() == Some("olm.csv.metadata")
             && v.key_str() == "value"
             && block
-            && validation_finds(&v.value, &PROP_CSV_METADATA).is_empty()
+            && validation_finds(&v.value, st).is_empty()
     };
     props.iter().filter(|p| clean(p)).count()
 }
@@ -325,7 +354,7 @@ fn generated_csv_metadata_values_are_skipped_and_handed_back() {
     let after = checked_counts();
     let (skipped, read) = (after.0.0 - before.0.0, after.1.0 - before.1.0);
     eprintln!(
-        "generated olm.csv.metadata values: {skipped} checked and skipped, {read} handed back and read; {clean} validation finds nothing in"
+        "generated olm.csv.metadata and olm.gvk values: {skipped} checked and skipped, {read} handed back and read; {clean} validation finds nothing in"
     );
     assert!(
         skipped >= 150 && read >= 150,
@@ -399,6 +428,46 @@ fn checks_doc(text: &str) -> (bool, bool) {
 fn csv(body: &str) -> String {
     let value: String = body.lines().map(|l| format!("    {l}\n")).collect();
     format!("- type: olm.csv.metadata\n  value:\n{value}")
+}
+
+/// A property of type `type_`, `type` then `value`, whose value is `body` (written at column 0,
+/// indented here by four).
+fn prop_of(type_: &str, body: &str) -> String {
+    let value: String = body.lines().map(|l| format!("    {l}\n")).collect();
+    format!("- type: {type_}\n  value:\n{value}")
+}
+
+#[test]
+fn gvk_values_are_checked_as_their_struct_and_skipped_or_handed_back() {
+    for type_ in ["olm.gvk", "olm.gvk.required"] {
+        let gvk = |body: &str| prop_of(type_, body);
+        // As opm writes them, fields in any case, one missing (Go leaves it empty), an unknown
+        // key of any value, a quoted number: nothing for validation to find.
+        for body in [
+            "group: a.example.com\nkind: A\nversion: v1\n",
+            "Group: a.example.com\nKIND: A\nversion: v1beta1\n",
+            "kind: A\nversion: v1\n",
+            "group: a\nkind: A\nversion: v1\nplural:\n- as\n",
+            "group: a\nkind: A\nversion: '1'\n",
+        ] {
+            assert_eq!(checks(&gvk(body)), (true, false), "{type_}:\n{body}");
+        }
+        // A number, a YAML 1.1 boolean, a list or a mapping where a string belongs, and a
+        // number under an unknown key (retyped, as every skip proves none is): read whole, and
+        // validation reports what it finds.
+        for body in [
+            "group: a\nkind: A\nversion: 1\n",
+            "group: a\nkind: yes\nversion: v1\n",
+            "group:\n- a\nkind: A\nversion: v1\n",
+            "group: a\nkind:\n  name: A\nversion: v1\n",
+            "group: a\nkind: A\nversion: v1\nrank: 1.10\n",
+        ] {
+            assert_eq!(checks(&gvk(body)), (false, true), "{type_}:\n{body}");
+        }
+    }
+    // Another property's value is kept whole: validation reads its fields.
+    let package = prop_of("olm.package", "packageName: a\nversion: 1.0.0\n");
+    assert_eq!(checks(&package), (false, false));
 }
 
 #[test]
@@ -545,7 +614,8 @@ fn values_not_written_type_then_value_alone_are_read_unchecked() {
     for property in [
         "- value:\n    displayName: A\n  type: olm.csv.metadata\n",
         "- type: olm.csv.metadata\n  extra: x\n  value:\n    displayName: A\n",
-        "- type: olm.gvk\n  value:\n    displayName: A\n",
+        "- type: olm.package\n  value:\n    packageName: A\n",
+        "- type: olm.gvk\n  value: {}\n",
         // Not a block collection.
         "- type: olm.csv.metadata\n  value: {}\n",
         "- type: olm.csv.metadata\n  value:\n",

@@ -70,8 +70,8 @@ fn a_bundle_s_properties_and_related_images_are_skipped() {
     check_text(BUNDLE, "bundle");
     assert_eq!(
         counts().0.0,
-        before.0 + 3,
-        "both dropped collections skipped, and the olm.csv.metadata value a checked read checks"
+        before.0 + 4,
+        "both dropped collections skipped, and the olm.gvk and olm.csv.metadata values a checked read checks"
     );
     // At the end of the document, indented, with a key at the key's column after it.
     for text in [
