@@ -8,6 +8,7 @@ use std::thread::LocalKey;
 
 use super::codes::catalog as codes;
 use super::diagnostic::Severity;
+use super::gotypes::fills_field;
 use super::node::{Kind, Node, Str};
 
 /// What a string decodes to, as opm's loading of an `olm.bundle.object` sees it.
@@ -36,6 +37,21 @@ impl Payload {
                     Ok(()) => Payload::Manifest,
                     Err(why) => Payload::NotManifest(why.to_string().into()),
                 },
+            },
+        )
+    }
+
+    /// Decodes `text` as base64 only: the verdict of a string no bundle object holds, which
+    /// nothing reads as a manifest (a package's icon, say).
+    fn base64_of(text: &[u8]) -> Verdict {
+        thread_local! {
+            static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        }
+        with_spare(
+            &DECODED,
+            |decoded| match crate::text::go_base64::decode_into(text, decoded) {
+                Err(at) => Verdict::Decoded(Payload::NotBase64(at)),
+                Ok(()) => Verdict::Base64,
             },
         )
     }
@@ -102,15 +118,26 @@ enum NotManifest {
 #[derive(Debug, Default)]
 pub struct Checked {
     /// `(start, len, verdict)`, by start.
-    found: Vec<(u32, u32, Payload)>,
+    found: Vec<(u32, u32, Verdict)>,
     /// `(start, len, text)`, by start.
     texts: Vec<(u32, u32, Box<str>)>,
+}
+
+/// What the load found a string left on disk to be.
+#[derive(Debug)]
+enum Verdict {
+    /// Decoded as far as opm's loading of a bundle object decodes it.
+    Decoded(Payload),
+    /// Base64, not read further: the value of no key a bundle object's `data` could be.
+    Base64,
 }
 
 impl Checked {
     /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from) and
     /// keeps the text of their retyped scalars. An empty verdict still says the file's nodes have
-    /// neither (see [`Checked::has_retyped`]).
+    /// neither (see [`Checked::has_retyped`]). Only the value of a `data` key (in any case, as Go
+    /// matches a field) may be a bundle object's, so only such a string is read as a manifest once
+    /// decoded; any other is decoded as base64 only (an icon's SVG is no manifest to look for).
     pub(super) fn from_load<'n>(bytes: &[u8], nodes: impl Iterator<Item = &'n Node>) -> Checked {
         let (mut ranges, mut retyped) = (Vec::new(), Vec::new());
         for n in nodes {
@@ -120,11 +147,20 @@ impl Checked {
             return Checked::default();
         }
         let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
-        ranges.sort_unstable();
-        ranges.dedup();
+        // A range read both ways (none is, as a node has one key) is read as a manifest.
+        ranges.sort_unstable_by_key(|&(start, len, data)| (start, len, !data));
+        ranges.dedup_by_key(|&mut (start, len, _)| (start, len));
         let found = ranges
             .into_iter()
-            .filter_map(|(start, len)| Some((start, len, Payload::of(text(start, len)?))))
+            .filter_map(|(start, len, data)| {
+                let bytes = text(start, len)?;
+                let verdict = if data {
+                    Verdict::Decoded(Payload::of(bytes))
+                } else {
+                    Payload::base64_of(bytes)
+                };
+                Some((start, len, verdict))
+            })
             .collect();
         retyped.sort_unstable();
         retyped.dedup();
@@ -153,8 +189,24 @@ impl Checked {
         Some(&self.texts[i].2)
     }
 
-    /// The verdict on bytes `start..start+len` of the file, when the load checked them.
+    /// The verdict on bytes `start..start+len` of the file, when the load checked them whole.
     pub fn get(&self, start: u32, len: u32) -> Option<&Payload> {
+        match self.verdict(start, len)? {
+            Verdict::Decoded(p) => Some(p),
+            Verdict::Base64 => None,
+        }
+    }
+
+    /// Whether bytes `start..start+len` of the file decode as base64 (`Err(at)` at the first bad
+    /// byte), when the load checked them.
+    pub fn base64(&self, start: u32, len: u32) -> Option<Result<(), usize>> {
+        match self.verdict(start, len)? {
+            Verdict::Decoded(p) => Some(p.base64()),
+            Verdict::Base64 => Some(Ok(())),
+        }
+    }
+
+    fn verdict(&self, start: u32, len: u32) -> Option<&Verdict> {
         let i = self
             .found
             .binary_search_by(|&(s, l, _)| (s, l).cmp(&(start, len)))
@@ -164,31 +216,36 @@ impl Checked {
 }
 
 /// `(start, len)` of every string of `node` left on disk, and of every retyped scalar.
-fn deferred_ranges(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+fn deferred_ranges(node: &Node, out: &mut Vec<Range>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
-        Kind::Seq(items) => items.iter().for_each(|n| visit(n, out, retyped)),
+        Kind::Seq(items) => items.iter().for_each(|n| visit(n, false, out, retyped)),
         Kind::Map(entries) => entries.iter().for_each(|e| {
             // A key is a string: only a long one is left on disk.
-            leaf(&e.key, out, retyped);
-            visit(&e.value, out, retyped);
+            leaf(&e.key, false, out, retyped);
+            let data = e.key.as_str().is_some_and(|k| fills_field(k, "data"));
+            visit(&e.value, data, out, retyped);
         }),
-        _ => leaf(node, out, retyped),
+        _ => leaf(node, false, out, retyped),
     }
 }
 
-/// [`deferred_ranges`] of a child, without a call for a scalar (most nodes are).
+/// `(start, len)` of a string left on disk, and whether it is the value of a `data` key.
+type Range = (u32, u32, bool);
+
+/// [`deferred_ranges`] of a child (the value of a `data` key or not), without a call for a
+/// scalar (most nodes are).
 #[inline]
-fn visit(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+fn visit(node: &Node, data: bool, out: &mut Vec<Range>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
         Kind::Seq(_) | Kind::Map(_) => deferred_ranges(node, out, retyped),
-        _ => leaf(node, out, retyped),
+        _ => leaf(node, data, out, retyped),
     }
 }
 
 #[inline]
-fn leaf(node: &Node, out: &mut Vec<(u32, u32)>, retyped: &mut Vec<(u32, u32)>) {
+fn leaf(node: &Node, data: bool, out: &mut Vec<Range>, retyped: &mut Vec<(u32, u32)>) {
     match &node.kind {
-        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len)),
+        Kind::String(Str::Deferred { start, len, .. }) => out.push((*start, *len, data)),
         // Only booleans and numbers are retyped; most nodes are strings held in memory.
         Kind::Bool(_) | Kind::Number(_) if node.is_retyped_scalar() => {
             let pos = node.pos();
@@ -219,5 +276,60 @@ mod tests {
         assert_eq!(not.base64(), Ok(()));
         assert_eq!(Payload::of(b"QUJD*QUJD"), Payload::NotBase64(4));
         assert_eq!(Payload::of(b"QUJD*QUJD").base64(), Err(4));
+    }
+
+    /// The load reads a long string as a manifest only where a bundle object's data can be: an
+    /// icon is decoded as base64 alone (its SVG is no manifest to look for), bad base64 is found
+    /// wherever it is, and a `data` value in any case is read as a manifest.
+    #[test]
+    fn a_load_reads_as_a_manifest_only_what_can_be_a_bundle_object() {
+        use base64::Engine as _;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let svg = b64(&format!("<svg>{}</svg>", "<path d='M0 0'/>".repeat(400)));
+        let manifest = b64(&format!(
+            "kind: ConfigMap\ndata:\n{}",
+            "  k: v\n".repeat(800)
+        ));
+        let broken = format!("{}*{}", &svg[..5000], &svg[5001..]);
+        let text = format!(
+            "schema: olm.package\nname: a\nicon:\n  base64data: {svg}\n  mediatype: image/svg+xml\n---\n\
+             schema: olm.package\nname: b\nicon:\n  base64data: {broken}\n---\n\
+             schema: olm.bundle\nname: a.v1\npackage: a\nproperties:\n\
+             - type: olm.bundle.object\n  value:\n    data: {manifest}\n\
+             - type: olm.bundle.object\n  value:\n    Data: {svg}\n"
+        );
+        let mut diags = Vec::new();
+        let docs = super::super::decode::decode(&text, 0, "c.yaml", &mut diags);
+        assert!(diags.is_empty(), "{diags:?}");
+        let checked = Checked::from_load(text.as_bytes(), docs.iter().map(|d| &d.node));
+        let at = |needle: &str| {
+            let start = text.find(needle).unwrap();
+            (start as u32, needle.len() as u32)
+        };
+        let deferred = |n: &Node| matches!(n.kind, Kind::String(Str::Deferred { .. }));
+        let first_icon = docs[0].node.get("icon").and_then(|i| i.get("base64data"));
+        assert!(
+            first_icon.is_some_and(deferred),
+            "the test's strings are left on disk"
+        );
+
+        let (s, l) = at(&svg);
+        assert_eq!(
+            checked.get(s, l),
+            None,
+            "the icon is not read as a manifest"
+        );
+        assert_eq!(checked.base64(s, l), Some(Ok(())));
+        let (s, l) = at(&broken);
+        assert_eq!(checked.get(s, l), Some(&Payload::NotBase64(5000)));
+        assert_eq!(checked.base64(s, l), Some(Err(5000)));
+        let (s, l) = at(&manifest);
+        assert_eq!(checked.get(s, l), Some(&Payload::Manifest));
+        // The same text as a bundle object's data is read whole, as validation asks for it.
+        let svg_as_data = text.rfind(&svg).unwrap() as u32;
+        assert_eq!(
+            checked.get(svg_as_data, svg.len() as u32),
+            Some(&Payload::of(svg.as_bytes()))
+        );
     }
 }

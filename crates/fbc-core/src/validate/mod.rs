@@ -182,7 +182,13 @@ impl<'c> Cx<'c> {
     pub fn base64(&self, s: &Str) -> Option<Result<(), usize>> {
         match s {
             Str::Inline(t) => Some(crate::text::go_base64::decode(t).map(drop)),
-            Str::Deferred { file, start, len } => Some(self.payload(*file, *start, *len)?.base64()),
+            Str::Deferred { file, start, len } => {
+                let checked = self.catalog.files.get(*file as usize)?.checked.as_deref();
+                match checked.and_then(|c| c.base64(*start, *len)) {
+                    Some(verdict) => Some(verdict),
+                    None => Some(self.payload(*file, *start, *len)?.base64()),
+                }
+            }
         }
     }
 
