@@ -1,5 +1,6 @@
 //! `fbc-edit validate DIR`: every problem at once, with file and line.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -76,10 +77,17 @@ pub struct ValidateArgs {
 
 pub fn run(args: &ValidateArgs) -> i32 {
     if args.list_rules {
-        for (code, severity, summary) in codes::RULES {
-            println!("{code}  {:<7}  {summary}", severity.as_str());
-        }
-        return exit::OK;
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let listed = codes::RULES
+            .iter()
+            .try_for_each(|(code, severity, summary)| {
+                writeln!(out, "{code}  {:<7}  {summary}", severity.as_str())
+            })
+            .and_then(|()| out.flush());
+        return match listed {
+            Ok(()) => exit::OK,
+            Err(e) => not_written(&e),
+        };
     }
     let Some(dir) = &args.dir else {
         return exit::USAGE;
@@ -196,10 +204,19 @@ fn check(
     if args.output == ValidateOutput::Opm {
         let out = validate::opm::render(&catalog, &report.diagnostics);
         if !out.is_empty() {
-            println!("{out}");
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "{out}")
+                .and_then(|()| stdout.flush())
+                .map_err(|e| not_written(&e))?;
         }
     }
     Ok(report)
+}
+
+/// Says that the report could not be written (to a full disk, say): the command fails.
+fn not_written(e: &std::io::Error) -> i32 {
+    eprintln!("fbc-edit: cannot write the report: {e}");
+    exit::USAGE
 }
 
 /// What every catalog validated gave: the problems shown, the counts per catalog and in all.
@@ -233,13 +250,13 @@ impl Results {
 /// whole, to a full disk say.
 fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written =
-        write_results(&mut out, args, catalogs, r).and_then(|()| std::io::Write::flush(&mut out));
-    if let Err(e) = written {
-        eprintln!("fbc-edit: cannot write the report: {e}");
-        return false;
+    match write_results(&mut out, args, catalogs, r).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) => {
+            not_written(&e);
+            false
+        }
     }
-    true
 }
 
 fn write_results(

@@ -275,6 +275,7 @@ fn json_output_is_printed_in_the_documented_layout() {
     assert_eq!(empty, "[]\n");
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn a_report_that_cannot_be_written_fails_with_a_message() {
     // A full disk: the command says so and fails, rather than passing on half a report.
@@ -282,10 +283,18 @@ fn a_report_that_cannot_be_written_fails_with_a_message() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    for format in ["text", "json", "sarif", "github"] {
+    let formats = ["text", "json", "sarif", "github", "opm"].map(|f| vec!["--output", f]);
+    for args in formats
+        .iter()
+        .map(Vec::as_slice)
+        .chain([&["--list-rules"][..]])
+    {
+        let format = args.join(" ");
         let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("fbc-edit"))
             .current_dir(cases_dir())
-            .args(["validate", "--output", format, "duplicate-bundle"])
+            .arg("validate")
+            .args(args)
+            .arg("duplicate-bundle")
             .stdout(full.try_clone().unwrap())
             .output()
             .unwrap();

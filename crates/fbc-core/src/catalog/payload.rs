@@ -147,7 +147,8 @@ impl Checked {
             return Checked::default();
         }
         let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
-        // A range read both ways (none is, as a node has one key) is read as a manifest.
+        // A range under two keys (an alias repeats its anchor's strings) is read as a manifest
+        // when either is `data`.
         ranges.sort_unstable_by_key(|&(start, len, data)| (start, len, !data));
         ranges.dedup_by_key(|&mut (start, len, _)| (start, len));
         let found = ranges

@@ -12,12 +12,12 @@
 //! it stands for (named beside it); what a line could be read another way is handed back.
 //!
 //! A checked read ([`Keep::Checked`](super::super::read::Keep::Checked)) has it pass over the
-//! value of an `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required` property the same way, and also prove what a validation would find
-//! in it: that each value is of the type opm's struct gives its key (Go's `encoding/json`: a field
-//! by name, else by name in any case), that no plain scalar is one YAML 1.1 reads as a number or as
-//! a boolean written otherwise than `true`/`false`, and that no key is `olm.substitutesFor`. Each
-//! of these is a doubt, as a number where a string belongs: the scanner then reads the value and
-//! validation reports it.
+//! value of an `olm.csv.metadata`, `olm.gvk` or `olm.gvk.required` property the same way, and also
+//! prove what a validation would find in it: that each value is of the type opm's struct gives its
+//! key (Go's `encoding/json`: a field by name, else by name in any case), that no plain scalar is
+//! one YAML 1.1 reads as a number or as a boolean written otherwise than `true`/`false`, and that
+//! no key is `olm.substitutesFor`. Each of these is a doubt, as a number where a string belongs:
+//! the scanner then reads the value and validation reports it.
 
 mod checked;
 mod lines;
