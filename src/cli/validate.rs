@@ -77,16 +77,16 @@ pub struct ValidateArgs {
 
 pub fn run(args: &ValidateArgs) -> i32 {
     if args.list_rules {
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let listed = codes::RULES
-            .iter()
-            .try_for_each(|(code, severity, summary)| {
-                writeln!(out, "{code}  {:<7}  {summary}", severity.as_str())
-            })
-            .and_then(|()| out.flush());
+        let listed = write_report(|out| {
+            codes::RULES
+                .iter()
+                .try_for_each(|(code, severity, summary)| {
+                    writeln!(out, "{code}  {:<7}  {summary}", severity.as_str())
+                })
+        });
         return match listed {
             Ok(()) => exit::OK,
-            Err(e) => not_written(&e),
+            Err(code) => code,
         };
     }
     let Some(dir) = &args.dir else {
@@ -115,8 +115,8 @@ pub fn run(args: &ValidateArgs) -> i32 {
         };
         results.add(args, cat_dir, report);
     }
-    if !print_results(args, &catalogs, &results) {
-        return exit::USAGE;
+    if let Err(code) = write_report(|out| write_results(out, args, &catalogs, &results)) {
+        return code;
     }
     if results.failed {
         exit::INVALID
@@ -204,19 +204,22 @@ fn check(
     if args.output == ValidateOutput::Opm {
         let out = validate::opm::render(&catalog, &report.diagnostics);
         if !out.is_empty() {
-            let mut stdout = std::io::stdout().lock();
-            writeln!(stdout, "{out}")
-                .and_then(|()| stdout.flush())
-                .map_err(|e| not_written(&e))?;
+            write_report(|w| writeln!(w, "{out}"))?;
         }
     }
     Ok(report)
 }
 
-/// Says that the report could not be written (to a full disk, say): the command fails.
-fn not_written(e: &std::io::Error) -> i32 {
-    eprintln!("fbc-edit: cannot write the report: {e}");
-    exit::USAGE
+/// Writes a report with `write` to standard output, buffered; one that cannot be written whole
+/// (to a full disk, say) is said on standard error and fails the command.
+fn write_report(
+    write: impl FnOnce(&mut std::io::BufWriter<std::io::StdoutLock<'static>>) -> std::io::Result<()>,
+) -> Result<(), i32> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    write(&mut out).and_then(|()| out.flush()).map_err(|e| {
+        eprintln!("fbc-edit: cannot write the report: {e}");
+        exit::USAGE
+    })
 }
 
 /// What every catalog validated gave: the problems shown, the counts per catalog and in all.
@@ -246,19 +249,7 @@ impl Results {
     }
 }
 
-/// Prints the results as asked; `false` (said on stderr) when the report could not be written
-/// whole, to a full disk say.
-fn print_results(args: &ValidateArgs, catalogs: &[PathBuf], r: &Results) -> bool {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    match write_results(&mut out, args, catalogs, r).and_then(|()| out.flush()) {
-        Ok(()) => true,
-        Err(e) => {
-            not_written(&e);
-            false
-        }
-    }
-}
-
+/// The results, as asked.
 fn write_results(
     out: &mut impl std::io::Write,
     args: &ValidateArgs,

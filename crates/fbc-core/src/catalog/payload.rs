@@ -26,34 +26,11 @@ impl Payload {
     /// Decodes `text` as base64 and, when that works, reads the result as a manifest. The decoded
     /// bytes go into a buffer reused per thread.
     pub fn of(text: &[u8]) -> Payload {
-        thread_local! {
-            static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+        match decoded(text, manifest) {
+            Err(at) => Payload::NotBase64(at),
+            Ok(Ok(())) => Payload::Manifest,
+            Ok(Err(why)) => Payload::NotManifest(why.to_string().into()),
         }
-        with_spare(
-            &DECODED,
-            |decoded| match crate::text::go_base64::decode_into(text, decoded) {
-                Err(at) => Payload::NotBase64(at),
-                Ok(()) => match manifest(decoded) {
-                    Ok(()) => Payload::Manifest,
-                    Err(why) => Payload::NotManifest(why.to_string().into()),
-                },
-            },
-        )
-    }
-
-    /// Decodes `text` as base64 only: the verdict of a string no bundle object holds, which
-    /// nothing reads as a manifest (a package's icon, say).
-    fn base64_of(text: &[u8]) -> Verdict {
-        thread_local! {
-            static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-        }
-        with_spare(
-            &DECODED,
-            |decoded| match crate::text::go_base64::decode_into(text, decoded) {
-                Err(at) => Verdict::Decoded(Payload::NotBase64(at)),
-                Ok(()) => Verdict::Base64,
-            },
-        )
     }
 
     /// The base64 verdict alone: `Err(at)` when `at` is the first bad byte.
@@ -63,6 +40,16 @@ impl Payload {
             Payload::Manifest | Payload::NotManifest(_) => Ok(()),
         }
     }
+}
+
+/// `f` of what `text` decodes to as base64 (in a buffer reused per thread), or the first bad byte.
+fn decoded<R>(text: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<R, usize> {
+    thread_local! {
+        static DECODED: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+    }
+    with_spare(&DECODED, |buf| {
+        crate::text::go_base64::decode_into(text, buf).map(|()| f(buf))
+    })
 }
 
 /// Runs `f` with the thread's buffer kept in `slot`, kept for the next call unless it grew past
@@ -132,6 +119,20 @@ enum Verdict {
     Base64,
 }
 
+impl Verdict {
+    /// The verdict on `text`: read as a manifest once decoded only when it may be a bundle
+    /// object's `data`.
+    fn of(text: &[u8], data: bool) -> Verdict {
+        if data {
+            return Verdict::Decoded(Payload::of(text));
+        }
+        match decoded(text, |_| ()) {
+            Err(at) => Verdict::Decoded(Payload::NotBase64(at)),
+            Ok(()) => Verdict::Base64,
+        }
+    }
+}
+
 impl Checked {
     /// Checks the strings of `nodes` left on disk in `bytes` (the file they were read from) and
     /// keeps the text of their retyped scalars. An empty verdict still says the file's nodes have
@@ -154,13 +155,7 @@ impl Checked {
         let found = ranges
             .into_iter()
             .filter_map(|(start, len, data)| {
-                let bytes = text(start, len)?;
-                let verdict = if data {
-                    Verdict::Decoded(Payload::of(bytes))
-                } else {
-                    Payload::base64_of(bytes)
-                };
-                Some((start, len, verdict))
+                Some((start, len, Verdict::of(text(start, len)?, data)))
             })
             .collect();
         retyped.sort_unstable();

@@ -184,10 +184,9 @@ impl<'c> Cx<'c> {
             Str::Inline(t) => Some(crate::text::go_base64::decode(t).map(drop)),
             Str::Deferred { file, start, len } => {
                 let checked = self.catalog.files.get(*file as usize)?.checked.as_deref();
-                match checked.and_then(|c| c.base64(*start, *len)) {
-                    Some(verdict) => Some(verdict),
-                    None => Some(self.payload(*file, *start, *len)?.base64()),
-                }
+                checked
+                    .and_then(|c| c.base64(*start, *len))
+                    .or_else(|| Some(self.payload(*file, *start, *len)?.base64()))
             }
         }
     }
