@@ -79,6 +79,19 @@ pub fn decode_kept(
 
 const BOM_NOTE: &str = " (the file starts with a UTF-8 byte order mark, so opm reads it as YAML, not as a JSON stream, and so do we: remove the mark)";
 
+/// Whether [`decode_kept`] reads a file starting with `head` as YAML documents alone, whatever
+/// follows: `head` shows something other than spaces, and no `{` opening a JSON stream (nor one
+/// behind a byte order mark).
+pub(super) fn plain_yaml(head: &str) -> bool {
+    let first = head.bytes().position(|b| !b.is_ascii_whitespace());
+    match (first, head.strip_prefix('\u{feff}').map(str::trim_start)) {
+        (None, _) => false,
+        (Some(i), _) if head.as_bytes()[i] == b'{' => false,
+        (_, Some(rest)) => !rest.is_empty() && !rest.starts_with('{'),
+        (_, None) => true,
+    }
+}
+
 /// A UTF-8 byte order mark followed by what looks like JSON.
 fn json_behind_bom(text: &str) -> bool {
     text.strip_prefix('\u{feff}')
@@ -159,9 +172,43 @@ fn decode_yaml(
     keep: Keep,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Document> {
-    let (chunks, sep_errors) = yaml::split_documents(text, from, first_line);
+    let mut chunk_diags = Vec::new();
+    let start = Start {
+        from,
+        line: first_line,
+        base: 0,
+    };
+    let (docs, separators, _) = decode_yaml_part(text, start, file, path, keep, &mut chunk_diags);
+    diags.extend(separators);
+    diags.extend(chunk_diags);
+    docs
+}
+
+/// Where YAML documents start in a text: at byte `from`, on line `line`, the text holding its
+/// file's bytes from byte `base` on.
+#[derive(Clone, Copy)]
+pub(super) struct Start {
+    pub(super) from: usize,
+    pub(super) line: u32,
+    pub(super) base: usize,
+}
+
+/// [`decode_yaml`] of the YAML documents in `text` from `start`: the documents, the problems of
+/// their separators, which a file's report gives before the problems of its documents (pushed to
+/// `diags`), and the line `text` ends on.
+pub(super) fn decode_yaml_part(
+    text: &str,
+    start: Start,
+    file: u32,
+    path: &str,
+    keep: Keep,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<Document>, Vec<Diagnostic>, u32) {
+    let Start { from, line, base } = start;
+    let (chunks, sep_errors, end_line) = yaml::split_documents_to_end(text, from, line);
+    let mut separators = Vec::new();
     for e in sep_errors {
-        diags.push(Diagnostic::new(
+        separators.push(Diagnostic::new(
             codes::SYNTAX,
             Severity::Error,
             Location::new(path, e.line, 1),
@@ -178,14 +225,22 @@ fn decode_yaml(
         chunks
             .par_iter()
             .map_init(Sharing::default, |sharing, &c| {
-                (c, yaml::parse_chunk_kept(text, c, file, sharing, keep))
+                (
+                    c,
+                    yaml::parse_chunk_kept(text, c, base as u32, file, sharing, keep),
+                )
             })
             .collect()
     } else {
         let mut sharing = Sharing::default();
         chunks
             .iter()
-            .map(|&c| (c, yaml::parse_chunk_kept(text, c, file, &mut sharing, keep)))
+            .map(|&c| {
+                (
+                    c,
+                    yaml::parse_chunk_kept(text, c, base as u32, file, &mut sharing, keep),
+                )
+            })
             .collect()
     };
     for (chunk, result) in parsed {
@@ -206,8 +261,8 @@ fn decode_yaml(
                 docs.push(Document {
                     node: parsed.node,
                     format: Format::Yaml,
-                    start: chunk.start,
-                    end: chunk.end,
+                    start: base + chunk.start,
+                    end: base + chunk.end,
                     has_anchors: parsed.has_anchors,
                 });
             }
@@ -219,7 +274,7 @@ fn decode_yaml(
             )),
         }
     }
-    docs
+    (docs, separators, end_line)
 }
 
 fn empty_chunk(path: &str, text: &str, chunk: Chunk) -> Diagnostic {

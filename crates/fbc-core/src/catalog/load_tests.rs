@@ -342,3 +342,126 @@ fn a_csv_metadata_value_with_something_to_report_is_kept() {
         .collect();
     assert_eq!(lines, [62, 88, 90, 104, 108], "{:#?}", report.diagnostics);
 }
+
+/// All a load of the catalog at `dir` on this thread gives, positions included: its files (with
+/// their verdicts), objects and problems; and how many files were read in more than one window of
+/// `window` bytes (`None`: every file read whole).
+fn loaded_in(dir: &Path, options: &LoadOptions, window: Option<usize>) -> (String, usize) {
+    let options = LoadOptions {
+        threads: 1,
+        ..options.clone()
+    };
+    super::super::reading::test_window::with(window, || match load_with(dir, &options) {
+        Ok(c) => format!("{:#?}\n{:#?}\n{:#?}", c.files, c.blobs, c.diagnostics),
+        Err(e) => e.to_string(),
+    })
+}
+
+#[test]
+fn a_load_reading_files_in_windows_gives_what_whole_files_give() {
+    let mut split = 0;
+    for dir in catalog_dirs() {
+        for options in [outline(), checked()] {
+            let (whole, _) = loaded_in(&dir, &options, None);
+            // Windows smaller than most documents (grown to fit each), and larger.
+            for window in [64, 1000, 8 << 10, 64 << 10] {
+                let (parts, n) = loaded_in(&dir, &options, Some(window));
+                assert!(
+                    parts == whole,
+                    "{} in windows of {window} bytes:\n{}",
+                    dir.display(),
+                    first_difference(&whole, &parts)
+                );
+                split += n;
+            }
+        }
+    }
+    assert!(split > 250, "only {split} files read in windows");
+}
+
+/// The first line where `b` differs from `a`, with the lines before it.
+fn first_difference(a: &str, b: &str) -> String {
+    let (a, b): (Vec<_>, Vec<_>) = (a.lines().collect(), b.lines().collect());
+    let at = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    let from = at.saturating_sub(8);
+    format!(
+        "whole:\n{}\nin windows:\n{}",
+        a[from..(at + 1).min(a.len())].join("\n"),
+        b[from..(at + 1).min(b.len())].join("\n")
+    )
+}
+
+#[test]
+fn files_read_in_windows_keep_their_problems_and_payloads_where_a_whole_read_finds_them() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = |i: usize| {
+        format!(
+            "schema: olm.bundle\nname: p.v0.{i}.0\npackage: p\nimage: quay.io/p:v{i}\nproperties:\n- type: olm.package\n  value:\n    packageName: p\n    version: 0.{i}.0\n"
+        )
+    };
+    let mut docs = vec!["schema: olm.package\nname: p\n".to_string()];
+    docs.extend((1..40).map(bundle));
+    let write = |name: &str, text: &[u8]| fs::write(dir.path().join(name), text).unwrap();
+    // Separators with text after them, end markers with text ignored after them, a document of
+    // comments and one of blank lines, in every window.
+    let mut odd = String::from("---\n");
+    for (i, d) in docs.iter().enumerate() {
+        odd.push_str(d);
+        odd.push_str(match i % 4 {
+            0 => "--- not allowed\n",
+            1 => "...\nignored: text\n---\n",
+            2 => "---\n# only a comment\n---\n",
+            _ => "---\n\n\n---\n",
+        });
+    }
+    odd.push_str("---");
+    write("odd.yaml", odd.as_bytes());
+    // A byte that is not UTF-8 far into the file.
+    let mut late = docs.join("---\n").into_bytes();
+    let at = late.len() - 20;
+    late[at] = 0xff;
+    write("late.yaml", &late);
+    // JSON: a stream, and one behind a byte order mark (YAML to opm).
+    let json: Vec<String> = (1..40)
+        .map(|i| {
+            format!("{{\"schema\": \"olm.bundle\", \"name\": \"j.v{i}\", \"package\": \"j\"}}")
+        })
+        .collect();
+    write("stream.json", json.join("\n").as_bytes());
+    write(
+        "bom.yaml",
+        format!("\u{feff}  {}", json[0].replace("j.v1", &"j".repeat(2000))).as_bytes(),
+    );
+    // A document larger than any window, and payloads left on disk, some not base64.
+    let data = base64::engine::general_purpose::STANDARD.encode("k: v\n".repeat(2000));
+    let mut payloads = docs.join("---\n");
+    for (i, data) in [data.clone(), format!("{data}!"), data].iter().enumerate() {
+        payloads.push_str(&format!(
+            "---\nschema: olm.bundle\nname: q.v{i}\npackage: q\nproperties:\n- type: olm.bundle.object\n  value:\n    data: {data}\n"
+        ));
+    }
+    write("payloads.yaml", payloads.as_bytes());
+    let (whole, _) = loaded_in(dir.path(), &checked(), None);
+    assert!(whole.contains("invalid UTF-8 byte 0xff"), "{whole}");
+    assert!(whole.contains("invalid Yaml document separator: not allowed"));
+    assert!(whole.contains("text after the `...` document end marker is ignored"));
+    for options in [outline(), checked()] {
+        let (whole, _) = loaded_in(dir.path(), &options, None);
+        for window in [16, 100, 700, 4000] {
+            let (parts, split) = loaded_in(dir.path(), &options, Some(window));
+            assert!(
+                parts == whole,
+                "windows of {window} bytes:\n{}",
+                first_difference(&whole, &parts)
+            );
+            // odd.yaml, payloads.yaml and late.yaml, read whole again once its bad byte is met
+            // (JSON is read whole).
+            assert_eq!(split, 3, "windows of {window} bytes");
+        }
+    }
+}

@@ -248,6 +248,25 @@ impl Node {
         self.col_style = pack(pos.col, self.style());
     }
 
+    /// Moves the node, and every node and string left on disk in it, `by` bytes further into its
+    /// file: it was read from a part of the file starting there. A node an edit built stays
+    /// where it is.
+    pub fn shift(&mut self, by: u32) {
+        if self.line != 0 {
+            self.start += by;
+            self.end += by;
+        }
+        match &mut self.kind {
+            Kind::String(Str::Deferred { start, .. }) => *start += by,
+            Kind::Seq(items) => items.iter_mut().for_each(|n| n.shift(by)),
+            Kind::Map(entries) => entries.iter_mut().for_each(|e| {
+                e.key.shift(by);
+                e.value.shift(by);
+            }),
+            _ => {}
+        }
+    }
+
     /// How the node was written.
     pub fn style(&self) -> Style {
         Style::ALL[(self.col_style >> COL_BITS) as usize]

@@ -81,7 +81,8 @@ impl Catalog {
         let old = std::mem::take(&mut self.files[file].blobs);
         let mut packages: Vec<String> = old.iter().filter_map(|&b| owner(&self.blobs[b])).collect();
         let mut was_unowned = packages.iter().any(String::is_empty);
-        let checked = Checked::from_load(text.as_bytes(), with_meta.iter().map(|(d, _)| &d.node));
+        let checked =
+            Checked::from_load(text.as_bytes(), 0, with_meta.iter().map(|(d, _)| &d.node));
         let format = with_meta.first().map(|(d, _)| d.format).or_else(|| {
             let first = text.bytes().find(|b| !b.is_ascii_whitespace());
             Some(if first == Some(b'{') {

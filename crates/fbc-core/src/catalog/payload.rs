@@ -139,7 +139,12 @@ impl Checked {
     /// neither (see [`Checked::has_retyped`]). Only the value of a `data` key (in any case, as Go
     /// matches a field) may be a bundle object's, so only such a string is read as a manifest once
     /// decoded; any other is decoded as base64 only (an icon's SVG is no manifest to look for).
-    pub(super) fn from_load<'n>(bytes: &[u8], nodes: impl Iterator<Item = &'n Node>) -> Checked {
+    /// `bytes` are those of the file from byte `base` on.
+    pub(super) fn from_load<'n>(
+        bytes: &[u8],
+        base: u32,
+        nodes: impl Iterator<Item = &'n Node>,
+    ) -> Checked {
         let (mut ranges, mut retyped) = (Vec::new(), Vec::new());
         for n in nodes {
             deferred_ranges(n, &mut ranges, &mut retyped);
@@ -147,7 +152,10 @@ impl Checked {
         if ranges.is_empty() && retyped.is_empty() {
             return Checked::default();
         }
-        let text = |start: u32, len: u32| bytes.get(start as usize..start as usize + len as usize);
+        let text = |start: u32, len: u32| {
+            let start = start.checked_sub(base)? as usize;
+            bytes.get(start..start + len as usize)
+        };
         // A range under two keys (an alias repeats its anchor's strings) is read as a manifest
         // when either is `data`.
         ranges.sort_unstable_by_key(|&(start, len, data)| (start, len, !data));
@@ -168,6 +176,12 @@ impl Checked {
             })
             .collect();
         Checked { found, texts }
+    }
+
+    /// Adds the verdicts on a later part of the same file.
+    pub(super) fn append(&mut self, later: Checked) {
+        self.found.extend(later.found);
+        self.texts.extend(later.texts);
     }
 
     /// Whether any node the load read from the file is a retyped scalar ([`Node::is_retyped_scalar`]):
@@ -297,7 +311,7 @@ mod tests {
         let mut diags = Vec::new();
         let docs = super::super::decode::decode(&text, 0, "c.yaml", &mut diags);
         assert!(diags.is_empty(), "{diags:?}");
-        let checked = Checked::from_load(text.as_bytes(), docs.iter().map(|d| &d.node));
+        let checked = Checked::from_load(text.as_bytes(), 0, docs.iter().map(|d| &d.node));
         let at = |needle: &str| {
             let start = text.find(needle).unwrap();
             (start as u32, needle.len() as u32)

@@ -22,31 +22,32 @@ pub(super) struct FileResult {
     pub(super) diagnostics: Vec<Diagnostic>,
 }
 
-/// The read buffers of one load, handed from file to file: a load holds one per thread reading
-/// rather than leaving the allocator a freed one per file, and frees them when it ends.
+/// The read buffers of one load, handed from file to file: a load holds one of each kind per
+/// thread reading rather than leaving the allocator a freed one per file, and frees them when it
+/// ends.
 #[derive(Default)]
-pub(super) struct Buffers(std::sync::Mutex<Vec<Vec<u8>>>);
+pub(super) struct Buffers {
+    /// For whole files, each emptied before it is filled.
+    whole: Pool,
+    /// For windows: every byte set once, when the buffer was made or grown.
+    windows: Pool,
+}
+
+type Pool = std::sync::Mutex<Vec<Vec<u8>>>;
 
 impl Buffers {
-    /// Reads a regular file of at most [`MAX_FILE`] bytes (opened without blocking, its size
-    /// checked before the buffer is sized).
-    fn read(&self, path: &Path) -> Result<(ReadBuf<'_>, fs::Metadata), ReadError> {
+    /// The rest of an opened file of at most `size` bytes (checked against [`MAX_FILE`] when
+    /// opened), after the `first` bytes of it already read.
+    fn read_whole(
+        &self,
+        mut file: &fs::File,
+        size: u64,
+        first: &[u8],
+    ) -> Result<ReadBuf<'_>, ReadError> {
         use std::io::Read as _;
-        let (file, metadata) = guard::file::open_regular(path)?;
-        let too_large = |len| ReadError::TooLarge {
-            len,
-            limit: MAX_FILE,
-        };
-        if metadata.len() > MAX_FILE {
-            return Err(too_large(metadata.len()));
-        }
-        let spare = self.0.lock().ok().and_then(|mut spare| spare.pop());
-        let mut buf = ReadBuf {
-            bytes: spare.unwrap_or_default(),
-            pool: self,
-        };
+        let mut buf = ReadBuf::take(&self.whole);
         buf.bytes.clear();
-        let len = usize::try_from(metadata.len()).unwrap_or(0);
+        let len = usize::try_from(size).unwrap_or(0);
         if buf.bytes.capacity() < len {
             // A fresh buffer, never grown (that would copy the old bytes over), and large enough
             // for the files read after this one: memory is taken from the system a page at a time
@@ -54,25 +55,107 @@ impl Buffers {
             // buffer is made once and its pages written once, not once per larger file.
             buf.bytes = Vec::with_capacity(len.max(READ_BUFFER));
         }
+        buf.bytes.extend_from_slice(first);
         // The file's own read_to_end reads it in one call from its size (a `take` would read it in
         // 8 KiB, then doubling, calls); a file that grew past the limit meanwhile is refused after.
-        let mut file = file;
         file.read_to_end(&mut buf.bytes)?;
         if buf.bytes.len() as u64 > MAX_FILE {
             return Err(too_large(buf.bytes.len() as u64));
         }
-        Ok((buf, metadata))
+        Ok(buf)
+    }
+
+    /// A buffer for a window of `len` bytes or more.
+    fn window(&self, len: usize) -> ReadBuf<'_> {
+        let mut buf = ReadBuf::take(&self.windows);
+        if buf.bytes.len() < len {
+            buf.bytes.resize(len, 0);
+        }
+        buf
     }
 }
 
-/// The least a load's read buffer holds. Only what a file fills of it is ever taken from the
-/// system.
+fn too_large(len: u64) -> ReadError {
+    ReadError::TooLarge {
+        len,
+        limit: MAX_FILE,
+    }
+}
+
+/// Opens a regular file of at most [`MAX_FILE`] bytes, without blocking, its size checked before
+/// anything is read.
+fn open(path: &Path) -> Result<(fs::File, fs::Metadata), ReadError> {
+    let (file, metadata) = guard::file::open_regular(path)?;
+    if metadata.len() > MAX_FILE {
+        return Err(too_large(metadata.len()));
+    }
+    Ok((file, metadata))
+}
+
+/// The least a load's read buffer for whole files holds. Only what a file fills of it is ever
+/// taken from the system.
 const READ_BUFFER: usize = 16 << 20;
 
-/// A file's bytes, in a buffer that goes back to its load's [`Buffers`] when dropped.
+/// How much of a YAML file a load that keeps less than everything reads at a time: whole
+/// documents, as many as fit (a larger one gets a larger window). Its memory for reading is then
+/// a window per thread, not its largest files whole, and the bytes parsed were just read: still
+/// in the processor's cache. A load that keeps everything (the one a save relies on) reads each
+/// file whole.
+const WINDOW: usize = 256 << 10;
+
+/// The window size: [`WINDOW`], or a test's (`None`: files are read whole).
+fn window() -> Option<usize> {
+    #[cfg(test)]
+    if let Some(w) = test_window::get() {
+        return w;
+    }
+    Some(WINDOW)
+}
+
+/// A test's window size, for the files read on its thread (a load reading on one thread).
+#[cfg(test)]
+pub(super) mod test_window {
+    use std::cell::Cell;
+
+    thread_local! {
+        static WINDOW: Cell<Option<Option<usize>>> = const { Cell::new(None) };
+        static SPLIT: Cell<usize> = const { Cell::new(0) };
+    }
+
+    pub(super) fn get() -> Option<Option<usize>> {
+        WINDOW.with(Cell::get)
+    }
+
+    /// A file was read in more than one window.
+    pub(super) fn split() {
+        SPLIT.with(|s| s.set(s.get() + 1));
+    }
+
+    /// What `f` gives with windows of `len` bytes (`None`: whole files) for the files read on
+    /// this thread, and how many of them were read in more than one window.
+    pub(in super::super) fn with<T>(len: Option<usize>, f: impl FnOnce() -> T) -> (T, usize) {
+        WINDOW.with(|w| w.set(Some(len)));
+        SPLIT.with(|s| s.set(0));
+        let out = f();
+        WINDOW.with(|w| w.set(None));
+        (out, SPLIT.with(Cell::get))
+    }
+}
+
+/// A buffer that goes back to its pool when dropped.
 struct ReadBuf<'p> {
     bytes: Vec<u8>,
-    pool: &'p Buffers,
+    pool: &'p Pool,
+}
+
+impl<'p> ReadBuf<'p> {
+    fn take(pool: &'p Pool) -> ReadBuf<'p> {
+        let spare = pool.lock().ok().and_then(|mut spare| spare.pop());
+        ReadBuf {
+            bytes: spare.unwrap_or_default(),
+            pool,
+        }
+    }
 }
 
 impl std::ops::Deref for ReadBuf<'_> {
@@ -84,7 +167,7 @@ impl std::ops::Deref for ReadBuf<'_> {
 
 impl Drop for ReadBuf<'_> {
     fn drop(&mut self) {
-        if let Ok(mut spare) = self.pool.0.lock() {
+        if let Ok(mut spare) = self.pool.lock() {
             spare.push(std::mem::take(&mut self.bytes));
         }
     }
@@ -98,7 +181,6 @@ pub(super) fn read_file(
     options: &LoadOptions,
     buffers: &Buffers,
 ) -> FileResult {
-    let mut diagnostics = Vec::new();
     let mut file = SourceFile {
         path: f.rel.clone(),
         abs: f.abs.clone(),
@@ -112,34 +194,102 @@ pub(super) fn read_file(
         checked: None,
         overlay: None,
     };
-    let fail = |diagnostics: Vec<Diagnostic>, file| FileResult {
+    let read = open(&f.abs).and_then(|(handle, metadata)| {
+        file.modified = metadata.modified().ok();
+        read_open(id, f, options, buffers, handle, metadata.len())
+    });
+    let (len, read) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            return FileResult {
+                file,
+                docs: Vec::new(),
+                diagnostics: vec![not_read(&f.rel, e)],
+            };
+        }
+    };
+    file.len = len;
+    file.hash = read.hash;
+    file.format = read.format;
+    file.clean = !read
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    file.checked = read.checked.map(Arc::new);
+    FileResult {
         file,
-        docs: Vec::new(),
-        diagnostics,
-    };
-    let (bytes, metadata) = match buffers.read(&f.abs) {
-        Ok(v) => v,
-        Err(e) => {
-            diagnostics.push(not_read(&f.rel, e));
-            return fail(diagnostics, file);
-        }
-    };
-    file.len = bytes.len() as u64;
-    file.modified = metadata.modified().ok();
-    if options.keep == Keep::All {
-        file.hash = xxhash_rust::xxh3::xxh3_64(&bytes);
+        docs: read.docs,
+        diagnostics: read.diagnostics,
     }
-    // The quick check first (files are almost always UTF-8); the standard library's says where a
-    // file is not.
-    let text = match simdutf8::basic::from_utf8(&bytes).or_else(|_| std::str::from_utf8(&bytes)) {
+}
+
+/// What reading a file's bytes gave.
+#[derive(Default)]
+struct Read {
+    docs: Vec<(Document, Meta)>,
+    diagnostics: Vec<Diagnostic>,
+    format: Option<Format>,
+    hash: u64,
+    checked: Option<Checked>,
+}
+
+/// Reads and decodes an opened file of `size` bytes (by its metadata): how many bytes it had, and
+/// what they gave. A load that keeps everything reads it whole; any other reads a YAML file larger
+/// than a window a window at a time.
+fn read_open(
+    id: u32,
+    f: &Found,
+    options: &LoadOptions,
+    buffers: &Buffers,
+    mut handle: fs::File,
+    size: u64,
+) -> Result<(u64, Read), ReadError> {
+    let whole = |first: &[u8], handle: &fs::File| {
+        let bytes = buffers.read_whole(handle, size, first)?;
+        Ok((bytes.len() as u64, read_whole(id, f, options, &bytes)))
+    };
+    let Some(window) = window().filter(|_| options.keep != Keep::All) else {
+        return whole(&[], &handle);
+    };
+    let mut buf = buffers.window(window);
+    let mut filled = 0;
+    if fill(&mut handle, &mut buf.bytes, &mut filled)? {
+        return Ok((filled as u64, read_whole(id, f, options, &buf[..filled])));
+    }
+    // Enough to tell JSON from YAML by, as `decode::decode_kept` does.
+    let head = &buf[..filled.min(4096)];
+    let head = match std::str::from_utf8(head) {
         Ok(t) => t,
-        Err(e) => {
-            diagnostics.push(encoding_error(&f.rel, &bytes, e.valid_up_to()));
-            return fail(diagnostics, file);
+        Err(e) => std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    if !decode::plain_yaml(head) {
+        return whole(&buf[..filled], &handle);
+    }
+    match read_windows(id, f, options, &mut handle, size, buf, filled)? {
+        Some(read) => Ok(read),
+        None => {
+            // Not UTF-8: read whole again, to say where as a whole read does.
+            std::io::Seek::rewind(&mut handle)?;
+            whole(&[], &handle)
+        }
+    }
+}
+
+/// Decodes a whole file's bytes.
+fn read_whole(id: u32, f: &Found, options: &LoadOptions, bytes: &[u8]) -> Read {
+    let mut read = Read::default();
+    if options.keep == Keep::All {
+        read.hash = xxhash_rust::xxh3::xxh3_64(bytes);
+    }
+    let text = match utf8(bytes) {
+        Ok(t) => t,
+        Err(at) => {
+            read.diagnostics.push(encoding_error(&f.rel, bytes, at));
+            return read;
         }
     };
-    let docs = decode::decode_kept(text, id, &f.rel, options.keep, &mut diagnostics);
-    file.format = docs.first().map(|d| d.format).or_else(|| {
+    let docs = decode::decode_kept(text, id, &f.rel, options.keep, &mut read.diagnostics);
+    read.format = docs.first().map(|d| d.format).or_else(|| {
         let first = text.bytes().find(|b| !b.is_ascii_whitespace());
         Some(if first == Some(b'{') {
             Format::Json
@@ -147,25 +297,137 @@ pub(super) fn read_file(
             Format::Yaml
         })
     });
+    read.docs = with_meta(docs, &f.rel, &mut read.diagnostics);
+    if options.check_payloads {
+        let nodes = read.docs.iter().map(|(d, _)| &d.node);
+        read.checked = Some(Checked::from_load(bytes, 0, nodes));
+    }
+    read
+}
+
+/// The bytes as text, or where they stop being UTF-8: the quick check first (files are almost
+/// always UTF-8); the standard library's says where they are not.
+fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    simdutf8::basic::from_utf8(bytes)
+        .or_else(|_| std::str::from_utf8(bytes))
+        .map_err(|e| e.valid_up_to())
+}
+
+/// Each document with its meta; a document without one is left out and its problem pushed.
+fn with_meta(
+    docs: Vec<Document>,
+    rel: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<(Document, Meta)> {
     let mut with_meta = Vec::with_capacity(docs.len());
     for doc in docs {
-        match decode::meta(&doc.node, &f.rel) {
+        match decode::meta(&doc.node, rel) {
             Ok(meta) => with_meta.push((doc, meta)),
             Err(d) => diagnostics.push(*d),
         }
     }
-    file.clean = !diagnostics.iter().any(|d| d.severity == Severity::Error);
-    if options.check_payloads {
-        file.checked = Some(Arc::new(Checked::from_load(
-            &bytes,
-            with_meta.iter().map(|(d, _)| &d.node),
-        )));
+    with_meta
+}
+
+/// Reads and decodes a YAML file a window at a time, its first `filled` bytes in `buf`: whole
+/// documents, as many as the window holds, parsed as soon as they are read and then placed where
+/// they are in the file. The documents, problems (in the order a whole read gives them) and
+/// verdicts are those of a whole read. `None` when the file is not UTF-8.
+fn read_windows(
+    id: u32,
+    f: &Found,
+    options: &LoadOptions,
+    file: &mut fs::File,
+    size: u64,
+    mut buf: ReadBuf<'_>,
+    mut filled: usize,
+) -> Result<Option<(u64, Read)>, ReadError> {
+    // `buf[..filled]` holds the file's bytes from `base`, which is on line `line`.
+    let (mut base, mut line, mut eof) = (0usize, 1u32, false);
+    let (mut docs, mut separators, mut problems, mut metas) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut checked = options.check_payloads.then(Checked::default);
+    loop {
+        if (base + filled) as u64 > MAX_FILE {
+            return Err(too_large((base + filled) as u64));
+        }
+        // Up to the last line starting with `---`, which ends a document however opm finds it
+        // written, so what is before it reads as it does in the whole file.
+        let cut = if eof {
+            Some(filled)
+        } else {
+            // Searched from the end, a line at a time: the bytes `---` are no rare ones.
+            memchr::memrchr_iter(b'\n', &buf[..filled])
+                .find(|&p| buf[p + 1..filled].starts_with(b"---"))
+                .map(|p| p + 1)
+        };
+        let Some(cut) = cut else {
+            // A document larger than the window: a window twice as large, or one just larger
+            // than the rest of the file (by its size when opened) when that is less.
+            let rest = usize::try_from(size).unwrap_or(0).saturating_sub(base) + 1;
+            let len = if rest > filled {
+                rest.min(2 * filled)
+            } else {
+                2 * filled
+            };
+            buf.bytes.resize(len, 0);
+            eof = fill(file, &mut buf.bytes, &mut filled)?;
+            continue;
+        };
+        let Ok(text) = utf8(&buf[..cut]) else {
+            return Ok(None);
+        };
+        let start = decode::Start {
+            from: 0,
+            line,
+            base,
+        };
+        let (part, seps, end_line) =
+            decode::decode_yaml_part(text, start, id, &f.rel, options.keep, &mut problems);
+        separators.extend(seps);
+        let part = with_meta(part, &f.rel, &mut metas);
+        if let Some(checked) = &mut checked {
+            let nodes = part.iter().map(|(d, _)| &d.node);
+            checked.append(Checked::from_load(text.as_bytes(), base as u32, nodes));
+        }
+        docs.extend(part);
+        if eof {
+            break;
+        }
+        #[cfg(test)]
+        if base == 0 {
+            test_window::split();
+        }
+        line = end_line;
+        buf.bytes.copy_within(cut..filled, 0);
+        base += cut;
+        filled -= cut;
+        eof = fill(file, &mut buf.bytes, &mut filled)?;
     }
-    FileResult {
-        file,
-        docs: with_meta,
-        diagnostics,
+    separators.extend(problems);
+    separators.extend(metas);
+    let read = Read {
+        docs,
+        diagnostics: separators,
+        format: Some(Format::Yaml),
+        hash: 0,
+        checked,
+    };
+    Ok(Some(((base + filled) as u64, read)))
+}
+
+/// Reads on into `buf[*filled..]` until it is full or the file ends: whether it ended.
+fn fill(file: &mut fs::File, buf: &mut [u8], filled: &mut usize) -> std::io::Result<bool> {
+    use std::io::Read as _;
+    while *filled < buf.len() {
+        match file.read(&mut buf[*filled..]) {
+            Ok(0) => return Ok(true),
+            Ok(n) => *filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
+    Ok(false)
 }
 
 /// A file that is not UTF-8 (invalid from byte `at`): where, and what it looks like.

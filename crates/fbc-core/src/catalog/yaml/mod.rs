@@ -26,7 +26,7 @@ pub use read::{
     Keep, OUTLINE_DROPS, ParsedDoc, YamlError, parse_chunk, parse_chunk_full, parse_chunk_kept,
     parse_chunk_shared,
 };
-pub use split::{Chunk, SeparatorError, dash_before, split_documents};
+pub use split::{Chunk, SeparatorError, dash_before, split_documents, split_documents_to_end};
 
 /// The first document of `text`, for tests.
 #[cfg(test)]

@@ -126,25 +126,31 @@ pub fn parse_chunk_shared(
     file: u32,
     sharing: &mut Sharing,
 ) -> Result<ParsedDoc, YamlError> {
-    parse_chunk_kept(text, chunk, file, sharing, Keep::All)
+    parse_chunk_kept(text, chunk, 0, file, sharing, Keep::All)
 }
 
-/// [`parse_chunk_shared`], keeping what `keep` asks for.
+/// [`parse_chunk_shared`] of `text` holding the file's bytes from byte `base` on, keeping what
+/// `keep` asks for.
 pub fn parse_chunk_kept(
     text: &str,
     chunk: Chunk,
+    base: u32,
     file: u32,
     sharing: &mut Sharing,
     keep: Keep,
 ) -> Result<ParsedDoc, YamlError> {
-    if let Some(node) = super::fast::read(text, chunk, file, sharing, keep) {
+    if let Some(node) = super::fast::read(text, chunk, base, file, sharing, keep) {
         return Ok(ParsedDoc {
             node,
             ignored_tail: None,
             has_anchors: false,
         });
     }
-    parse_chunk_full(text, chunk, file)
+    let mut doc = parse_chunk_full(text, chunk, file)?;
+    if base > 0 {
+        doc.node.shift(base);
+    }
+    Ok(doc)
 }
 
 /// [`parse_chunk`] with the full reader only: every document, whatever its shape. Quoted scalars
@@ -379,6 +385,7 @@ impl Reader<'_> {
                 Plain::Str => Kind::String(make_str(
                     value,
                     self.text,
+                    0,
                     node_pos,
                     self.file,
                     &mut self.sharing,
@@ -388,6 +395,7 @@ impl Reader<'_> {
             Kind::String(make_str(
                 value,
                 self.text,
+                0,
                 node_pos,
                 self.file,
                 &mut self.sharing,
@@ -552,10 +560,18 @@ fn text_bytes(node: &Node) -> u64 {
     }
 }
 
-/// A string node's value: kept on disk when long and identical to its text there.
-pub(super) fn make_str(value: &str, text: &str, pos: Pos, file: u32, sharing: &mut Sharing) -> Str {
+/// A string node's value: kept on disk when long and identical to its text there (`text` being
+/// the file's from byte `base` on).
+pub(super) fn make_str(
+    value: &str,
+    text: &str,
+    base: u32,
+    pos: Pos,
+    file: u32,
+    sharing: &mut Sharing,
+) -> Str {
     if value.len() >= DEFER_THRESHOLD {
-        let raw = &text[pos.start as usize..pos.end as usize];
+        let raw = &text[(pos.start - base) as usize..(pos.end - base) as usize];
         if raw == value {
             return Str::Deferred {
                 file,

@@ -24,6 +24,16 @@ pub fn split_documents(
     from: usize,
     first_line: u32,
 ) -> (Vec<Chunk>, Vec<SeparatorError>) {
+    let (chunks, errors, _) = split_documents_to_end(text, from, first_line);
+    (chunks, errors)
+}
+
+/// [`split_documents`], and the line `text` ends on.
+pub fn split_documents_to_end(
+    text: &str,
+    from: usize,
+    first_line: u32,
+) -> (Vec<Chunk>, Vec<SeparatorError>, u32) {
     let mut chunks = Vec::new();
     let mut errors = Vec::new();
     let bytes = text.as_bytes();
@@ -70,7 +80,9 @@ pub fn split_documents(
             line: chunk_line,
         });
     }
-    (chunks, errors)
+    let end_line =
+        line + memchr::memchr_iter(b'\n', &bytes[counted.min(bytes.len())..]).count() as u32;
+    (chunks, errors, end_line)
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {

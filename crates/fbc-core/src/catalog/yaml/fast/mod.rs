@@ -32,23 +32,25 @@ const MAX_DEPTH: usize = 64;
 /// Longer implicit keys go to the full reader (YAML limits them to 1024 characters).
 const MAX_KEY: usize = 1000;
 
-/// Reads the document `chunk` of `text` (bytes of file number `file`), keeping what `keep` asks
-/// for, or declines. Long strings equal to one `sharing` made before are held once. Whether it
-/// declines does not depend on `keep`.
+/// Reads the document `chunk` of `text` (bytes of file number `file` from byte `base` on),
+/// keeping what `keep` asks for, or declines. Long strings equal to one `sharing` made before are
+/// held once. Whether it declines does not depend on `keep`.
 pub(super) fn read(
     text: &str,
     chunk: Chunk,
+    base: u32,
     file: u32,
     sharing: &mut Sharing,
     keep: Keep,
 ) -> Option<Node> {
-    read_or_line(text, chunk, file, sharing, keep).ok()
+    read_or_line(text, chunk, base, file, sharing, keep).ok()
 }
 
 /// [`read`], or the line where the reader gave up.
 fn read_or_line(
     text: &str,
     chunk: Chunk,
+    base: u32,
     file: u32,
     sharing: &mut Sharing,
     keep: Keep,
@@ -61,6 +63,7 @@ fn read_or_line(
     let mut s = Scanner {
         text,
         b: &text.as_bytes()[..chunk.end],
+        base,
         file,
         i: chunk.start,
         line: chunk.line,
@@ -90,6 +93,8 @@ struct Scanner<'t> {
     text: &'t str,
     /// The file's bytes up to the end of the document (a read past them is a line end).
     b: &'t [u8],
+    /// Where `text` starts in its file: a position is this plus the byte in `text`.
+    base: u32,
     file: u32,
     /// The reading position, on line `line`, which starts at byte `line_start` and ends at byte
     /// `line_end` (its `\n`, or the end of the document): found once per line, as every step on the
@@ -173,8 +178,8 @@ impl Scanner<'_> {
             self.text[self.line_start..start].chars().count()
         };
         Pos {
-            start: start as u32,
-            end: end as u32,
+            start: self.base + start as u32,
+            end: self.base + end as u32,
             line: self.line,
             col: col as u32 + 1,
         }

@@ -121,7 +121,7 @@ impl Scanner<'_> {
         if self.at(span_end) == b'#' && span_end > end {
             span_end = self.eol();
         }
-        pos.end = span_end as u32;
+        pos.end = self.base + span_end as u32;
         Ok(Node::with(self.string_kind(&value, pos), pos, style))
     }
 
@@ -180,7 +180,7 @@ impl Scanner<'_> {
             v.extend(std::iter::repeat_n('\n', blanks));
             blanks = 0;
             v.push_str(&self.text[piece_start..piece_start + trimmed]);
-            pos.end = (piece_start + trimmed) as u32;
+            pos.end = self.base + (piece_start + trimmed) as u32;
         }
         // Back to the start of the line that ended the scalar, to find the next content.
         self.i = self.line_start;
@@ -269,8 +269,8 @@ impl Scanner<'_> {
         let bi = block_indent.unwrap_or(0);
         let start = body_start + bi;
         let pos = Pos {
-            start: start as u32,
-            end: content_end as u32,
+            start: self.base + start as u32,
+            end: self.base + content_end as u32,
             line: first_line,
             col: bi as u32 + 1,
         };
@@ -372,6 +372,7 @@ impl Scanner<'_> {
         Kind::String(make_str(
             value,
             self.text,
+            self.base,
             pos,
             self.file,
             &mut self.sharing,

@@ -507,7 +507,7 @@ impl Scanner<'_> {
         let node = Node::with(
             kind,
             Pos {
-                end: end as u32,
+                end: self.base + end as u32,
                 ..first
             },
             Style::Block,

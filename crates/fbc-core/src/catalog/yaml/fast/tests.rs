@@ -181,9 +181,9 @@ pub(super) fn check_text(text: &str, name: &str) -> (usize, usize) {
     let (chunks, _) = split_documents(text, 0, 1);
     let mut taken = 0;
     for c in &chunks {
-        let outline = read_or_line(text, *c, 7, &mut Default::default(), Keep::Outline);
-        let quick = read_or_line(text, *c, 7, &mut Default::default(), Keep::All);
-        let checked = read_or_line(text, *c, 7, &mut Default::default(), Keep::Checked);
+        let outline = read_or_line(text, *c, 0, 7, &mut Default::default(), Keep::Outline);
+        let quick = read_or_line(text, *c, 0, 7, &mut Default::default(), Keep::All);
+        let checked = read_or_line(text, *c, 0, 7, &mut Default::default(), Keep::Checked);
         assert_eq!(
             (outline.is_ok(), checked.is_ok()),
             (quick.is_ok(), quick.is_ok()),
@@ -337,6 +337,7 @@ props:
             text,
             split_documents(text, 0, 1).0[0],
             0,
+            0,
             &mut Default::default(),
             Keep::All
         )
@@ -389,7 +390,8 @@ fn long_plain_scalars_are_left_on_disk() {
     let text =
         format!("schema: olm.package\nicon:\n  base64data: {blob}\n  mediatype: image/png\n");
     let (chunks, _) = split_documents(&text, 0, 1);
-    let node = fast_read(&text, chunks[0], 3, &mut Default::default(), Keep::All).expect("taken");
+    let node =
+        fast_read(&text, chunks[0], 0, 3, &mut Default::default(), Keep::All).expect("taken");
     let data = node
         .get("icon")
         .and_then(|i| i.get("base64data"))

@@ -416,7 +416,7 @@ fn checks_at(pad: &str, property: &str) -> (bool, bool) {
 fn checks_doc(text: &str) -> (bool, bool) {
     let chunk = split_documents(text, 0, 1).0[0];
     let before = checked_counts();
-    let read = super::super::read(text, chunk, 0, &mut Default::default(), Keep::Checked);
+    let read = super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Checked);
     let after = checked_counts();
     assert!(read.is_some(), "declined:\n{text}");
     assert!(check_text(text, "checked").0 >= 1, "{text}");

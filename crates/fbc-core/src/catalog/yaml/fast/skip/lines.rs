@@ -22,16 +22,19 @@ pub(super) struct Lines<'b> {
 }
 
 impl Lines<'_> {
+    #[inline]
     pub(super) fn at(&self, i: usize) -> u8 {
         self.b.get(i).copied().unwrap_or(b'\n')
     }
 
     /// As [`Scanner::is_dash`](super::super::Scanner::is_dash).
+    #[inline]
     pub(super) fn is_dash(&self, i: usize) -> bool {
         self.at(i) == b'-' && matches!(self.at(i + 1), b' ' | b'\n')
     }
 
     /// As [`Scanner::next_line`](super::super::Scanner::next_line).
+    #[inline]
     pub(super) fn next_line(&mut self) {
         let i = (self.end + 1).min(self.b.len());
         self.line += 1;
@@ -41,6 +44,7 @@ impl Lines<'_> {
 
     /// As [`Scanner::next_content_line`](super::super::Scanner::next_content_line) (whose declines are doubts): at the start of a line, skips
     /// blank and comment lines and gives the indentation of the next line with content.
+    #[inline]
     pub(super) fn content(&mut self) -> Result<Option<usize>, Doubt> {
         loop {
             if self.start >= self.b.len() {
@@ -63,6 +67,7 @@ impl Lines<'_> {
     /// The plain scalar at `v` on the current line, as [`Scanner::find_plain_extent`](super::super::Scanner::find_plain_extent) reads it
     /// after its first byte: its `:` when one followed by a space or the line end makes it a key,
     /// else its end with trailing spaces and comment left out.
+    #[inline(always)]
     pub(super) fn plain(&self, v: usize) -> Key {
         match plain_end(&self.b[v..self.end]) {
             (colon, true) => Key::At(v + colon),
@@ -73,6 +78,7 @@ impl Lines<'_> {
     /// A key at `p` the scanner reads as one ([`Scanner::key`](super::super::Scanner::key)): plain, starting with a letter or
     /// digit (so neither an indicator, a merge key nor a non-finite number), no space before its
     /// `:`, not too long; or a plain scalar that is no key.
+    #[inline(always)]
     pub(super) fn key(&self, p: usize) -> Result<Key, Doubt> {
         if !self.at(p).is_ascii_alphanumeric() {
             return Err(Doubt);

@@ -10,7 +10,7 @@ use crate::catalog::yaml::{Keep, split_documents};
 fn skips(text: &str) -> (bool, bool) {
     let chunk = split_documents(text, 0, 1).0[0];
     let before = counts().0.0;
-    let read = super::super::read(text, chunk, 0, &mut Default::default(), Keep::Outline);
+    let read = super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline);
     let skipped = counts().0.0 > before;
     check_text(text, "skip");
     (skipped, read.is_some())
