@@ -172,16 +172,12 @@ fn decode_yaml(
     keep: Keep,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Document> {
-    let mut chunk_diags = Vec::new();
     let start = Start {
         from,
         line: first_line,
         base: 0,
     };
-    let (docs, separators, _) = decode_yaml_part(text, start, file, path, keep, &mut chunk_diags);
-    diags.extend(separators);
-    diags.extend(chunk_diags);
-    docs
+    decode_yaml_part(text, start, file, path, keep, diags).0
 }
 
 /// Where YAML documents start in a text: at byte `from`, on line `line`, the text holding its
@@ -193,9 +189,8 @@ pub(super) struct Start {
     pub(super) base: usize,
 }
 
-/// [`decode_yaml`] of the YAML documents in `text` from `start`: the documents, the problems of
-/// their separators, which a file's report gives before the problems of its documents (pushed to
-/// `diags`), and the line `text` ends on.
+/// [`decode_yaml`] of the YAML documents in `text` from `start`: the documents, and the number of
+/// the line after the text's last line break.
 pub(super) fn decode_yaml_part(
     text: &str,
     start: Start,
@@ -203,12 +198,11 @@ pub(super) fn decode_yaml_part(
     path: &str,
     keep: Keep,
     diags: &mut Vec<Diagnostic>,
-) -> (Vec<Document>, Vec<Diagnostic>, u32) {
+) -> (Vec<Document>, u32) {
     let Start { from, line, base } = start;
     let (chunks, sep_errors, end_line) = yaml::split_documents_to_end(text, from, line);
-    let mut separators = Vec::new();
     for e in sep_errors {
-        separators.push(Diagnostic::new(
+        diags.push(Diagnostic::new(
             codes::SYNTAX,
             Severity::Error,
             Location::new(path, e.line, 1),
@@ -274,7 +268,7 @@ pub(super) fn decode_yaml_part(
             )),
         }
     }
-    (docs, separators, end_line)
+    (docs, end_line)
 }
 
 fn empty_chunk(path: &str, text: &str, chunk: Chunk) -> Diagnostic {

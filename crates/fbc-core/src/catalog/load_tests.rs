@@ -440,28 +440,51 @@ fn files_read_in_windows_keep_their_problems_and_payloads_where_a_whole_read_fin
     // A document larger than any window, and payloads left on disk, some not base64.
     let data = base64::engine::general_purpose::STANDARD.encode("k: v\n".repeat(2000));
     let mut payloads = docs.join("---\n");
-    for (i, data) in [data.clone(), format!("{data}!"), data].iter().enumerate() {
+    for (i, data) in [data.clone(), format!("{data}!"), data.clone()]
+        .iter()
+        .enumerate()
+    {
         payloads.push_str(&format!(
             "---\nschema: olm.bundle\nname: q.v{i}\npackage: q\nproperties:\n- type: olm.bundle.object\n  value:\n    data: {data}\n"
         ));
     }
     write("payloads.yaml", payloads.as_bytes());
+    // An alias repeating a long string, after the first window: the full reader reads it.
+    let anchored = format!(
+        "{}---\nschema: olm.bundle\nname: a.v1\npackage: a\nproperties:\n- type: olm.bundle.object\n  value: &v\n    data: {data}\n- type: olm.bundle.object\n  value: *v\n",
+        docs.join("---\n")
+    );
+    write("anchors.yaml", anchored.as_bytes());
+    // Line ends of two bytes, and YAML behind a byte order mark.
+    write(
+        "crlf.yaml",
+        docs.join("---\n").replace('\n', "\r\n").as_bytes(),
+    );
+    write(
+        "bom-yaml.yaml",
+        format!("\u{feff}{}", docs.join("---\n")).as_bytes(),
+    );
+    // Large enough for windows of 100 KiB, each parsed on every core.
+    let many: Vec<String> = (0..3000).map(bundle).collect();
+    write("many.yaml", many.join("---\n").as_bytes());
     let (whole, _) = loaded_in(dir.path(), &checked(), None);
     assert!(whole.contains("invalid UTF-8 byte 0xff"), "{whole}");
     assert!(whole.contains("invalid Yaml document separator: not allowed"));
     assert!(whole.contains("text after the `...` document end marker is ignored"));
+    assert!(whole.contains("\"a.v1\""), "{whole}");
     for options in [outline(), checked()] {
         let (whole, _) = loaded_in(dir.path(), &options, None);
-        for window in [16, 100, 700, 4000] {
+        for window in [16, 100, 700, 4000, 100 << 10] {
             let (parts, split) = loaded_in(dir.path(), &options, Some(window));
             assert!(
                 parts == whole,
                 "windows of {window} bytes:\n{}",
                 first_difference(&whole, &parts)
             );
-            // odd.yaml, payloads.yaml and late.yaml, read whole again once its bad byte is met
-            // (JSON is read whole).
-            assert_eq!(split, 3, "windows of {window} bytes");
+            // The YAML files larger than a window (late.yaml until its bad byte is met, after
+            // which it is read whole again; JSON is read whole).
+            let expected = if window > 4000 { 1 } else { 7 };
+            assert_eq!(split, expected, "windows of {window} bytes");
         }
     }
 }

@@ -249,8 +249,9 @@ impl Node {
     }
 
     /// Moves the node, and every node and string left on disk in it, `by` bytes further into its
-    /// file: it was read from a part of the file starting there. A node an edit built stays
-    /// where it is.
+    /// file: it was read from a part of the file starting there. A node with no position (built
+    /// by an edit, or an alias's copy of its anchor's value) keeps none; its strings left on
+    /// disk still move.
     pub fn shift(&mut self, by: u32) {
         if self.line != 0 {
             self.start += by;

@@ -180,6 +180,18 @@ impl Checked {
 
     /// Adds the verdicts on a later part of the same file.
     pub(super) fn append(&mut self, later: Checked) {
+        debug_assert!(
+            self.found
+                .last()
+                .zip(later.found.first())
+                .is_none_or(|(a, b)| a.0 < b.0)
+                && self
+                    .texts
+                    .last()
+                    .zip(later.texts.first())
+                    .is_none_or(|(a, b)| a.0 < b.0),
+            "a later part's strings start later"
+        );
         self.found.extend(later.found);
         self.texts.extend(later.texts);
     }

@@ -65,12 +65,14 @@ impl Buffers {
         Ok(buf)
     }
 
-    /// A buffer for a window of `len` bytes or more.
+    /// A buffer for a window of `len` bytes. One grown for a large document is cut back (and
+    /// given back to the system when much larger), so the next file is read a window at a time.
     fn window(&self, len: usize) -> ReadBuf<'_> {
         let mut buf = ReadBuf::take(&self.windows);
-        if buf.bytes.len() < len {
-            buf.bytes.resize(len, 0);
+        if buf.bytes.capacity() > 4 * len {
+            buf.bytes = Vec::new();
         }
+        buf.bytes.resize(len, 0);
         buf
     }
 }
@@ -331,8 +333,8 @@ fn with_meta(
 
 /// Reads and decodes a YAML file a window at a time, its first `filled` bytes in `buf`: whole
 /// documents, as many as the window holds, parsed as soon as they are read and then placed where
-/// they are in the file. The documents, problems (in the order a whole read gives them) and
-/// verdicts are those of a whole read. `None` when the file is not UTF-8.
+/// they are in the file. The documents, problems (once the load sorts them) and verdicts are
+/// those of a whole read. `None` when the file is not UTF-8.
 fn read_windows(
     id: u32,
     f: &Found,
@@ -344,8 +346,7 @@ fn read_windows(
 ) -> Result<Option<(u64, Read)>, ReadError> {
     // `buf[..filled]` holds the file's bytes from `base`, which is on line `line`.
     let (mut base, mut line, mut eof) = (0usize, 1u32, false);
-    let (mut docs, mut separators, mut problems, mut metas) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut docs, mut diagnostics) = (Vec::new(), Vec::new());
     let mut checked = options.check_payloads.then(Checked::default);
     loop {
         if (base + filled) as u64 > MAX_FILE {
@@ -370,7 +371,9 @@ fn read_windows(
             } else {
                 2 * filled
             };
-            buf.bytes.resize(len, 0);
+            // Never past one byte more than a file may have, which the next turn refuses.
+            let most = usize::try_from(MAX_FILE + 1).unwrap_or(usize::MAX) - base;
+            buf.bytes.resize(len.min(most), 0);
             eof = fill(file, &mut buf.bytes, &mut filled)?;
             continue;
         };
@@ -382,10 +385,9 @@ fn read_windows(
             line,
             base,
         };
-        let (part, seps, end_line) =
-            decode::decode_yaml_part(text, start, id, &f.rel, options.keep, &mut problems);
-        separators.extend(seps);
-        let part = with_meta(part, &f.rel, &mut metas);
+        let (part, end_line) =
+            decode::decode_yaml_part(text, start, id, &f.rel, options.keep, &mut diagnostics);
+        let part = with_meta(part, &f.rel, &mut diagnostics);
         if let Some(checked) = &mut checked {
             let nodes = part.iter().map(|(d, _)| &d.node);
             checked.append(Checked::from_load(text.as_bytes(), base as u32, nodes));
@@ -404,11 +406,9 @@ fn read_windows(
         filled -= cut;
         eof = fill(file, &mut buf.bytes, &mut filled)?;
     }
-    separators.extend(problems);
-    separators.extend(metas);
     let read = Read {
         docs,
-        diagnostics: separators,
+        diagnostics,
         format: Some(Format::Yaml),
         hash: 0,
         checked,

@@ -28,7 +28,8 @@ pub fn split_documents(
     (chunks, errors)
 }
 
-/// [`split_documents`], and the line `text` ends on.
+/// [`split_documents`], and the number of the line after the text's last line break (`first_line`
+/// plus the line breaks from `from` on).
 pub fn split_documents_to_end(
     text: &str,
     from: usize,
