@@ -59,6 +59,9 @@ impl Ty {
 macro_rules! structs {
     ($($name:ident = $go:literal { $($field:literal : $ty:expr),* $(,)? })*) => {
         $(pub static $name: StructTy = StructTy { go: $go, fields: &[$(($field, $ty)),*] };)*
+        /// Every struct.
+        #[cfg(test)]
+        pub static ALL: &[&StructTy] = &[$(&$name),*];
     };
 }
 
@@ -194,16 +197,43 @@ fn folds_to(key: &str, name: &str) -> bool {
 /// The field of `st` that a JSON key fills: the exact name, else one differing only in case (Go's
 /// `encoding/json`).
 pub fn field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str, Ty)> {
+    named_field(st, key).or_else(|| st.fields.iter().find(|(n, _)| fills_field(key, n)))
+}
+
+/// The field of `st` named `key` exactly.
+pub fn named_field(st: &'static StructTy, key: &str) -> Option<&'static (&'static str, Ty)> {
     let k = key.as_bytes();
     st.fields
         .iter()
         .find(|(n, _)| n.len() == k.len() && n.as_bytes().first() == k.first() && *n == key)
-        .or_else(|| st.fields.iter().find(|(n, _)| fills_field(key, n)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_field_name_reads_as_itself_in_yaml() {
+        use crate::catalog::version_release::SUBSTITUTES_FOR;
+        use crate::catalog::yaml::yaml11::{Plain, resolve_plain};
+        let mut names = 0;
+        for st in ALL {
+            for (name, _) in st.fields {
+                assert!(
+                    matches!(resolve_plain(name), Plain::Str),
+                    "{}.{name}",
+                    st.go
+                );
+                assert!(
+                    !name.eq_ignore_ascii_case(SUBSTITUTES_FOR),
+                    "{}.{name}",
+                    st.go
+                );
+                names += 1;
+            }
+        }
+        assert!(names > 50, "{names} field names");
+    }
 
     #[test]
     fn a_key_fills_a_field_as_go_folds_case() {

@@ -3,7 +3,7 @@
 
 use super::super::yaml11::{self, Plain};
 use super::{ANY, Doubt, Skip};
-use crate::catalog::gotypes::{Ty, field};
+use crate::catalog::gotypes::{Ty, field, named_field};
 use crate::catalog::node::bool_written_otherwise;
 use crate::catalog::version_release::SUBSTITUTES_FOR;
 
@@ -42,6 +42,14 @@ impl Skip<'_, '_> {
             return Ok(());
         }
         let key = &self.s.text[p..colon];
+        // Most keys name a field of their struct exactly: YAML 1.1 reads no field's name as other
+        // than a string, and none is `olm.substitutesFor`.
+        if let Ty::Struct(st) = self.types[self.open - 1]
+            && let Some((_, t)) = named_field(st, key)
+        {
+            self.want = t;
+            return Ok(());
+        }
         if !matches!(yaml11::resolve_plain(key), Plain::Str)
             || key.eq_ignore_ascii_case(SUBSTITUTES_FOR)
         {
