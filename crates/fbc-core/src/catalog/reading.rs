@@ -65,13 +65,11 @@ impl Buffers {
         Ok(buf)
     }
 
-    /// A buffer for a window of `len` bytes. One grown for a large document is cut back (and
-    /// given back to the system when much larger), so the next file is read a window at a time.
+    /// A buffer for a window of `len` bytes. One grown for a large document is cut back, so the
+    /// next file is read a window at a time; the memory it grew into is kept for the next large
+    /// document (taking it from the system again costs more than keeping it).
     fn window(&self, len: usize) -> ReadBuf<'_> {
         let mut buf = ReadBuf::take(&self.windows);
-        if buf.bytes.capacity() > 4 * len {
-            buf.bytes = Vec::new();
-        }
         buf.bytes.resize(len, 0);
         buf
     }
