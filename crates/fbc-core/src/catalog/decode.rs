@@ -80,16 +80,16 @@ pub fn decode_kept(
 const BOM_NOTE: &str = " (the file starts with a UTF-8 byte order mark, so opm reads it as YAML, not as a JSON stream, and so do we: remove the mark)";
 
 /// Whether [`decode_kept`] reads a file starting with `head` as YAML documents alone, whatever
-/// follows: `head` shows something other than spaces, and no `{` opening a JSON stream (nor one
-/// behind a byte order mark).
+/// follows: `head` shows something other than spaces (after a byte order mark), and neither JSON
+/// stream that [`decode_kept`] looks for.
 pub(super) fn plain_yaml(head: &str) -> bool {
-    let first = head.bytes().position(|b| !b.is_ascii_whitespace());
-    match (first, head.strip_prefix('\u{feff}').map(str::trim_start)) {
-        (None, _) => false,
-        (Some(i), _) if head.as_bytes()[i] == b'{' => false,
-        (_, Some(rest)) => !rest.is_empty() && !rest.starts_with('{'),
-        (_, None) => true,
-    }
+    let shown = !head
+        .strip_prefix('\u{feff}')
+        .unwrap_or(head)
+        .trim_start()
+        .is_empty();
+    let first = head.bytes().find(|b| !b.is_ascii_whitespace());
+    shown && first != Some(b'{') && !json_behind_bom(head)
 }
 
 /// A UTF-8 byte order mark followed by what looks like JSON.

@@ -246,7 +246,7 @@ fn read_open(
 ) -> Result<(u64, Read), ReadError> {
     let whole = |first: &[u8], handle: &fs::File| {
         let bytes = buffers.read_whole(handle, size, first)?;
-        Ok((bytes.len() as u64, read_whole(id, f, options, &bytes)))
+        Ok((bytes.len() as u64, decode_whole(id, f, options, &bytes)))
     };
     let Some(window) = window().filter(|_| options.keep != Keep::All) else {
         return whole(&[], &handle);
@@ -254,7 +254,7 @@ fn read_open(
     let mut buf = buffers.window(window);
     let mut filled = 0;
     if fill(&mut handle, &mut buf.bytes, &mut filled)? {
-        return Ok((filled as u64, read_whole(id, f, options, &buf[..filled])));
+        return Ok((filled as u64, decode_whole(id, f, options, &buf[..filled])));
     }
     // Enough to tell JSON from YAML by, as `decode::decode_kept` does.
     let head = &buf[..filled.min(4096)];
@@ -276,7 +276,7 @@ fn read_open(
 }
 
 /// Decodes a whole file's bytes.
-fn read_whole(id: u32, f: &Found, options: &LoadOptions, bytes: &[u8]) -> Read {
+fn decode_whole(id: u32, f: &Found, options: &LoadOptions, bytes: &[u8]) -> Read {
     let mut read = Read::default();
     if options.keep == Keep::All {
         read.hash = xxhash_rust::xxh3::xxh3_64(bytes);
