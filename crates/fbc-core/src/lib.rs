@@ -39,6 +39,7 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod guard;
+pub mod keyed;
 pub mod migrate;
 pub mod repo;
 pub mod template;

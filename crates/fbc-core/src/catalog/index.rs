@@ -1,7 +1,7 @@
 //! O(1) lookups over a catalog: package → its blobs, (package, name) → channel or bundle, and which
 //! channels list a bundle.
 
-use std::collections::HashMap;
+use crate::keyed::Map;
 
 use super::{BlobId, BlobState, Catalog, schema};
 
@@ -16,10 +16,10 @@ pub struct PackageIndex {
     pub deprecations: Vec<BlobId>,
     /// Blobs of other schemas that name this package.
     pub others: Vec<BlobId>,
-    channel_by_name: HashMap<String, BlobId>,
-    bundle_by_name: HashMap<String, BlobId>,
+    channel_by_name: Map<String, BlobId>,
+    bundle_by_name: Map<String, BlobId>,
     /// Entry name → channels that list it.
-    listed_in: HashMap<String, Vec<BlobId>>,
+    listed_in: Map<String, Vec<BlobId>>,
 }
 
 /// The package a blob belongs to: its name for an `olm.package`, else its `package` field.
@@ -80,7 +80,7 @@ impl PackageIndex {
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Index {
-    packages: HashMap<String, PackageIndex>,
+    packages: Map<String, PackageIndex>,
     /// Package names, sorted.
     names: Vec<String>,
     /// Blobs with no package (unknown schemas at the root, or missing `package`).

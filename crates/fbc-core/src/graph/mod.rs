@@ -12,7 +12,7 @@ pub mod listing;
 pub mod query;
 mod upgrade;
 
-use std::collections::{HashMap, HashSet};
+use crate::keyed::{self, Map, Set};
 
 use crate::catalog::model::ChannelEntry;
 
@@ -55,8 +55,8 @@ pub fn heads<'a>(entries: &[ChannelEntry<'a>]) -> Vec<&'a str> {
     heads
 }
 
-fn referenced<'a>(entries: &[ChannelEntry<'a>]) -> HashSet<&'a str> {
-    let mut referenced = HashSet::with_capacity(entries.len() * 2);
+fn referenced<'a>(entries: &[ChannelEntry<'a>]) -> Set<&'a str> {
+    let mut referenced = keyed::set_with_capacity(entries.len() * 2);
     for e in entries {
         if let Some(r) = e.replaces {
             referenced.insert(r);
@@ -81,15 +81,15 @@ pub fn check_chain<'a>(entries: &[ChannelEntry<'a>]) -> Chain<'a> {
         [one] => *one,
         _ => return Chain::MultipleHeads(hs),
     };
-    let mut by_name: HashMap<&str, &ChannelEntry<'a>> = HashMap::with_capacity(entries.len());
+    let mut by_name: Map<&str, &ChannelEntry<'a>> = keyed::map_with_capacity(entries.len());
     for e in entries {
         by_name.entry(e.name).or_insert(e);
     }
-    let skipped: HashSet<&str> = entries
+    let skipped: Set<&str> = entries
         .iter()
         .flat_map(|e| e.skips.iter().copied())
         .collect();
-    let mut on_chain: HashSet<&str> = HashSet::from([head]);
+    let mut on_chain: Set<&str> = Set::from_iter([head]);
     let mut chain = vec![head];
     let mut cur = by_name[head];
     loop {

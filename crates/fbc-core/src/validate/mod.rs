@@ -16,7 +16,8 @@ pub mod profile;
 mod rules;
 pub mod shape;
 
-use std::collections::{BTreeMap, HashMap};
+use crate::keyed::Map;
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
@@ -60,7 +61,7 @@ pub struct Validation {
     global: Vec<Diagnostic>,
     packages: BTreeMap<String, Vec<Diagnostic>>,
     /// Shape problems of blobs unchanged since loading (checking them may read large strings).
-    shapes: HashMap<BlobId, Vec<Diagnostic>>,
+    shapes: Map<BlobId, Vec<Diagnostic>>,
 }
 
 impl Validation {
@@ -73,7 +74,7 @@ impl Validation {
             .par_iter()
             .map(|name| {
                 let mut shapes = Vec::new();
-                let diags = check_package(&cx, name, &HashMap::new(), &mut shapes);
+                let diags = check_package(&cx, name, &Map::default(), &mut shapes);
                 (name.clone(), diags, shapes)
             })
             .collect();
@@ -255,7 +256,7 @@ fn check_global(cx: &Cx) -> Vec<Diagnostic> {
 fn check_package(
     cx: &Cx,
     name: &str,
-    cache: &HashMap<BlobId, Vec<Diagnostic>>,
+    cache: &Map<BlobId, Vec<Diagnostic>>,
     computed: &mut Vec<(BlobId, Vec<Diagnostic>)>,
 ) -> Vec<Diagnostic> {
     let cat = cx.catalog;

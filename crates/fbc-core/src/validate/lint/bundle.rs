@@ -1,7 +1,7 @@
 //! Lints of a package's bundles: names unlike `<package>.v<version>` (FBC109) and required package
 //! ranges that are not valid (FBC111).
 
-use std::collections::HashSet;
+use crate::keyed::Set;
 
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::{PropertyValue, property_type};
@@ -13,7 +13,7 @@ use crate::validate::rules::Pkg;
 
 pub(super) fn bundles(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     let cat = cx.catalog;
-    let mut seen = HashSet::new();
+    let mut seen = Set::default();
     for (id, b) in &p.bundles {
         if !seen.insert(b.name) {
             continue;

@@ -8,7 +8,7 @@
 //! opm's; `validate --profile konflux` and catalogs for OpenShift 5.0 and later raise them to
 //! errors (`profile::escalate`).
 
-use std::collections::HashSet;
+use crate::keyed::Set;
 
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::lifecycle::{Date, SCHEMA, is_major_minor};
@@ -151,7 +151,7 @@ pub(super) fn blob(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     if let Some(versions) = at.required(node, "versions", "", "list")
         && at.non_empty(versions, "versions", "version")
     {
-        let mut names = HashSet::new();
+        let mut names = Set::default();
         for (i, v) in versions.as_seq().unwrap_or_default().iter().enumerate() {
             let path = format!("versions[{i}]");
             if at.typed(v, &path, "object").is_none() {
@@ -163,7 +163,7 @@ pub(super) fn blob(cx: &Cx, id: BlobId, out: &mut Vec<Diagnostic>) {
     out.append(&mut at.out);
 }
 
-fn version<'n>(at: &mut At, v: &'n Node, path: &str, names: &mut HashSet<&'n str>) {
+fn version<'n>(at: &mut At, v: &'n Node, path: &str, names: &mut Set<&'n str>) {
     at.extra_keys(v, path, &["name", "phases", "platformCompatibility"]);
     if let Some(name) = at.required(v, "name", path, "string") {
         let text = name.as_str().unwrap_or_default();

@@ -2,7 +2,8 @@
 //! that matches, a semver version and valid release, valid image pull specs, listed in a channel, and
 //! no two bundles of a package with the same version.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::keyed::Map;
+use std::collections::BTreeMap;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
@@ -18,7 +19,7 @@ type ByVersion<'c> = BTreeMap<String, Vec<(BlobId, &'c str)>>;
 
 /// Every rule for the bundles of `p`.
 pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
-    let mut first_of: HashMap<&str, BlobId> = HashMap::new();
+    let mut first_of: Map<&str, BlobId> = Map::default();
     let mut by_version: ByVersion = BTreeMap::new();
     for (id, b) in &p.bundles {
         let s = Subject::new(cx, p, *id, b);
@@ -107,7 +108,7 @@ fn unknown_package(s: &Subject, out: &mut Vec<Diagnostic>) {
 
 /// FBC021: a bundle name is defined once per package. True for a second definition (nothing more is
 /// checked).
-fn defined_again(s: &Subject, first_of: &HashMap<&str, BlobId>, out: &mut Vec<Diagnostic>) -> bool {
+fn defined_again(s: &Subject, first_of: &Map<&str, BlobId>, out: &mut Vec<Diagnostic>) -> bool {
     let Some(&first) = first_of.get(s.b.name) else {
         return false;
     };

@@ -1,7 +1,7 @@
 //! opm's rules for `olm.channel`s and their entries: a known package, a name, defined once, entries
 //! listed once and backed by a bundle, valid skips and skipRange, and one upgrade chain with one head.
 
-use std::collections::HashMap;
+use crate::keyed::Map;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
@@ -15,7 +15,7 @@ use crate::validate::codes as c;
 
 /// Every rule for the channels of `p`.
 pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
-    let mut first_of: HashMap<&str, BlobId> = HashMap::new();
+    let mut first_of: Map<&str, BlobId> = Map::default();
     // Entries without an olm.bundle, over all channels, for opm's single message.
     let mut missing: Vec<(BlobId, &ChannelEntry)> = Vec::new();
     for (id, ch) in &p.channels {
@@ -25,7 +25,7 @@ pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
             continue;
         }
         first_of.insert(ch.name, id);
-        let mut seen: HashMap<&str, &ChannelEntry> = HashMap::new();
+        let mut seen: Map<&str, &ChannelEntry> = Map::default();
         for e in &ch.entries {
             if listed_twice(cx, p, id, ch, e, &seen, out) {
                 continue;
@@ -102,7 +102,7 @@ fn defined_again(
     p: &Pkg,
     id: BlobId,
     ch: &Channel,
-    first_of: &HashMap<&str, BlobId>,
+    first_of: &Map<&str, BlobId>,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
     let Some(&first) = first_of.get(ch.name) else {
@@ -137,7 +137,7 @@ fn listed_twice(
     id: BlobId,
     ch: &Channel,
     e: &ChannelEntry,
-    seen: &HashMap<&str, &ChannelEntry>,
+    seen: &Map<&str, &ChannelEntry>,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
     let Some(prev) = seen.get(e.name) else {

@@ -1,7 +1,7 @@
 //! opm's rules for `olm.deprecations`: a known package, one object per package, and entries that
 //! have a schema, are listed once, reference something that exists and carry a message.
 
-use std::collections::HashSet;
+use crate::keyed::Set;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
@@ -83,7 +83,7 @@ struct Entry<'a> {
 
 /// The rules for each entry of the package's (first) `olm.deprecations`.
 fn entries(cx: &Cx, p: &Pkg, id: BlobId, dep: &Deprecations, out: &mut Vec<Diagnostic>) {
-    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    let mut seen: Set<(&str, &str)> = Set::default();
     for (j, e) in dep.entries.iter().enumerate() {
         let entry = Entry {
             j,
@@ -133,7 +133,7 @@ fn no_schema(p: &Pkg, entry: &Entry, out: &mut Vec<Diagnostic>) -> bool {
 fn listed_twice<'e>(
     p: &Pkg,
     entry: &Entry<'e>,
-    seen: &mut HashSet<(&'e str, &'e str)>,
+    seen: &mut Set<(&'e str, &'e str)>,
     out: &mut Vec<Diagnostic>,
 ) -> bool {
     let e = entry.e;

@@ -19,7 +19,7 @@ mod channel;
 mod deprecation;
 mod package;
 
-use std::collections::{HashMap, HashSet};
+use crate::keyed::{Map, Set};
 
 use super::Cx;
 use super::codes as c;
@@ -40,7 +40,7 @@ pub struct Pkg<'c> {
     pub bundles: Vec<(BlobId, Bundle<'c>)>,
     pub deprecations: Vec<(BlobId, Deprecations<'c>)>,
     /// Bundle name → parsed version (and release), for bundles whose version parses.
-    pub versions: HashMap<&'c str, (Version, Vec<Pre>)>,
+    pub versions: Map<&'c str, (Version, Vec<Pre>)>,
     /// Those versions, sorted.
     pub sorted_versions: Vec<Version>,
 }
@@ -71,7 +71,7 @@ impl<'c> Pkg<'c> {
                     .map(|v| (id, v))
             })
             .collect();
-        let mut versions = HashMap::new();
+        let mut versions = Map::default();
         for (_, b) in &bundles {
             let Some(p) = b.package_property() else {
                 continue;
@@ -101,7 +101,7 @@ impl<'c> Pkg<'c> {
 
     /// Channels as opm's model has them: the first of each name.
     pub fn model_channels(&self) -> impl Iterator<Item = &(BlobId, Channel<'c>)> {
-        let mut seen = HashSet::new();
+        let mut seen = Set::default();
         self.channels
             .iter()
             .filter(move |(_, ch)| !ch.name.is_empty() && seen.insert(ch.name))
