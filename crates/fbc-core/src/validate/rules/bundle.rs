@@ -2,14 +2,15 @@
 //! that matches, a semver version and valid release, valid image pull specs, listed in a channel, and
 //! no two bundles of a package with the same version.
 
-use crate::keyed::Map;
+use crate::keyed::{Map, Set};
 use std::collections::BTreeMap;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};
+use crate::catalog::image_ref::{ImageRef, ImageRefError};
 use crate::catalog::model::{Bundle, PackageProperty, Property, PropertyValue, property_type};
 use crate::catalog::semver_range::{Pre, Version, parse_release};
-use crate::catalog::{BlobId, Location, image_ref::ImageRef};
+use crate::catalog::{BlobId, Location};
 use crate::text::escape::go_quote;
 use crate::validate::Cx;
 use crate::validate::codes as c;
@@ -21,6 +22,9 @@ type ByVersion<'c> = BTreeMap<String, Vec<(BlobId, &'c str)>>;
 pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
     let mut first_of: Map<&str, BlobId> = Map::default();
     let mut by_version: ByVersion = BTreeMap::new();
+    // A package's bundles name many pull specs again (a bundle's own image among its related
+    // ones, an operator image in every version): each is checked once.
+    let mut valid = Set::default();
     for (id, b) in &p.bundles {
         let s = Subject::new(cx, p, *id, b);
         unknown_package(&s, out);
@@ -29,8 +33,8 @@ pub(super) fn check(cx: &Cx, p: &Pkg, out: &mut Vec<Diagnostic>) {
         }
         first_of.insert(b.name, s.id);
         package_property(&s, &mut by_version, out);
-        image(&s, out);
-        related_images(&s, out);
+        image(&s, &mut valid, out);
+        related_images(&s, &mut valid, out);
         in_a_channel(&s, out);
     }
     duplicate_versions(cx, &by_version, out);
@@ -363,13 +367,23 @@ fn build_with_release(
     );
 }
 
+/// [`ImageRef::check`], remembering what passed in `valid`.
+fn check_image<'c>(image: &'c str, valid: &mut Set<&'c str>) -> Result<(), ImageRefError> {
+    if valid.contains(image) {
+        return Ok(());
+    }
+    ImageRef::check(image)?;
+    valid.insert(image);
+    Ok(())
+}
+
 /// FBC025: `image` is a valid pull spec.
-fn image(s: &Subject, out: &mut Vec<Diagnostic>) {
+fn image<'c>(s: &Subject<'_, 'c>, valid: &mut Set<&'c str>, out: &mut Vec<Diagnostic>) {
     let b = s.b;
     if b.image.is_empty() {
         return;
     }
-    let Err(err) = ImageRef::check(b.image) else {
+    let Err(err) = check_image(b.image, valid) else {
         return;
     };
     let node = b.node.get_field("image").unwrap_or(b.node);
@@ -395,14 +409,14 @@ fn image(s: &Subject, out: &mut Vec<Diagnostic>) {
 }
 
 /// FBC025: every `relatedImages[].image` is a valid pull spec.
-fn related_images(s: &Subject, out: &mut Vec<Diagnostic>) {
+fn related_images<'c>(s: &Subject<'_, 'c>, valid: &mut Set<&'c str>, out: &mut Vec<Diagnostic>) {
     let b = s.b;
     let related_nodes = b.node.get_field("relatedImages").and_then(|n| n.as_seq());
     for (i, r) in b.related_images.iter().enumerate() {
         if r.image.is_empty() {
             continue;
         }
-        let Err(err) = ImageRef::check(r.image) else {
+        let Err(err) = check_image(r.image, valid) else {
             continue;
         };
         let node = related_nodes
