@@ -264,6 +264,31 @@ fn save_refuses_when_the_file_changed_on_disk() {
     assert!(std::fs::read_to_string(&path).unwrap().contains("\"c\""));
 }
 
+/// A file swapped for one larger than any catalog file may be (a sparse one costs nothing to
+/// make) is refused without being read into memory.
+#[test]
+fn save_refuses_a_file_grown_past_the_limit_without_reading_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("catalog.json");
+    std::fs::write(
+        &path,
+        "{\"schema\":\"olm.package\",\"name\":\"demo\",\"defaultChannel\":\"a\"}\n",
+    )
+    .unwrap();
+    let mut catalog = load(tmp.path()).unwrap();
+    catalog.edit(0, |n| n.set_field("defaultChannel", Node::string("b")));
+    let huge = fbc_core::catalog::load::MAX_FILE * 2;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(huge)
+        .unwrap();
+    let err = catalog.save().unwrap_err();
+    assert!(err.to_string().contains("not read"), "{err}");
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), huge);
+}
+
 #[cfg(unix)]
 #[test]
 fn save_is_atomic_and_keeps_the_file_mode() {

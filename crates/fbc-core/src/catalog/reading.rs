@@ -40,11 +40,10 @@ impl Buffers {
     /// opened), after the `first` bytes of it already read.
     fn read_whole(
         &self,
-        mut file: &fs::File,
+        file: &fs::File,
         size: u64,
         first: &[u8],
     ) -> Result<ReadBuf<'_>, ReadError> {
-        use std::io::Read as _;
         let mut buf = ReadBuf::take(&self.whole);
         buf.bytes.clear();
         let len = usize::try_from(size).unwrap_or(0);
@@ -56,12 +55,7 @@ impl Buffers {
             buf.bytes = Vec::with_capacity(len.max(READ_BUFFER));
         }
         buf.bytes.extend_from_slice(first);
-        // The file's own read_to_end reads it in one call from its size (a `take` would read it in
-        // 8 KiB, then doubling, calls); a file that grew past the limit meanwhile is refused after.
-        file.read_to_end(&mut buf.bytes)?;
-        if buf.bytes.len() as u64 > MAX_FILE {
-            return Err(too_large(buf.bytes.len() as u64));
-        }
+        guard::file::read_rest_limited(file, &mut buf.bytes, MAX_FILE)?;
         Ok(buf)
     }
 

@@ -100,14 +100,23 @@ fn read_opened((file, meta): (File, Metadata), limit: u64) -> Result<Vec<u8>, Re
         });
     }
     let mut out = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(limit + 1).read_to_end(&mut out)?;
-    if out.len() as u64 > limit {
+    read_rest_limited(&file, &mut out, limit)?;
+    Ok(out)
+}
+
+/// Reads the rest of `file` onto the end of `buf`, for a file of at most `limit` bytes in all
+/// (what `buf` held counted): at most one byte past the limit is read however the file grows
+/// meanwhile (its size was checked when it was opened), and then it is refused.
+pub fn read_rest_limited(file: &File, buf: &mut Vec<u8>, limit: u64) -> Result<(), ReadError> {
+    let room = (limit + 1).saturating_sub(buf.len() as u64);
+    file.take(room).read_to_end(buf)?;
+    if buf.len() as u64 > limit {
         return Err(ReadError::TooLarge {
-            len: out.len() as u64,
+            len: buf.len() as u64,
             limit,
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// [`read_limited`] as UTF-8 text.
@@ -242,6 +251,45 @@ pub(crate) mod tests {
                 .unwrap_err()
                 .is_not_found()
         );
+    }
+
+    #[test]
+    fn a_file_grown_after_it_was_opened_is_read_one_byte_past_its_limit_and_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grows");
+        std::fs::write(&path, "abc").unwrap();
+        let (file, meta) = open_regular(&path).unwrap();
+        assert_eq!(meta.len(), 3);
+        // Grown (sparse, so at no cost) between the size check and the read.
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(8 << 30)
+            .unwrap();
+        let mut buf = b"ab".to_vec();
+        let err = read_rest_limited(&file, &mut buf, 1000).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ReadError::TooLarge {
+                    len: 1001,
+                    limit: 1000
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(buf.len(), 1001);
+        let (file, _) = open_regular(&dir.path().join("grows")).unwrap();
+        File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(3)
+            .unwrap();
+        let mut buf = Vec::new();
+        read_rest_limited(&file, &mut buf, 3).unwrap();
+        assert_eq!(buf, b"abc");
     }
 
     #[test]

@@ -4,7 +4,6 @@
 
 use std::ffi::OsStr;
 use std::fmt;
-use std::io::Read as _;
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -157,7 +156,7 @@ impl Tx<'_> {
 
 /// Reads the regular file `name` of `dir` as it is now (what was opened, not what was looked at).
 fn read_old(dir: &Dir, name: &str) -> Result<Old, Resolve> {
-    let mut file = dir.open_file(name).map_err(|e| {
+    let file = dir.open_file(name).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
             Resolve::Refused(Refusal::ChangedOnDisk)
         } else {
@@ -173,8 +172,16 @@ fn read_old(dir: &Dir, name: &str) -> Result<Old, Resolve> {
     if !is_kind(&st, libc::S_IFREG) {
         return Err(Resolve::Refused(Refusal::NotARegularFile));
     }
-    let mut bytes = Vec::with_capacity(st.st_size.max(0) as usize);
-    file.read_to_end(&mut bytes).map_err(Resolve::Io)?;
+    // A file changed since it was read may now be of any size (a sparse one costs nothing to
+    // make): no more than a catalog file may hold is read of it.
+    let limit = crate::catalog::load::MAX_FILE;
+    let mut bytes = Vec::with_capacity(
+        usize::try_from(st.st_size.max(0))
+            .unwrap_or(0)
+            .min(limit as usize),
+    );
+    crate::guard::file::read_rest_limited(&file, &mut bytes, limit)
+        .map_err(|e| Resolve::Io(e.into()))?;
     Ok(Old {
         bytes,
         read_only: read_only(&st),

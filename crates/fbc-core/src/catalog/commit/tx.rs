@@ -253,9 +253,10 @@ impl<'a> Tx<'a> {
                         && st.st_dev == old.dev
                         && st.st_ino == old.ino =>
                 {
-                    let mut now = Vec::with_capacity(old.bytes.len());
+                    // One byte more than it held tells a file that grew: no more is read.
+                    let mut now = Vec::with_capacity(old.bytes.len() + 1);
                     dir.open_file(&t.name)
-                        .and_then(|mut f| f.read_to_end(&mut now))
+                        .and_then(|f| f.take(old.bytes.len() as u64 + 1).read_to_end(&mut now))
                         .map_err(|e| (Step::Verify, i, e))?;
                     if now != old.bytes {
                         return Err((Step::Verify, i, changed()));
