@@ -39,7 +39,6 @@ pub mod diff;
 pub mod edit;
 pub mod graph;
 pub mod guard;
-pub mod keyed;
 pub mod migrate;
 pub mod repo;
 pub mod template;

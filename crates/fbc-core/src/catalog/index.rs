@@ -1,7 +1,7 @@
 //! O(1) lookups over a catalog: package → its blobs, (package, name) → channel or bundle, and which
 //! channels list a bundle.
 
-use crate::keyed::Map;
+use crate::guard::keyed::Map;
 
 use super::{BlobId, BlobState, Catalog, schema};
 

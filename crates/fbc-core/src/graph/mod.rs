@@ -12,7 +12,7 @@ pub mod listing;
 pub mod query;
 mod upgrade;
 
-use crate::keyed::{self, Map, Set};
+use crate::guard::keyed::{self, Map, Set};
 
 use crate::catalog::model::ChannelEntry;
 

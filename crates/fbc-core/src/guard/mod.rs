@@ -21,6 +21,7 @@
 pub mod dir;
 pub mod file;
 pub mod git;
+pub mod keyed;
 pub mod limits;
 pub mod path;
 pub mod reads;

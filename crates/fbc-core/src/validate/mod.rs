@@ -16,7 +16,7 @@ pub mod profile;
 mod rules;
 pub mod shape;
 
-use crate::keyed::Map;
+use crate::guard::keyed::Map;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 

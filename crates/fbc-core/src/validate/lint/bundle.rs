@@ -1,7 +1,7 @@
 //! Lints of a package's bundles: names unlike `<package>.v<version>` (FBC109) and required package
 //! ranges that are not valid (FBC111).
 
-use crate::keyed::Set;
+use crate::guard::keyed::Set;
 
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::model::{PropertyValue, property_type};

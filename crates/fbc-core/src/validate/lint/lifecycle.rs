@@ -8,7 +8,7 @@
 //! opm's; `validate --profile konflux` and catalogs for OpenShift 5.0 and later raise them to
 //! errors (`profile::escalate`).
 
-use crate::keyed::Set;
+use crate::guard::keyed::Set;
 
 use crate::catalog::diagnostic::Diagnostic;
 use crate::catalog::lifecycle::{Date, SCHEMA, is_major_minor};

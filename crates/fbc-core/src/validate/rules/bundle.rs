@@ -2,7 +2,7 @@
 //! that matches, a semver version and valid release, valid image pull specs, listed in a channel, and
 //! no two bundles of a package with the same version.
 
-use crate::keyed::{Map, Set};
+use crate::guard::keyed::{Map, Set};
 use std::collections::BTreeMap;
 
 use super::Pkg;

@@ -1,7 +1,7 @@
 //! opm's rules for `olm.channel`s and their entries: a known package, a name, defined once, entries
 //! listed once and backed by a bundle, valid skips and skipRange, and one upgrade chain with one head.
 
-use crate::keyed::Map;
+use crate::guard::keyed::Map;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};

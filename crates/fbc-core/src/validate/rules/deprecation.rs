@@ -1,7 +1,7 @@
 //! opm's rules for `olm.deprecations`: a known package, one object per package, and entries that
 //! have a schema, are listed once, reference something that exists and carry a message.
 
-use crate::keyed::Set;
+use crate::guard::keyed::Set;
 
 use super::Pkg;
 use crate::catalog::diagnostic::{Diagnostic, OpmStage};

@@ -19,7 +19,7 @@ mod channel;
 mod deprecation;
 mod package;
 
-use crate::keyed::{Map, Set};
+use crate::guard::keyed::{Map, Set};
 
 use super::Cx;
 use super::codes as c;
