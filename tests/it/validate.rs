@@ -465,3 +465,34 @@ fn yaml_traps_are_found_the_same_whether_the_load_checked_payloads_or_not() {
     let show = |r: &validate::Report| format!("{:#?}", r.diagnostics);
     assert_eq!(show(&with), show(&without));
 }
+
+/// A pull spec named again (a bundle's own image among its related ones, an operator image in
+/// every version) is checked once; an invalid one is reported wherever it is written.
+#[test]
+fn an_invalid_pull_spec_named_in_every_bundle_is_reported_in_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bundle = |v: &str| {
+        format!(
+            "---\nschema: olm.bundle\npackage: demo\nname: demo.v{v}\nimage: quay.io/demo/demo-bundle:v{v}\nproperties:\n- type: olm.package\n  value: {{packageName: demo, version: '{v}'}}\nrelatedImages:\n- name: bundle\n  image: quay.io/demo/demo-bundle:v{v}\n- name: operator\n  image: quay.io/demo/operator@sha256:abc\n- name: shared\n  image: quay.io/demo/operator:v1\n"
+        )
+    };
+    let text = format!(
+        "schema: olm.package\nname: demo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: demo\nname: stable\nentries:\n- name: demo.v1.0.0\n- name: demo.v1.1.0\n  replaces: demo.v1.0.0\n{}{}",
+        bundle("1.0.0"),
+        bundle("1.1.0")
+    );
+    std::fs::write(tmp.path().join("catalog.yaml"), text).unwrap();
+    let catalog = load(tmp.path()).unwrap();
+    let report = validate::validate(&catalog);
+    let images: Vec<(u32, &str)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::IMAGE)
+        .map(|d| (d.location.line, d.message.as_str()))
+        .collect();
+    assert_eq!(images.len(), 2, "{images:?}");
+    assert!(images.iter().all(|(_, m)| {
+        m.starts_with("relatedImages[1].image \"quay.io/demo/operator@sha256:abc\"")
+    }));
+    assert_ne!(images[0].0, images[1].0);
+}
