@@ -8,9 +8,10 @@ use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use super::Refusal;
 use super::sys::{Dir, check, is_kind, read_only};
 use super::tx::Tx;
+use super::{Expect, Refusal};
+use crate::guard::file::ReadError;
 
 /// Where a planned file goes, once resolved.
 pub(super) struct Target {
@@ -54,7 +55,14 @@ impl fmt::Debug for Resolve {
 impl Tx<'_> {
     /// Resolves `rel` from the root without following directory links; follows file links that stay
     /// inside the root.
-    pub(super) fn resolve(&mut self, rel: &str, depth: usize) -> Result<Target, Resolve> {
+    /// What is there is read only as far as `expect` allows: a file that should not be there, or is
+    /// of another length than was read, is refused unread.
+    pub(super) fn resolve(
+        &mut self,
+        rel: &str,
+        depth: usize,
+        expect: Expect,
+    ) -> Result<Target, Resolve> {
         if depth > 8 {
             return Err(Resolve::Refused(Refusal::TooManyLinks));
         }
@@ -89,12 +97,12 @@ impl Tx<'_> {
             let link = dir.read_link(name).map_err(Resolve::Io)?;
             let dirs: Vec<String> = dir_parts.iter().map(|s| s.to_string()).collect();
             let linked = self.link_target(&dirs, &link)?;
-            return self.resolve(&linked, depth + 1);
+            return self.resolve(&linked, depth + 1, expect);
         }
         if !is_kind(&st, libc::S_IFREG) {
             return Err(Resolve::Refused(Refusal::NotARegularFile));
         }
-        Ok(target(Some(read_old(dir, name)?)))
+        Ok(target(Some(read_old(dir, name, expect)?)))
     }
 
     /// Opens (and keeps open) the directories `dir_parts` from the root, refusing links and
@@ -154,8 +162,11 @@ impl Tx<'_> {
     }
 }
 
-/// Reads the regular file `name` of `dir` as it is now (what was opened, not what was looked at).
-fn read_old(dir: &Dir, name: &str) -> Result<Old, Resolve> {
+/// Reads the regular file `name` of `dir` as it is now (what was opened, not what was looked at),
+/// when it is what `expect` says it was: one that should not be there, or is not of the length
+/// read, is refused without reading it (it may be of any size: a sparse file costs nothing to
+/// make), and no more than one byte past that length is read of one that grows meanwhile.
+fn read_old(dir: &Dir, name: &str, expect: Expect) -> Result<Old, Resolve> {
     let file = dir.open_file(name).map_err(|e| {
         if e.raw_os_error() == Some(libc::ELOOP) {
             Resolve::Refused(Refusal::ChangedOnDisk)
@@ -172,16 +183,19 @@ fn read_old(dir: &Dir, name: &str) -> Result<Old, Resolve> {
     if !is_kind(&st, libc::S_IFREG) {
         return Err(Resolve::Refused(Refusal::NotARegularFile));
     }
-    // A file changed since it was read may now be of any size (a sparse one costs nothing to
-    // make): no more than a catalog file may hold is read of it.
-    let limit = crate::catalog::load::MAX_FILE;
-    let mut bytes = Vec::with_capacity(
-        usize::try_from(st.st_size.max(0))
-            .unwrap_or(0)
-            .min(limit as usize),
-    );
-    crate::guard::file::read_rest_limited(&file, &mut bytes, limit)
-        .map_err(|e| Resolve::Io(e.into()))?;
+    let len = match expect {
+        Expect::Absent => return Err(Resolve::Refused(Refusal::Exists)),
+        Expect::Unchanged { len, .. } if st.st_size.max(0) as u64 != len => {
+            return Err(Resolve::Refused(Refusal::ChangedOnDisk));
+        }
+        Expect::Unchanged { len, .. } => len,
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    match crate::guard::file::read_rest_limited(&file, &mut bytes, len) {
+        Ok(()) => {}
+        Err(ReadError::TooLarge { .. }) => return Err(Resolve::Refused(Refusal::ChangedOnDisk)),
+        Err(e) => return Err(Resolve::Io(e.into())),
+    }
     Ok(Old {
         bytes,
         read_only: read_only(&st),

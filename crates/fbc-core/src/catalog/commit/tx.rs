@@ -96,7 +96,7 @@ impl<'a> Tx<'a> {
                 source,
                 files: untouched(self.files),
             };
-            let target = match self.resolve(&f.rel, 0) {
+            let target = match self.resolve(&f.rel, 0, f.expect) {
                 Ok(t) => t,
                 Err(Resolve::Refused(why)) => return Err(refused(why)),
                 Err(Resolve::Io(e)) => return Err(failed(e)),
@@ -418,6 +418,63 @@ mod tests {
                 hash: xxhash_rust::xxh3::xxh3_64(old),
             },
         }
+    }
+
+    /// A file grown (or swapped for a sparse one of any size) after it was read for the save is
+    /// refused as changed without being read; one of the same length is read no further than that
+    /// length and one byte however it grows.
+    #[test]
+    fn a_file_grown_since_it_was_read_is_refused_unread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        std::fs::write(root.join("catalog.yaml"), "old\n").unwrap();
+        let files = [planned("catalog.yaml", b"old\n", b"new\n")];
+        let huge = 64u64 << 30;
+        std::fs::File::options()
+            .write(true)
+            .open(root.join("catalog.yaml"))
+            .unwrap()
+            .set_len(huge)
+            .unwrap();
+        let err = crate::catalog::commit::commit(root, &files, &Default::default()).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                CommitError::Refused {
+                    why: Refusal::ChangedOnDisk,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::metadata(root.join("catalog.yaml")).unwrap().len(),
+            huge
+        );
+        // A file that should not be there is refused unread too.
+        let new = [PlannedFile {
+            rel: "catalog.yaml".into(),
+            bytes: b"new\n".to_vec(),
+            expect: Expect::Absent,
+        }];
+        let err = crate::catalog::commit::commit(root, &new, &Default::default()).unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                CommitError::Refused {
+                    why: Refusal::Exists,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        // Of the length read but other bytes: read, and refused as changed.
+        std::fs::write(root.join("catalog.yaml"), "odd\n").unwrap();
+        let err = crate::catalog::commit::commit(root, &files, &Default::default()).unwrap_err();
+        assert!(err.to_string().contains("changed on disk"), "{err}");
+        std::fs::write(root.join("catalog.yaml"), "old\n").unwrap();
+        crate::catalog::commit::commit(root, &files, &Default::default()).unwrap();
+        assert_eq!(std::fs::read(root.join("catalog.yaml")).unwrap(), b"new\n");
     }
 
     #[test]
