@@ -496,3 +496,35 @@ fn an_invalid_pull_spec_named_in_every_bundle_is_reported_in_each() {
     }));
     assert_ne!(images[0].0, images[1].0);
 }
+
+/// Versions apart only in build metadata are listed in one order, run after run: the message
+/// naming a package's lowest and highest versions does not change with the hash maps' seeds.
+#[test]
+fn versions_apart_only_in_build_metadata_are_named_in_one_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bundle = |name: &str, v: &str| {
+        format!(
+            "---\nschema: olm.bundle\npackage: demo\nname: {name}\nimage: quay.io/demo/demo-bundle:{name}\nproperties:\n- type: olm.package\n  value: {{packageName: demo, version: '{v}'}}\n"
+        )
+    };
+    let text = format!(
+        "schema: olm.package\nname: demo\ndefaultChannel: stable\n---\nschema: olm.channel\npackage: demo\nname: stable\nentries:\n- name: demo.b\n- name: demo.a\n  replaces: demo.b\n  skipRange: '>=3.0.0 <4.0.0'\n{}{}",
+        bundle("demo.b", "1.0.0+b"),
+        bundle("demo.a", "1.0.0+a")
+    );
+    std::fs::write(tmp.path().join("catalog.yaml"), text).unwrap();
+    let catalog = load(tmp.path()).unwrap();
+    let messages: std::collections::BTreeSet<String> = (0..24)
+        .map(|_| {
+            validate::validate(&catalog)
+                .diagnostics
+                .iter()
+                .find(|d| d.code == codes::SKIP_RANGE_MATCHES_NOTHING)
+                .map(|d| d.message.clone())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    let m = messages.first().unwrap();
+    assert!(m.contains("its versions go from 1.0.0+a to 1.0.0+b"), "{m}");
+}

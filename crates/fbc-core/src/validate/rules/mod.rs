@@ -82,7 +82,10 @@ impl<'c> Pkg<'c> {
             }
         }
         let mut sorted_versions: Vec<Version> = versions.values().map(|(v, _)| v.clone()).collect();
-        sorted_versions.sort();
+        // Versions apart only in build metadata are equal as versions: their order (which a
+        // message naming the lowest or the newer versions shows) is by that metadata, not by
+        // the map's.
+        sorted_versions.sort_by(|a, b| a.cmp(b).then_with(|| a.build.cmp(&b.build)));
         Pkg {
             sorted_versions,
             name: &idx.name,
