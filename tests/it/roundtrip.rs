@@ -265,7 +265,8 @@ fn save_refuses_when_the_file_changed_on_disk() {
 }
 
 /// A file swapped for one larger than any catalog file may be (a sparse one costs nothing to
-/// make) is refused without being read into memory.
+/// make) before the save is refused without being read into memory: its size is checked when it
+/// is opened to compare it with what was loaded.
 #[test]
 fn save_refuses_a_file_grown_past_the_limit_without_reading_it() {
     let tmp = tempfile::tempdir().unwrap();

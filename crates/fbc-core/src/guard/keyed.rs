@@ -1,11 +1,12 @@
 //! Hash maps and sets of what catalogs name (packages, channels, bundles, versions), hashed fast
 //! and keyed by a secret the process draws from the system's randomness.
 //!
-//! A validation looks names up many thousand times; the standard library's SipHash spent 3% of it.
-//! foldhash takes a quarter of that on short strings. Its own seed comes from addresses only, so
-//! here the seed every map shares is drawn from the standard library's random keys (the system's
-//! randomness): no file can be written to make many names hash alike without knowing it, and the
-//! process shows no hash (every listing is sorted).
+//! A validation looks names up many thousand times; the standard library's SipHash was 3% of its
+//! instructions, foldhash under half as many. foldhash's own seed comes from addresses only, so here
+//! the seed every map shares is drawn from the standard library's random keys (the system's
+//! randomness): no file can be written to make many names hash alike without knowing that seed,
+//! and no output shows a hash (what is listed is sorted). foldhash does not claim to resist one
+//! who can watch its hashes and time them; nothing here lets input do that.
 
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
@@ -55,8 +56,8 @@ fn shared() -> &'static SharedSeed {
     SEED.get_or_init(|| SharedSeed::from_u64(random()))
 }
 
-/// 64 random bits: the standard library's random hasher keys (drawn from the system once a
-/// thread, and a fresh pair for each hasher) hashing nothing.
+/// 64 random bits: SipHash of nothing under the standard library's random keys (drawn from the
+/// system once a thread; each new one differs from the last in one key).
 fn random() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(())
 }
@@ -77,6 +78,10 @@ mod tests {
         // Two maps hash the same name differently: each has its own seed.
         let (a, b) = (Keyed::default(), Keyed::default());
         assert_ne!(a.hash_one("demo.v1.0.0"), b.hash_one("demo.v1.0.0"));
+        // The seed every map shares is the process's own, not foldhash's fixed one.
+        let fixed = SeedableRandomState::with_seed(7, SharedSeed::global_fixed());
+        let drawn = SeedableRandomState::with_seed(7, shared());
+        assert_ne!(fixed.hash_one("demo.v1.0.0"), drawn.hash_one("demo.v1.0.0"));
         let s: Set<&str> = names.iter().map(String::as_str).collect();
         assert_eq!(s.len(), 2000);
         assert!(set_with_capacity::<u32>(10).capacity() >= 10);
