@@ -9,8 +9,10 @@
 //!   community-operators-prod v4.20 catalogs (unset: their slices in `testdata/real`);
 //! - `FBC_BENCH_JSON`: a generated JSON catalog (`target/release/examples/gen_catalog DIR`);
 //! - `FBC_BENCH_RUNS`: runs per command (default 10);
-//! - `FBC_BENCH_EXE`: another `fbc-edit` binary to time (an older build, to compare; default: this
-//!   build's).
+//! - `FBC_BENCH_EXE`: another `fbc-edit` binary to time (an older build, to compare; default: the
+//!   release binary as `cargo build --release` makes it, which the bench builds first: the one
+//!   `cargo bench` builds for it has the tests' features, fault injection among them, and a
+//!   different layout).
 //!
 //! Runs are interleaved (floor, list, validate, floor, …) so a machine's changing load weighs on
 //! every column alike; wall times mean something only on an idle machine, CPU times otherwise too.
@@ -104,6 +106,30 @@ fn catalog_dir(var: &str, fallback: Option<&str>) -> Option<PathBuf> {
     }
 }
 
+/// Builds `fbc-edit` as a user does (`cargo build --release`, no test features) and gives its path.
+fn release_binary() -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "--bin",
+            "fbc-edit",
+            "--message-format=json",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "cargo build --release failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["target"]["name"] == "fbc-edit")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the fbc-edit binary it built")
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter is not taken.
     let runs: usize = std::env::var("FBC_BENCH_RUNS")
@@ -131,10 +157,7 @@ fn main() {
     .into_iter()
     .filter_map(|(name, dir)| dir.map(|d| (name, d)))
     .collect();
-    let exe = std::env::var_os("FBC_BENCH_EXE").map_or_else(
-        || PathBuf::from(env!("CARGO_BIN_EXE_fbc-edit")),
-        PathBuf::from,
-    );
+    let exe = std::env::var_os("FBC_BENCH_EXE").map_or_else(release_binary, PathBuf::from);
     assert!(exe.is_file(), "{} is not a file", exe.display());
     println!(
         "{:<16} {:>9} {:<9} {:>9} {:>9} {:>8} {:>8}",
