@@ -243,17 +243,24 @@ fn removing_and_adding_blobs() {
     ));
 }
 
-#[test]
-fn save_refuses_when_the_file_changed_on_disk() {
-    let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("catalog.json");
+/// A one-package JSON catalog in `tmp`, loaded and its default channel edited (not saved yet):
+/// the file's path and the catalog.
+fn edited_package(tmp: &Path) -> (PathBuf, Catalog) {
+    let path = tmp.join("catalog.json");
     std::fs::write(
         &path,
         "{\"schema\":\"olm.package\",\"name\":\"demo\",\"defaultChannel\":\"a\"}\n",
     )
     .unwrap();
-    let mut catalog = load(tmp.path()).unwrap();
+    let mut catalog = load(tmp).unwrap();
     catalog.edit(0, |n| n.set_field("defaultChannel", Node::string("b")));
+    (path, catalog)
+}
+
+#[test]
+fn save_refuses_when_the_file_changed_on_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (path, mut catalog) = edited_package(tmp.path());
     std::fs::write(
         &path,
         "{\"schema\":\"olm.package\",\"name\":\"demo\",\"defaultChannel\":\"c\"}\n",
@@ -270,14 +277,7 @@ fn save_refuses_when_the_file_changed_on_disk() {
 #[test]
 fn save_refuses_a_file_grown_past_the_limit_without_reading_it() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = tmp.path().join("catalog.json");
-    std::fs::write(
-        &path,
-        "{\"schema\":\"olm.package\",\"name\":\"demo\",\"defaultChannel\":\"a\"}\n",
-    )
-    .unwrap();
-    let mut catalog = load(tmp.path()).unwrap();
-    catalog.edit(0, |n| n.set_field("defaultChannel", Node::string("b")));
+    let (path, mut catalog) = edited_package(tmp.path());
     let huge = fbc_core::catalog::load::MAX_FILE * 2;
     std::fs::OpenOptions::new()
         .write(true)
