@@ -162,10 +162,8 @@ impl Sharing {
 fn secret() -> &'static [u8] {
     static SECRET: OnceLock<Vec<u8>> = OnceLock::new();
     SECRET.get_or_init(|| {
-        use std::hash::BuildHasher;
-        let random = std::collections::hash_map::RandomState::new();
-        (0u64..24)
-            .flat_map(|i| random.hash_one(i).to_le_bytes())
+        (0..24)
+            .flat_map(|_| crate::guard::keyed::random().to_le_bytes())
             .collect()
     })
 }

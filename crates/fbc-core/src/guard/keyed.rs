@@ -58,7 +58,7 @@ fn shared() -> &'static SharedSeed {
 
 /// 64 random bits: SipHash of nothing under the standard library's random keys (drawn from the
 /// system once a thread; each new one differs from the last in one key).
-fn random() -> u64 {
+pub(crate) fn random() -> u64 {
     std::collections::hash_map::RandomState::new().hash_one(())
 }
 

@@ -102,6 +102,8 @@ impl<'a> Tx<'a> {
                 Err(Resolve::Io(e)) => return Err(failed(e)),
             };
             match (&target.old, f.expect) {
+                // `resolve` refuses a file where none is expected before reading it; kept so the
+                // check stands on its own.
                 (Some(_), Expect::Absent) => return Err(refused(Refusal::Exists)),
                 (None, Expect::Unchanged { .. }) => return Err(refused(Refusal::ChangedOnDisk)),
                 (Some(old), Expect::Unchanged { len, hash }) => {
