@@ -62,7 +62,7 @@ pub fn resolve_plain(s: &str) -> Plain {
     };
     let numeric = first.is_ascii_digit() || first == b'+' || first == b'-';
     // Every word that reads as a boolean or null is at most five bytes long.
-    if !(numeric || first == b'.' || b"yYnNtTfFoO~".contains(&first) && s.len() <= 5) {
+    if !(numeric || first == b'.' || s.len() <= 5 && b"yYnNtTfFoO~".contains(&first)) {
         return Plain::Str;
     }
     if let Some(p) = lookup_word(s) {
