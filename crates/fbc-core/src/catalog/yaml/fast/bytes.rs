@@ -48,6 +48,50 @@ pub(super) fn words(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
     lo | hi << 8
 }
 
+/// Bit `k` of the first mask set where byte `k` of `chunk` is `a`, of the second where it is `b`:
+/// with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn lanes_each(chunk: &[u8; 16], a: u8, b: u8) -> (u32, u32) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    // SAFETY: as in `lanes`.
+    let (ma, mb) = unsafe {
+        let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+        (
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(a as i8))),
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8))),
+        )
+    };
+    (ma as u32, mb as u32)
+}
+
+/// Bit `k` of the first mask set where byte `k` of `chunk` is `a`, of the second where it is `b`:
+/// elsewhere, eight bytes at a time.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn lanes_each(chunk: &[u8; 16], a: u8, b: u8) -> (u32, u32) {
+    (words(chunk, a, a), words(chunk, b, b))
+}
+
+/// The 64 bytes of `b` from `at` on, when there are as many: bit `k` of the first mask set where
+/// byte `at + k` is a line break, of the second where it is a space. One look tells where a line
+/// starting at `at` ends and how far it is indented, when it is shorter than that.
+#[inline(always)]
+pub(super) fn breaks_and_spaces(b: &[u8], at: usize) -> Option<(u64, u64)> {
+    let block = <&[u8; 64]>::try_from(b.get(at..at.checked_add(64)?)?).ok()?;
+    let (mut breaks, mut spaces) = (0u64, 0u64);
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
+            let (n, s) = lanes_each(chunk, b'\n', b' ');
+            breaks |= u64::from(n) << (16 * k);
+            spaces |= u64::from(s) << (16 * k);
+        }
+    }
+    Some((breaks, spaces))
+}
+
 /// The bytes looked at sixteen at a time before a search hands over to `memchr`, whose start-up
 /// costs more than a short search but which is faster over a long one.
 const SHORT: usize = 64;

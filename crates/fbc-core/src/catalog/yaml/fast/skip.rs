@@ -25,7 +25,7 @@ mod lines;
 use checked::Found;
 use lines::{Key, Lines, marker, plain_start};
 
-use super::bytes::{colon_or_hash, spaces_end};
+use super::bytes::{breaks_and_spaces, colon_or_hash, line_end, spaces_end};
 use super::scalar::escapes;
 use super::{MAX_DEPTH, R, Scanner};
 use crate::catalog::gotypes::Ty;
@@ -420,6 +420,13 @@ impl Skip<'_, '_> {
         let mut content_end = None;
         let mut trailing_blank = false;
         let next = loop {
+            if let Some(bi) = block
+                && content_end.is_some()
+            {
+                // The lines the steps below go past, at a look each; the steps read the line this
+                // stops at.
+                literal_lines(l, bi, &mut content_end, &mut trailing_blank, &mut blank_run);
+            }
             if l.start >= l.b.len() {
                 break None;
             }
@@ -456,6 +463,57 @@ impl Skip<'_, '_> {
             }
             _ => Err(Doubt),
         }
+    }
+}
+
+/// From the reader's line on, the lines of a literal block indented by `bi` (after its first
+/// content line) that [`Skip::literal`] goes past, each read at one look at the 64 bytes it starts
+/// with: content lines indented `bi` or more, and blank lines indented no more than `bi`. It stops
+/// at any other line, and at one starting in the document's last 64 bytes, the reader at it, and
+/// leaves what it went past as those steps would have: where the last content ends, whether it
+/// ends in a space, how many blank lines follow it.
+#[inline]
+fn literal_lines(
+    l: &mut Lines<'_>,
+    bi: usize,
+    content_end: &mut Option<usize>,
+    trailing_blank: &mut bool,
+    blank_run: &mut u32,
+) {
+    let (b, mut start, mut line) = (l.b, l.start, l.line);
+    while let Some((breaks, spaces)) = breaks_and_spaces(b, start) {
+        // Where the line ends and its first byte other than a space, among the 64 (64 for none):
+        // a line break is no space, so the first is at the end at the latest, there on a blank
+        // line.
+        let end = breaks.trailing_zeros() as usize;
+        let first = (!spaces).trailing_zeros() as usize;
+        let end = if first == end {
+            if end == 64 || end > bi {
+                break;
+            }
+            *blank_run += 1;
+            start + end
+        } else {
+            if first < bi {
+                break;
+            }
+            let end = if end < 64 {
+                start + end
+            } else {
+                line_end(b, start + 64, b.len())
+            };
+            *content_end = Some(end);
+            *trailing_blank = b[end - 1] == b' ';
+            *blank_run = 0;
+            end
+        };
+        start = (end + 1).min(b.len());
+        line += 1;
+    }
+    if start != l.start {
+        l.line = line;
+        l.start = start;
+        l.end = line_end(b, start, b.len());
     }
 }
 

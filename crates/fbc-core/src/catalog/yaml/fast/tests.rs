@@ -6,7 +6,9 @@
 
 use proptest::prelude::*;
 
-use super::bytes::{colon_or_hash, line_end, plain_end, unusual_and_ascii_in, words};
+use super::bytes::{
+    breaks_and_spaces, colon_or_hash, line_end, plain_end, unusual_and_ascii_in, words,
+};
 use super::{read as fast_read, read_or_line, spaces_end, unusual_and_ascii};
 use crate::catalog::gotypes::{PROP_CSV_METADATA, PROP_GVK, PROP_GVK_REQUIRED};
 use crate::catalog::node::{Entry, Kind, Node, Style, ThinVec};
@@ -555,6 +557,11 @@ proptest! {
         let naive = bytes[from..end].iter().position(|&b| b == b'\n').map_or(end, |p| from + p);
         prop_assert_eq!(line_end(&bytes, from, end), naive);
         prop_assert_eq!(unusual_and_ascii(&bytes).1, bytes.is_ascii());
+        let naive = bytes.get(from..from + 64).map(|w| {
+            let bits = |c: u8| (0..64).filter(|&k| w[k] == c).fold(0u64, |m, k| m | 1 << k);
+            (bits(b'\n'), bits(b' '))
+        });
+        prop_assert_eq!(breaks_and_spaces(&bytes, from), naive);
     }
 
     /// A document's bytes are told unusual (control characters but the line break, DEL, a byte

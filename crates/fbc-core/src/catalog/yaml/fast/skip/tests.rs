@@ -124,3 +124,62 @@ fn what_the_skipper_cannot_prove_is_handed_back() {
         assert_eq!(skips(text), (false, read), "{text:?}");
     }
 }
+
+/// A bundle whose properties hold a literal block of `lines` (each written as it is, on its own
+/// line), with more than 64 bytes after it, so that each of its lines after the first is read at
+/// one look at the 64 bytes it starts with.
+fn with_literal(lines: &[&str]) -> String {
+    let mut text = String::from(
+        "schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n- type: olm.csv.metadata\n  value:\n    annotations:\n      alm-examples: |-\n",
+    );
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(
+        "      containerImage: quay.io/foo@sha256:abc\n    description: a description that runs on well past the sixty-four bytes\npackage: foo\n",
+    );
+    text
+}
+
+/// The lines of a literal block are taken as the scanner takes them, whether they are shorter
+/// than the 64 bytes looked at in one go or not (each skip is checked against the scanner's
+/// reading), and what the skipper cannot prove is handed back: a last line ending in a space,
+/// blank lines ending the block or indented past it.
+#[test]
+fn literal_blocks_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
+    let long = format!("        {}", "a line that runs on ".repeat(5).trim_end());
+    let deep = format!("{}deep", " ".repeat(80));
+    let spaces = " ".repeat(80);
+    let cases: [(&[&str], bool); 9] = [
+        (
+            &["        [", "          {\"kind\": \"X\"}", "", "        ]"],
+            true,
+        ),
+        (&["        first", &long, "        last"], true),
+        (&["        first", &long], true),
+        (&["        first", &deep, "        last"], true),
+        (
+            &["        first", "    ", "        after a blank line"],
+            true,
+        ),
+        (&["        first", "        ends in a space "], false),
+        (&["        first", "        last", ""], false),
+        (
+            &[
+                "        first",
+                "          ",
+                "        after a deeper blank line",
+            ],
+            false,
+        ),
+        (
+            &["        first", &spaces, "        after a long blank line"],
+            false,
+        ),
+    ];
+    for (lines, skipped) in cases {
+        let text = with_literal(lines);
+        assert_eq!(skips(&text).0, skipped, "{text}");
+    }
+}

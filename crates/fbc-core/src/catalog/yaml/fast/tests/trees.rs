@@ -64,10 +64,15 @@ pub(in super::super) fn skipper_tree() -> impl Strategy<Value = Tree> {
         "# not a comment",
         "trail ",
         "a: b",
+        // Lines longer than the 64 bytes the skipper looks at in one go: text, text after deep
+        // indentation, and spaces alone.
+        "a line of a description that runs on well past sixty-four bytes, as they do",
+        "                                                                      deep",
+        "                                                                      ",
     ]);
     let leaf = prop_oneof![
         8 => skipper_leaf().prop_map(Tree::Leaf),
-        1 => (header, prop::collection::vec(line, 0..4)).prop_map(|(h, b)| {
+        1 => (header, prop::collection::vec(line, 0..6)).prop_map(|(h, b)| {
             Tree::Literal(h.to_string(), b.into_iter().map(str::to_string).collect())
         }),
     ];
