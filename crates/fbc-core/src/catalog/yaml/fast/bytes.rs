@@ -144,7 +144,10 @@ pub(super) fn line_end(b: &[u8], from: usize, end: usize) -> usize {
     let hay = &b[from..end];
     match first_of(hay, b'\n', b'\n') {
         Ok(p) => from + p,
-        Err(i) => memchr::memchr(b'\n', &hay[i..]).map_or(end, |p| from + i + p),
+        // Only a rest longer than the bytes looked at: a call to search nothing costs as much as
+        // the look.
+        Err(i) if i < hay.len() => memchr::memchr(b'\n', &hay[i..]).map_or(end, |p| from + i + p),
+        Err(_) => end,
     }
 }
 
@@ -176,7 +179,8 @@ pub(super) fn spaces_end(b: &[u8], from: usize, end: usize) -> usize {
 pub(super) fn colon_or_hash(hay: &[u8]) -> Option<usize> {
     match first_of(hay, b':', b'#') {
         Ok(p) => Some(p),
-        Err(i) => memchr::memchr2(b':', b'#', &hay[i..]).map(|p| i + p),
+        Err(i) if i < hay.len() => memchr::memchr2(b':', b'#', &hay[i..]).map(|p| i + p),
+        Err(_) => None,
     }
 }
 
