@@ -9,10 +9,41 @@ use crate::catalog::version_release::SUBSTITUTES_FOR;
 use std::cell::Cell;
 
 thread_local! {
+    /// The lines of literal blocks told at a look, and whether that is left out.
+    static LOOKED: Cell<usize> = const { Cell::new(0) };
+    static LINE_BY_LINE: Cell<bool> = const { Cell::new(false) };
     static SKIPPED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     static READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     static CHECKED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     static CHECKED_READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+pub(super) fn looked(lines: usize) {
+    LOOKED.with(|c| c.set(c.get() + lines));
+}
+
+/// The lines of literal blocks told at one look at the bytes they start with, so far on this
+/// thread.
+pub(in super::super) fn lines_looked() -> usize {
+    LOOKED.get()
+}
+
+pub(super) fn line_by_line() -> bool {
+    LINE_BY_LINE.get()
+}
+
+/// What `f` gives with the lines of literal blocks read one step at a time, as before they were
+/// told at a look, on this thread.
+pub(in super::super) fn without_looks<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            LINE_BY_LINE.set(false);
+        }
+    }
+    LINE_BY_LINE.set(true);
+    let _reset = Reset;
+    f()
 }
 
 /// The collections (and their bytes) skipped, and those handed back and read, so far on this

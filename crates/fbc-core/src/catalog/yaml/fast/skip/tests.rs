@@ -126,9 +126,8 @@ fn what_the_skipper_cannot_prove_is_handed_back() {
 }
 
 /// A bundle whose properties hold a literal block of `lines` (each written as it is, on its own
-/// line), with more than 64 bytes after it, so that each of its lines after the first is read at
-/// one look at the 64 bytes it starts with.
-fn with_literal(lines: &[&str]) -> String {
+/// line) under a key at column 6, with `after` after it.
+fn literal_in(lines: &[&str], after: &str) -> String {
     let mut text = String::from(
         "schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n- type: olm.csv.metadata\n  value:\n    annotations:\n      alm-examples: |-\n",
     );
@@ -136,22 +135,34 @@ fn with_literal(lines: &[&str]) -> String {
         text.push_str(line);
         text.push('\n');
     }
-    text.push_str(
-        "      containerImage: quay.io/foo@sha256:abc\n    description: a description that runs on well past the sixty-four bytes\npackage: foo\n",
-    );
+    text.push_str(after);
     text
+}
+
+/// More than 64 bytes after a literal block: most of its lines after the first are told at one
+/// look at the 64 bytes they start with.
+const AFTER: &str = "      containerImage: quay.io/foo@sha256:abc\n    description: a description that runs on well past the sixty-four bytes\npackage: foo\n";
+
+fn with_literal(lines: &[&str]) -> String {
+    literal_in(lines, AFTER)
 }
 
 /// The lines of a literal block are taken as the scanner takes them, whether they are shorter
 /// than the 64 bytes looked at in one go or not (each skip is checked against the scanner's
 /// reading), and what the skipper cannot prove is handed back: a last line ending in a space,
-/// blank lines ending the block or indented past it.
+/// blank lines ending the block or indented past it, a line indented less than the block but
+/// more than its key.
 #[test]
 fn literal_blocks_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
     let long = format!("        {}", "a line that runs on ".repeat(5).trim_end());
     let deep = format!("{}deep", " ".repeat(80));
     let spaces = " ".repeat(80);
-    let cases: [(&[&str], bool); 9] = [
+    // Lines of 63, 64 and 65 bytes: a line break at the last of the 64 bytes, just past them, and
+    // one further.
+    let [l63, l64, l65] = [63, 64, 65].map(|n| format!("        {}", "x".repeat(n - 8)));
+    let blank_at_block = " ".repeat(8);
+    let looked = super::stats::lines_looked();
+    let cases: [(&[&str], bool); 12] = [
         (
             &["        [", "          {\"kind\": \"X\"}", "", "        ]"],
             true,
@@ -163,6 +174,15 @@ fn literal_blocks_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
             &["        first", "    ", "        after a blank line"],
             true,
         ),
+        (
+            &[
+                "        first",
+                &blank_at_block,
+                "        after a blank line",
+            ],
+            true,
+        ),
+        (&["        first", &l63, &l64, &l65, "        last"], true),
         (&["        first", "        ends in a space "], false),
         (&["        first", "        last", ""], false),
         (
@@ -177,9 +197,81 @@ fn literal_blocks_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
             &["        first", &spaces, "        after a long blank line"],
             false,
         ),
+        (
+            &["        first", "       between the key and the block"],
+            false,
+        ),
     ];
     for (lines, skipped) in cases {
         let text = with_literal(lines);
         assert_eq!(skips(&text).0, skipped, "{text}");
+    }
+    assert!(
+        super::stats::lines_looked() > looked,
+        "no line told at a look"
+    );
+}
+
+/// A literal block ending the document, with its last line long or not, ended by a line break or
+/// not, is read the same with its lines told at a look or one step at a time.
+#[test]
+fn a_literal_block_ending_the_document_reads_the_same_at_a_look() {
+    let long = format!("        {}", "y".repeat(100));
+    for last in ["        last", long.as_str()] {
+        for end in ["", "\n"] {
+            let mut text = literal_in(&["        first", "        second", last], "");
+            text.pop();
+            text.push_str(end);
+            assert_eq!(
+                outline(&text),
+                super::stats::without_looks(|| outline(&text)),
+                "{text:?}"
+            );
+            assert!(skips(&text).0, "{text:?}");
+        }
+    }
+}
+
+/// The outline read of the one document `text`: its tree as `Debug` writes it (a skipped
+/// collection is empty, one handed back is read).
+fn outline(text: &str) -> String {
+    let chunk = split_documents(text, 0, 1).0[0];
+    let read = super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline);
+    format!("{read:?}")
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    /// Literal blocks of lines around every bound the look has (indented by the block or less or
+    /// more, 63 to 65 bytes long, blank, in the document's last 64 bytes) read the same with their
+    /// lines told at a look as one step at a time: the same skips and hand-backs, at the same
+    /// places.
+    #[test]
+    fn literal_blocks_read_the_same_at_a_look_as_a_line_at_a_time(
+        lines in proptest::collection::vec(
+            (
+                proptest::sample::select(vec![0usize, 6, 7, 8, 8, 8, 9, 10, 64, 70]),
+                proptest::sample::select(vec![0usize, 1, 5, 54, 55, 56, 57, 63, 64, 100]),
+                proptest::sample::select(vec!["x", "x", " ", ":", "#"]),
+            ),
+            1..10,
+        ),
+        after in proptest::sample::select(vec!["", "package: foo\n", AFTER]),
+    ) {
+        let lines: Vec<String> = lines
+            .iter()
+            .map(|&(indent, len, last)| {
+                if len == 0 {
+                    " ".repeat(indent)
+                } else {
+                    format!("{}{}{last}", " ".repeat(indent), "t".repeat(len - 1))
+                }
+            })
+            .collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let text = literal_in(&lines, after);
+        proptest::prop_assert_eq!(outline(&text), super::stats::without_looks(|| outline(&text)), "{}", text);
+        check_text(&text, "literal at a look");
     }
 }
