@@ -6,19 +6,8 @@
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    };
-    // SAFETY: SSE2 is part of the x86-64 baseline, and the load reads the sixteen bytes of
-    // `chunk`, with no alignment asked.
-    let mask = unsafe {
-        let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-        _mm_movemask_epi8(_mm_or_si128(
-            _mm_cmpeq_epi8(v, _mm_set1_epi8(a as i8)),
-            _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8)),
-        ))
-    };
-    mask as u32
+    let (ma, mb) = lanes_each(chunk, a, b);
+    ma | mb
 }
 
 /// Bit `k` set where byte `k` of `chunk` is `a` or `b`: elsewhere, eight bytes at a time.
@@ -49,14 +38,15 @@ pub(super) fn words(chunk: &[u8; 16], a: u8, b: u8) -> u32 {
 }
 
 /// Bit `k` of the first mask set where byte `k` of `chunk` is `a`, of the second where it is `b`:
-/// with SSE2.
+/// with SSE2, which every x86-64 processor has.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn lanes_each(chunk: &[u8; 16], a: u8, b: u8) -> (u32, u32) {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
     };
-    // SAFETY: as in `lanes`.
+    // SAFETY: SSE2 is part of the x86-64 baseline, and the load reads the sixteen bytes of
+    // `chunk`, with no alignment asked.
     let (ma, mb) = unsafe {
         let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
         (
