@@ -8,9 +8,8 @@ use crate::catalog::yaml::{Keep, split_documents};
 /// checked against the scanner's own reading by [`super::stats::check`]), and whether the
 /// document is read at all; the read is also checked against the full reader's.
 fn skips(text: &str) -> (bool, bool) {
-    let chunk = split_documents(text, 0, 1).0[0];
     let before = counts().0.0;
-    let read = super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline);
+    let read = outline_read(text);
     let skipped = counts().0.0 > before;
     check_text(text, "skip");
     (skipped, read.is_some())
@@ -232,12 +231,16 @@ fn a_literal_block_ending_the_document_reads_the_same_at_a_look() {
     }
 }
 
+/// The outline read of the one document `text` by the quick reader (`None`: declined).
+fn outline_read(text: &str) -> Option<crate::catalog::node::Node> {
+    let chunk = split_documents(text, 0, 1).0[0];
+    super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline)
+}
+
 /// The outline read of the one document `text`: its tree as `Debug` writes it (a skipped
 /// collection is empty, one handed back is read).
 fn outline(text: &str) -> String {
-    let chunk = split_documents(text, 0, 1).0[0];
-    let read = super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline);
-    format!("{read:?}")
+    format!("{:?}", outline_read(text))
 }
 
 proptest::proptest! {
