@@ -82,6 +82,35 @@ pub(super) fn breaks_and_spaces(b: &[u8], at: usize) -> Option<(u64, u64)> {
     Some((breaks, spaces))
 }
 
+/// The 64 bytes of `b` from `at` on, a bit each (bit `k` for byte `at + k`): which are line
+/// breaks, spaces, colons and hashes.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Look {
+    pub(super) breaks: u64,
+    pub(super) spaces: u64,
+    pub(super) colons: u64,
+    pub(super) hashes: u64,
+}
+
+/// [`Look`] at the 64 bytes of `b` from `at` on, when there are as many. One look tells where a
+/// short line starting at `at` ends, how far it is indented, and where its key and value end.
+#[inline(always)]
+pub(super) fn look(b: &[u8], at: usize) -> Option<Look> {
+    let block = <&[u8; 64]>::try_from(b.get(at..at.checked_add(64)?)?).ok()?;
+    let mut l = Look::default();
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
+            let (n, s) = lanes_each(chunk, b'\n', b' ');
+            let (c, h) = lanes_each(chunk, b':', b'#');
+            l.breaks |= u64::from(n) << (16 * k);
+            l.spaces |= u64::from(s) << (16 * k);
+            l.colons |= u64::from(c) << (16 * k);
+            l.hashes |= u64::from(h) << (16 * k);
+        }
+    }
+    Some(l)
+}
+
 /// The bytes looked at sixteen at a time before a search hands over to `memchr`, whose start-up
 /// costs more than a short search but which is faster over a long one.
 const SHORT: usize = 64;

@@ -21,11 +21,13 @@
 
 mod checked;
 mod lines;
+mod look;
 
 use checked::Found;
 use lines::{Key, Lines, marker, plain_start};
+use look::Looked;
 
-use super::bytes::{breaks_and_spaces, colon_or_hash, line_end, spaces_end};
+use super::bytes::{Look, breaks_and_spaces, colon_or_hash, line_end, spaces_end};
 use super::scalar::escapes;
 use super::{MAX_DEPTH, R, Scanner};
 use crate::catalog::gotypes::Ty;
@@ -71,6 +73,8 @@ struct Skip<'s, 't> {
     checked: bool,
     want: &'static Ty,
     types: [&'static Ty; FRAMES],
+    /// The last look at 64 bytes ([`Skip::key_line`]), and where they start.
+    looked: (usize, Look),
 }
 
 /// What a value leaves: the indentation of the next line with content (the reader at it), or the
@@ -108,11 +112,22 @@ impl Skip<'_, '_> {
         loop {
             let after = match self.frames[self.open - 1] {
                 Frame::Map(m) => {
-                    let Key::At(colon) = self.l.key(p)? else {
-                        return Err(Doubt);
+                    let looked = if at_a_look() {
+                        self.key_line(p, m)?
+                    } else {
+                        Looked::No
                     };
-                    self.key_type(p, colon)?;
-                    self.after_key(colon, m)?
+                    match looked {
+                        Looked::Line(after) => after,
+                        Looked::Key(colon) => self.after_key(colon, m)?,
+                        Looked::No => {
+                            let Key::At(colon) = self.l.key(p)? else {
+                                return Err(Doubt);
+                            };
+                            self.key_type(p, colon)?;
+                            self.after_key(colon, m)?
+                        }
+                    }
                 }
                 Frame::Seq(s) => {
                     self.item_type();
@@ -521,8 +536,8 @@ fn literal_lines(
     }
 }
 
-/// Whether [`literal_lines`] is used: always, but in the tests that read a literal block both with
-/// it and without it.
+/// Whether [`literal_lines`] and [`Skip::key_line`] are used: always, but in the tests that read a
+/// collection both with them and without them.
 #[inline(always)]
 fn at_a_look() -> bool {
     #[cfg(test)]
@@ -558,6 +573,7 @@ impl Scanner<'_> {
             checked: typed.is_some(),
             want: typed.unwrap_or(&ANY),
             types: [&ANY; FRAMES],
+            looked: (usize::MAX, Look::default()),
         };
         let skipped = match self.next {
             Some(_) => skip.run(indent).ok(),

@@ -9,8 +9,10 @@ use crate::catalog::version_release::SUBSTITUTES_FOR;
 use std::cell::Cell;
 
 thread_local! {
-    /// The lines of literal blocks told at a look, and whether that is left out.
+    /// The lines of literal blocks told at a look, the key lines read whole at a look, and
+    /// whether looks are left out.
     static LOOKED: Cell<usize> = const { Cell::new(0) };
+    static KEYS_LOOKED: Cell<usize> = const { Cell::new(0) };
     static LINE_BY_LINE: Cell<bool> = const { Cell::new(false) };
     static SKIPPED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
     static READ: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
@@ -28,12 +30,22 @@ pub(in super::super) fn lines_looked() -> usize {
     LOOKED.get()
 }
 
+pub(super) fn key_looked() {
+    KEYS_LOOKED.with(|c| c.set(c.get() + 1));
+}
+
+/// The `key: value` lines read whole at one look at the bytes they start with, so far on this
+/// thread.
+pub(in super::super) fn keys_looked() -> usize {
+    KEYS_LOOKED.get()
+}
+
 pub(super) fn line_by_line() -> bool {
     LINE_BY_LINE.get()
 }
 
-/// What `f` gives with the lines of literal blocks read one step at a time, as before they were
-/// told at a look, on this thread.
+/// What `f` gives with the lines of literal blocks and the `key: value` lines read one step at a
+/// time, as before they were told at a look, on this thread.
 pub(in super::super) fn without_looks<T>(f: impl FnOnce() -> T) -> T {
     struct Reset;
     impl Drop for Reset {

@@ -231,10 +231,108 @@ fn a_literal_block_ending_the_document_reads_the_same_at_a_look() {
     }
 }
 
+/// A bundle whose properties hold `lines` (each written as it is, on its own line): under
+/// `properties:` itself, a mapping at column 2; or with `checked`, the annotations of an
+/// `olm.csv.metadata` property, a mapping of strings at column 6, which a checked read checks.
+/// `after` follows them.
+fn keys_in(lines: &[&str], checked: bool, after: &str) -> String {
+    let mut text = String::from("schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n");
+    if checked {
+        text.push_str("- type: olm.csv.metadata\n  value:\n    annotations:\n");
+    }
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push_str(after);
+    text
+}
+
+/// More than 64 bytes after the keys: each of their lines is followed by 64 bytes to look at.
+const KEYS_AFTER: &str = "package: foo\nimage: quay.io/an-image-name-that-runs-on-past-the-64-bytes-looked-at@sha256:abc\n";
+
+/// The `key: value` lines of a mapping are taken as the scanner takes them, whether they are
+/// read whole at one look or left to the steps (each skip is checked against the scanner's
+/// reading): lines of 63, 64 and 65 bytes, values with comments, `#` and `:` in them, values
+/// going on or empty, and next lines blank, comments, deeper, markers or past the look. What the
+/// skipper cannot prove is handed back.
+#[test]
+fn key_lines_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
+    // Lines of 63, 64 and 65 bytes: a line break at the last of the 64 bytes, just past them, and
+    // one further.
+    let [l63, l64, l65] = [63, 64, 65].map(|n| format!("  key: {}", "v".repeat(n - 7)));
+    let long = format!("  key: {}", "a value that runs on ".repeat(5).trim_end());
+    let looked = super::stats::keys_looked();
+    let cases: &[(&[&str], bool)] = &[
+        (&["  a: b", "  c: d"], true),
+        (&["  a: b", &l63, &l64, &l65, "  c: d"], true),
+        (&["  a: b", &long, "  c: d"], true),
+        (&["  a: b # a comment", "  c: d"], true),
+        (&["  a: b#c", "  c: d:e"], true),
+        (&["  a: b   ", "  c: d"], true),
+        (&["  a: b", "    going on", "  c: d"], true),
+        (&["  a: b", "", "  c: d"], true),
+        (&["  a: b", "  # a comment", "  c: d"], true),
+        (&["  a:", "    b: c", "  d: e"], true),
+        (
+            &["  a: 'b'", "  c: \"d\"", "  e: |", "    f", "  g: []"],
+            true,
+        ),
+        (&["  a: b", "  c: d: e"], false),
+        (&["  a: b", "  c: d:"], false),
+        (&["  a: b", "  c : d"], false),
+        (&["  a: b", "    c: d"], false),
+        // Less deep than the mapping: it ends there, as the scanner's does.
+        (&["  a: b", " c: d"], true),
+    ];
+    for &(lines, skipped) in cases {
+        let text = keys_in(lines, false, KEYS_AFTER);
+        assert_eq!(skips(&text).0, skipped, "{text}");
+        assert_eq!(
+            outline_and_skips(&text),
+            super::stats::without_looks(|| outline_and_skips(&text)),
+            "{text}"
+        );
+    }
+    // A marker after the keys ends the document: the scanner stops there, the skipper hands back.
+    let text = keys_in(
+        &["  a: b", "  c: d"],
+        false,
+        "...\n# and more than sixty-four bytes after the marker\n",
+    );
+    assert!(!skips(&text).0, "{text}");
+    assert!(
+        super::stats::keys_looked() > looked,
+        "no key line read at a look"
+    );
+}
+
 /// The outline read of the one document `text` by the quick reader (`None`: declined).
 fn outline_read(text: &str) -> Option<crate::catalog::node::Node> {
     let chunk = split_documents(text, 0, 1).0[0];
     super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Outline)
+}
+
+/// The checked read of the one document `text`: its tree as `Debug` writes it (`None`:
+/// declined), and how many collections it skipped and handed back.
+fn checked_read(text: &str) -> (String, usize, usize) {
+    let chunk = split_documents(text, 0, 1).0[0];
+    let (skipped, read) = counts();
+    let tree = format!(
+        "{:?}",
+        super::super::read(text, chunk, 0, 0, &mut Default::default(), Keep::Checked)
+    );
+    let (now_skipped, now_read) = counts();
+    (tree, now_skipped.0 - skipped.0, now_read.0 - read.0)
+}
+
+/// [`outline`], and how many collections the read skipped and handed back: a collection skipped
+/// and one handed back look the same in an outline.
+fn outline_and_skips(text: &str) -> (String, usize, usize) {
+    let (skipped, read) = counts();
+    let tree = outline(text);
+    let (now_skipped, now_read) = counts();
+    (tree, now_skipped.0 - skipped.0, now_read.0 - read.0)
 }
 
 /// The outline read of the one document `text`: its tree as `Debug` writes it (a skipped
@@ -274,7 +372,47 @@ proptest::proptest! {
             .collect();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         let text = literal_in(&lines, after);
-        proptest::prop_assert_eq!(outline(&text), super::stats::without_looks(|| outline(&text)), "{}", text);
+        proptest::prop_assert_eq!(outline_and_skips(&text), super::stats::without_looks(|| outline_and_skips(&text)), "{}", text);
         check_text(&text, "literal at a look");
+    }
+
+    /// Mappings of `key: value` lines around every bound the look has (indented by the mapping or
+    /// less or more, 63 to 65 bytes long, values with spaces, `:`, `#` and comments, values going
+    /// on, blank and comment lines between, the document's last 64 bytes), unchecked or checked,
+    /// read the same with their lines read at a look as one step at a time.
+    #[test]
+    fn key_lines_read_the_same_at_a_look_as_a_line_at_a_time(
+        lines in proptest::collection::vec(
+            (
+                proptest::sample::select(vec![-2isize, -1, 0, 0, 0, 0, 1, 2]),
+                proptest::sample::select(vec!["a", "key", "k9", "y", "a-b.c/d"]),
+                proptest::sample::select(vec![": ", ": ", ":", " : ", ":   ", "#", "~"]),
+                proptest::sample::select(vec![0usize, 1, 2, 5, 48, 53, 54, 55, 56, 57, 100]),
+                proptest::sample::select(vec!["x", "x", "x", " ", ":", "#", " #c", ": ", "1", "'"]),
+            ),
+            1..10,
+        ),
+        checked in proptest::bool::ANY,
+        after in proptest::sample::select(vec!["", "package: foo\n", KEYS_AFTER]),
+    ) {
+        let base: usize = if checked { 6 } else { 2 };
+        let lines: Vec<String> = lines
+            .iter()
+            .map(|&(indent, key, sep, len, last)| {
+                let indent = " ".repeat(base.saturating_add_signed(indent));
+                match (sep, len) {
+                    ("#", _) => format!("{indent}# a comment"),
+                    // No key: a plain scalar's next line when deeper than its key.
+                    ("~", _) => format!("{indent}going on{last}"),
+                    (_, 0) => String::new(),
+                    _ => format!("{indent}{key}{sep}{}{last}", "v".repeat(len - 1)),
+                }
+            })
+            .collect();
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let text = keys_in(&lines, checked, after);
+        proptest::prop_assert_eq!(outline_and_skips(&text), super::stats::without_looks(|| outline_and_skips(&text)), "{}", text);
+        proptest::prop_assert_eq!(checked_read(&text), super::stats::without_looks(|| checked_read(&text)), "{}", text);
+        check_text(&text, "keys at a look");
     }
 }
