@@ -30,9 +30,10 @@ impl Skip<'_, '_> {
         Some(k)
     }
 
-    /// The key with content at `p`, on the reader's line, in a mapping at column `m`, and its value
-    /// when it is a plain scalar on this line (no `: `, no comment) and the next line has content
-    /// no deeper than `m`, all within the 64 bytes from each line's start.
+    /// The key with content at `p`, on the reader's line, in a mapping at column `m`, when the line
+    /// ends within the 64 bytes it starts with; and its value when it is a plain scalar on this
+    /// line (no `: `, no `:` ending the line, no comment) and the next line has content no deeper
+    /// than `m` within the 64 bytes it starts with (a second look, kept for that line).
     #[inline]
     pub(super) fn key_line(&mut self, p: usize, m: usize) -> Result<Looked, Doubt> {
         let s = self.l.start;

@@ -262,6 +262,7 @@ fn key_lines_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
     // one further.
     let [l63, l64, l65] = [63, 64, 65].map(|n| format!("  key: {}", "v".repeat(n - 7)));
     let long = format!("  key: {}", "a value that runs on ".repeat(5).trim_end());
+    let deep = format!("{}c: d", " ".repeat(70));
     let looked = super::stats::keys_looked();
     let cases: &[(&[&str], bool)] = &[
         (&["  a: b", "  c: d"], true),
@@ -281,9 +282,13 @@ fn key_lines_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
         (&["  a: b", "  c: d: e"], false),
         (&["  a: b", "  c: d:"], false),
         (&["  a: b", "  c : d"], false),
+        // A comment before the `:`: no key.
+        (&["  a: b", "  c #d: e"], false),
         (&["  a: b", "    c: d"], false),
         // Less deep than the mapping: it ends there, as the scanner's does.
         (&["  a: b", " c: d"], true),
+        // Indented past the look.
+        (&["  a: b", &deep], false),
     ];
     for &(lines, skipped) in cases {
         let text = keys_in(lines, false, KEYS_AFTER);
@@ -294,13 +299,22 @@ fn key_lines_are_skipped_a_look_at_a_time_as_the_scanner_reads_them() {
             "{text}"
         );
     }
-    // A marker after the keys ends the document: the scanner stops there, the skipper hands back.
-    let text = keys_in(
-        &["  a: b", "  c: d"],
-        false,
-        "...\n# and more than sixty-four bytes after the marker\n",
-    );
-    assert!(!skips(&text).0, "{text}");
+    // A document end marker or a directive after the keys: the scanner stops there, the skipper
+    // hands back. More than 64 bytes follow it, so that the look reads the marker's line. (A
+    // `---` ends the document's bytes before it.)
+    for (marker, skipped) in [("...", false), ("%YAML 1.1", false), ("---", true)] {
+        let after = format!(
+            "{marker}\n# {}\n",
+            "a comment past the sixty-four bytes ".repeat(3)
+        );
+        let text = keys_in(&["  a: b", "  c: d"], false, &after);
+        assert_eq!(skips(&text).0, skipped, "{text}");
+        assert_eq!(
+            outline_and_skips(&text),
+            super::stats::without_looks(|| outline_and_skips(&text)),
+            "{text}"
+        );
+    }
     assert!(
         super::stats::keys_looked() > looked,
         "no key line read at a look"
@@ -378,15 +392,15 @@ proptest::proptest! {
 
     /// Mappings of `key: value` lines around every bound the look has (indented by the mapping or
     /// less or more, 63 to 65 bytes long, values with spaces, `:`, `#` and comments, values going
-    /// on, blank and comment lines between, the document's last 64 bytes), unchecked or checked,
-    /// read the same with their lines read at a look as one step at a time.
+    /// on, blank and comment lines and markers between, the document's last 64 bytes), unchecked
+    /// or checked, read the same with their lines read at a look as one step at a time.
     #[test]
     fn key_lines_read_the_same_at_a_look_as_a_line_at_a_time(
         lines in proptest::collection::vec(
             (
                 proptest::sample::select(vec![-2isize, -1, 0, 0, 0, 0, 1, 2]),
                 proptest::sample::select(vec!["a", "key", "k9", "y", "a-b.c/d"]),
-                proptest::sample::select(vec![": ", ": ", ":", " : ", ":   ", "#", "~"]),
+                proptest::sample::select(vec![": ", ": ", ":", " : ", ":   ", "#", "~", "---", "..."]),
                 proptest::sample::select(vec![0usize, 1, 2, 5, 48, 53, 54, 55, 56, 57, 100]),
                 proptest::sample::select(vec!["x", "x", "x", " ", ":", "#", " #c", ": ", "1", "'"]),
             ),
@@ -404,6 +418,8 @@ proptest::proptest! {
                     ("#", _) => format!("{indent}# a comment"),
                     // No key: a plain scalar's next line when deeper than its key.
                     ("~", _) => format!("{indent}going on{last}"),
+                    // A marker, at the start of its line.
+                    ("---" | "...", _) => format!("{sep}{last}"),
                     (_, 0) => String::new(),
                     _ => format!("{indent}{key}{sep}{}{last}", "v".repeat(len - 1)),
                 }
