@@ -127,9 +127,17 @@ fn what_the_skipper_cannot_prove_is_handed_back() {
 /// A bundle whose properties hold a literal block of `lines` (each written as it is, on its own
 /// line) under a key at column 6, with `after` after it.
 fn literal_in(lines: &[&str], after: &str) -> String {
-    let mut text = String::from(
-        "schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n- type: olm.csv.metadata\n  value:\n    annotations:\n      alm-examples: |-\n",
-    );
+    bundle_with(
+        "- type: olm.csv.metadata\n  value:\n    annotations:\n      alm-examples: |-\n",
+        lines,
+        after,
+    )
+}
+
+/// A bundle whose properties start with `head` and go on with `lines` (each on its own line),
+/// with `after` after them.
+fn bundle_with(head: &str, lines: &[&str], after: &str) -> String {
+    let mut text = format!("schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n{head}");
     for line in lines {
         text.push_str(line);
         text.push('\n');
@@ -236,16 +244,12 @@ fn a_literal_block_ending_the_document_reads_the_same_at_a_look() {
 /// `olm.csv.metadata` property, a mapping of strings at column 6, which a checked read checks.
 /// `after` follows them.
 fn keys_in(lines: &[&str], checked: bool, after: &str) -> String {
-    let mut text = String::from("schema: olm.bundle\nname: foo.v1.0.0\nproperties:\n");
-    if checked {
-        text.push_str("- type: olm.csv.metadata\n  value:\n    annotations:\n");
-    }
-    for line in lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push_str(after);
-    text
+    let head = if checked {
+        "- type: olm.csv.metadata\n  value:\n    annotations:\n"
+    } else {
+        ""
+    };
+    bundle_with(head, lines, after)
 }
 
 /// More than 64 bytes after the keys: each of their lines is followed by 64 bytes to look at.
