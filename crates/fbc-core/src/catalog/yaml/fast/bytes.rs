@@ -65,21 +65,32 @@ fn lanes_each(chunk: &[u8; 16], a: u8, b: u8) -> (u32, u32) {
     (words(chunk, a, a), words(chunk, b, b))
 }
 
+/// The 64 bytes of `b` from `at` on, when there are as many.
+#[inline(always)]
+fn block(b: &[u8], at: usize) -> Option<&[u8; 64]> {
+    <&[u8; 64]>::try_from(b.get(at..at.checked_add(64)?)?).ok()
+}
+
+/// Bit `k` of the first mask set where byte `k` of `block` is `x`, of the second where it is `y`.
+#[inline(always)]
+fn pair_masks(block: &[u8; 64], x: u8, y: u8) -> (u64, u64) {
+    let (mut mx, mut my) = (0u64, 0u64);
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
+            let (a, b) = lanes_each(chunk, x, y);
+            mx |= u64::from(a) << (16 * k);
+            my |= u64::from(b) << (16 * k);
+        }
+    }
+    (mx, my)
+}
+
 /// The 64 bytes of `b` from `at` on, when there are as many: bit `k` of the first mask set where
 /// byte `at + k` is a line break, of the second where it is a space. One look tells where a line
 /// starting at `at` ends and how far it is indented, when it is shorter than that.
 #[inline(always)]
 pub(super) fn breaks_and_spaces(b: &[u8], at: usize) -> Option<(u64, u64)> {
-    let block = <&[u8; 64]>::try_from(b.get(at..at.checked_add(64)?)?).ok()?;
-    let (mut breaks, mut spaces) = (0u64, 0u64);
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
-            let (n, s) = lanes_each(chunk, b'\n', b' ');
-            breaks |= u64::from(n) << (16 * k);
-            spaces |= u64::from(s) << (16 * k);
-        }
-    }
-    Some((breaks, spaces))
+    Some(pair_masks(block(b, at)?, b'\n', b' '))
 }
 
 /// The 64 bytes of `b` from `at` on, a bit each (bit `k` for byte `at + k`): which are line
@@ -96,19 +107,15 @@ pub(super) struct Look {
 /// short line starting at `at` ends, how far it is indented, and where its key and value end.
 #[inline(always)]
 pub(super) fn look(b: &[u8], at: usize) -> Option<Look> {
-    let block = <&[u8; 64]>::try_from(b.get(at..at.checked_add(64)?)?).ok()?;
-    let mut l = Look::default();
-    for (k, chunk) in block.chunks_exact(16).enumerate() {
-        if let Ok(chunk) = <&[u8; 16]>::try_from(chunk) {
-            let (n, s) = lanes_each(chunk, b'\n', b' ');
-            let (c, h) = lanes_each(chunk, b':', b'#');
-            l.breaks |= u64::from(n) << (16 * k);
-            l.spaces |= u64::from(s) << (16 * k);
-            l.colons |= u64::from(c) << (16 * k);
-            l.hashes |= u64::from(h) << (16 * k);
-        }
-    }
-    Some(l)
+    let block = block(b, at)?;
+    let (breaks, spaces) = pair_masks(block, b'\n', b' ');
+    let (colons, hashes) = pair_masks(block, b':', b'#');
+    Some(Look {
+        breaks,
+        spaces,
+        colons,
+        hashes,
+    })
 }
 
 /// The bytes looked at sixteen at a time before a search hands over to `memchr`, whose start-up
